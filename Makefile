@@ -1,0 +1,37 @@
+# The two commands a fresh machine needs: `make guide` and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install test test-fast lint bench guide guide-quick clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test,bench]' || $(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/ruff check evaluator analysis scripts tests
+	$(BIN)/pytest -q
+
+test-fast: $(STAMP)
+	$(BIN)/pytest -q -m "not slow"
+
+lint: $(STAMP)
+	$(BIN)/ruff check evaluator analysis scripts tests
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench_evaluator.py
+
+guide: $(STAMP)
+	$(BIN)/dilemma guide --out results/
+
+guide-quick: $(STAMP)
+	$(BIN)/dilemma guide --quick --out results-quick/
+
+clean:
+	rm -rf $(VENV) build *.egg-info

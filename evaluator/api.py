@@ -1,0 +1,121 @@
+"""Validating Python wrappers around the evaluator kernels.
+
+Scores are plain ints: ``category << 12 | ordinal``; higher is better, equal is a tie.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from . import _kernels as K
+from .cards import CardsLike, format_cards, parse_cards
+from .errors import CardError
+from .spec import CATEGORIES, GameSpec, get_game
+from .tables import CATEGORY_SHIFT, FLUSH, STRAIGHT, STRAIGHT_FLUSH, get_tables
+
+HAND_SIZES = (5, 6, 7)
+
+
+def _hand(cards: CardsLike, game: str | GameSpec) -> np.ndarray:
+    spec = get_game(game)
+    ids = parse_cards(cards, spec)
+    if len(ids) not in HAND_SIZES:
+        raise CardError(
+            f"a hand has 5, 6 or 7 cards; got {len(ids)} ({format_cards(ids, spec) or 'none'})"
+        )
+    return np.array(ids, dtype=np.uint8)
+
+
+def evaluate(cards: CardsLike, game: str | GameSpec = "dilemma") -> int:
+    """Score of a 5-7 card hand, e.g. ``evaluate("As 10s 9s 8s 7s")``; higher is better."""
+    hand = _hand(cards, game)
+    return int(K.score_cards(hand, len(hand), get_tables(game).kernel_args))
+
+
+def evaluate_batch(
+    hands: np.ndarray, game: str | GameSpec = "dilemma", *, threads: bool = True
+) -> np.ndarray:
+    """Scores (int32) of the rows of an ``(n, k)`` array of card ids, k in 5..7.
+
+    Rows are validated (ids in the deck, no card twice in a row); evaluation runs
+    in parallel over all numba threads unless ``threads=False``.
+    """
+    spec = get_game(game)
+    arr = np.asarray(hands)
+    if arr.ndim != 2 or arr.shape[1] not in HAND_SIZES:
+        raise CardError(f"hands must be an (n, 5|6|7) array of card ids; got shape {arr.shape}")
+    if arr.size:
+        if arr.min() < 0 or arr.max() >= spec.n_cards:
+            raise CardError(f"card ids must be in 0..{spec.n_cards - 1} for the {spec.summary}")
+        srt = np.sort(arr, axis=1)
+        dup = np.nonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))[0]
+        if dup.size:
+            raise CardError(f"row {dup[0]} repeats a card: {format_cards(arr[dup[0]], spec)}")
+    arr = np.ascontiguousarray(arr, dtype=np.uint8)
+    out = np.empty(arr.shape[0], dtype=np.int32)
+    kernel = K.score_batch if threads else K.score_batch_serial
+    kernel(arr, get_tables(spec).kernel_args, out)
+    return out
+
+
+def category_code(score: int) -> int:
+    """The category index (0 = high_card ... 8 = straight_flush) of a score."""
+    return int(score) >> CATEGORY_SHIFT
+
+
+def category(score: int) -> str:
+    """The category name of a score, e.g. ``"full_house"``."""
+    code = category_code(score)
+    if not 0 <= code < len(CATEGORIES):
+        raise CardError(f"{score} is not a hand score")
+    return CATEGORIES[code]
+
+
+def _five_ranks(score: int, game: str | GameSpec) -> tuple[int, ...]:
+    return tuple(int(r) for r in get_tables(game).decode[int(score)])
+
+
+def best_five(cards: CardsLike, game: str | GameSpec = "dilemma") -> list[int]:
+    """The five card ids that make the hand, in reading order (``["As", "Ah", "Ad", "9c", "9s"]``)."""
+    spec = get_game(game)
+    hand = [int(c) for c in _hand(cards, spec)]
+    score = int(K.score_cards(np.array(hand, np.uint8), len(hand), get_tables(spec).kernel_args))
+    ranks = _five_ranks(score, spec)
+    pool = sorted(hand, reverse=True)  # highest suit index first among equal ranks
+    if category_code(score) in (FLUSH, STRAIGHT_FLUSH):
+        suits = [c % spec.n_suits for c in hand]
+        flush_suit = max(set(suits), key=suits.count)
+        pool = [c for c in pool if c % spec.n_suits == flush_suit]
+    chosen: list[int] = []
+    for r in ranks:
+        card = next(c for c in pool if c // spec.n_suits == r and c not in chosen)
+        chosen.append(card)
+    return chosen
+
+
+def describe(cards: CardsLike, game: str | GameSpec = "dilemma") -> str:
+    """A one-line reading of a hand: ``"straight, 10 high (6s 7h 8d 9c 10s)"``."""
+    spec = get_game(game)
+    score = evaluate(cards, spec)
+    five = best_five(cards, spec)
+    code = category_code(score)
+    top = spec.ranks[_five_ranks(score, spec)[0]]
+    word = "high" if code in (STRAIGHT, STRAIGHT_FLUSH, FLUSH, 0) else "s"
+    text = f"{top} {word}" if word == "high" else f"{top}{word}"
+    return f"{CATEGORIES[code]}, {text} ({format_cards(five, spec)})"
+
+
+def category_counts(game: str | GameSpec = "dilemma", n_cards: int = 7) -> dict[str, int]:
+    """Exact number of hands of each category over all ``n_cards``-card hands, enumerated."""
+    spec = get_game(game)
+    if n_cards not in HAND_SIZES:
+        raise CardError(f"hand size must be 5, 6 or 7; got {n_cards}")
+    counts = K.category_counts(spec.n_cards, n_cards, get_tables(spec).kernel_args)
+    return {name: int(c) for name, c in zip(CATEGORIES, counts, strict=True)}
+
+
+def scores_to_categories(scores: Iterable[int] | np.ndarray) -> np.ndarray:
+    """Category codes of an array of scores."""
+    return np.asarray(scores) >> CATEGORY_SHIFT

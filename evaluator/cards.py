@@ -1,0 +1,108 @@
+"""Parse and format cards; card ids and 64-bit masks. Pure Python.
+
+Accepted notation: a rank (``2``-``9``, ``10`` or ``T``, ``J``, ``Q``, ``K``,
+``A``, any case) then a suit letter of the deck (``s h d c``, any case). Cards
+may be separated by spaces or commas or run together (``AsKd``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import numpy as np
+
+from .errors import CardError
+from .spec import GameSpec, get_game
+
+_RANK_RE = re.compile(r"10|[2-9TJQKA]", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s,]+")
+
+CardsLike = str | Iterable[str | int] | np.ndarray
+
+
+def _parse_token(token: str, spec: GameSpec) -> list[int]:
+    """Parse one chunk (one or several run-together cards) into card ids."""
+    out: list[int] = []
+    pos = 0
+    suits = "".join(spec.suits).lower()
+    while pos < len(token):
+        m = _RANK_RE.match(token, pos)
+        end = m.end() if m else pos
+        if not m or end >= len(token) or token[end].lower() not in suits:
+            bad = token[pos : pos + 3] if pos else token
+            raise CardError(
+                f"malformed card {bad!r}: expected a rank ({'/'.join(spec.ranks)}) "
+                f"followed by a suit ({'/'.join(spec.suits)})"
+            )
+        text = token[pos : end + 1]
+        rank = spec.rank_index(m.group(0))
+        if rank is None:
+            raise CardError(f"card {text!r} is not in the {spec.summary}")
+        out.append(spec.card_id(rank, suits.index(token[end].lower())))
+        pos = end + 1
+    return out
+
+
+def parse_cards(
+    text: CardsLike, game: str | GameSpec = "dilemma", *, allow_empty: bool = True
+) -> list[int]:
+    """Card ids of ``text`` (``"As 10h"``, ``"As,Th"``, ``"AsTh"`` or a list of such).
+
+    Raises :class:`CardError` naming the token and the deck on a malformed card,
+    a card not in the deck, or a duplicate.
+    """
+    spec = get_game(game)
+    ids: list[int] = []
+    if isinstance(text, str):
+        chunks: Iterable[str | int] = [c for c in _SEPARATORS.split(text.strip()) if c]
+    elif isinstance(text, np.ndarray):
+        chunks = [int(x) for x in text.ravel()]
+    else:
+        chunks = list(text)
+    for chunk in chunks:
+        if isinstance(chunk, int | np.integer):
+            if not 0 <= int(chunk) < spec.n_cards:
+                raise CardError(f"card id {int(chunk)} is not in the {spec.summary}")
+            ids.append(int(chunk))
+        else:
+            for part in _SEPARATORS.split(str(chunk).strip()):
+                if part:
+                    ids.extend(_parse_token(part, spec))
+    seen: set[int] = set()
+    for card in ids:
+        if card in seen:
+            raise CardError(f"duplicate card {spec.card_name(card)!r}: a card can be dealt only once")
+        seen.add(card)
+    if not ids and not allow_empty:
+        raise CardError("no cards given")
+    return ids
+
+
+def format_cards(cards: Iterable[int], game: str | GameSpec = "dilemma") -> str:
+    """Cards as text, e.g. ``"As 10h"``."""
+    spec = get_game(game)
+    return " ".join(spec.card_name(c) for c in cards)
+
+
+def cards_to_mask(cards: Iterable[int]) -> int:
+    """The 64-bit mask with one bit per card id."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << int(c)
+    return mask
+
+
+def mask_to_cards(mask: int) -> list[int]:
+    """Card ids of the set bits of ``mask``, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def full_deck(game: str | GameSpec = "dilemma") -> np.ndarray:
+    """All card ids of the game's deck, ascending (uint8)."""
+    return np.arange(get_game(game).n_cards, dtype=np.uint8)
