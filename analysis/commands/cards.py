@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from enum import Enum
+from enum import StrEnum
 
 import typer
 
@@ -21,7 +21,7 @@ from evaluator import (
 from ._common import GameOpt
 
 
-class CountFormat(str, Enum):
+class CountFormat(StrEnum):
     table = "table"
     json = "json"
     csv = "csv"
