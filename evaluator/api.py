@@ -13,7 +13,7 @@ from . import _kernels as K
 from .cards import CardsLike, format_cards, parse_cards
 from .errors import CardError
 from .spec import CATEGORIES, GameSpec, get_game
-from .tables import CATEGORY_SHIFT, FLUSH, STRAIGHT, STRAIGHT_FLUSH, get_tables
+from .tables import CATEGORY_SHIFT, FLUSH, STRAIGHT_FLUSH, get_tables
 
 HAND_SIZES = (5, 6, 7)
 
@@ -95,16 +95,26 @@ def best_five(cards: CardsLike, game: str | GameSpec = "dilemma") -> list[int]:
     return chosen
 
 
+_READING = {
+    "high_card": "{0} high",
+    "one_pair": "pair of {0}s",
+    "two_pair": "{0}s and {2}s",
+    "three_of_a_kind": "three {0}s",
+    "straight": "{0} high",
+    "flush": "{0} high",
+    "full_house": "{0}s full of {3}s",
+    "four_of_a_kind": "four {0}s",
+    "straight_flush": "{0} high",
+}
+
+
 def describe(cards: CardsLike, game: str | GameSpec = "dilemma") -> str:
-    """A one-line reading of a hand: ``"straight, 10 high (6s 7h 8d 9c 10s)"``."""
+    """A one-line reading of a hand: ``"full_house, As full of 9s (Ad Ah As 9c 9s)"``."""
     spec = get_game(game)
     score = evaluate(cards, spec)
-    five = best_five(cards, spec)
-    code = category_code(score)
-    top = spec.ranks[_five_ranks(score, spec)[0]]
-    word = "high" if code in (STRAIGHT, STRAIGHT_FLUSH, FLUSH, 0) else "s"
-    text = f"{top} {word}" if word == "high" else f"{top}{word}"
-    return f"{CATEGORIES[code]}, {text} ({format_cards(five, spec)})"
+    names = [spec.ranks[r] for r in _five_ranks(score, spec)]
+    five = format_cards(best_five(cards, spec), spec)
+    return f"{category(score)}, {_READING[category(score)].format(*names)} ({five})"
 
 
 def category_counts(game: str | GameSpec = "dilemma", n_cards: int = 7) -> dict[str, int]:
