@@ -1,9 +1,15 @@
 """Numba kernels of the hand evaluator. Plain arrays and scalars only.
 
 ``tables`` is always the tuple ``EvalTables.kernel_args``:
-``(card_key, hash_params, displace, values, flush)`` (see ``tables.py``).
-A hand's *accumulator* is ``FLUSH_INIT + sum(card_key[c])``; kernels that build
-hands card by card keep partial accumulators and finish with :func:`score_acc`.
+``(card_key, multiplier, bucket_shift, slot_shift, slot_mask, displace, values, flush)``
+(see ``tables.py``). A hand's *accumulator* is ``FLUSH_INIT + sum(card_key[c])``;
+kernels that build hands card by card keep partial accumulators and finish with
+:func:`score_acc`.
+
+Speed notes (measured, numba 0.68): the rare flush path lives in its own
+function; with the flush loop in the same body as the hash look-up, or with the
+per-hand work behind a function that contains a loop, numba's code for the
+common path is 2.5-5 times slower. So the batch loops are written out in full.
 """
 
 from __future__ import annotations
@@ -20,37 +26,63 @@ _SUIT_SHIFT = np.uint64(SUIT_SHIFT)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _ONE = np.uint64(1)
 _N_CATEGORIES = 9
+_CHUNK = 4096
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
+def is_flush(acc):
+    """Whether an accumulator holds five or more cards of one suit."""
+    return (acc >> _SUIT_SHIFT) & _FLUSH != 0
+
+
+@njit(cache=True)
 def _flush_suit(acc):
-    f = (acc >> _SUIT_SHIFT) & _FLUSH
-    return trailing_zeros(f) >> 2
+    return trailing_zeros((acc >> _SUIT_SHIFT) & _FLUSH) >> 2
 
 
-@njit(cache=True, inline="always")
-def _hash_value(acc, tables):
-    params = tables[1]
-    h = (acc & _LOW32) * params[0]
-    slot = ((h >> params[2]) & params[3]) ^ tables[2][h >> params[1]]
-    return np.int32(tables[3][slot])
+@njit(cache=True)
+def hash_score(acc, tables):
+    """Score of a hand with no flush, from its accumulator alone."""
+    h = (acc & _LOW32) * tables[1]
+    slot = ((h >> tables[3]) & tables[4]) ^ tables[5][h >> tables[2]]
+    return np.int32(tables[6][slot])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
+def flush_score(acc, cards, n, tables):
+    """Score of a flush hand: the rank mask of its flush suit in ``cards[:n]``, looked up."""
+    suit = _flush_suit(acc)
+    mask = 0
+    for i in range(n):
+        c = cards[i]
+        if (c & 3) == suit:
+            mask |= 1 << (c >> 2)
+    return np.int32(tables[7][mask])
+
+
+@njit(cache=True)
+def _row_flush_score(acc, hands, row, n, tables):
+    suit = _flush_suit(acc)
+    mask = 0
+    for i in range(n):
+        c = hands[row, i]
+        if (c & 3) == suit:
+            mask |= 1 << (c >> 2)
+    return np.int32(tables[7][mask])
+
+
+@njit(cache=True)
 def score_acc(acc, cards, n, tables):
-    """Score of the ``n`` cards ``cards[:n]`` whose accumulator is ``acc``."""
-    if (acc >> _SUIT_SHIFT) & _FLUSH:
-        suit = _flush_suit(acc)
-        mask = 0
-        for i in range(n):
-            c = cards[i]
-            if (c & 3) == suit:
-                mask |= 1 << (c >> 2)
-        return np.int32(tables[4][mask])
-    return _hash_value(acc, tables)
+    """Score of the ``n`` cards ``cards[:n]`` whose accumulator is ``acc``.
+
+    ``cards`` is read only when the hand holds a flush.
+    """
+    if is_flush(acc):
+        return flush_score(acc, cards, n, tables)
+    return hash_score(acc, tables)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def accumulate(cards, n, tables):
     """Accumulator of ``cards[:n]``."""
     key = tables[0]
@@ -75,7 +107,7 @@ def score_mask(mask, tables):
     while m:
         acc += key[trailing_zeros(m)]
         m &= m - _ONE
-    if (acc >> _SUIT_SHIFT) & _FLUSH:
+    if is_flush(acc):
         suit = _flush_suit(acc)
         ranks = 0
         m = np.uint64(mask) >> np.uint64(suit)
@@ -85,27 +117,32 @@ def score_mask(mask, tables):
                 ranks |= 1 << r
             m >>= np.uint64(4)
             r += 1
-        return np.int32(tables[4][ranks])
-    return _hash_value(acc, tables)
+        return np.int32(tables[7][ranks])
+    return hash_score(acc, tables)
 
 
 @njit(cache=True)
 def score_batch_serial(hands, tables, out):
     """Scores of the rows of ``hands`` (m x k card ids) into ``out``, one thread."""
     k = hands.shape[1]
+    key = tables[0]
     for i in range(hands.shape[0]):
-        out[i] = score_cards(hands[i], k, tables)
+        acc = _INIT
+        for j in range(k):
+            acc += key[hands[i, j]]
+        if is_flush(acc):
+            out[i] = _row_flush_score(acc, hands, i, k, tables)
+        else:
+            out[i] = hash_score(acc, tables)
 
 
 @njit(cache=True, parallel=True)
 def score_batch(hands, tables, out):
     """Scores of the rows of ``hands`` (m x k card ids) into ``out``, all threads."""
-    k = hands.shape[1]
     n = hands.shape[0]
-    chunk = 4096
-    for c in prange((n + chunk - 1) // chunk):
-        for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            out[i] = score_cards(hands[i], k, tables)
+    for c in prange((n + _CHUNK - 1) // _CHUNK):
+        lo = c * _CHUNK
+        score_batch_serial(hands[lo : lo + _CHUNK], tables, out[lo : lo + _CHUNK])
 
 
 @njit(cache=True, parallel=True)
@@ -150,3 +187,32 @@ def category_counts(n_cards, k, tables):
                 idx[t] = idx[t - 1] + 1
                 part[t] = part[t - 1] + key[idx[t]]
     return per_first.sum(axis=0)
+
+
+@njit(cache=True, parallel=True)
+def first_invalid_row(hands, n_cards):
+    """Index of the first row with a card id out of ``0..n_cards-1`` or a repeated card, else -1."""
+    n, k = hands.shape
+    n_chunks = (n + _CHUNK - 1) // _CHUNK
+    bad = np.full(n_chunks, -1, dtype=np.int64)
+    for c in prange(n_chunks):
+        for i in range(c * _CHUNK, min(n, (c + 1) * _CHUNK)):
+            mask = np.uint64(0)
+            ok = True
+            for j in range(k):
+                card = np.int64(hands[i, j])
+                if card < 0 or card >= n_cards:
+                    ok = False
+                    break
+                bit = _ONE << np.uint64(card)
+                if mask & bit:
+                    ok = False
+                    break
+                mask |= bit
+            if not ok:
+                bad[c] = i
+                break
+    for c in range(n_chunks):
+        if bad[c] >= 0:
+            return bad[c]
+    return -1

@@ -46,13 +46,14 @@ def evaluate_batch(
     arr = np.asarray(hands)
     if arr.ndim != 2 or arr.shape[1] not in HAND_SIZES:
         raise CardError(f"hands must be an (n, 5|6|7) array of card ids; got shape {arr.shape}")
-    if arr.size:
-        if arr.min() < 0 or arr.max() >= spec.n_cards:
-            raise CardError(f"card ids must be in 0..{spec.n_cards - 1} for the {spec.summary}")
-        srt = np.sort(arr, axis=1)
-        dup = np.nonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))[0]
-        if dup.size:
-            raise CardError(f"row {dup[0]} repeats a card: {format_cards(arr[dup[0]], spec)}")
+    if not np.issubdtype(arr.dtype, np.integer):
+        raise CardError(f"hands must hold integer card ids; got dtype {arr.dtype}")
+    bad = K.first_invalid_row(arr, spec.n_cards) if arr.size else -1
+    if bad >= 0:
+        row = arr[bad]
+        if row.min() < 0 or row.max() >= spec.n_cards:
+            raise CardError(f"row {bad}: card ids must be in 0..{spec.n_cards - 1} for the {spec.summary}")
+        raise CardError(f"row {bad} repeats a card: {format_cards(row, spec)}")
     arr = np.ascontiguousarray(arr, dtype=np.uint8)
     out = np.empty(arr.shape[0], dtype=np.int32)
     kernel = K.score_batch if threads else K.score_batch_serial

@@ -119,9 +119,16 @@ class EvalTables:
     decode: np.ndarray  # uint8[9 << 12, 5]: the five ranks of every score
 
     @property
-    def kernel_args(self) -> tuple[np.ndarray, ...]:
-        """The tuple every kernel takes as ``tables``."""
-        return (self.card_key, self.hash_params, self.displace, self.values, self.flush)
+    def kernel_args(self) -> tuple:
+        """The tuple every kernel takes as ``tables``:
+        ``(card_key, multiplier, bucket_shift, slot_shift, slot_mask, displace, values, flush)``.
+
+        The hash parameters are scalars so kernels keep them in registers (read
+        from an array, numba would reload them for every hand).
+        """
+        mult, bucket_shift, slot_shift, slot_mask = (np.uint64(x) for x in self.hash_params)
+        return (self.card_key, mult, bucket_shift, slot_shift, slot_mask,
+                self.displace, self.values, self.flush)
 
 
 def _perfect_hash(keys: list[int], values: list[int]):

@@ -116,7 +116,7 @@ def test_batch_and_single_and_mask_agree():
     ("hands", "message"),
     [
         (np.zeros((3, 4), dtype=np.uint8), "shape"),
-        (np.array([[0, 1, 2, 3, 4, 5, 40]]), "card ids must be in 0..39"),
+        (np.array([[0, 1, 2, 3, 4, 5, 40]]), "row 0: card ids must be in 0..39"),
         (np.array([[0, 1, 2, 3, 4, 5, 5]]), "row 0 repeats a card"),
     ],
 )
