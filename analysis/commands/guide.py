@@ -1,0 +1,31 @@
+"""``dilemma guide``: every study of the strategy guide, and the guide page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ._common import DeckOpt
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("guide")
+    def guide_cmd(
+        out: Path = typer.Option(Path("results"), "--out", help="results folder"),
+        deck: DeckOpt = "reference",
+        quick: bool = typer.Option(False, "--quick", help="small-trial preview (marked on every figure)"),
+        only: list[str] = typer.Option([], "--only", help="run only this study (repeatable)"),
+        seed: int = typer.Option(0, "--seed", min=0),
+        page_only: bool = typer.Option(False, "--page-only", help="only rebuild the page from results"),
+    ) -> None:
+        """Compute the strategy guide's tables and charts, then write README.md and guide.html."""
+        from ..guide import GuideOptions, run_guide
+        from ..guide.page import write_page
+
+        if page_only:
+            paths = write_page(out)
+            typer.echo(f"guide page: {paths['markdown']} and {paths['html']}")
+            return
+        run_guide(out, GuideOptions(deck=deck, quick=quick, seed=seed, only=tuple(only)),
+                  echo=typer.echo)

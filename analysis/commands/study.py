@@ -1,0 +1,82 @@
+"""``dilemma study``: the fold-vs-check studies (one spot, or the whole grid)."""
+
+from __future__ import annotations
+
+import json
+import time
+from enum import StrEnum
+from pathlib import Path
+
+import typer
+
+from ._common import DeckOpt
+
+
+class SpotFormat(StrEnum):
+    table = "table"
+    json = "json"
+
+
+def register(app: typer.Typer) -> None:
+    study = typer.Typer(help="Fold for free now, or check and risk the penalty? (RULES §1.6)",
+                        no_args_is_help=True)
+    app.add_typer(study, name="study")
+
+    @study.command("spot")
+    def spot_cmd(
+        hand: str = typer.Option(..., "--hand", help='hero\'s cards ("As 10h") or a class ("A10o")'),
+        board: str = typer.Option("", "--board", help="board so far (3, 4 or 5 cards); empty: random"),
+        street: str = typer.Option(None, "--street", help="flop, turn or river (default: from the board)"),
+        opponents: int = typer.Option(1, "--opponents", help="opponents still in (1-9)"),
+        pot: int = typer.Option(40, "--pot", help="chips in the pot at the decision"),
+        stack: int = typer.Option(None, "--stack", help="chips behind each player (default 1000 - share)"),
+        model: str = typer.Option("passive", "--model", help="opponent model name or TOML path"),
+        policy: str = typer.Option("check_down", "--policy", help="check_down, check_fold or call_down"),
+        deck: DeckOpt = "reference",
+        trials: int = typer.Option(None, "--trials", min=1, help="fixed number of trials"),
+        stderr: float = typer.Option(1.0, "--stderr", min=0.0, help="stop when the gap's SE <= this ($)"),
+        seed: int = typer.Option(0, "--seed", min=0),
+        fmt: SpotFormat = typer.Option(SpotFormat.table, "--format"),
+    ) -> None:
+        """EV of folding now vs checking and continuing, with the money broken down."""
+        from ..fold_vs_check import evaluate_spot
+
+        start = time.perf_counter()
+        res = evaluate_spot(hand, board=board, street=street, opponents=opponents, pot=pot,
+                            stack=stack, model=model, policy=policy, deck=deck, trials=trials,
+                            stderr=None if trials else stderr, seed=seed)
+        elapsed = time.perf_counter() - start
+        if fmt is SpotFormat.json:
+            typer.echo(json.dumps(res.to_dict(), indent=2, default=str))
+            return
+        r = res.row
+        typer.echo(f"spot: {res.spot.label()} | model {r['model']} | policy {r['policy']} | "
+                   f"deck {res.manifest['deck']}")
+        typer.echo(res.to_frame().to_string(index=False, float_format=lambda v: f"{v:9.2f}"))
+        verdict = {"check": "CHECK", "fold": "FOLD", "close": "too close to call"}[r["decision"]]
+        typer.echo(f"gap check - fold: {r['gap']:+.2f} ± {r['gap_se']:.2f}  "
+                   f"(P[check better] = {r['p_check_better']:.3f}) → {verdict}")
+        typer.echo(f"{r['trials']:,} trials, seed {seed}, {elapsed:.1f} s; showdown equity "
+                   f"{r['equity']:.3f}; folding costs a penalty in {r['fold_pays_share']:.1%} of deals")
+
+    @study.command("fold-vs-check")
+    def grid_cmd(
+        deck: DeckOpt = "reference",
+        out: Path = typer.Option(Path("results/fold_vs_check"), "--out"),
+        models: str = typer.Option("passive,threshold", "--models", help="comma-separated models"),
+        policy: str = typer.Option("check_down", "--policy"),
+        streets: str = typer.Option("flop,turn,river", "--streets"),
+        opponents: str = typer.Option("1-5", "--opponents"),
+        pots: str = typer.Option("40,120,300", "--pots"),
+        hands: str = typer.Option("", "--hands", help="comma-separated classes (default: all)"),
+        stderr: float = typer.Option(1.0, "--stderr", min=0.01, help="target SE of the gap per cell ($)"),
+        max_trials: int = typer.Option(400_000, "--max-trials", min=1000),
+        seed: int = typer.Option(0, "--seed", min=0),
+        charts: bool = typer.Option(True, "--charts/--no-charts"),
+    ) -> None:
+        """The grid: classes × streets × opponents × pots × models; tables, break-even, charts."""
+        from ..fold_vs_check import run_study_to
+
+        run_study_to(out, deck=deck, models=models, policy=policy, streets=streets,
+                     opponents=opponents, pots=pots, hands=hands, stderr=stderr,
+                     max_trials=max_trials, seed=seed, charts=charts, echo=typer.echo)

@@ -1,0 +1,96 @@
+"""The strategy guide: run every study into ``results/``, then write the guide page.
+
+Each study writes into its own folder ``OUT/<study>/`` with a ``study.json``
+index (title, settings, tables, charts with captions, headline numbers). A study
+runs in a work folder and is moved into place only when finished, so a folder
+is whole or absent; a rerun with the same settings skips finished studies, and
+an interrupted fold-vs-check grid resumes from its finished blocks.
+
+The page (``OUT/README.md`` and the self-contained ``OUT/guide.html``) is built
+from those files alone (:mod:`analysis.guide.page`).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from evaluator.errors import LabError
+
+from ..decks import load_deck
+from ..io import package_version, write_json
+from .studies import STUDIES, Study
+
+__all__ = ["GuideOptions", "GuideError", "run_guide", "STUDIES"]
+
+
+class GuideError(LabError):
+    """A guide option that cannot be used (unknown study, bad output folder)."""
+
+
+@dataclass(frozen=True)
+class GuideOptions:
+    """What the guide computes: deck, preview mode, seed, and which studies."""
+
+    deck: str = "reference"
+    quick: bool = False
+    seed: int = 0
+    only: tuple[str, ...] = ()
+
+    def settings(self, study: Study) -> dict[str, Any]:
+        """The settings that decide a study's numbers (a finished study is reused if equal)."""
+        deck = load_deck(self.deck)
+        return {"study": study.name, "deck": deck.label, "quick": self.quick, "seed": self.seed,
+                "version": package_version(), "study_version": study.version}
+
+
+def selected(only: tuple[str, ...]) -> list[Study]:
+    """The studies to run, in guide order; ``only`` names some of them."""
+    names = [s.name for s in STUDIES]
+    for name in only:
+        if name not in names:
+            raise GuideError(f"unknown study {name!r} for --only: use {', '.join(names)}")
+    return [s for s in STUDIES if not only or s.name in only]
+
+
+def run_guide(out: str | Path, options: GuideOptions = GuideOptions(),
+              echo: Callable[[str], Any] = print) -> list[dict[str, Any]]:
+    """Run the selected studies into ``out`` (skipping finished ones), then write the page."""
+    from .page import write_page
+
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise GuideError(f"--out {out} exists and is not a folder")
+    load_deck(options.deck)  # fail early on a bad deck
+    done = []
+    for study in selected(options.only):
+        settings = options.settings(study)
+        final = out / study.name
+        index = final / "study.json"
+        if index.exists() and json.loads(index.read_text()).get("settings") == settings:
+            echo(f"{study.name}: finished earlier with the same settings, kept")
+            done.append(json.loads(index.read_text()))
+            continue
+        work = out / f".work-{study.name}"
+        work.mkdir(parents=True, exist_ok=True)
+        start = time.perf_counter()
+        echo(f"{study.name}: {study.title}")
+        info = study.run(work, options, echo)
+        info.update(study=study.name, title=study.title, settings=settings,
+                    seconds=round(time.perf_counter() - start, 1), options=asdict(options))
+        write_json(work / "study.json", info)
+        for leftover in work.glob(".partial-*"):
+            shutil.rmtree(leftover)
+        if final.exists():
+            shutil.rmtree(final)
+        work.rename(final)
+        echo(f"{study.name}: done in {info['seconds']} s")
+        done.append(info)
+    page = write_page(out)
+    echo(f"guide page: {page['markdown']} and {page['html']}")
+    return done
