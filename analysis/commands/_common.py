@@ -9,3 +9,11 @@ import typer
 GameOpt = Annotated[
     str, typer.Option("--game", "-g", help="dilemma (40 cards) or holdem (52 cards)")
 ]
+
+DeckOpt = Annotated[
+    str,
+    typer.Option(
+        "--deck",
+        help="deck: reference, plain, bare, holdem, or the path of a deck TOML file",
+    ),
+]

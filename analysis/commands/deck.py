@@ -1,0 +1,37 @@
+"""``dilemma deck``: show or check a deck (shipped or typed in by a user with the cards)."""
+
+from __future__ import annotations
+
+import typer
+
+from ..decks import load_deck
+from ._common import DeckOpt
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("deck")
+    def deck_cmd(
+        deck: DeckOpt = "reference",
+        toml: bool = typer.Option(
+            False, "--toml", help="print the deck as a TOML file (a template)"
+        ),
+    ) -> None:
+        """Validate a deck and list its corner values and effect cards (or print it as TOML)."""
+        d = load_deck(deck)
+        if toml:
+            typer.echo(d.to_toml(), nl=False)
+            return
+        typer.echo(f"deck {d.name} ({d.game}, {d.n_cards} cards), fingerprint {d.fingerprint}")
+        typer.echo(f"source: {d.source}")
+        if d.description:
+            typer.echo(d.description)
+        if d.assumed:
+            typer.echo("ASSUMED values: not the printed cards (RULES 1.1, 1.7)")
+        typer.echo(
+            f"corners: plus total {int(d.plus.sum())}, minus total {int(d.minus.sum())}; "
+            f"{len(d.effect_cards())} effect cards"
+        )
+        for c in d.effect_cards():
+            typer.echo(
+                f"  {d.card_name(c):<4} {d.colour_name(c):<6} +{int(d.plus[c]):<3} -{int(d.minus[c]):<3} {d.effect_text(c)}"
+            )

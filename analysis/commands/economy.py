@@ -1,0 +1,50 @@
+"""``dilemma economy``: the exact board economics of a deck (bonus, penalty, effects)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+
+from ..io import provenance, write_table
+from ._common import DeckOpt
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("economy")
+    def economy_cmd(
+        deck: DeckOpt = "reference",
+        out: Path = typer.Option(Path("results"), "--out", help="folder for tables and charts"),
+        losers: int = typer.Option(
+            3, "--losers", min=1, max=9, help="net transfers for 1..N losers"
+        ),
+        charts: bool = typer.Option(True, "--charts/--no-charts", help="draw the charts"),
+    ) -> None:
+        """Exact distribution over all flop, turn and river boards of bonus, penalty and effects."""
+        from ..charts.economy import economy_charts
+        from ..economy import board_economy
+
+        start = time.perf_counter()
+        result = board_economy(deck, max_losers=losers)
+        elapsed = time.perf_counter() - start
+        manifest = provenance(**result.manifest(), seconds=round(elapsed, 3))
+        frames = result.frames()
+        for name, df in frames.items():
+            write_table(df, out, name, manifest)
+        if charts:
+            economy_charts(frames, out, manifest)
+        summary = frames["economy_summary"]
+        typer.echo(
+            f"deck {result.deck.label}: exact over "
+            + ", ".join(f"{r.street} {r.arrangements:,}" for r in summary.itertuples())
+            + f" boards (with streets) in {elapsed:.2f} s"
+        )
+        for r in summary.itertuples():
+            typer.echo(
+                f"{r.street:<6} bonus {r.mean_bonus:6.2f} (sd {r.sd_bonus:5.2f})  "
+                f"penalty {r.mean_penalty:6.2f} (sd {r.sd_penalty:5.2f})  "
+                f"blue {r.p_blue_active:6.2%}  red {r.p_red_active:6.2%}  "
+                f"net heads-up: winner {r.mean_net_winner_heads_up:+.2f}, loser {r.mean_net_loser_heads_up:+.2f}"
+            )
+        typer.echo(f"tables and charts in {out}/")
