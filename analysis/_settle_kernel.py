@@ -38,7 +38,13 @@ P_HOLE1  in    second hole card id, -1 if unknown
 P_FINAL  out   stack after the settlement
 P_ROLE   out   ROLE_* bits (participant, winner, loser, bankrupt, ...)
 P_POT    out   chips taken from the pots (own uncalled chips included)
+P_EFFECT out   net chips from effects (dividend, levy, subsidy, crash, rebate received)
+P_PENALTY out  penalty share actually paid (>= 0)
+P_BONUS  out   bonus actually received (>= 0)
 ======== ===== ==============================================================
+
+The last three break the result down: ``P_FINAL - P_STACK == P_POT + P_EFFECT
+- P_PENALTY + P_BONUS`` for every seat.
 
 ``table``: ``T_BANK1..T_BANK3`` the bank's three stacks, ``T_LEVEL`` blind level
 (0: 10/20, 1: 20/40, 2: 30/60), ``T_LAST`` the last betting round of the hand
@@ -96,7 +102,8 @@ from .effects import (
 
 # players columns
 P_STACK, P_IN, P_FOLD, P_SCORE, P_HOLE0, P_HOLE1, P_FINAL, P_ROLE, P_POT = range(9)
-N_PCOLS = 9
+P_EFFECT, P_PENALTY, P_BONUS = 9, 10, 11
+N_PCOLS = 12
 
 # role bits (P_ROLE)
 ROLE_PARTICIPANT = 1  # took part in the last betting round
@@ -368,6 +375,9 @@ def settle_core(players, n, board, table, deck, rules, out):
         if hi_in > 0:
             _general_pots(players, n, dealer, first_rest, out)
 
+    for i in range(n):  # breakdown: chips after the pots (P_EFFECT holds them until step 4)
+        players[i, P_EFFECT] = players[i, P_FINAL]
+
     # losers: last-round participants who are not winners; step 2: hand (green) effects;
     # one pass clockwise from the dealer
     any_pot = rules[R_WINNERS_ANY_POT] != 0
@@ -468,6 +478,10 @@ def settle_core(players, n, board, table, deck, rules, out):
         elif op == OP_REBATE:
             rebate = True
 
+    for i in range(n):  # breakdown: effects so far; P_PENALTY holds the chips until step 5
+        players[i, P_EFFECT] = players[i, P_FINAL] - players[i, P_EFFECT]
+        players[i, P_PENALTY] = players[i, P_FINAL]
+
     # step 4: the penalty, split between the losers, shares rounded down to $10
     penalty = minus_sum * penalty_mult
     out[O_PENALTY] = penalty
@@ -502,6 +516,13 @@ def settle_core(players, n, board, table, deck, rules, out):
         else:
             _deposit(out, collected)
     out[O_PENALTY_PAID] = collected
+
+    for i in range(n):  # breakdown: losers paid the penalty, winners may have had a rebate
+        d = players[i, P_FINAL] - players[i, P_PENALTY]
+        players[i, P_PENALTY] = -d if d < 0 else 0
+        if d > 0:
+            players[i, P_EFFECT] += d
+        players[i, P_BONUS] = players[i, P_FINAL]
 
     # step 5: bankruptcy; the winners who can still take the bonus; players with chips
     k = 0
@@ -542,6 +563,9 @@ def settle_core(players, n, board, table, deck, rules, out):
                 players[i, P_FINAL] += paid
                 paid_total += paid
         out[O_BONUS_PAID] = paid_total
+
+    for i in range(n):  # breakdown: the bonus received
+        players[i, P_BONUS] = players[i, P_FINAL] - players[i, P_BONUS]
 
     # step 7: blind-up (never down)
     level = table[T_LEVEL]

@@ -230,3 +230,24 @@ def test_batch_kernels_score_and_settle_like_one_by_one():
         n = len(s.players)
         assert tuple(pl[h, :n, K.P_FINAL]) == fast["stacks"]
         assert tuple(out[h, K.O_BANK1 : K.O_BANK3 + 1]) == fast["bank"]
+
+
+@pytest.mark.parametrize("deck_name", ["reference", "stress", "stress2"])
+def test_kernel_breakdown_adds_up_to_the_result(deck_name):
+    """P_POT + P_EFFECT - P_PENALTY + P_BONUS == P_FINAL - P_STACK on every seat; only losers
+    pay a penalty and only winners take a bonus."""
+    rng = np.random.default_rng(11)
+    deck = DECKS[deck_name]
+    for _ in range(300):
+        rules = Rules(**{k: str(rng.choice(v)) for k, v in RULE_CHOICES.items()})
+        players, n, board, table = _seeded_state(rng).to_kernel()
+        out = np.zeros(K.N_OUT, np.int64)
+        K.settle_core(players, n, board, table, deck.kernel_args, rules.kernel_args, out)
+        p = players[:n]
+        assert np.array_equal(
+            p[:, K.P_POT] + p[:, K.P_EFFECT] - p[:, K.P_PENALTY] + p[:, K.P_BONUS],
+            p[:, K.P_FINAL] - p[:, K.P_STACK],
+        )
+        assert (p[:, K.P_PENALTY] >= 0).all() and (p[:, K.P_BONUS] >= 0).all()
+        assert not (p[:, K.P_PENALTY] > 0)[(p[:, K.P_ROLE] & K.ROLE_LOSER) == 0].any()
+        assert not (p[:, K.P_BONUS] > 0)[(p[:, K.P_ROLE] & K.ROLE_WINNER) == 0].any()
