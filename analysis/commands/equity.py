@@ -1,0 +1,177 @@
+"""``dilemma equity`` and ``dilemma table starting-hands|streets``: equity from the shell."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+
+import typer
+
+from evaluator.errors import LabError
+
+from ._common import GameOpt
+
+
+class EquityFormat(StrEnum):
+    table = "table"
+    json = "json"
+
+
+@contextmanager
+def _progress_bar(enabled: bool = True) -> Iterator:
+    """A rich progress bar on stderr; yields ``update(stage, done, total)`` (or a no-op)."""
+    if not enabled:
+        yield lambda *a: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    tasks: dict[str, int] = {}
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn(),
+        console=console, transient=False,
+    ) as bar:
+
+        def update(stage: str, done: int, total: int | None) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total or None)
+            bar.update(tasks[stage], completed=done, total=total or None)
+
+        yield update
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:7.3f}%"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("equity")
+    def equity_cmd(
+        players: list[str] = typer.Argument(
+            ..., help='one argument per player: cards ("As Ah"), a range ("AA, A10s+, 40%(77-99)") or random'
+        ),
+        board: str = typer.Option(None, "--board", help="0, 3, 4 or 5 board cards, e.g. '2c 7d 9h'"),
+        dead: str = typer.Option(None, "--dead", help="cards out of play"),
+        vs_random: int = typer.Option(0, "--vs-random", min=0, help="add this many random players"),
+        exact: bool = typer.Option(False, "--exact", help="force exact enumeration"),
+        trials: int = typer.Option(None, "--trials", min=1, help="Monte Carlo with this many deals"),
+        stderr: float = typer.Option(None, "--stderr", help="Monte Carlo until every standard error <= this"),
+        seed: int = typer.Option(0, "--seed", min=0, help="generator seed (same seed, same numbers)"),
+        threads: int = typer.Option(None, "--threads", min=1, help="numba threads (results do not change)"),
+        game: GameOpt = "dilemma",
+        fmt: EquityFormat = typer.Option(EquityFormat.table, "--format"),
+        categories: bool = typer.Option(False, "--categories", help="also show the winning hand categories"),
+    ) -> None:
+        """Equity of every player: exact when affordable, Monte Carlo otherwise."""
+        from ..equity import equity
+
+        if sum([exact, trials is not None, stderr is not None]) > 1:
+            raise LabError("choose one of --exact, --trials N and --stderr X")
+        show = fmt is EquityFormat.table
+        with _progress_bar(show and (trials or 0) >= 20_000_000) as update:
+            res = equity(
+                *players, board=board, dead=dead, game=game, vs_random=vs_random,
+                exact=True if exact else None, trials=trials, stderr=stderr, seed=seed, threads=threads,
+                progress=lambda done, total: update("Monte Carlo deals", done, total),
+            )
+        if fmt is EquityFormat.json:
+            typer.echo(json.dumps(res.to_dict(), indent=2))
+            return
+        how = (
+            f"exact enumeration of {res.trials:,} deals" if res.exact
+            else f"Monte Carlo, {res.trials:,} deals, seed {res.seed}"
+        )
+        typer.echo(f"{res.game}: {how}; board: {res.board or '-'}; dead: {res.dead or '-'}; {res.seconds:.3f} s")
+        width = max(8, *(len(p.hand) for p in res.players))
+        typer.echo(f"{'player':<7}{'hand':<{width + 2}}{'equity':>9}{'win':>9}{'tie':>9}{'stderr':>10}")
+        for i, p in enumerate(res.players, start=1):
+            typer.echo(
+                f"{i:<7}{p.hand:<{width + 2}}{_pct(p.equity):>9}{_pct(p.win):>9}{_pct(p.tie):>9}"
+                f"{p.stderr:>10.5f}"
+            )
+        if categories:
+            from evaluator import CATEGORIES
+
+            typer.echo("\nwins (or shares) by the winner's hand category:")
+            typer.echo(f"{'category':<17}" + "".join(f"{'p' + str(i):>10}" for i in range(1, len(res.players) + 1)))
+            for c in reversed(CATEGORIES):
+                typer.echo(f"{c:<17}" + "".join(f"{_pct(p.categories[c]):>10}" for p in res.players))
+
+    table = typer.Typer(help="Starting-hand and street-probability tables (CSV, Parquet, charts).",
+                        no_args_is_help=True)
+    app.add_typer(table, name="table")
+
+    @table.command("starting-hands")
+    def starting_hands_cmd(
+        game: GameOpt = "dilemma",
+        opponents: str = typer.Option("1-9", "--opponents", help="opponent counts, e.g. 1-9 or 1,2,5"),
+        out: Path = typer.Option(Path("results/starting-hands"), "--out", help="output folder"),
+        seed: int = typer.Option(0, "--seed", min=0),
+        stderr: float = typer.Option(0.001, "--stderr", help="standard-error target of Monte Carlo cells"),
+        threads: int = typer.Option(None, "--threads", min=1, help="numba threads (results do not change)"),
+        charts: bool = typer.Option(True, "--charts/--no-charts", help="also draw the charts"),
+        progress: bool = typer.Option(True, "--progress/--no-progress"),
+    ) -> None:
+        """Every starting class vs 1..9 random opponents (exact vs 1): table, manifest, charts.
+
+        Each opponent count is saved to OUT/.partial/ when done, so an interrupted
+        run picks up where it stopped.
+        """
+        import time
+
+        from ..equity import _numba_threads
+        from ..io import write_table
+        from ..starting_hands import starting_hand_table
+
+        started = time.perf_counter()
+        with _numba_threads(threads), _progress_bar(progress) as update:
+            res = starting_hand_table(game, opponents, seed=seed, stderr=stderr,
+                                      partial_dir=out / ".partial", progress=update)
+        name = f"starting_hands_{res.game}"
+        manifest = {**res.manifest, "seconds_total": round(time.perf_counter() - started, 3)}
+        paths = write_table(res.frame, out, name, manifest)
+        typer.echo(f"table: {paths['csv']} and {paths['parquet']} ({len(res.frame)} rows)")
+        if charts:
+            import pandas as pd
+
+            from ..charts.equity import write_starting_hand_charts
+
+            other_game = "holdem" if res.game == "dilemma" else "dilemma"
+            other_path = out / f"starting_hands_{other_game}.parquet"
+            other = pd.read_parquet(other_path) if other_path.exists() else None
+            written = write_starting_hand_charts(res.frame, out, res.manifest, other=other)
+            typer.echo(f"charts: {len(written)} files in {out}")
+        typer.echo(f"done in {time.perf_counter() - started:.1f} s")
+
+    @table.command("streets")
+    def streets_cmd(
+        out: Path = typer.Option(Path("results/streets"), "--out", help="output folder"),
+        charts: bool = typer.Option(True, "--charts/--no-charts"),
+    ) -> None:
+        """Exact made-hand category probabilities at flop, turn and river for both decks."""
+        from ..io import write_table
+        from ..streets import (
+            deck_differences,
+            order_changes,
+            street_probabilities,
+            streets_manifest,
+        )
+
+        df = street_probabilities()
+        manifest = streets_manifest()
+        write_table(df, out, "street_probabilities", manifest)
+        write_table(deck_differences(df), out, "street_deck_differences", manifest)
+        changes = order_changes(df)
+        write_table(changes, out, "street_order_changes", manifest)
+        if charts:
+            from ..charts.equity import write_street_charts
+
+            write_street_charts(df, out, manifest)
+        typer.echo(f"tables and chart in {out}")
+        for row in changes.itertuples(index=False):
+            typer.echo(f"  {row.street}: {row.weaker} vs {row.stronger}: more common is "
+                       f"{row[7]} with 40 cards, {row[8]} with 52")
