@@ -189,8 +189,8 @@ def play_branch(hero_folds, street, n, board, holes, scores, model, policy, game
                 continue
             if _strength(s, seat, work, board, holes, n, eval_tables, n_cards) >= model[s, M_BET]:
                 pot = 0
-                for i in range(n):
-                    pot += players[i, P_IN]
+                for i in range(in0.shape[0]):
+                    pot += in0[i] if i >= n else players[i, P_IN]
                 amount = max(bb, np.int64((model[s, M_SIZE] * pot + 5.0) // 10.0) * 10)
                 amount = min(amount, players[seat, P_STACK])
                 players[seat, P_STACK] -= amount
@@ -217,6 +217,14 @@ def play_branch(hero_folds, street, n, board, holes, scores, model, policy, game
             break
     for i in range(n):
         players[i, P_SCORE] = scores[i] if players[i, P_FOLD] < 0 else -1
+    n_seats = in0.shape[0]
+    if n_seats > n:  # dead money of a pre-flop folder
+        players[n, P_STACK] = behind0[n]
+        players[n, P_IN] = in0[n]
+        players[n, P_FOLD] = 0
+        players[n, P_SCORE] = -1
+        players[n, P_HOLE0] = -1
+        players[n, P_HOLE1] = -1
     nb = last + 2
     for b in range(5):
         board2[0, b] = board[b]
@@ -226,9 +234,9 @@ def play_branch(hero_folds, street, n, board, holes, scores, model, policy, game
     table[T_BANK3] = game[G_BANK3]
     table[T_LEVEL] = game[G_LEVEL]
     table[T_LAST] = last
-    table[T_DEALER] = n - 1
+    table[T_DEALER] = n_seats - 1
     table[T_NBOARD] = nb
-    settle_core(players, n, board2, table, deck, rules, out)
+    settle_core(players, n_seats, board2, table, deck, rules, out)
     return players[0, P_IN] - in0[0]
 
 
@@ -287,95 +295,163 @@ def _add_bin(stats, base, index, gap):
 
 
 @njit(cache=True)
-def run_item(cell, cell_key, chunk, trials, hero_combos, board_cards, models, range_lo, range_hi,
-             range_combos, range_cumw, policies, game, deck, rules, eval_tables, stats):
-    """Run ``trials`` trials of one cell as chunk number ``chunk`` and add them to ``stats``."""
+def _scratch(n, n_cards):
+    """Per-chunk scratch arrays of a trial (allocated once per work item)."""
+    work = (np.zeros((4, n)), np.zeros(4, np.bool_), np.zeros((n_cards, n_cards), np.int64),
+            np.empty(n_cards * n_cards, np.int64), np.empty(n_cards, np.int64), np.empty(7, np.uint8))
+    return (np.empty(n, np.int64), np.empty(7, np.uint8), work, np.zeros((n, N_PCOLS), np.int64),
+            np.zeros((2, 5), np.int64), np.zeros(N_TCOLS, np.int64), np.zeros(N_OUT, np.int64))
+
+
+
+@njit(cache=True)
+def _starting_chips(cell, n):
+    """Chips put in and behind per seat at the decision; ``n_seats`` is n + 1 with dead money.
+
+    The live players are level at ⌊pot / n / 10⌋ × 10 each (a live player short of
+    the others would be all-in); the rest of the pot is dead money from a player
+    who folded pre-flop (seat n), who takes no further part and pays nothing.
+    """
+    pot = cell[C_POT]
+    share = pot // (10 * n) * 10
+    dead = pot - share * n
+    n_seats = n + 1 if dead > 0 else n
+    in0 = np.empty(n_seats, np.int64)
+    behind0 = np.empty(n_seats, np.int64)
+    for i in range(n):
+        in0[i] = share
+        behind0[i] = cell[C_STACK]
+    if dead > 0:
+        in0[n] = dead
+        behind0[n] = cell[C_STACK]
+    return in0, behind0, n_seats
+
+
+@njit(cache=True)
+def play_trial(cell, board, holes, model, policy, game, in0, behind0, scratch, deck, rules,
+               eval_tables, stats):
+    """Play one deal both ways (fold, check), settle both, add the hero's results to ``stats``."""
+    scores, hand, work, players, board2, table, out = scratch
     n_cards = game[G_N_CARDS]
     n = cell[C_NOPP] + 1
     street = cell[C_STREET]
+    minus = deck[2]
+    for b in range(5):
+        hand[2 + b] = board[b]
+    best = -1
+    n_best = 0
+    for i in range(n):
+        hand[0] = holes[i, 0]
+        hand[1] = holes[i, 1]
+        scores[i] = score_cards(hand, 7, eval_tables)
+        if scores[i] > best:
+            best = scores[i]
+            n_best = 1
+        elif scores[i] == best:
+            n_best += 1
+    work[1][:] = False
+    board_penalty = 0
+    for b in range(street + 2):
+        board_penalty += minus[board[b]]
+
+    extra = play_branch(True, street, n, board, holes, scores, model, policy, game, in0,
+                        behind0, work, eval_tables, deck, rules, players, board2, table, out)
+    fold = players[0, P_FINAL] - behind0[0]
+    f_pot = players[0, P_POT] - extra
+    f_bonus = players[0, P_BONUS]
+    f_pen = players[0, P_PENALTY]
+    f_eff = players[0, P_EFFECT]
+    extra = play_branch(False, street, n, board, holes, scores, model, policy, game, in0,
+                        behind0, work, eval_tables, deck, rules, players, board2, table, out)
+    check = players[0, P_FINAL] - behind0[0]
+    gap = np.float64(check - fold)
+    stats[S_N] += 1.0
+    stats[S_FOLD] += fold
+    stats[S_FOLD2] += fold * fold
+    stats[S_CHECK] += check
+    stats[S_CHECK2] += check * check
+    stats[S_GAP] += gap
+    stats[S_GAP2] += gap * gap
+    stats[S_CHECK_POT] += players[0, P_POT] - extra
+    stats[S_CHECK_BONUS] += players[0, P_BONUS]
+    stats[S_CHECK_PENALTY] += players[0, P_PENALTY]
+    stats[S_CHECK_EFFECT] += players[0, P_EFFECT]
+    stats[S_FOLD_POT] += f_pot
+    stats[S_FOLD_BONUS] += f_bonus
+    stats[S_FOLD_PENALTY] += f_pen
+    stats[S_FOLD_EFFECT] += f_eff
+    stats[S_EQUITY] += (1.0 / n_best) if scores[0] == best else 0.0
+    stats[S_BOARD_PENALTY] += board_penalty
+    stats[S_FOLD_PAYS] += 1.0 if f_pen > 0 else 0.0
+    stats[S_CHECK_SHOWDOWN] += 1.0 if players[0, P_FOLD] < 0 and table[T_LAST] == 3 else 0.0
+    if game[G_STRENGTH_BINS]:
+        st = _strength(street, 0, work, board, holes, n, eval_tables, n_cards)
+        stats[S_STRENGTH] += st
+        _add_bin(stats, STRENGTH_BASE, min(int(st * N_STRENGTH_BINS), N_STRENGTH_BINS - 1), gap)
+    _add_bin(stats, PENALTY_BASE, min(board_penalty // 10, N_PENALTY_BINS - 1), gap)
+
+
+@njit(cache=True)
+def run_item(cell, cell_key, chunk, trials, hero_combos, board_cards, models, range_lo, range_hi,
+             range_combos, range_cumw, policies, game, deck, rules, eval_tables, stats):
+    """Run ``trials`` Monte Carlo trials of one cell as chunk number ``chunk`` into ``stats``."""
+    n_cards = game[G_N_CARDS]
+    n = cell[C_NOPP] + 1
     model = models[cell[C_MODEL]]
     policy = policies[cell[C_POLICY]]
-    minus = deck[2]
     state = np.empty(4, np.uint64)
     seed_state(state, cell_key, chunk)
     avail = np.empty(n_cards, np.int64)
     board = np.empty(5, np.int64)
     holes = np.empty((n, 2), np.int64)
-    scores = np.empty(n, np.int64)
-    in0 = np.empty(n, np.int64)
-    behind0 = np.empty(n, np.int64)
-    hand = np.empty(7, np.uint8)
-    strength = np.zeros((4, n))
-    have = np.zeros(4, np.bool_)
-    work = (strength, have, np.zeros((n_cards, n_cards), np.int64), np.empty(n_cards * n_cards, np.int64),
-            np.empty(n_cards, np.int64), np.empty(7, np.uint8))
-    players = np.zeros((n, N_PCOLS), np.int64)
-    board2 = np.zeros((2, 5), np.int64)
-    table = np.zeros(N_TCOLS, np.int64)
-    out = np.zeros(N_OUT, np.int64)
-    pot = cell[C_POT]
-    share = pot // n
-    for i in range(n):
-        in0[i] = share + (1 if i >= n - (pot - share * n) else 0)
-        behind0[i] = cell[C_STACK]
+    scratch = _scratch(n + 1, n_cards)
+    in0, behind0, _ = _starting_chips(cell, n)
     for _ in range(trials):
-        if not _deal_trial(state, cell, hero_combos, board_cards, models, range_lo, range_hi,
-                           range_combos, range_cumw, n_cards, avail, board, holes):
-            continue
-        for b in range(5):
-            hand[2 + b] = board[b]
-        best = -1
-        n_best = 0
-        for i in range(n):
-            hand[0] = holes[i, 0]
-            hand[1] = holes[i, 1]
-            scores[i] = score_cards(hand, 7, eval_tables)
-            if scores[i] > best:
-                best = scores[i]
-                n_best = 1
-            elif scores[i] == best:
-                n_best += 1
-        have[:] = False
-        board_penalty = 0
-        for b in range(street + 2):
-            board_penalty += minus[board[b]]
+        if _deal_trial(state, cell, hero_combos, board_cards, models, range_lo, range_hi,
+                       range_combos, range_cumw, n_cards, avail, board, holes):
+            play_trial(cell, board, holes, model, policy, game, in0, behind0, scratch, deck,
+                       rules, eval_tables, stats)
 
-        extra = play_branch(True, street, n, board, holes, scores, model, policy, game, in0,
-                            behind0, work, eval_tables, deck, rules, players, board2, table, out)
-        fold = players[0, P_FINAL] - behind0[0]
-        f_pot = players[0, P_POT] - extra
-        f_bonus = players[0, P_BONUS]
-        f_pen = players[0, P_PENALTY]
-        f_eff = players[0, P_EFFECT]
-        extra = play_branch(False, street, n, board, holes, scores, model, policy, game, in0,
-                            behind0, work, eval_tables, deck, rules, players, board2, table, out)
-        check = players[0, P_FINAL] - behind0[0]
-        gap = np.float64(check - fold)
 
-        stats[S_N] += 1.0
-        stats[S_FOLD] += fold
-        stats[S_FOLD2] += fold * fold
-        stats[S_CHECK] += check
-        stats[S_CHECK2] += check * check
-        stats[S_GAP] += gap
-        stats[S_GAP2] += gap * gap
-        stats[S_CHECK_POT] += players[0, P_POT] - extra
-        stats[S_CHECK_BONUS] += players[0, P_BONUS]
-        stats[S_CHECK_PENALTY] += players[0, P_PENALTY]
-        stats[S_CHECK_EFFECT] += players[0, P_EFFECT]
-        stats[S_FOLD_POT] += f_pot
-        stats[S_FOLD_BONUS] += f_bonus
-        stats[S_FOLD_PENALTY] += f_pen
-        stats[S_FOLD_EFFECT] += f_eff
-        stats[S_EQUITY] += (1.0 / n_best) if scores[0] == best else 0.0
-        stats[S_BOARD_PENALTY] += board_penalty
-        stats[S_FOLD_PAYS] += 1.0 if f_pen > 0 else 0.0
-        stats[S_CHECK_SHOWDOWN] += 1.0 if players[0, P_FOLD] < 0 and table[T_LAST] == 3 else 0.0
-        if game[G_STRENGTH_BINS]:
-            st = _strength(street, 0, work, board, holes, n, eval_tables, n_cards)
-            stats[S_STRENGTH] += st
-            _add_bin(stats, STRENGTH_BASE, min(int(st * N_STRENGTH_BINS), N_STRENGTH_BINS - 1), gap)
-        _add_bin(stats, PENALTY_BASE, min(board_penalty // 10, N_PENALTY_BINS - 1), gap)
+@njit(cache=True)
+def run_exact(cell, hero_combos, board_cards, models, policies, game, deck, rules, eval_tables,
+              stats):
+    """Every deal of a river spot with a fixed hand and board, for 1 or 2 opponents holding
+    random cards: each opponent holding (ordered by seat) once, equally weighted."""
+    n_cards = game[G_N_CARDS]
+    n = cell[C_NOPP] + 1
+    model = models[cell[C_MODEL]]
+    policy = policies[cell[C_POLICY]]
+    board = np.empty(5, np.int64)
+    holes = np.empty((n, 2), np.int64)
+    used = np.zeros(n_cards, np.bool_)
+    for b in range(5):
+        board[b] = board_cards[cell[C_BOARD_LO] + b]
+        used[board[b]] = True
+    holes[0, 0] = hero_combos[cell[C_HERO_LO], 0]
+    holes[0, 1] = hero_combos[cell[C_HERO_LO], 1]
+    used[holes[0, 0]] = True
+    used[holes[0, 1]] = True
+    free = np.nonzero(~used)[0]
+    scratch = _scratch(n + 1, n_cards)
+    in0, behind0, _ = _starting_chips(cell, n)
+    m = free.shape[0]
+    for x in range(m):
+        for y in range(x + 1, m):
+            holes[1, 0] = free[x]
+            holes[1, 1] = free[y]
+            if n == 2:
+                play_trial(cell, board, holes, model, policy, game, in0, behind0, scratch,
+                           deck, rules, eval_tables, stats)
+                continue
+            for u in range(m):
+                for v in range(u + 1, m):
+                    if u == x or u == y or v == x or v == y:  # noqa: SIM109 (numba)
+                        continue
+                    holes[2, 0] = free[u]
+                    holes[2, 1] = free[v]
+                    play_trial(cell, board, holes, model, policy, game, in0, behind0,
+                               scratch, deck, rules, eval_tables, stats)
 
 
 @njit(cache=True, parallel=True)

@@ -117,17 +117,18 @@ class _Cells:
     kinds: list[str]
 
     def kernel_tables(self) -> tuple:
+        """The model, range, policy and game arrays ``run_items``/``run_exact`` take."""
         ctx = self.ctx
         deck = ctx.deck
         models = np.array([m.kernel_params() for m in ctx.models], dtype=np.float64)
         lo, hi, combos, cumw = [], [], [], []
         start = 0
         for m in ctx.models:
-            rng = parse_range(m.range, deck.game)
-            if rng.is_uniform and len(rng) == len(parse_range("random", deck.game)):
+            if _deals_random(m, deck):  # deal from the deck: no range arrays needed
                 lo.append(start)
                 hi.append(start)
                 continue
+            rng = parse_range(m.range, deck.game)
             lo.append(start)
             combos.append(rng.combos.astype(np.int64))
             cumw.append(np.cumsum(rng.weights))
@@ -145,6 +146,12 @@ class _Cells:
         game[K.G_STRENGTH_BINS] = 1
         return (models, np.array(lo, np.int64), np.array(hi, np.int64), range_combos, range_cumw,
                 policies, game)
+
+
+def _deals_random(model: OpponentModel, deck: Deck) -> bool:
+    """Whether a model's holdings are every two cards, equally likely (dealt from the deck)."""
+    rng = parse_range(model.range, deck.game)
+    return rng.is_uniform and len(rng) == len(parse_range("random", deck.game))
 
 
 def _hero_combos(hand: str, deck: Deck, board: list[int]) -> tuple[list[tuple[int, int]], str, int, str]:
@@ -401,12 +408,15 @@ def evaluate_spot(
     stderr: float | None = 1.0,
     max_trials: int = 2_000_000,
     seed: int = 0,
+    exact: bool | None = None,
 ) -> SpotResult:
-    """EV(fold now) and EV(check and continue) for one spot, by Monte Carlo.
+    """EV(fold now) and EV(check and continue) for one spot.
 
     ``hand`` is two cards (``"As 10h"``) or a starting class (``"A10o"``); ``board``
     the cards so far (3 flop, 4 turn, 5 river) or empty for a random board of
-    ``street``. Stops at ``trials`` or when the gap's standard error <= ``stderr``.
+    ``street``. A river spot with known cards against 1 or 2 opponents holding
+    random cards is enumerated exactly (every holding; ``exact=False`` to sample);
+    otherwise Monte Carlo stops at ``trials`` or when the gap's SE <= ``stderr``.
     """
     if street is None:
         n_board = len(parse_cards(board, load_deck(deck).spec)) if board else 3
@@ -416,16 +426,44 @@ def evaluate_spot(
     ctx = _context(deck, rules, bank, level)
     spot = Spot(hand, street, board, opponents, pot, stack, model, policy)
     compiled = _compile([spot], ctx, seed)
-    totals = simulate(compiled, stderr=stderr if trials is None else None, trials=trials,
-                      max_trials=max_trials)
-    row = _summaries(compiled, totals).iloc[0].to_dict()
+    can_enumerate = (street_code(street) == 3 and bool(board) and compiled.combos[0] == 1
+                     and spot.opponents <= 2 and _deals_random(ctx.models[0], ctx.deck))
+    if exact and not can_enumerate:
+        raise SpotError("exact enumeration needs a river spot with the hero's cards and the board "
+                        "given, 1 or 2 opponents, and a model dealing random holdings")
+    exact = can_enumerate if exact is None else exact
+    if exact:
+        totals = _run_exact(compiled)
+    else:
+        totals = simulate(compiled, stderr=stderr if trials is None else None, trials=trials,
+                          max_trials=max_trials)
+    frame = _summaries(compiled, totals)
+    if exact:  # every deal counted once: no sampling error
+        for col in ("ev_fold_se", "ev_check_se", "gap_se"):
+            frame[col] = 0.0
+        gap = frame["gap"].to_numpy()
+        frame["z"] = np.sign(gap) * np.inf
+        frame["p_check_better"] = np.where(gap > 0, 1.0, np.where(gap < 0, 0.0, 0.5))
+        frame["decision"] = np.where(gap > 0, "check", np.where(gap < 0, "fold", "equal"))
+    row = frame.iloc[0].to_dict()
     manifest = provenance(
         study="fold-vs-check spot", game=ctx.deck.game, deck=ctx.deck.label, rules=ctx.rules.label,
         model=ctx.models[0].as_dict(), policy=ctx.policies[0].name, bank=list(ctx.bank),
-        level=ctx.level, seed=seed, trials=int(row["trials"]), stderr=float(row["gap_se"]),
-        method="monte carlo",
+        level=ctx.level, seed=None if exact else seed, trials=int(row["trials"]),
+        stderr=float(row["gap_se"]), exact=bool(exact),
+        method="exact enumeration of the opponents' holdings" if exact else "monte carlo",
     )
     return SpotResult(spot, row, manifest)
+
+
+def _run_exact(compiled: _Cells) -> np.ndarray:
+    """Statistics of a river spot over every opponent holding (see ``_study_kernels.run_exact``)."""
+    models, _lo, _hi, _rc, _rw, policies, game = compiled.kernel_tables()
+    stats = np.zeros((1, K.N_STATS))
+    K.run_exact(compiled.cells[0], compiled.hero_combos, compiled.board_cards, models, policies, game,
+                compiled.ctx.deck.kernel_args, compiled.ctx.rules.kernel_args,
+                get_tables(compiled.ctx.deck.game).kernel_args, stats[0])
+    return stats
 
 
 # ----------------------------------------------------------------------------- the grid
@@ -519,8 +557,8 @@ def break_even_table(cells: pd.DataFrame, strength_curve: pd.DataFrame) -> pd.Da
         curve = strength_curve.merge(pd.DataFrame([dict(zip(keys, key, strict=True))]), on=keys)
         rows.append({
             **dict(zip(keys, key, strict=True)),
-            "break_even_strength": _crossing((curve["bin"].to_numpy() + 0.5) / K.N_STRENGTH_BINS,
-                                             curve["gap"].to_numpy()),
+            "break_even_strength": _crossing(
+                ((curve["strength_lo"] + curve["strength_hi"]) / 2).to_numpy(), curve["gap"].to_numpy()),
             "break_even_equity": _crossing(g["equity"].to_numpy(), g["gap"].to_numpy()),
             "share_check": float((g["combos"] * (g["gap"] > 0)).sum() / g["combos"].sum()),
             "mean_gap": float((g["combos"] * g["gap"]).sum() / g["combos"].sum()),

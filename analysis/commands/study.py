@@ -36,6 +36,8 @@ def register(app: typer.Typer) -> None:
         trials: int = typer.Option(None, "--trials", min=1, help="fixed number of trials"),
         stderr: float = typer.Option(1.0, "--stderr", min=0.0, help="stop when the gap's SE <= this ($)"),
         seed: int = typer.Option(0, "--seed", min=0),
+        exact: bool = typer.Option(None, "--exact/--sample",
+                                   help="enumerate every opponent holding (river, 1-2 opponents); default: when possible"),
         fmt: SpotFormat = typer.Option(SpotFormat.table, "--format"),
     ) -> None:
         """EV of folding now vs checking and continuing, with the money broken down."""
@@ -44,7 +46,7 @@ def register(app: typer.Typer) -> None:
         start = time.perf_counter()
         res = evaluate_spot(hand, board=board, street=street, opponents=opponents, pot=pot,
                             stack=stack, model=model, policy=policy, deck=deck, trials=trials,
-                            stderr=None if trials else stderr, seed=seed)
+                            stderr=None if trials else stderr, seed=seed, exact=exact)
         elapsed = time.perf_counter() - start
         if fmt is SpotFormat.json:
             typer.echo(json.dumps(res.to_dict(), indent=2, default=str))
@@ -53,10 +55,12 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"spot: {res.spot.label()} | model {r['model']} | policy {r['policy']} | "
                    f"deck {res.manifest['deck']}")
         typer.echo(res.to_frame().to_string(index=False, float_format=lambda v: f"{v:9.2f}"))
-        verdict = {"check": "CHECK", "fold": "FOLD", "close": "too close to call"}[r["decision"]]
+        verdict = {"check": "CHECK", "fold": "FOLD", "close": "too close to call",
+                   "equal": "either"}[r["decision"]]
         typer.echo(f"gap check - fold: {r['gap']:+.2f} ± {r['gap_se']:.2f}  "
                    f"(P[check better] = {r['p_check_better']:.3f}) → {verdict}")
-        typer.echo(f"{r['trials']:,} trials, seed {seed}, {elapsed:.1f} s; showdown equity "
+        method = "exact: every opponent holding" if res.manifest["exact"] else f"seed {seed}"
+        typer.echo(f"{r['trials']:,} deals ({method}), {elapsed:.1f} s; showdown equity "
                    f"{r['equity']:.3f}; folding costs a penalty in {r['fold_pays_share']:.1%} of deals")
 
     @study.command("fold-vs-check")
