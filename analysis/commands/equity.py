@@ -21,7 +21,7 @@ class EquityFormat(StrEnum):
 
 
 @contextmanager
-def _progress_bar(enabled: bool = True) -> Iterator:
+def _progress_bar(enabled: bool = True, transient: bool = False) -> Iterator:
     """A rich progress bar on stderr; yields ``update(stage, done, total)`` (or a no-op)."""
     if not enabled:
         yield lambda *a: None
@@ -33,7 +33,7 @@ def _progress_bar(enabled: bool = True) -> Iterator:
     tasks: dict[str, int] = {}
     with Progress(
         TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn(),
-        console=console, transient=False,
+        console=console, transient=transient,
     ) as bar:
 
         def update(stage: str, done: int, total: int | None) -> None:
@@ -71,8 +71,10 @@ def register(app: typer.Typer) -> None:
 
         if sum([exact, trials is not None, stderr is not None]) > 1:
             raise LabError("choose one of --exact, --trials N and --stderr X")
-        show = fmt is EquityFormat.table
-        with _progress_bar(show and (trials or 0) >= 20_000_000) as update:
+        import sys
+
+        # a bar on an interactive terminal only (Monte Carlo runs report between batches)
+        with _progress_bar(sys.stderr.isatty(), transient=True) as update:
             res = equity(
                 *players, board=board, dead=dead, game=game, vs_random=vs_random,
                 exact=True if exact else None, trials=trials, stderr=stderr, seed=seed, threads=threads,
