@@ -303,3 +303,37 @@ def starting_hand_table(
         table_version=TABLE_VERSION,
     )
     return StartingHandTable(spec.name, frame, manifest)
+
+
+def write_starting_hand_study(
+    game: str | GameSpec,
+    out: str | Path,
+    opponents: str | Iterable[int] = "1-9",
+    *,
+    seed: int = 0,
+    stderr: float = DEFAULT_STDERR,
+    charts: bool = True,
+    preview: bool = False,
+    progress: ProgressFn | None = None,
+) -> tuple[StartingHandTable, dict[str, Path], list[Path]]:
+    """Compute a deck's starting-hand table into ``out`` (resumable through
+    ``out/.partial``): the table with its manifest and, with ``charts``, its charts
+    (plus the Dilemma-vs-Hold'em comparison when the other deck's table is there)."""
+    from .charts.equity import write_starting_hand_charts
+    from .io import write_table
+
+    started = time.perf_counter()
+    out = Path(out)
+    res = starting_hand_table(game, opponents, seed=seed, stderr=stderr,
+                              partial_dir=out / ".partial", progress=progress)
+    manifest = {**res.manifest, "seconds_total": round(time.perf_counter() - started, 3)}
+    if preview:
+        manifest["preview"] = "quick preview"
+    paths = write_table(res.frame, out, f"starting_hands_{res.game}", manifest)
+    written: list[Path] = []
+    if charts:
+        other_game = "holdem" if res.game == "dilemma" else "dilemma"
+        other_path = out / f"starting_hands_{other_game}.parquet"
+        other = pd.read_parquet(other_path) if other_path.exists() else None
+        written = write_starting_hand_charts(res.frame, out, manifest, other=other)
+    return res, paths, written

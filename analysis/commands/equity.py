@@ -126,26 +126,14 @@ def register(app: typer.Typer) -> None:
         import time
 
         from ..equity import _numba_threads
-        from ..io import write_table
-        from ..starting_hands import starting_hand_table
+        from ..starting_hands import write_starting_hand_study
 
         started = time.perf_counter()
         with _numba_threads(threads), _progress_bar(progress) as update:
-            res = starting_hand_table(game, opponents, seed=seed, stderr=stderr,
-                                      partial_dir=out / ".partial", progress=update)
-        name = f"starting_hands_{res.game}"
-        manifest = {**res.manifest, "seconds_total": round(time.perf_counter() - started, 3)}
-        paths = write_table(res.frame, out, name, manifest)
+            res, paths, written = write_starting_hand_study(
+                game, out, opponents, seed=seed, stderr=stderr, charts=charts, progress=update)
         typer.echo(f"table: {paths['csv']} and {paths['parquet']} ({len(res.frame)} rows)")
         if charts:
-            import pandas as pd
-
-            from ..charts.equity import write_starting_hand_charts
-
-            other_game = "holdem" if res.game == "dilemma" else "dilemma"
-            other_path = out / f"starting_hands_{other_game}.parquet"
-            other = pd.read_parquet(other_path) if other_path.exists() else None
-            written = write_starting_hand_charts(res.frame, out, res.manifest, other=other)
             typer.echo(f"charts: {len(written)} files in {out}")
         typer.echo(f"done in {time.perf_counter() - started:.1f} s")
 
@@ -155,24 +143,9 @@ def register(app: typer.Typer) -> None:
         charts: bool = typer.Option(True, "--charts/--no-charts"),
     ) -> None:
         """Exact made-hand category probabilities at flop, turn and river for both decks."""
-        from ..io import write_table
-        from ..streets import (
-            deck_differences,
-            order_changes,
-            street_probabilities,
-            streets_manifest,
-        )
+        from ..streets import write_street_study
 
-        df = street_probabilities()
-        manifest = streets_manifest()
-        write_table(df, out, "street_probabilities", manifest)
-        write_table(deck_differences(df), out, "street_deck_differences", manifest)
-        changes = order_changes(df)
-        write_table(changes, out, "street_order_changes", manifest)
-        if charts:
-            from ..charts.equity import write_street_charts
-
-            write_street_charts(df, out, manifest)
+        changes, _ = write_street_study(out, charts=charts)
         typer.echo(f"tables and chart in {out}")
         for row in changes.itertuples(index=False):
             typer.echo(f"  {row.street}: {row.weaker} vs {row.stronger}: more common is "

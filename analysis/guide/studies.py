@@ -39,26 +39,26 @@ def _tables(folder: Path) -> list[str]:
 
 def run_starting_hands(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """Exact heads-up tables and multiway tables for both decks, and their charts."""
-    from ..starting_hands import write_starting_hand_tables
+    from ..starting_hands import write_starting_hand_study
 
     manifests = {}
-    for game in ("dilemma", "holdem"):
-        opponents = (1, 2, 3, 5) if options.quick else tuple(range(1, 10))
-        stderr = 0.01 if options.quick else 0.001
-        echo(f"  {game}: opponents {opponents[0]}-{opponents[-1]}, multiway SE <= {stderr}")
-        manifests[game] = write_starting_hand_tables(
-            game, folder, opponents=opponents, stderr=stderr, seed=options.seed,
-            preview=options.quick,
-        )
+    opponents = (1, 2, 3, 5) if options.quick else tuple(range(1, 10))
+    stderr = 0.01 if options.quick else 0.001
+    for game in ("holdem", "dilemma"):  # Dilemma second: its charts compare with Hold'em
+        echo(f"  {game}: opponents {', '.join(map(str, opponents))}; exact vs 1, "
+             f"Monte Carlo SE <= {stderr} per cell")
+        res, _, _ = write_starting_hand_study(game, folder, opponents, seed=options.seed,
+                                              stderr=stderr, preview=options.quick)
+        manifests[game] = res.manifest
     return {"manifest": manifests["dilemma"], "manifests": manifests,
             "tables": _tables(folder), "charts": _charts(folder)}
 
 
 def run_streets(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """Exact made-hand category probabilities by street, both decks, and the differences."""
-    from ..streets import write_street_tables
+    from ..streets import write_street_study
 
-    manifest = write_street_tables(folder)
+    _, manifest = write_street_study(folder)
     return {"manifest": manifest, "tables": _tables(folder), "charts": _charts(folder)}
 
 

@@ -1,0 +1,93 @@
+"""Open the guide page in headless Chromium, screenshot it, and check that every image loads.
+
+Usage: ``python scripts/check_guide_browser.py results/guide.html [--screenshot shot.png]``.
+Exit code 0 when the page has images and all of them decoded; 1 otherwise; 2 when
+no Chromium is installed (``apt-get install chromium``).
+
+How: a copy of the page gets a small script that, once the page has loaded, records
+how many images there are and which failed (``complete`` and ``naturalWidth > 0``)
+on ``<body>``; Chromium's ``--dump-dom`` prints the DOM after it ran.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+PROBE = """<script>
+window.addEventListener('load', () => {
+  const imgs = Array.from(document.images);
+  const broken = imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.alt || i.src.slice(0, 40));
+  document.body.setAttribute('data-images', String(imgs.length));
+  document.body.setAttribute('data-broken', JSON.stringify(broken));
+});
+</script>"""
+
+FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--hide-scrollbars", "--virtual-time-budget=20000",
+)
+
+
+def find_chromium() -> str | None:
+    """The Chromium (or Chrome) executable, if one is installed."""
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def check_page(page: str | Path, screenshot: str | Path | None = None, timeout: float = 120) -> dict:
+    """Load ``page`` in headless Chromium; return ``{"images": n, "broken": [...]}``."""
+    chromium = find_chromium()
+    if chromium is None:
+        raise FileNotFoundError("no Chromium found: apt-get install chromium")
+    page = Path(page).resolve()
+    html = page.read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp) / page.name
+        probe.write_text(html.replace("</body>", PROBE + "</body>", 1), encoding="utf-8")
+        # relative links (CSV files) keep working from the copy only for the screenshot's sake
+        flags = [*FLAGS, f"--user-data-dir={Path(tmp) / 'profile'}"]
+        dom = subprocess.run([chromium, *flags, "--dump-dom", probe.as_uri()],
+                             capture_output=True, text=True, timeout=timeout).stdout
+        if screenshot:
+            shot = Path(screenshot).resolve()
+            shot.parent.mkdir(parents=True, exist_ok=True)
+            subprocess.run([chromium, *flags, f"--screenshot={shot}", "--window-size=1280,2400",
+                            page.as_uri()], capture_output=True, text=True, timeout=timeout)
+    images = re.search(r'data-images="(\d+)"', dom)
+    broken = re.search(r"data-broken=\"([^\"]*)\"", dom)
+    if not images or broken is None:
+        raise RuntimeError("the page did not finish loading in Chromium (no probe result in the DOM)")
+    return {"images": int(images.group(1)),
+            "broken": json.loads(broken.group(1).replace("&quot;", '"'))}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("page", type=Path)
+    parser.add_argument("--screenshot", type=Path)
+    args = parser.parse_args()
+    try:
+        result = check_page(args.page, args.screenshot)
+    except FileNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    ok = result["images"] > 0 and not result["broken"]
+    print(f"{args.page}: {result['images']} images, {len(result['broken'])} broken"
+          + (f" ({', '.join(result['broken'])})" if result["broken"] else "")
+          + (f"; screenshot {args.screenshot}" if args.screenshot else ""))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
