@@ -328,7 +328,7 @@ def write_starting_hand_study(
                               partial_dir=out / ".partial", progress=progress)
     manifest = {**res.manifest, "seconds_total": round(time.perf_counter() - started, 3)}
     if preview:
-        manifest["preview"] = "quick preview"
+        manifest["preview"] = True
     paths = write_table(res.frame, out, f"starting_hands_{res.game}", manifest)
     written: list[Path] = []
     if charts:
@@ -336,4 +336,4 @@ def write_starting_hand_study(
         other_path = out / f"starting_hands_{other_game}.parquet"
         other = pd.read_parquet(other_path) if other_path.exists() else None
         written = write_starting_hand_charts(res.frame, out, manifest, other=other)
-    return res, paths, written
+    return StartingHandTable(res.game, res.frame, manifest), paths, written

@@ -101,13 +101,14 @@ def streets_manifest(games: Iterable[str] = ("dilemma", "holdem")) -> dict[str, 
     )
 
 
-def write_street_study(out: str | Path, *, charts: bool = True) -> tuple[pd.DataFrame, dict[str, Any]]:
+def write_street_study(out: str | Path, *, charts: bool = True,
+                       preview: bool = False) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Write the street tables (probabilities, deck differences, order changes) and chart."""
     from .charts.equity import write_street_charts
     from .io import write_table
 
     df = street_probabilities()
-    manifest = streets_manifest()
+    manifest = {**streets_manifest(), **({"preview": True} if preview else {})}
     write_table(df, out, "street_probabilities", manifest)
     write_table(deck_differences(df), out, "street_deck_differences", manifest)
     changes = order_changes(df)

@@ -28,19 +28,12 @@ DEFAULT_HANDS: dict[str, tuple[str, ...]] = {
 """Hands drawn by :func:`equity_vs_opponents` when none are named."""
 
 
-def _caption_room(fig: Any) -> None:
-    """Keep the bottom strip free for the provenance caption that ``save_figure`` adds."""
-    engine = fig.get_layout_engine()
-    if engine is not None and hasattr(engine, "set"):
-        engine.set(rect=(0, 0.035, 1, 0.965))
-
-
 def caption_manifest(manifest: dict[str, Any], df: pd.DataFrame, opponents: int | None = None) -> dict[str, Any]:
     """A compact manifest for one chart's caption: game, deck, exact or Monte Carlo, trials,
     seed and standard-error target of the rows drawn (``opponents`` limits them)."""
     sub = df if opponents is None else df[df["opponents"] == opponents]
     exact = bool(sub["exact"].all())
-    out = {k: manifest.get(k) for k in ("game", "deck", "version")}
+    out = {k: manifest.get(k) for k in ("game", "deck", "version", "preview")}
     out["exact"] = exact
     if opponents is not None:
         out["trials"] = int(sub["trials"].iloc[0])
@@ -92,7 +85,6 @@ def heatmap(df: pd.DataFrame, opponents: int) -> Any:
     ax.set_title(f"{_title(game)}: starting-hand equity vs {who} ({how})")
     cbar = fig.colorbar(im, ax=ax, shrink=0.8)
     cbar.set_label("equity (share of the pot, ties split)")
-    _caption_room(fig)
     return fig
 
 
@@ -121,7 +113,6 @@ def equity_vs_opponents(df: pd.DataFrame, hands: Sequence[str] | None = None) ->
     ax.set_title(f"{_title(game)}: equity against more opponents (error bars: ±2 stderr)")
     ax.grid(alpha=0.3)
     ax.legend(ncol=2, fontsize=8)
-    _caption_room(fig)
     return fig
 
 
@@ -161,7 +152,6 @@ def compare_decks(dilemma: pd.DataFrame, holdem: pd.DataFrame, opponents: Sequen
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=8)
     fig.suptitle("The same starting hands with 40 and 52 cards (above the line: better with 40 cards)")
-    _caption_room(fig)
     return fig
 
 
@@ -192,7 +182,6 @@ def streets_chart(df: pd.DataFrame) -> Any:
         ax.grid(axis="y", alpha=0.3)
     axes[0].legend(fontsize=8)
     fig.suptitle("Made-hand categories by street: 40-card vs 52-card deck (exact)")
-    _caption_room(fig)
     return fig
 
 

@@ -71,7 +71,7 @@ def build_blocks(out: Path) -> list[Block]:
             sections, info["study"], None)
         if writer is not None:
             blocks.extend(writer(folder, info))
-        for chart in info.get("charts", []):
+        for chart in sections.page_charts(info["study"], info.get("charts", [])):
             blocks.append(Block("figure", chart["title"], path=f"{info['study']}/{chart['png']}",
                                 caption=_caption(folder, chart, info)))
         items = [(f"{t}.csv", f"{info['study']}/{t}.csv") for t in info.get("tables", [])]
@@ -83,7 +83,10 @@ def build_blocks(out: Path) -> list[Block]:
 
 
 def _caption(folder: Path, chart: dict[str, Any], info: dict[str, Any]) -> str:
-    return caption_text(info.get("manifest", {}))
+    """The provenance line of a chart: its own game's manifest when a study has several."""
+    manifests = info.get("manifests", {})
+    game = next((g for g in manifests if chart["png"].startswith(f"{g}_")), None)
+    return caption_text(manifests[game] if game else info.get("manifest", {}))
 
 
 # ----------------------------------------------------------------------------- Markdown

@@ -80,3 +80,104 @@ def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
                                "least this share of holdings; 0 means always check, 1 always fold."))
         out.append(_block("table", frame=pivot))
     return out
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def starting_hands(folder: Path, info: dict[str, Any]) -> list:
+    """Top and bottom classes, and how the 40-card deck differs from Hold'em."""
+    d = _csv(folder, "starting_hands_dilemma")
+    h = _csv(folder, "starting_hands_holdem")
+    if d is None:
+        return []
+    heads_up = d[d["opponents"] == 1].sort_values("rank")
+    top, bottom = heads_up.head(5), heads_up.tail(3)
+    out = [_block("p", (
+        "Equity is the share of the pot a hand wins at showdown against random hands, ties "
+        "split; against one opponent it is exact (every deal enumerated), multiway it is Monte "
+        f"Carlo with the standard error shown. With 40 cards the best hand heads-up is "
+        f"{top.iloc[0]['hand']} at {_pct(top.iloc[0]['equity'])}, then "
+        + ", ".join(f"{r.hand} {_pct(r.equity)}" for r in top.iloc[1:].itertuples())
+        + "; the worst are " + ", ".join(f"{r.hand} {_pct(r.equity)}" for r in bottom.itertuples())
+        + "."))]
+    if h is not None:
+        hu = h[h["opponents"] == 1].set_index("hand")
+        aa = hu.loc["AA", "equity"] if "AA" in hu.index else float("nan")
+        out.append(_block("p", (
+            f"Against Texas Hold'em (the 52-card baseline, where AA wins {_pct(aa)} heads-up) the "
+            "40-card deck compresses the field: with only ten ranks, pairs and connected boards "
+            "come more often, so the best hands are weaker favourites and the worst hands less "
+            f"hopeless — the spread from best to worst heads-up is {_pct(heads_up['equity'].max() - heads_up['equity'].min())} "
+            f"with 40 cards against {_pct(hu['equity'].max() - hu['equity'].min())} with 52.")))
+    most = int(d["opponents"].max())
+    if most > 1:
+        multi = d[d["opponents"] == most].sort_values("rank").head(5)
+        out.append(_block("p", (
+            f"Against {most} random opponents the order changes: "
+            + ", ".join(f"{r.hand} {_pct(r.equity)} (±{_pct(r.stderr)})" for r in multi.itertuples())
+            + " lead; suited and connected hands gain on offsuit ones as the table fills.")))
+    cols = ["hand", "kind", "combos", "equity", "win", "tie", "percentile"]
+    out.append(_block("p", "Top ten classes heads-up (40 cards, exact):"))
+    out.append(_block("table", frame=heads_up.head(10)[cols].round(4)))
+    return out
+
+
+def streets(folder: Path, info: dict[str, Any]) -> list:
+    """Where the 40-card deck's category frequencies differ from the 52-card deck's."""
+    changes = _csv(folder, "street_order_changes")
+    diffs = _csv(folder, "street_deck_differences")
+    if changes is None or diffs is None:
+        return []
+    out = [_block("p", (
+        "The ranking of hands is the standard one on both decks (RULES §1.3), but how often each "
+        "category turns up is not. Exact over every 5-card (flop), 6-card (turn) and 7-card "
+        "(river) hand:"))]
+    for st, group in changes.groupby("street", sort=False):
+        pairs = [f"{r.stronger.replace('_', ' ')} is more common than {r.weaker.replace('_', ' ')} "
+                 f"({_pct(r.p_stronger_dilemma)} vs {_pct(r.p_weaker_dilemma)}; with 52 cards "
+                 f"{_pct(r.p_stronger_holdem)} vs {_pct(r.p_weaker_holdem)})"
+                 for r in group.itertuples()]
+        out.append(_block("p", f"On the **{st}** with 40 cards " + "; ".join(pairs) + "."))
+    river = diffs[diffs["street"] == "river"][["category", "p_dilemma", "p_holdem", "ratio"]]
+    out.append(_block("p", "By the river (best five of seven):"))
+    out.append(_block("table", frame=river.round(4)))
+    return out
+
+
+_TITLES = {
+    "dilemma_equity_vs_opponents": "Dilemma Hold'em: equity against 1-9 random opponents",
+    "holdem_equity_vs_opponents": "Texas Hold'em: equity against 1-9 random opponents",
+    "dilemma_vs_holdem": "The same hands on 40 and 52 cards",
+    "street_probabilities": "Made-hand categories by street, 40 vs 52 cards",
+    "economy_bonus": "Bonus by street (all boards)",
+    "economy_penalty": "Penalty by street (all boards)",
+    "economy_net_transfers": "Expected net transfer to a winner and to the losers",
+    "economy_effect_activity": "How often each effect card acts",
+}
+
+
+def page_charts(study: str, charts: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The charts a section shows (all files stay in the folder), with readable titles."""
+    shown = []
+    for chart in charts:
+        stem = chart["png"].removesuffix(".png")
+        if study == "starting_hands" and "_heatmap_" in stem:
+            game, n = stem.split("_heatmap_")
+            n_opp = int(n.removesuffix("opp"))
+            if n_opp not in (1, 9) and not (game == "dilemma" and n_opp == 3):
+                continue
+            title = (f"{'Dilemma Hold' if game == 'dilemma' else 'Texas Hold'}'em: equity of every class "
+                     f"vs {n_opp} random opponent{'s' if n_opp > 1 else ''}")
+        elif stem.startswith("fold_vs_check_heatmap_"):
+            model, pot = stem.removeprefix("fold_vs_check_heatmap_").rsplit("_pot", 1)
+            title = f"Check minus fold per class ({model} opponents, pot ${pot})"
+        elif stem.startswith("fold_vs_check_break_even_"):
+            title = f"Break-even hand strength ({stem.rsplit('_', 1)[1]} opponents)"
+        elif stem.startswith("fold_vs_check_penalty_"):
+            title = f"The gap as the board penalty grows against the pot ({stem.rsplit('_', 1)[1]} opponents)"
+        else:
+            title = _TITLES.get(stem, chart["title"])
+        shown.append({**chart, "title": title})
+    return shown

@@ -58,7 +58,7 @@ def run_streets(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """Exact made-hand category probabilities by street, both decks, and the differences."""
     from ..streets import write_street_study
 
-    _, manifest = write_street_study(folder)
+    _, manifest = write_street_study(folder, preview=options.quick)
     return {"manifest": manifest, "tables": _tables(folder), "charts": _charts(folder)}
 
 
@@ -71,7 +71,7 @@ def run_economy(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     from ..economy import board_economy
 
     result = board_economy(options.deck)
-    manifest = provenance(**result.manifest())
+    manifest = provenance(**result.manifest(), preview=options.quick)
     frames = result.frames()
     for name, df in frames.items():
         write_table(df, folder, name, manifest)
