@@ -59,6 +59,9 @@ CHUNK = 1 << 15
 MAX_TRIALS = 2_000_000_000
 """A standard-error target stops here at the latest."""
 MAX_REJECT = 10_000
+MAX_BATCH = 256
+"""Chunks per kernel call: a fixed-trials run goes in calls of this many (progress between
+them); a standard-error run starts at 8 and doubles, checking the target after each call."""
 _RANDOM_WORDS = {"random", "any", "*"}
 _CARD = r"(?:10|[2-9TJQKA])[a-z]"
 _LOOKS_LIKE_CARDS = re.compile(rf"^\s*{_CARD}[\s,]*{_CARD}\s*$", re.IGNORECASE)
@@ -501,7 +504,7 @@ def _monte_carlo(ps, spec, board_arr, n_known, avail, known, tables, K, *, seed,
     done = 0
     chunk_no = 0
     total_chunks = None if trials is None else -(-trials // CHUNK)
-    batch = 8
+    batch = 8 if total_chunks is None else MAX_BATCH
     while True:
         if total_chunks is not None:
             n_ch = min(batch, total_chunks - chunk_no)
@@ -531,7 +534,7 @@ def _monte_carlo(ps, spec, board_arr, n_known, avail, known, tables, K, *, seed,
             worst = max(r[3] for r in _player_stats(wins, cats, done, done, True))
             if worst <= stderr or done >= MAX_TRIALS:
                 break
-        batch = min(batch * 2, 64)
+        batch = min(batch * 2, MAX_BATCH)
     inv = order_inverse(order)
     return (wins[inv].astype(np.float64), cats[inv].astype(np.float64), float(done)), done
 
