@@ -1,24 +1,66 @@
 """Numba kernels of the hand evaluator. Plain arrays and scalars only.
 
 ``tables`` is always the tuple ``EvalTables.kernel_args``:
-``(card_key, multiplier, bucket_shift, slot_shift, slot_mask, displace, values, flush)``
-(see ``tables.py``). A hand's *accumulator* is ``FLUSH_INIT + sum(card_key[c])``;
-kernels that build hands card by card keep partial accumulators and finish with
-:func:`score_acc`.
+``(card_key, multiplier, bucket_shift, slot_shift, slot_mask, displace, values,
+seven_multiplier, seven_bucket_shift, seven_slot_shift, seven_slot_mask,
+seven_displace_at, seven_values_at, flush)``: the general perfect hash of 5-7
+card rank multisets, then the 7-card one, whose displacements and values follow
+the general ones in ``displace`` and ``values`` (see ``tables.py``). A hand's
+*accumulator* is ``FLUSH_INIT + sum(card_key[c])``; kernels that build hands
+card by card keep partial accumulators and finish with :func:`score_acc`.
 
-Speed notes (measured, numba 0.68): the rare flush path lives in its own
-function; with the flush loop in the same body as the hash look-up, or with the
-per-hand work behind a function that contains a loop, numba's code for the
-common path is 2.5-5 times slower. So the batch loops are written out in full.
+The per-hand functions :func:`score_cards`, :func:`score_acc` (and what they
+call but :func:`hash_score`) are inlined into their callers (numba IR inlining):
+called, each call passed the whole tuple and reference-counted its arrays
+(score_cards in a loop: 66 ns a call, 17 inlined). Measured in other packages'
+kernels: settlement with scoring (scripts/bench_settlement.py, 4 players)
+392 -> 330 ns a hand, the study's board strengths 3x faster. :func:`hash_score`
+is better left to LLVM: inlined by numba, exact equity enumeration got 15%
+slower and board strengths 2x slower. Each array in ``tables`` costs callers
+~6 ns a call, so the tuple holds four.
+
+Batch kernels (:func:`score_batch_serial`, :func:`score_batch`) work on blocks
+of rows in three passes, so that each pass is a short loop of independent
+loads the CPU can overlap:
+
+1. the *slot word* of every row: its perfect-hash slot in bits 0-18 and its four
+   flush flags (one per suit, from the suit counters) in bits 19, 23, 27, 31;
+2. ``out = values[slot]`` for every row, while the indices of the rows with a
+   flag are appended to a list (no branch: the index is always written, the
+   list length grows by the flag);
+3. the ~3% flush rows are scored again from the rank mask of their flush suit.
+
+Rows of 7 cards use the 7-card table with keys pre-multiplied by its hash
+multiplier: the hash of a hand is the plain sum of its 7 keys.
+
+Measured (numba 0.68, one thread, 2M random 7-card hands, 52 cards, Zen 3 VM
+shared with other jobs, best of several runs; the intermediate steps in scratch
+code): the previous row-at-a-time kernel 101 M/s; 118 with the row loop written
+in the kernel (a helper called per row costs a call with the whole tuple plus
+NRT reference counting); 144 with the 7 keys summed unrolled and integer-only
+flush tests (numba compares a uint8 card with an int64 suit in float64); 166
+with one-byte displacements (the displacement table then fits in L1); 215 with
+the passes; ~275 with the flags in the slot word; this module 285-300 (40
+cards 300-320) with the 7-card table and its pre-multiplied keys, ~2x that on
+two threads.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
-from .tables import CATEGORY_SHIFT, FLUSH_BITS, FLUSH_INIT, SUIT_SHIFT
+from .tables import (
+    CATEGORY_SHIFT,
+    FLUSH_BITS,
+    FLUSH_INIT,
+    MAX_SLOT_BITS,
+    SEVEN_FLUSH_INIT,
+    SEVEN_SUIT_SHIFT,
+    SUIT_SHIFT,
+)
 
 _INIT = np.uint64(FLUSH_INIT)
 _FLUSH = np.uint64(FLUSH_BITS)
@@ -26,18 +68,35 @@ _SUIT_SHIFT = np.uint64(SUIT_SHIFT)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _ONE = np.uint64(1)
 _N_CATEGORIES = 9
-_CHUNK = 4096
+_CHUNK = 16384
+"""Rows per parallel work item of the batch kernels (a multiple of ``_BLOCK``)."""
+_BLOCK = 2048
+"""Rows per block of the three passes: the slot words stay in L1 (512..4096 measured flat)."""
+_COUNT_UNITS = 64
+"""Work units of :func:`category_counts` (see :func:`_count_unit`)."""
+
+# Slot words: flush flags of the four suits in bits 19, 23, 27 and 31. The
+# 7-card keys hold their suit counters at SEVEN_SUIT_SHIFT (16), so their flags
+# are the accumulator's bits themselves; the general keys' counters sit at 32.
+_FLAGS = np.uint64(FLUSH_BITS << SEVEN_SUIT_SHIFT)
+_FLAG_SHIFT = np.uint64(SUIT_SHIFT - SEVEN_SUIT_SHIFT)
+_SEVEN_SHIFT = np.uint64(SEVEN_SUIT_SHIFT)
+_SEVEN_INIT = np.uint64(SEVEN_FLUSH_INIT)
+assert MAX_SLOT_BITS <= 19 and SUIT_SHIFT >= SEVEN_SUIT_SHIFT
+
+_U32 = np.uint64(32)
+_BYTE = np.uint64(255)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_flush(acc):
     """Whether an accumulator holds five or more cards of one suit."""
     return (acc >> _SUIT_SHIFT) & _FLUSH != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _flush_suit(acc):
-    return trailing_zeros((acc >> _SUIT_SHIFT) & _FLUSH) >> 2
+    return np.int64(trailing_zeros((acc >> _SUIT_SHIFT) & _FLUSH) >> 2)
 
 
 @njit(cache=True)
@@ -48,30 +107,19 @@ def hash_score(acc, tables):
     return np.int32(tables[6][slot])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def flush_score(acc, cards, n, tables):
     """Score of a flush hand: the rank mask of its flush suit in ``cards[:n]``, looked up."""
     suit = _flush_suit(acc)
-    mask = 0
+    mask = np.int64(0)
     for i in range(n):
-        c = cards[i]
+        c = np.int64(cards[i])  # int64: a uint8 == int64 test would be done in float64
         if (c & 3) == suit:
-            mask |= 1 << (c >> 2)
-    return np.int32(tables[7][mask])
+            mask |= np.int64(1) << (c >> 2)
+    return np.int32(tables[-1][mask])
 
 
-@njit(cache=True)
-def _row_flush_score(acc, hands, row, n, tables):
-    suit = _flush_suit(acc)
-    mask = 0
-    for i in range(n):
-        c = hands[row, i]
-        if (c & 3) == suit:
-            mask |= 1 << (c >> 2)
-    return np.int32(tables[7][mask])
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_acc(acc, cards, n, tables):
     """Score of the ``n`` cards ``cards[:n]`` whose accumulator is ``acc``.
 
@@ -82,7 +130,7 @@ def score_acc(acc, cards, n, tables):
     return hash_score(acc, tables)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def accumulate(cards, n, tables):
     """Accumulator of ``cards[:n]``."""
     key = tables[0]
@@ -92,7 +140,7 @@ def accumulate(cards, n, tables):
     return acc
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_cards(cards, n, tables):
     """Score of the ``n`` (5 to 7) card ids in ``cards[:n]``."""
     return score_acc(accumulate(cards, n, tables), cards, n, tables)
@@ -117,23 +165,106 @@ def score_mask(mask, tables):
                 ranks |= 1 << r
             m >>= np.uint64(4)
             r += 1
-        return np.int32(tables[7][ranks])
+        return np.int32(tables[-1][ranks])
     return hash_score(acc, tables)
+
+
+# -- batches ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _seven_table(tables):
+    """The 7-card table of ``tables``: ``(key, key_last, bucket_shift, slot_shift,
+    slot_mask, displace, values)``.
+
+    ``key[c]`` is ``((5**rank * m) mod 2**32) << 32`` plus the card's suit bit at
+    ``SEVEN_SUIT_SHIFT``; ``key_last`` is the same plus the suit counters' start
+    value (added with one card of each hand, so a 7-card sum is 7 loads and 6
+    additions). ``displace`` and ``values`` are views of the 7-card part of
+    ``tables[5]`` and ``tables[6]``.
+    """
+    card_key, m = tables[0], tables[7]
+    keys = np.empty((2, card_key.shape[0]), dtype=np.uint64)
+    for c in range(card_key.shape[0]):
+        rank_part = ((card_key[c] & _LOW32) * m) << _U32
+        keys[0, c] = rank_part | ((card_key[c] >> _SUIT_SHIFT) << _SEVEN_SHIFT)
+        keys[1, c] = keys[0, c] + _SEVEN_INIT
+    return (keys[0], keys[1], tables[8], tables[9], tables[10], tables[5][tables[11] :],
+            tables[6][tables[12] :])
+
+
+@njit(cache=True)
+def _slots7(hands, lo, hi, key, key_last, bucket_shift, slot_shift, slot_mask, displace, slots):
+    """Pass 1 for 7-card rows ``lo:hi``: their slot words into ``slots[:hi - lo]``.
+
+    The hash is the sum of the pre-multiplied keys; bucket and slot come from
+    its high bits, the flags are its bits 19, 23, 27, 31. Indices are unsigned
+    so numba emits no negative-index wrap-around code.
+    """
+    for m in range(np.uint64(hi - lo)):
+        i = np.uint64(lo) + m
+        h = ((key[hands[i, 0]] + key[hands[i, 1]]) + (key[hands[i, 2]] + key[hands[i, 3]])) + (
+            (key[hands[i, 4]] + key[hands[i, 5]]) + key_last[hands[i, 6]]
+        )
+        slot = ((h >> slot_shift) & slot_mask) ^ displace[h >> bucket_shift]
+        slots[m] = np.uint32(slot | (h & _FLAGS))
+
+
+@njit(cache=True)
+def _slots_any(hands, lo, hi, tables, slots):
+    """Pass 1 for rows ``lo:hi`` of any size (5-7) with the general table."""
+    key, mult, bucket_shift, slot_shift, slot_mask, displace = tables[:6]
+    k = np.uint64(hands.shape[1])
+    for m in range(np.uint64(hi - lo)):
+        i = np.uint64(lo) + m
+        acc = _INIT
+        for j in range(k):
+            acc += key[hands[i, j]]
+        h = (acc & _LOW32) * mult
+        slot = ((h >> slot_shift) & slot_mask) ^ displace[h >> bucket_shift]
+        slots[m] = np.uint32(slot | ((acc >> _FLAG_SHIFT) & _FLAGS))
+
+
+@njit(cache=True)
+def _finish_block(hands, lo, hi, slots, values, slot_mask, flush, out, flagged):
+    """Passes 2 and 3 for rows ``lo:hi``: values of the slots, then the flush rows."""
+    mask32 = np.uint32(slot_mask)  # a slot word above the mask has a flag set
+    cnt = np.uint64(0)
+    for m in range(np.uint64(hi - lo)):
+        s = slots[m]
+        out[np.uint64(lo) + m] = values[s & mask32]
+        flagged[cnt] = m
+        cnt += np.uint64(s > mask32)
+    k = hands.shape[1]
+    for t in range(cnt):
+        m = np.uint64(flagged[t])
+        i = np.uint64(lo) + m
+        suit = np.int64(trailing_zeros((np.uint64(slots[m]) & _FLAGS) >> _SEVEN_SHIFT) >> 2)
+        ranks = np.int64(0)
+        for j in range(k):
+            c = np.int64(hands[i, j])
+            ranks |= np.int64((c & 3) == suit) << (c >> 2)
+        out[i] = flush[ranks]
 
 
 @njit(cache=True)
 def score_batch_serial(hands, tables, out):
-    """Scores of the rows of ``hands`` (m x k card ids) into ``out``, one thread."""
-    k = hands.shape[1]
-    key = tables[0]
-    for i in range(hands.shape[0]):
-        acc = _INIT
-        for j in range(k):
-            acc += key[hands[i, j]]
-        if is_flush(acc):
-            out[i] = _row_flush_score(acc, hands, i, k, tables)
-        else:
-            out[i] = hash_score(acc, tables)
+    """Scores of the rows of ``hands`` (m x k card ids, k in 5..7) into ``out``, one thread."""
+    n, k = hands.shape
+    slots = np.empty(_BLOCK, np.uint32)
+    flagged = np.empty(_BLOCK, np.uint32)
+    if k == 7:
+        key, key_last, bucket_shift, slot_shift, slot_mask, displace, values = _seven_table(tables)
+        for lo in range(0, n, _BLOCK):
+            hi = min(n, lo + _BLOCK)
+            _slots7(hands, lo, hi, key, key_last, bucket_shift, slot_shift, slot_mask, displace,
+                    slots)
+            _finish_block(hands, lo, hi, slots, values, slot_mask, tables[-1], out, flagged)
+    else:
+        for lo in range(0, n, _BLOCK):
+            hi = min(n, lo + _BLOCK)
+            _slots_any(hands, lo, hi, tables, slots)
+            _finish_block(hands, lo, hi, slots, tables[6], tables[4], tables[-1], out, flagged)
 
 
 @njit(cache=True, parallel=True)
@@ -152,67 +283,171 @@ def score_masks(masks, tables, out):
         out[i] = score_mask(masks[i], tables)
 
 
+# -- enumeration -----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _count_unit(u, n_cards, k, key, init, low_mask, mult, bucket_shift, slot_shift, slot_mask,
+                displace, values, suit_shift, flush, counts):
+    """Add to ``counts`` the category of every ``k``-card hand (k >= 5) whose three lowest
+    cards are one of the triples of work unit ``u``.
+
+    Triples ``a < b < c`` are dealt to the units in order of ``c`` (so by decreasing
+    number of hands, ``C(n_cards - 1 - c, k - 3)``) in a snake: 0, 1, ..., U-1,
+    U-1, ..., 0, 0, 1, ... Any contiguous run of units (what a thread gets from
+    ``prange``) then has within ~2% of its share of the hands.
+
+    The hash of an accumulator is ``(acc & low_mask) * mult``: the general table's
+    (low 32 bits times the multiplier) or the 7-card table's (the sum itself:
+    ``low_mask`` all ones, ``mult`` 1). Partial accumulators are reused so each
+    hand costs one addition and one look-up.
+    """
+    idx = np.empty(k, dtype=np.int64)
+    part = np.empty(k, dtype=np.uint64)  # part[j] = accumulator of idx[:j+1]
+    item = -1
+    for c in range(2, n_cards - k + 3):
+        for b in range(1, c):
+            for a in range(b):
+                item += 1
+                turn, pos = divmod(item, _COUNT_UNITS)
+                if (pos if turn % 2 == 0 else _COUNT_UNITS - 1 - pos) != u:
+                    continue
+                idx[0] = a
+                idx[1] = b
+                idx[2] = c
+                part[2] = init + key[a] + key[b] + key[c]
+                for j in range(3, k - 1):
+                    idx[j] = c + j - 2
+                    part[j] = part[j - 1] + key[idx[j]]
+                while True:
+                    base = part[k - 2]
+                    for last in range(idx[k - 2] + 1, n_cards):
+                        acc = base + key[last]
+                        flags = (acc >> suit_shift) & _FLUSH
+                        if flags:
+                            idx[k - 1] = last
+                            suit = np.int64(trailing_zeros(flags) >> 2)
+                            ranks = np.int64(0)
+                            for j in range(k):
+                                ranks |= np.int64((idx[j] & 3) == suit) << (idx[j] >> 2)
+                            s = flush[ranks]
+                        else:
+                            h = (acc & low_mask) * mult
+                            s = values[((h >> slot_shift) & slot_mask) ^ displace[h >> bucket_shift]]
+                        counts[s >> CATEGORY_SHIFT] += 1
+                    # next combination of the middle cards idx[3:k-1]
+                    j = k - 2
+                    while j >= 3 and idx[j] == n_cards - k + j:
+                        j -= 1
+                    if j < 3:
+                        break
+                    idx[j] += 1
+                    part[j] = part[j - 1] + key[idx[j]]
+                    for t in range(j + 1, k - 1):
+                        idx[t] = idx[t - 1] + 1
+                        part[t] = part[t - 1] + key[idx[t]]
+
+
 @njit(cache=True, parallel=True)
 def category_counts(n_cards, k, tables):
     """Number of ``k``-card hands (5-7) of each category over all hands of a deck.
 
-    Enumerates every combination; partial accumulators are reused so each hand
-    costs one addition and one lookup. Parallel over the lowest card.
+    Enumerates every combination, split into work units by the three lowest
+    cards (see :func:`_count_unit`) so that threads get equal work; split by the
+    lowest card alone, the first of two threads got ~99% of it. 7-card hands
+    use the 7-card table. Counts are integers summed per unit: identical for any
+    number of threads.
     """
-    key = tables[0]
-    per_first = np.zeros((n_cards, _N_CATEGORIES), dtype=np.int64)
-    for first in prange(n_cards - k + 1):
-        counts = per_first[first]
-        idx = np.empty(k, dtype=np.int64)
-        part = np.empty(k, dtype=np.uint64)  # part[j] = accumulator of idx[:j+1]
-        idx[0] = first
-        part[0] = _INIT + key[first]
-        for j in range(1, k - 1):
-            idx[j] = first + j
-            part[j] = part[j - 1] + key[idx[j]]
-        while True:
-            base = part[k - 2]
-            for last in range(idx[k - 2] + 1, n_cards):
-                idx[k - 1] = last
-                s = score_acc(base + key[last], idx, k, tables)
-                counts[s >> CATEGORY_SHIFT] += 1
-            j = k - 2
-            while j >= 1 and idx[j] == n_cards - k + j:
-                j -= 1
-            if j < 1:
-                break
-            idx[j] += 1
-            part[j] = part[j - 1] + key[idx[j]]
-            for t in range(j + 1, k - 1):
-                idx[t] = idx[t - 1] + 1
-                part[t] = part[t - 1] + key[idx[t]]
-    return per_first.sum(axis=0)
+    flush = tables[-1]
+    per_unit = np.zeros((_COUNT_UNITS, _N_CATEGORIES), dtype=np.int64)
+    key7, _, bucket7, slot7, mask7, displace7, values7 = _seven_table(tables)
+    for u in prange(_COUNT_UNITS):
+        if k == 7:
+            _count_unit(u, n_cards, k, key7, _SEVEN_INIT, ~np.uint64(0), _ONE, bucket7, slot7,
+                        mask7, displace7, values7, _SEVEN_SHIFT, flush, per_unit[u])
+        else:
+            _count_unit(u, n_cards, k, tables[0], _INIT, _LOW32, tables[1], tables[2], tables[3],
+                        tables[4], tables[5], tables[6], _SUIT_SHIFT, flush, per_unit[u])
+    return per_unit.sum(axis=0)
+
+
+# -- validation ------------------------------------------------------------------------------
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """Number of set bits of a uint64 (one ``popcnt`` instruction)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def _card_bits(n_cards):
+    """``bits[v] = 1 << v`` for the card ids ``v`` of the deck, 0 for the other byte values."""
+    bits = np.zeros(256, dtype=np.uint64)
+    for c in range(n_cards):
+        bits[c] = _ONE << np.uint64(c)
+    return bits
+
+
+@njit(cache=True, inline="always")
+def _bit(bits, card):
+    return bits[np.uint64(card) & _BYTE]  # unsigned index: no wrap-around code
+
+
+@njit(cache=True)
+def _first_invalid(hands, lo, hi, bits):
+    """First row of ``lo:hi`` with a card off the deck or a card twice, else -1.
+
+    A row is valid when the OR of its cards' bits has ``k`` bits set: a repeated
+    card or one off the deck (bit 0) leaves fewer. Values outside 0..255 are
+    caught by ``over``. No branch per card and no ``x | 1 << c`` (LLVM makes
+    that a serial chain of ``bts``): 1.9 ns a 7-card row instead of 5.5.
+    """
+    k = hands.shape[1]
+    want = np.uint64(k)
+    if k == 7:  # written out: 2x faster than the loop below
+        for i in range(np.uint64(lo), np.uint64(hi)):
+            c0, c1, c2, c3 = hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3]
+            c4, c5, c6 = hands[i, 4], hands[i, 5], hands[i, 6]
+            over = np.int64((c0 | c1 | c2 | c3) | (c4 | c5 | c6))
+            mask = (_bit(bits, c0) | _bit(bits, c1)) | (_bit(bits, c2) | _bit(bits, c3))
+            mask |= (_bit(bits, c4) | _bit(bits, c5)) | _bit(bits, c6)
+            if (over >> 8) != 0 or _popcount(mask) != want:
+                return np.int64(i)
+        return -1
+    for i in range(lo, hi):
+        mask = np.uint64(0)
+        over = np.int64(0)
+        for j in range(k):
+            card = np.int64(hands[i, j])
+            over |= card
+            mask |= _bit(bits, card)
+        if (over >> 8) != 0 or _popcount(mask) != want:
+            return i
+    return -1
 
 
 @njit(cache=True, parallel=True)
 def first_invalid_row(hands, n_cards):
     """Index of the first row with a card id out of ``0..n_cards-1`` or a repeated card, else -1."""
-    n, k = hands.shape
+    n = hands.shape[0]
+    bits = _card_bits(n_cards)
     n_chunks = (n + _CHUNK - 1) // _CHUNK
     bad = np.full(n_chunks, -1, dtype=np.int64)
     for c in prange(n_chunks):
-        for i in range(c * _CHUNK, min(n, (c + 1) * _CHUNK)):
-            mask = np.uint64(0)
-            ok = True
-            for j in range(k):
-                card = np.int64(hands[i, j])
-                if card < 0 or card >= n_cards:
-                    ok = False
-                    break
-                bit = _ONE << np.uint64(card)
-                if mask & bit:
-                    ok = False
-                    break
-                mask |= bit
-            if not ok:
-                bad[c] = i
-                break
+        bad[c] = _first_invalid(hands, c * _CHUNK, min(n, (c + 1) * _CHUNK), bits)
     for c in range(n_chunks):
         if bad[c] >= 0:
             return bad[c]
     return -1
+
+
+@njit(cache=True)
+def first_invalid_row_serial(hands, n_cards):
+    """:func:`first_invalid_row` on one thread."""
+    return _first_invalid(hands, 0, hands.shape[0], _card_bits(n_cards))

@@ -39,8 +39,8 @@ def evaluate_batch(
 ) -> np.ndarray:
     """Scores (int32) of the rows of an ``(n, k)`` array of card ids, k in 5..7.
 
-    Rows are validated (ids in the deck, no card twice in a row); evaluation runs
-    in parallel over all numba threads unless ``threads=False``.
+    Rows are validated (ids in the deck, no card twice in a row); validation and
+    evaluation run in parallel over all numba threads unless ``threads=False``.
     """
     spec = get_game(game)
     arr = np.asarray(hands)
@@ -48,7 +48,8 @@ def evaluate_batch(
         raise CardError(f"hands must be an (n, 5|6|7) array of card ids; got shape {arr.shape}")
     if not np.issubdtype(arr.dtype, np.integer):
         raise CardError(f"hands must hold integer card ids; got dtype {arr.dtype}")
-    bad = K.first_invalid_row(arr, spec.n_cards) if arr.size else -1
+    check = K.first_invalid_row if threads else K.first_invalid_row_serial
+    bad = check(arr, spec.n_cards) if arr.size else -1
     if bad >= 0:
         row = arr[bad]
         if row.min() < 0 or row.max() >= spec.n_cards:

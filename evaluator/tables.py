@@ -7,6 +7,17 @@ a fifth card of one suit sets that counter's top bit (the flush test is one AND)
 Non-flush hands look their rank multiset up in a perfect hash (hash and
 displace); flush hands look the rank mask of the flush suit up in a direct table.
 
+Batches of 7-card hands use a second, smaller perfect hash over the 7-card rank
+multisets only (49,205 for 52 cards: 128 KiB of values instead of 256 KiB). Its
+multiplier has the form ``m << 32``, so ``(multiset * (m << 32)) mod 2**64 ==
+((multiset * m) mod 2**32) << 32``: with *pre-multiplied* card keys
+``((5**rank * m) mod 2**32) << 32`` the hash of a hand is the plain sum of its
+keys, no multiplication per hand. The batch kernels derive those keys from
+``card_key`` and ``m`` and put the suit counters in bits 16-31, below the hash
+bits the look-up reads (32 and up). Its displacements and values are stored
+after the general table's, in the same arrays (fewer arrays in ``kernel_args``:
+each one costs kernels that pass the tuple to a function ~6 ns a call).
+
 A score is ``category << 12 | ordinal``: the category code in the high bits and
 the dense order of the best five cards within the category below, so higher is
 better and equal scores are exact ties.
@@ -17,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import combinations
 from pathlib import Path
 
@@ -25,12 +36,20 @@ import numpy as np
 
 from .spec import CATEGORIES, GameSpec, get_game
 
-TABLES_VERSION = 1
+TABLES_VERSION = 3  # 3: uint8 displacements, the 7-card table after the general one
 CATEGORY_SHIFT = 12
 SUIT_SHIFT = 32
 FLUSH_INIT = 0x3333 << SUIT_SHIFT
 FLUSH_BITS = 0x8888
+SEVEN_SUIT_SHIFT = 16
+"""Bit of the first suit counter in the 7-card table's (pre-multiplied) keys."""
+SEVEN_FLUSH_INIT = 0x3333 << SEVEN_SUIT_SHIFT
 HAND_SIZES = (5, 6, 7)
+MAX_RANKS = 13
+"""Most ranks a deck may have: a 7-card base-5 rank multiset must fit in 32 bits."""
+MAX_SLOT_BITS = 19
+"""Largest perfect-hash table (log2): batch kernels keep flush flags in bits 19-31
+of a slot word (see ``_kernels.py``)."""
 _MULTIPLIERS = (0x9E3779B97F4A7C15, 0xD6E8FEB86659FD93, 0xA0761D6478BD642F, 0xE7037ED1A0B428DB)
 
 (HIGH_CARD, ONE_PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH) = range(9)
@@ -112,56 +131,105 @@ class EvalTables:
     """Arrays the kernels use (``kernel_args``) plus the decoding table for Python."""
 
     card_key: np.ndarray  # uint64[n_cards]
-    hash_params: np.ndarray  # uint64[4]: multiplier, bucket shift, slot shift, slot mask
-    displace: np.ndarray  # uint32[n_buckets]
-    values: np.ndarray  # uint16[n_slots]
+    hash_params: np.ndarray  # uint64[2, 4]: multiplier, bucket shift, slot shift, slot mask
+    # of the general table (row 0) and of the 7-card table (row 1)
+    displace: np.ndarray  # uint8[n_buckets + n_buckets7] (wider if a displacement needs it)
+    values: np.ndarray  # uint16[n_slots + n_slots7]
     flush: np.ndarray  # uint16[2**n_ranks]
     decode: np.ndarray  # uint8[9 << 12, 5]: the five ranks of every score
 
-    @property
+    @cached_property
     def kernel_args(self) -> tuple:
         """The tuple every kernel takes as ``tables``:
-        ``(card_key, multiplier, bucket_shift, slot_shift, slot_mask, displace, values, flush)``.
+        ``(card_key, multiplier, bucket_shift, slot_shift, slot_mask, displace, values,
+        seven_multiplier, seven_bucket_shift, seven_slot_shift, seven_slot_mask,
+        seven_displace_at, seven_values_at, flush)``.
 
         The hash parameters are scalars so kernels keep them in registers (read
-        from an array, numba would reload them for every hand).
+        from an array, numba would reload them for every hand). ``seven_*`` are
+        the 7-card table's: ``m`` (its multiplier is ``m << 32``) and where its
+        displacements and values start in ``displace`` and ``values``. The tuple
+        is flat (numba's parallel loops reject nested tuples of arrays) and
+        ``flush`` stays last: other packages' kernels read it as ``tables[-1]``.
         """
-        mult, bucket_shift, slot_shift, slot_mask = (np.uint64(x) for x in self.hash_params)
-        return (self.card_key, mult, bucket_shift, slot_shift, slot_mask,
-                self.displace, self.values, self.flush)
+        (mult, bucket_shift, slot_shift, slot_mask), (mult7, bucket7, slot7, mask7) = (
+            [np.uint64(x) for x in row] for row in self.hash_params
+        )
+        displace_at = np.int64(1 << (64 - int(bucket_shift)))  # general buckets come first
+        values_at = np.int64(int(slot_mask) + 1)
+        return (self.card_key, mult, bucket_shift, slot_shift, slot_mask, self.displace,
+                self.values, mult7 >> np.uint64(32), bucket7, slot7, mask7, displace_at,
+                values_at, self.flush)
 
 
-def _perfect_hash(keys: list[int], values: list[int]):
-    """Hash-and-displace perfect hash of 32-bit keys: returns (params, displace, table)."""
-    n = len(keys)
-    slot_bits = max(8, int(np.ceil(np.log2(n / 0.6))))
-    bucket_bits = max(4, slot_bits - 2)
+def _smallest_uint(max_value: int) -> type:
+    return next(t for t in (np.uint8, np.uint16, np.uint32) if max_value <= np.iinfo(t).max)
+
+
+def _perfect_hash(keys: list[int], values: list[int], slot_bits: int, bucket_bits: int,
+                  multipliers: tuple[int, ...], max_displace: int):
+    """Hash-and-displace perfect hash of 64-bit hashes ``keys * multiplier``.
+
+    A key goes to bucket ``h >> (64 - bucket_bits)`` and slot
+    ``((h >> (64 - bucket_bits - slot_bits)) & slot_mask) ^ displace[bucket]``.
+    Buckets are placed largest first (ties by bucket number), each with the
+    smallest displacement below ``max_displace`` that lands all its keys on free
+    slots. The first multiplier that works is used. Returns ``(params,
+    displace, table)`` with ``displace`` in the smallest unsigned dtype that
+    holds it, or None.
+    """
+    n_slots = 1 << slot_bits
     mask64 = (1 << 64) - 1
-    for mult in _MULTIPLIERS:
-        hashes = [(k * mult) & mask64 for k in keys]
+    for mult in multipliers:
         buckets: dict[int, list[tuple[int, int]]] = {}
-        for h, v in zip(hashes, values, strict=True):
-            slot0 = (h >> (64 - bucket_bits - slot_bits)) & ((1 << slot_bits) - 1)
+        for k, v in zip(keys, values, strict=True):
+            h = (k * mult) & mask64
+            slot0 = (h >> (64 - bucket_bits - slot_bits)) & (n_slots - 1)
             buckets.setdefault(h >> (64 - bucket_bits), []).append((slot0, v))
         if any(len({s for s, _ in b}) != len(b) for b in buckets.values()):
-            continue
-        used = bytearray(1 << slot_bits)
-        table = np.zeros(1 << slot_bits, dtype=np.uint16)
-        displace = np.zeros(1 << bucket_bits, dtype=np.uint32)
+            continue  # two keys of one bucket on one slot: no displacement separates them
+        used = bytearray(n_slots)
+        table = np.zeros(n_slots, dtype=np.uint16)
+        displace = np.zeros(1 << bucket_bits, dtype=np.int64)
         for bucket, items in sorted(buckets.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-            for d in range(1 << slot_bits):
+            for d in range(min(max_displace, n_slots)):
                 if not any(used[s ^ d] for s, _ in items):
                     break
+            else:
+                break  # this multiplier needs a larger displacement
             for s, v in items:
                 used[s ^ d] = 1
                 table[s ^ d] = v
             displace[bucket] = d
-        params = np.array(
-            [mult, 64 - bucket_bits, 64 - bucket_bits - slot_bits, (1 << slot_bits) - 1],
-            dtype=np.uint64,
-        )
-        return params, displace, table
+        else:
+            params = np.array(
+                [mult, 64 - bucket_bits, 64 - bucket_bits - slot_bits, n_slots - 1], dtype=np.uint64
+            )
+            return params, displace.astype(_smallest_uint(int(displace.max()))), table
+    return None
+
+
+def _build_hash(keys: list[int], values: list[int], load: float, multipliers: tuple[int, ...]):
+    """A perfect hash of ``keys``: a power of two slots at most ``load`` full, a quarter
+    as many buckets.
+
+    Displacements below 256 (one byte each, so the displacement table stays in
+    L1: +15% on 7-card batches) are tried with every multiplier before wider ones.
+    """
+    n = len(keys)
+    slot_bits = max(8, int(np.ceil(np.log2(n / load))))
+    if slot_bits > MAX_SLOT_BITS:
+        raise ValueError(f"{n} rank multisets is too many for the evaluator's tables")
+    for max_displace in (256, 1 << slot_bits):
+        found = _perfect_hash(keys, values, slot_bits, max(4, slot_bits - 2), multipliers, max_displace)
+        if found is not None:
+            return found
     raise RuntimeError("no collision-free multiplier found")  # pragma: no cover
+
+
+def _seven_multipliers() -> tuple[int, ...]:
+    """Multipliers ``m << 32`` (m odd) for the 7-card table: see the module docstring."""
+    return tuple(((m >> 32) | 1) << 32 for m in _MULTIPLIERS)
 
 
 def build_tables(spec: GameSpec) -> EvalTables:
@@ -169,6 +237,8 @@ def build_tables(spec: GameSpec) -> EvalTables:
     if spec.n_suits != 4:
         raise ValueError("the evaluator supports decks of 4 suits")
     R = spec.n_ranks
+    if not 5 <= R <= MAX_RANKS:
+        raise ValueError(f"the evaluator supports decks of 5 to {MAX_RANKS} ranks")
     # Every five-card class: non-flush rank multisets and suited rank sets.
     classes: set[tuple[int, tuple[int, ...]]] = set()
     for counts in _multisets(R, 5, 4):
@@ -188,10 +258,14 @@ def build_tables(spec: GameSpec) -> EvalTables:
 
     keys, vals = [], []
     for size in HAND_SIZES:
+        n_before = len(keys)
         for counts in _multisets(R, size, 4):
             keys.append(sum(c * 5**r for r, c in enumerate(counts)))
             vals.append(score_of[pattern_from_counts(counts, spec)])
-    params, displace, table = _perfect_hash(keys, vals)
+    params, displace, table = _build_hash(keys, vals, 0.6, _MULTIPLIERS)
+    n7 = len(keys) - n_before  # the 7-card multisets come last
+    params7, displace7, table7 = _build_hash(keys[-n7:], vals[-n7:], 0.8, _seven_multipliers())
+    wide = np.promote_types(displace.dtype, displace7.dtype)
 
     flush = np.zeros(1 << R, dtype=np.uint16)
     for mask in range(1 << R):
@@ -202,7 +276,14 @@ def build_tables(spec: GameSpec) -> EvalTables:
     card_key = np.array(
         [5**r + (1 << (SUIT_SHIFT + 4 * s)) for r in range(R) for s in range(4)], dtype=np.uint64
     )
-    return EvalTables(card_key, params, displace, table, flush, decode)
+    return EvalTables(
+        card_key,
+        np.stack([params, params7]),
+        np.concatenate([displace.astype(wide), displace7.astype(wide)]),
+        np.concatenate([table, table7]),
+        flush,
+        decode,
+    )
 
 
 def _cache_dir() -> Path:
