@@ -20,6 +20,15 @@ from typing import Any
 import pandas as pd
 
 
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _current_umask()
+
+
 def package_version() -> str:
     """The installed version of the lab (``0+unknown`` when run from a bare tree)."""
     try:
@@ -38,6 +47,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        os.chmod(tmp_path, 0o666 & ~_UMASK)  # mkstemp makes 0600; results are ordinary files
         os.replace(tmp_path, path)
     finally:
         tmp_path.unlink(missing_ok=True)
