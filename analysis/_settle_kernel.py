@@ -77,11 +77,17 @@ Cost: about 170-180 ns per 4-player hand on one core with the state in cache
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import njit, prange
 
+import evaluator._kernels
+import evaluator.tables
+from evaluator._jit import drop_stale_cache
 from evaluator._kernels import score_cards
 
+from . import effects
 from .effects import (
     COLOUR_BLUE,
     COLOUR_GREEN,
@@ -639,3 +645,7 @@ def settle_batch(players, n_seats, board, table, deck, rules, eval_tables, out, 
         lo = c * chunk
         hi = min(m, lo + chunk)
         _settle_rows(players, n_seats, board, table, deck, rules, eval_tables, out, lo, hi, score)
+
+
+# numba's cache only watches this file; these kernels inline code from the modules below.
+drop_stale_cache(sys.modules[__name__], (evaluator._kernels, evaluator.tables, effects))

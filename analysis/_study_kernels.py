@@ -25,12 +25,18 @@ a fixed order, so results do not depend on the number of threads.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import njit, prange
 
+import evaluator._kernels
+import evaluator.tables
+from evaluator._jit import drop_stale_cache
 from evaluator._kernels import score_acc, score_cards
 from evaluator.tables import FLUSH_INIT
 
+from . import _rng, _settle_kernel, effects
 from ._rng import bounded, deal, seed_state, weighted_index
 from ._settle_kernel import (
     N_OUT,
@@ -464,3 +470,7 @@ def run_items(item_cell, item_chunk, item_trials, cells, cell_keys, hero_combos,
         run_item(cells[c], cell_keys[c], item_chunk[i], item_trials[i], hero_combos, board_cards,
                  models, range_lo, range_hi, range_combos, range_cumw, policies, game, deck, rules,
                  eval_tables, stats[i])
+
+
+# numba's cache only watches this file; these kernels inline code from the modules below.
+drop_stale_cache(sys.modules[__name__], (evaluator._kernels, evaluator.tables, _rng, _settle_kernel, effects))

@@ -25,6 +25,7 @@ board, with integer counts, so results are exact and independent of threads.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from math import comb
 
@@ -32,8 +33,10 @@ import numpy as np
 import pandas as pd
 from numba import njit, prange
 
+from evaluator._jit import drop_stale_cache
 from evaluator.errors import LabError
 
+from . import _settle_kernel, effects
 from ._settle_kernel import D_AMOUNT, D_COLOUR, D_MINUS, D_OP, D_PLUS
 from .decks import Deck, load_deck
 from .effects import (
@@ -448,3 +451,7 @@ def board_economy(deck: Deck | str = "reference", max_losers: int = 3) -> Econom
             )
         )
     return EconomyResult(deck=deck, max_losers=max_losers, streets=tuple(tallies))
+
+
+# numba's cache only watches this file; these kernels inline code from the modules below.
+drop_stale_cache(sys.modules[__name__], (_settle_kernel, effects))
