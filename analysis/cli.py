@@ -13,7 +13,7 @@ from .commands import register_all
 
 app = typer.Typer(
     name="dilemma",
-    help="Strategy lab for Dilemma Hold'em (and Texas Hold'em, Three Card Brag, Bluffjack).",
+    help="Strategy lab for Dilemma Hold'em, with Texas Hold'em as the baseline.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
