@@ -155,8 +155,8 @@ class EvalTables:
         (mult, bucket_shift, slot_shift, slot_mask), (mult7, bucket7, slot7, mask7) = (
             [np.uint64(x) for x in row] for row in self.hash_params
         )
-        displace_at = np.int64(1 << (64 - int(bucket_shift)))  # general buckets come first
-        values_at = np.int64(int(slot_mask) + 1)
+        displace_at = np.uint64(1 << (64 - int(bucket_shift)))  # general buckets come first
+        values_at = slot_mask + np.uint64(1)
         return (self.card_key, mult, bucket_shift, slot_shift, slot_mask, self.displace,
                 self.values, mult7 >> np.uint64(32), bucket7, slot7, mask7, displace_at,
                 values_at, self.flush)
