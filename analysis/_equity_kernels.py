@@ -20,10 +20,15 @@ fixed number of blocks, each with its own accumulator row, summed in order.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+import evaluator._kernels
+import evaluator.tables
+from evaluator._jit import drop_stale_cache
 from evaluator._kernels import hash_score
 from evaluator.tables import CATEGORY_SHIFT, FLUSH_BITS, FLUSH_INIT, SUIT_SHIFT
 
@@ -942,40 +947,6 @@ def multiway_classes(key_seed, first_chunk, n_chunks, chunk_size, n_opp, n_cards
     return y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out
 
 
-# -- cache guard -----------------------------------------------------------------------------
+# -- cache guard: these kernels inline the evaluator's look-ups and the generator ----------
 
-
-def _drop_stale_cache() -> None:
-    """Forget this module's numba cache when a module its kernels inline has changed.
-
-    numba's cache only watches the file a function is defined in, but these
-    kernels inline the evaluator's look-ups and the generator: after an edit of
-    ``evaluator/_kernels.py``, ``evaluator/tables.py`` or ``analysis/_rng.py`` the
-    cached machine code would silently keep the old version. A fingerprint of
-    those sources is kept beside the cache; when it differs, the cache index
-    files of this module are removed so the kernels compile afresh.
-    """
-    import hashlib
-    import inspect
-    from pathlib import Path
-
-    import evaluator._kernels
-    import evaluator.tables
-
-    try:
-        digest = hashlib.sha256()
-        for mod in (evaluator._kernels, evaluator.tables, _rng):
-            digest.update(Path(inspect.getsourcefile(mod)).read_bytes())
-        folder = Path(monte_carlo._cache._cache_path)
-        stamp = folder / f"{__name__.rpartition('.')[2]}.deps"
-        if stamp.exists() and stamp.read_text() == digest.hexdigest():
-            return
-        for index in folder.glob(f"{__name__.rpartition('.')[2]}.*.nbi"):
-            index.unlink(missing_ok=True)
-        folder.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(digest.hexdigest())
-    except (OSError, AttributeError, TypeError):  # no cache, read-only tree, other numba
-        pass
-
-
-_drop_stale_cache()
+drop_stale_cache(sys.modules[__name__], (evaluator._kernels, evaluator.tables, _rng))
