@@ -503,6 +503,15 @@ class GridResult:
     def to_frame(self) -> pd.DataFrame:
         return self.cells
 
+    @classmethod
+    def load(cls, folder: str | Path) -> GridResult:
+        """A grid written by :meth:`write`, read back (e.g. to redraw its charts)."""
+        folder = Path(folder)
+        manifest = json.loads((folder / "fold_vs_check.manifest.json").read_text())
+        return cls(pd.read_parquet(folder / "fold_vs_check.parquet"),
+                   pd.read_parquet(folder / "fold_vs_check_strength.parquet"),
+                   pd.read_parquet(folder / "fold_vs_check_penalty.parquet"), manifest)
+
     @property
     def break_even(self) -> pd.DataFrame:
         return break_even_table(self.cells, self.strength_curve)

@@ -12,6 +12,7 @@ from typing import Any
 import matplotlib
 
 matplotlib.use("Agg")
+matplotlib.rcParams["text.parse_math"] = False  # "$" means dollars in this lab, never math
 import matplotlib.pyplot as plt  # noqa: E402
 
 from ..io import atomic_path  # noqa: E402

@@ -74,6 +74,8 @@ def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
         out.append(_block("p", text))
         pivot = sub.pivot_table(index=["street", "pot"], columns="opponents",
                                 values="break_even_strength").reset_index()
+        order = {"flop": 0, "turn": 1, "river": 2}
+        pivot = pivot.sort_values(["street", "pot"], key=lambda c: c.map(order) if c.name == "street" else c)
         pivot.columns = [str(c) if not isinstance(c, int | float) else f"{int(c)} opp"
                          for c in pivot.columns]
         out.append(_block("p", f"Break-even strength ({model}): check when your hand beats at "
