@@ -115,6 +115,9 @@ class _Cells:
     class_names: list[str]
     combos: list[int]
     kinds: list[str]
+    strength_bins: bool = True
+    """Tally the gap by the hero's exact strength at the decision (the grid's break-even
+    curves); it costs one enumeration of every holding per trial, so single spots skip it."""
 
     def kernel_tables(self) -> tuple:
         """The model, range, policy and game arrays ``run_items``/``run_exact`` take."""
@@ -143,7 +146,7 @@ class _Cells:
         game[K.G_LEVEL] = ctx.level
         game[K.G_BIG_BLIND] = bb
         game[K.G_N_CARDS] = deck.n_cards
-        game[K.G_STRENGTH_BINS] = 1
+        game[K.G_STRENGTH_BINS] = int(self.strength_bins)
         return (models, np.array(lo, np.int64), np.array(hi, np.int64), range_combos, range_cumw,
                 policies, game)
 
@@ -378,7 +381,9 @@ class SpotResult:
 
 
 def _plain(v: Any) -> Any:
-    return v.item() if hasattr(v, "item") else v
+    """A JSON-ready scalar (numpy scalars unwrapped, NaN as None)."""
+    v = v.item() if hasattr(v, "item") else v
+    return None if isinstance(v, float) and math.isnan(v) else v
 
 
 def _context(deck: str | Deck, rules: Rules | None, bank: Sequence[int], level: int) -> _Context:
@@ -426,6 +431,7 @@ def evaluate_spot(
     ctx = _context(deck, rules, bank, level)
     spot = Spot(hand, street, board, opponents, pot, stack, model, policy)
     compiled = _compile([spot], ctx, seed)
+    compiled.strength_bins = False
     can_enumerate = (street_code(street) == 3 and bool(board) and compiled.combos[0] == 1
                      and spot.opponents <= 2 and _deals_random(ctx.models[0], ctx.deck))
     if exact and not can_enumerate:
@@ -445,6 +451,7 @@ def evaluate_spot(
         frame["z"] = np.sign(gap) * np.inf
         frame["p_check_better"] = np.where(gap > 0, 1.0, np.where(gap < 0, 0.0, 0.5))
         frame["decision"] = np.where(gap > 0, "check", np.where(gap < 0, "fold", "equal"))
+    frame["strength"] = np.nan  # not tallied for single spots (see _Cells.strength_bins)
     row = frame.iloc[0].to_dict()
     manifest = provenance(
         study="fold-vs-check spot", game=ctx.deck.game, deck=ctx.deck.label, rules=ctx.rules.label,
