@@ -26,6 +26,9 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_evaluator.py
+	$(BIN)/python scripts/bench_equity.py
+	$(BIN)/python scripts/bench_settlement.py
+	$(BIN)/python scripts/bench_study.py
 
 guide: $(STAMP)
 	$(BIN)/dilemma guide --out results/
