@@ -99,3 +99,13 @@ def test_bad_guide_options_are_one_line(cli, tmp_path):
                                                + ", ".join(s.name for s in STUDIES)]
     deck = cli("guide", "--deck", "missing.toml", "--out", tmp_path)
     assert deck.returncode == 2 and deck.stderr.startswith("error: ")
+
+
+def test_fresh_recomputes_a_finished_study(cli, tmp_path):
+    first = cli("guide", "--only", "streets", "--out", tmp_path)
+    kept = cli("guide", "--only", "streets", "--out", tmp_path)
+    fresh = cli("guide", "--only", "streets", "--fresh", "--out", tmp_path)
+    assert first.returncode == kept.returncode == fresh.returncode == 0
+    assert "streets: done" in first.stdout and "kept" in kept.stdout
+    assert "streets: done" in fresh.stdout and "kept" not in fresh.stdout
+    assert "Made hands by street" in (tmp_path / "README.md").read_text()

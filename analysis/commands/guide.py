@@ -18,6 +18,7 @@ def register(app: typer.Typer) -> None:
         only: list[str] = typer.Option([], "--only", help="run only this study (repeatable)"),
         seed: int = typer.Option(0, "--seed", min=0),
         page_only: bool = typer.Option(False, "--page-only", help="only rebuild the page from results"),
+        fresh: bool = typer.Option(False, "--fresh", help="recompute studies even if finished with the same settings"),
     ) -> None:
         """Compute the strategy guide's tables and charts, then write README.md and guide.html."""
         from ..guide import GuideOptions, run_guide
@@ -27,5 +28,5 @@ def register(app: typer.Typer) -> None:
             paths = write_page(out)
             typer.echo(f"guide page: {paths['markdown']} and {paths['html']}")
             return
-        run_guide(out, GuideOptions(deck=deck, quick=quick, seed=seed, only=tuple(only)),
+        run_guide(out, GuideOptions(deck=deck, quick=quick, seed=seed, only=tuple(only), fresh=fresh),
                   echo=typer.echo)

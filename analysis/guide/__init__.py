@@ -41,12 +41,15 @@ class GuideOptions:
     quick: bool = False
     seed: int = 0
     only: tuple[str, ...] = ()
+    fresh: bool = False
+    """Recompute every selected study, even one finished with the same settings."""
 
     def settings(self, study: Study) -> dict[str, Any]:
         """The settings that decide a study's numbers (a finished study is reused if equal)."""
         deck = load_deck(self.deck)
         return {"study": study.name, "deck": deck.label, "quick": self.quick, "seed": self.seed,
                 "version": package_version(), "study_version": study.version}
+        # (a change to a study's numbers must bump Study.version, or reruns keep old results)
 
 
 def selected(only: tuple[str, ...]) -> list[Study]:
@@ -72,11 +75,14 @@ def run_guide(out: str | Path, options: GuideOptions = GuideOptions(),
         settings = options.settings(study)
         final = out / study.name
         index = final / "study.json"
-        if index.exists() and json.loads(index.read_text()).get("settings") == settings:
+        if (not options.fresh and index.exists()
+                and json.loads(index.read_text()).get("settings") == settings):
             echo(f"{study.name}: finished earlier with the same settings, kept")
             done.append(json.loads(index.read_text()))
             continue
         work = out / f".work-{study.name}"
+        if options.fresh and work.exists():
+            shutil.rmtree(work)  # no resuming either
         work.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
         echo(f"{study.name}: {study.title}")
