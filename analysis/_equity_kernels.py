@@ -29,7 +29,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 import evaluator._kernels
 import evaluator.tables
 from evaluator._jit import drop_stale_cache
-from evaluator._kernels import hash_score
+from evaluator._kernels import hash_score, score_acc
 from evaluator.tables import CATEGORY_SHIFT, FLUSH_BITS, FLUSH_INIT, SUIT_SHIFT
 
 from . import _rng
@@ -47,27 +47,8 @@ SHARE_LCM = 2520
 
 
 @njit(cache=True, inline="always")
-def _score(acc, cards, n, tables):
-    """Score of ``cards[:n]`` with accumulator ``acc`` (as ``evaluator._kernels.score_acc``).
-
-    The flush path is written out here: a call to a separate numba function with
-    array arguments costs about 25 ns per hand, ten times the look-up itself.
-    The flush table is the last entry of ``tables``.
-    """
-    if (acc >> _SUIT_SHIFT) & _FLUSH:
-        suit = np.int64(trailing_zeros((acc >> _SUIT_SHIFT) & _FLUSH) >> _TWO)
-        mask = np.int64(0)
-        for i in range(n):
-            c = np.int64(cards[i])  # int64: numba compares uint8 with int64 in float64
-            if (c & 3) == suit:
-                mask |= np.int64(1) << (c >> 2)
-        return np.int32(tables[-1][mask])
-    return hash_score(acc, tables)
-
-
-@njit(cache=True, inline="always")
 def _score_row(acc, cards, row, n, tables):
-    """:func:`_score` of row ``row`` of a 2-D card buffer (no view is made)."""
+    """:func:`evaluator._kernels.score_acc` of row ``row`` of a 2-D card buffer (no view is made)."""
     if (acc >> _SUIT_SHIFT) & _FLUSH:
         suit = np.int64(trailing_zeros((acc >> _SUIT_SHIFT) & _FLUSH) >> _TWO)
         mask = np.int64(0)
@@ -508,7 +489,7 @@ def exact_ranges(combos, combo_mask, offsets, tuples, tuple_mask, tuple_weight,
                 else:
                     buf[0] = combos[j, 0]
                     buf[1] = combos[j, 1]
-                    scores[j] = _score(bacc + key[combos[j, 0]] + key[combos[j, 1]], buf, 7, tables)
+                    scores[j] = score_acc(bacc + key[combos[j, 0]] + key[combos[j, 1]], buf, 7, tables)
             for t in range(n_tuples):
                 if tuple_mask[t] & bmask:
                     continue
@@ -814,7 +795,7 @@ def headsup_classes(boards, mult, n_cards, class_of, n_classes, tables):
                 for y in range(x + 1, n_rest):
                     b = rest[y]
                     buf[1] = b
-                    s = _score(acc_a + key[b], buf, 7, tables)
+                    s = score_acc(acc_a + key[b], buf, 7, tables)
                     sort_key[j] = (np.int64(s) << 20) | j
                     pa[j] = a
                     pb[j] = b
