@@ -2,6 +2,10 @@
 
 Importing ``analysis`` is light (no numba compile); the public names below load
 their module on first use, e.g. ``analysis.equity("As Ah", "10d 10c")``.
+
+Layers (each only imports the ones below it): ``commands`` (the CLI) ->
+``guide``, ``charts`` -> ``studies``, ``solvers``, ``engine`` -> ``runners`` ->
+``dilemma`` (money rules) -> ``core`` and the ``evaluator`` package.
 """
 
 from __future__ import annotations
@@ -10,15 +14,20 @@ import importlib
 from typing import Any
 
 _LAZY = {
-    "equity": "analysis.equity",  # the module is callable: analysis.equity(...) runs equity()
-    "EquityResult": "analysis.equity",
-    "EquityError": "analysis.equity",
-    "Range": "analysis.ranges",
-    "RangeError": "analysis.ranges",
-    "parse_range": "analysis.ranges",
-    "starting_classes": "analysis.ranges",
-    "starting_hand_table": "analysis.starting_hands",
-    "street_probabilities": "analysis.streets",
+    "equity": "analysis.studies.equity",
+    "EquityResult": "analysis.studies.equity",
+    "EquityError": "analysis.studies.equity",
+    "Range": "analysis.studies.ranges",
+    "RangeError": "analysis.studies.ranges",
+    "parse_range": "analysis.studies.ranges",
+    "starting_classes": "analysis.studies.ranges",
+    "starting_hand_table": "analysis.studies.starting_hands",
+    "street_probabilities": "analysis.studies.streets",
+    "evaluate_spot": "analysis.studies.fold_vs_check",
+    "run_grid": "analysis.studies.fold_vs_check",
+    "settle": "analysis.dilemma.settlement",
+    "load_deck": "analysis.dilemma.decks",
+    "board_economy": "analysis.dilemma.economy",
 }
 
 
@@ -26,5 +35,4 @@ def __getattr__(name: str) -> Any:
     """Load a public name lazily (PEP 562)."""
     if name not in _LAZY:
         raise AttributeError(f"module 'analysis' has no attribute {name!r}")
-    module = importlib.import_module(_LAZY[name])
-    return module if name == "equity" else getattr(module, name)
+    return getattr(importlib.import_module(_LAZY[name]), name)

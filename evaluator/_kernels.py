@@ -48,10 +48,11 @@ two threads.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import prange, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
+from .jit import kernel
 from .tables import (
     CATEGORY_SHIFT,
     FLUSH_BITS,
@@ -88,18 +89,18 @@ _U32 = np.uint64(32)
 _BYTE = np.uint64(255)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def is_flush(acc):
     """Whether an accumulator holds five or more cards of one suit."""
     return (acc >> _SUIT_SHIFT) & _FLUSH != 0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _flush_suit(acc):
     return np.int64(trailing_zeros((acc >> _SUIT_SHIFT) & _FLUSH) >> 2)
 
 
-@njit(cache=True)
+@kernel
 def hash_score(acc, tables):
     """Score of a hand with no flush, from its accumulator alone."""
     h = (acc & _LOW32) * tables[1]
@@ -107,7 +108,7 @@ def hash_score(acc, tables):
     return np.int32(tables[6][slot])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def flush_score(acc, cards, n, tables):
     """Score of a flush hand: the rank mask of its flush suit in ``cards[:n]``, looked up."""
     suit = _flush_suit(acc)
@@ -119,7 +120,7 @@ def flush_score(acc, cards, n, tables):
     return np.int32(tables[-1][mask])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def score_acc(acc, cards, n, tables):
     """Score of the ``n`` cards ``cards[:n]`` whose accumulator is ``acc``.
 
@@ -130,7 +131,7 @@ def score_acc(acc, cards, n, tables):
     return hash_score(acc, tables)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def accumulate(cards, n, tables):
     """Accumulator of ``cards[:n]``."""
     key = tables[0]
@@ -140,13 +141,13 @@ def accumulate(cards, n, tables):
     return acc
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def score_cards(cards, n, tables):
     """Score of the ``n`` (5 to 7) card ids in ``cards[:n]``."""
     return score_acc(accumulate(cards, n, tables), cards, n, tables)
 
 
-@njit(cache=True)
+@kernel
 def score_mask(mask, tables):
     """Score of the cards of a 64-bit mask (5 to 7 bits set)."""
     key = tables[0]
@@ -172,7 +173,7 @@ def score_mask(mask, tables):
 # -- batches ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _seven_table(tables):
     """The 7-card table of ``tables``: ``(key, key_last, bucket_shift, slot_shift,
     slot_mask, displace, values)``.
@@ -193,7 +194,7 @@ def _seven_table(tables):
             tables[6][tables[12] :])
 
 
-@njit(cache=True)
+@kernel
 def _slots7(hands, lo, hi, key, key_last, bucket_shift, slot_shift, slot_mask, displace, slots):
     """Pass 1 for 7-card rows ``lo:hi``: their slot words into ``slots[:hi - lo]``.
 
@@ -210,7 +211,7 @@ def _slots7(hands, lo, hi, key, key_last, bucket_shift, slot_shift, slot_mask, d
         slots[m] = np.uint32(slot | (h & _FLAGS))
 
 
-@njit(cache=True)
+@kernel
 def _slots_any(hands, lo, hi, tables, slots):
     """Pass 1 for rows ``lo:hi`` of any size (5-7) with the general table."""
     key, mult, bucket_shift, slot_shift, slot_mask, displace = tables[:6]
@@ -225,7 +226,7 @@ def _slots_any(hands, lo, hi, tables, slots):
         slots[m] = np.uint32(slot | ((acc >> _FLAG_SHIFT) & _FLAGS))
 
 
-@njit(cache=True)
+@kernel
 def _finish_block(hands, lo, hi, slots, values, slot_mask, flush, out, flagged):
     """Passes 2 and 3 for rows ``lo:hi``: values of the slots, then the flush rows."""
     mask32 = np.uint32(slot_mask)  # a slot word above the mask has a flag set
@@ -247,7 +248,7 @@ def _finish_block(hands, lo, hi, slots, values, slot_mask, flush, out, flagged):
         out[i] = flush[ranks]
 
 
-@njit(cache=True)
+@kernel
 def score_batch_serial(hands, tables, out):
     """Scores of the rows of ``hands`` (m x k card ids, k in 5..7) into ``out``, one thread."""
     n, k = hands.shape
@@ -267,7 +268,7 @@ def score_batch_serial(hands, tables, out):
             _finish_block(hands, lo, hi, slots, tables[6], tables[4], tables[-1], out, flagged)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def score_batch(hands, tables, out):
     """Scores of the rows of ``hands`` (m x k card ids) into ``out``, all threads."""
     n = hands.shape[0]
@@ -276,7 +277,7 @@ def score_batch(hands, tables, out):
         score_batch_serial(hands[lo : lo + _CHUNK], tables, out[lo : lo + _CHUNK])
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def score_masks(masks, tables, out):
     """Scores of an array of 64-bit hand masks into ``out``."""
     for i in prange(masks.shape[0]):
@@ -286,7 +287,7 @@ def score_masks(masks, tables, out):
 # -- enumeration -----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _count_unit(u, n_cards, k, key, init, low_mask, mult, bucket_shift, slot_shift, slot_mask,
                 displace, values, suit_shift, flush, counts):
     """Add to ``counts`` the category of every ``k``-card hand (k >= 5) whose three lowest
@@ -348,7 +349,7 @@ def _count_unit(u, n_cards, k, key, init, low_mask, mult, bucket_shift, slot_shi
                         part[t] = part[t - 1] + key[idx[t]]
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def category_counts(n_cards, k, tables):
     """Number of ``k``-card hands (5-7) of each category over all hands of a deck.
 
@@ -385,7 +386,7 @@ def _popcount(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True)
+@kernel
 def _card_bits(n_cards):
     """``bits[v] = 1 << v`` for the card ids ``v`` of the deck, 0 for the other byte values."""
     bits = np.zeros(256, dtype=np.uint64)
@@ -394,12 +395,12 @@ def _card_bits(n_cards):
     return bits
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _bit(bits, card):
     return bits[np.uint64(card) & _BYTE]  # unsigned index: no wrap-around code
 
 
-@njit(cache=True)
+@kernel
 def _first_invalid(hands, lo, hi, bits):
     """First row of ``lo:hi`` with a card off the deck or a card twice, else -1.
 
@@ -432,7 +433,7 @@ def _first_invalid(hands, lo, hi, bits):
     return -1
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def first_invalid_row(hands, n_cards):
     """Index of the first row with a card id out of ``0..n_cards-1`` or a repeated card, else -1."""
     n = hands.shape[0]
@@ -447,7 +448,7 @@ def first_invalid_row(hands, n_cards):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def first_invalid_row_serial(hands, n_cards):
     """:func:`first_invalid_row` on one thread."""
     return _first_invalid(hands, 0, hands.shape[0], _card_bits(n_cards))

@@ -5,7 +5,7 @@ Run as ``.venv/bin/python scripts/bench_settlement.py [--hands 262144] [--repeat
 
 What is measured:
 
-* settled hands per second of :func:`analysis._settle_kernel.settle_core` on seeded
+* settled hands per second of :func:`analysis.dilemma.settlement._kernel.settle_core` on seeded
   random **4-player** end states (random fold streets and last round, side pots from
   random contributions, random stacks including all-ins, small random bank stacks so
   tier crossings, short payments and bankruptcies happen, random blind level and
@@ -37,10 +37,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from analysis import _settle_kernel as K  # noqa: E402
-from analysis.decks import load_deck  # noqa: E402
-from analysis.economy import board_economy  # noqa: E402
-from analysis.settlement import HandState, PlayerState, Rules, settle  # noqa: E402
+from analysis.dilemma.decks import load_deck  # noqa: E402
+from analysis.dilemma.economy import board_economy  # noqa: E402
+from analysis.dilemma.settlement import HandState, PlayerState, Rules, settle  # noqa: E402
+from analysis.dilemma.settlement import _kernel as K  # noqa: E402
+from analysis.dilemma.settlement import layout as L  # noqa: E402
 from evaluator.tables import get_tables  # noqa: E402
 
 N_PLAYERS = 4
@@ -61,19 +62,19 @@ def random_end_states(seed, m, n, players, n_seats, board, table):
         n_live = 0
         for i in range(n):
             if np.random.random() < 0.5:
-                players[h, i, K.P_FOLD] = -1
+                players[h, i, L.P_FOLD] = -1
                 n_live += 1
             else:
-                players[h, i, K.P_FOLD] = np.random.randint(0, last + 1)
+                players[h, i, L.P_FOLD] = np.random.randint(0, last + 1)
         if n_live == 0:
-            players[h, np.random.randint(0, n), K.P_FOLD] = -1
+            players[h, np.random.randint(0, n), L.P_FOLD] = -1
             n_live = 1
         nb = 5 if n_live >= 2 else (0, 3, 4, 5)[last]
         call = np.random.randint(1, 40) * 10  # what every player who was not all-in put in
         top = 0
         for i in range(n):
             stack = np.random.randint(0, 150) * 10
-            if players[h, i, K.P_FOLD] < 0:
+            if players[h, i, L.P_FOLD] < 0:
                 if np.random.random() < 0.15:  # all-in for at most the call
                     stack = 0
                     put_in = np.random.randint(1, call // 10 + 1) * 10
@@ -85,25 +86,25 @@ def random_end_states(seed, m, n, players, n_seats, board, table):
                 put_in = np.random.randint(0, call // 10 + 1) * 10
                 if stack == 0 and put_in == 0:
                     stack = 10
-            players[h, i, K.P_STACK] = stack
-            players[h, i, K.P_IN] = put_in
+            players[h, i, L.P_STACK] = stack
+            players[h, i, L.P_IN] = put_in
         for i in range(n):
-            if players[h, i, K.P_IN] > top:
-                players[h, i, K.P_IN] = top  # a folder never put in more than the live players
-            players[h, i, K.P_HOLE0] = deck[5 + 2 * i]
-            players[h, i, K.P_HOLE1] = deck[6 + 2 * i]
-            players[h, i, K.P_SCORE] = -1
+            if players[h, i, L.P_IN] > top:
+                players[h, i, L.P_IN] = top  # a folder never put in more than the live players
+            players[h, i, L.P_HOLE0] = deck[5 + 2 * i]
+            players[h, i, L.P_HOLE1] = deck[6 + 2 * i]
+            players[h, i, L.P_SCORE] = -1
         for b in range(5):
             board[h, 0, b] = deck[b]
             board[h, 1, b] = (1, 1, 1, 2, 3)[b]
         n_seats[h] = n
-        table[h, K.T_BANK1] = np.random.randint(0, 31) * 10
-        table[h, K.T_BANK2] = np.random.randint(0, 71) * 10 if np.random.random() < 0.9 else 0
-        table[h, K.T_BANK3] = np.random.randint(0, 51) * 10 if np.random.random() < 0.9 else 0
-        table[h, K.T_LEVEL] = np.random.randint(0, 3)
-        table[h, K.T_LAST] = last
-        table[h, K.T_DEALER] = np.random.randint(0, n)
-        table[h, K.T_NBOARD] = nb
+        table[h, L.T_BANK1] = np.random.randint(0, 31) * 10
+        table[h, L.T_BANK2] = np.random.randint(0, 71) * 10 if np.random.random() < 0.9 else 0
+        table[h, L.T_BANK3] = np.random.randint(0, 51) * 10 if np.random.random() < 0.9 else 0
+        table[h, L.T_LEVEL] = np.random.randint(0, 3)
+        table[h, L.T_LAST] = last
+        table[h, L.T_DEALER] = np.random.randint(0, n)
+        table[h, L.T_NBOARD] = nb
 
 
 @njit(cache=True)
@@ -170,11 +171,11 @@ def main() -> None:
     rules = Rules()
     tables = get_tables("dilemma").kernel_args
     m = args.hands
-    players = np.zeros((m, N_PLAYERS, K.N_PCOLS), np.int64)
+    players = np.zeros((m, N_PLAYERS, L.N_PCOLS), np.int64)
     n_seats = np.zeros(m, np.int64)
     board = np.zeros((m, 2, 5), np.int64)
-    table = np.zeros((m, K.N_TCOLS), np.int64)
-    out = np.zeros((m, K.N_OUT), np.int64)
+    table = np.zeros((m, L.N_TCOLS), np.int64)
+    out = np.zeros((m, L.N_OUT), np.int64)
     random_end_states(args.seed, m, N_PLAYERS, players, n_seats, board, table)
     threads = numba.get_num_threads()
     print(
@@ -189,19 +190,19 @@ def main() -> None:
     K.settle_batch(
         players, n_seats, board, table, deck.kernel_args, rules.kernel_args, tables, out, True
     )
-    flags = out[:, K.O_FLAGS]
+    flags = out[:, L.O_FLAGS]
     share = {
-        "showdown": np.mean(flags & K.F_SHOWDOWN > 0),
-        "river exception": np.mean(flags & K.F_RIVER_EXCEPTION > 0),
-        "bank short": np.mean(flags & K.F_SHORT > 0),
-        "blinds up": np.mean(flags & K.F_BLINDS_UP > 0),
-        "any effect": np.mean(out[:, K.O_ACTIVE_OPS] > 0),
-        "a bankruptcy": np.mean((players[:, :, K.P_ROLE] & K.ROLE_BANKRUPT > 0).any(axis=1)),
+        "showdown": np.mean(flags & L.F_SHOWDOWN > 0),
+        "river exception": np.mean(flags & L.F_RIVER_EXCEPTION > 0),
+        "bank short": np.mean(flags & L.F_SHORT > 0),
+        "blinds up": np.mean(flags & L.F_BLINDS_UP > 0),
+        "any effect": np.mean(out[:, L.O_ACTIVE_OPS] > 0),
+        "a bankruptcy": np.mean((players[:, :, L.P_ROLE] & L.ROLE_BANKRUPT > 0).any(axis=1)),
     }
     print("end-state mix: " + ", ".join(f"{k} {v:.1%}" for k, v in share.items()))
-    total_before = players[:, :, K.P_STACK].sum() + players[:, :, K.P_IN].sum() + table[:, :3].sum()
-    total_after = players[:, :, K.P_FINAL].sum() + out[:, :3].sum()
-    assert total_before == total_after and players[:, :, K.P_FINAL].min() >= 0
+    total_before = players[:, :, L.P_STACK].sum() + players[:, :, L.P_IN].sum() + table[:, :3].sum()
+    total_after = players[:, :, L.P_FINAL].sum() + out[:, :3].sum()
+    assert total_before == total_after and players[:, :, L.P_FINAL].min() >= 0
 
     check = min(m, 2000)
     for h in range(check):  # the generated states are legal and the kernel agrees with settle()
@@ -210,21 +211,21 @@ def main() -> None:
             players=tuple(
                 PlayerState(
                     f"P{i + 1}",
-                    int(players[h, i, K.P_STACK]),
-                    int(players[h, i, K.P_IN]),
-                    None if players[h, i, K.P_FOLD] < 0 else int(players[h, i, K.P_FOLD]),
-                    (int(players[h, i, K.P_HOLE0]), int(players[h, i, K.P_HOLE1])),
+                    int(players[h, i, L.P_STACK]),
+                    int(players[h, i, L.P_IN]),
+                    None if players[h, i, L.P_FOLD] < 0 else int(players[h, i, L.P_FOLD]),
+                    (int(players[h, i, L.P_HOLE0]), int(players[h, i, L.P_HOLE1])),
                 )
                 for i in range(n)
             ),
-            board=tuple(int(c) for c in board[h, 0, : table[h, K.T_NBOARD]]),
-            last_round=int(table[h, K.T_LAST]),
+            board=tuple(int(c) for c in board[h, 0, : table[h, L.T_NBOARD]]),
+            last_round=int(table[h, L.T_LAST]),
             bank=tuple(int(x) for x in table[h, :3]),
-            blind_level=int(table[h, K.T_LEVEL]),
-            dealer=int(table[h, K.T_DEALER]),
+            blind_level=int(table[h, L.T_LEVEL]),
+            dealer=int(table[h, L.T_DEALER]),
         )
         slow = settle(state, deck, rules)
-        assert slow.stacks == tuple(int(x) for x in players[h, :n, K.P_FINAL])
+        assert slow.stacks == tuple(int(x) for x in players[h, :n, L.P_FINAL])
         assert slow.bank == tuple(int(x) for x in out[h, :3])
     print(f"readable path agrees with the kernel on the first {check:,} states")
 

@@ -14,7 +14,7 @@ import time
 
 import numba
 
-from analysis.fold_vs_check import evaluate_spot
+from analysis.studies.fold_vs_check import evaluate_spot
 
 
 def run(model: str, opponents: int, trials: int, seed: int = 1) -> float:

@@ -1,15 +1,15 @@
-"""Test setup: make ``tests/`` importable (``from reference import ...``)."""
+"""Test setup: the project root is importable, so tests reach the slow references as
+``tests.reference.*``; the ``cli`` fixture runs the command line as a user would."""
 
+import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-import subprocess  # noqa: E402
-
-import pytest  # noqa: E402
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 
 def run_cli(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:

@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 matplotlib.rcParams["text.parse_math"] = False  # "$" means dollars in this lab, never math
 import matplotlib.pyplot as plt  # noqa: E402
 
-from ..io import atomic_path  # noqa: E402
+from analysis.core.io import atomic_path  # noqa: E402
 
 
 def caption_text(manifest: dict[str, Any]) -> str:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from ..decks import load_deck
+from analysis.dilemma.decks import load_deck
+
 from ._common import DeckOpt
 
 

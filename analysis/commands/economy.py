@@ -7,7 +7,8 @@ from pathlib import Path
 
 import typer
 
-from ..io import provenance, write_table
+from analysis.core.io import provenance, write_table
+
 from ._common import DeckOpt
 
 
@@ -22,8 +23,9 @@ def register(app: typer.Typer) -> None:
         charts: bool = typer.Option(True, "--charts/--no-charts", help="draw the charts"),
     ) -> None:
         """Exact distribution over all flop, turn and river boards of bonus, penalty and effects."""
+        from analysis.dilemma.economy import board_economy
+
         from ..charts.economy import economy_charts
-        from ..economy import board_economy
 
         start = time.perf_counter()
         result = board_economy(deck, max_losers=losers)

@@ -67,7 +67,7 @@ def register(app: typer.Typer) -> None:
         categories: bool = typer.Option(False, "--categories", help="also show the winning hand categories"),
     ) -> None:
         """Equity of every player: exact when affordable, Monte Carlo otherwise."""
-        from ..equity import equity
+        from analysis.studies.equity import equity
 
         if sum([exact, trials is not None, stderr is not None]) > 1:
             raise LabError("choose one of --exact, --trials N and --stderr X")
@@ -125,11 +125,11 @@ def register(app: typer.Typer) -> None:
         """
         import time
 
-        from ..equity import _numba_threads
-        from ..starting_hands import write_starting_hand_study
+        from analysis.core.threads import numba_threads
+        from analysis.studies.starting_hands import write_starting_hand_study
 
         started = time.perf_counter()
-        with _numba_threads(threads), _progress_bar(progress) as update:
+        with numba_threads(threads), _progress_bar(progress) as update:
             res, paths, written = write_starting_hand_study(
                 game, out, opponents, seed=seed, stderr=stderr, charts=charts, progress=update)
         typer.echo(f"table: {paths['csv']} and {paths['parquet']} ({len(res.frame)} rows)")
@@ -143,7 +143,7 @@ def register(app: typer.Typer) -> None:
         charts: bool = typer.Option(True, "--charts/--no-charts"),
     ) -> None:
         """Exact made-hand category probabilities at flop, turn and river for both decks."""
-        from ..streets import write_street_study
+        from analysis.studies.streets import write_street_study
 
         changes, _ = write_street_study(out, charts=charts)
         typer.echo(f"tables and chart in {out}")

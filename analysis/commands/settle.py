@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from ..settlement import check_expected, load_hand_record, settle_record
+from analysis.dilemma.settlement import check_expected, load_hand_record, settle_record
 
 
 class SettleFormat(StrEnum):

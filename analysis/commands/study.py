@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
         fmt: SpotFormat = typer.Option(SpotFormat.table, "--format"),
     ) -> None:
         """EV of folding now vs checking and continuing, with the money broken down."""
-        from ..fold_vs_check import evaluate_spot
+        from analysis.studies.fold_vs_check import evaluate_spot
 
         start = time.perf_counter()
         res = evaluate_spot(hand, board=board, street=street, opponents=opponents, pot=pot,
@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
         charts: bool = typer.Option(True, "--charts/--no-charts"),
     ) -> None:
         """The grid: classes × streets × opponents × pots × models; tables, break-even, charts."""
-        from ..fold_vs_check import run_study_to
+        from analysis.studies.fold_vs_check import run_study_to
 
         run_study_to(out, deck=deck, models=models, policy=policy, streets=streets,
                      opponents=opponents, pots=pots, hands=hands, stderr=stderr,

@@ -20,10 +20,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from analysis.core.io import package_version, write_json
+from analysis.dilemma.decks import load_deck
 from evaluator.errors import LabError
 
-from ..decks import load_deck
-from ..io import package_version, write_json
 from .studies import STUDIES, Study
 
 __all__ = ["GuideOptions", "GuideError", "run_guide", "STUDIES"]

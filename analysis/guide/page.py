@@ -11,28 +11,17 @@ import base64
 import html
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from analysis.core.io import write_text
+
 from ..charts import caption_text
-from ..io import write_text
 from . import sections
+from .blocks import Block
 from .studies import STUDIES
-
-
-@dataclass
-class Block:
-    """One piece of the page: ``kind`` is h1, h2, h3, p, note, table, figure or files."""
-
-    kind: str
-    text: str = ""
-    frame: pd.DataFrame | None = None
-    path: str = ""  # figure: PNG path relative to the results folder
-    caption: str = ""
-    items: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _load(out: Path) -> list[dict[str, Any]]:

@@ -10,10 +10,10 @@ from typing import Any
 
 import pandas as pd
 
+from .blocks import Block
 
-def _block(kind: str, text: str = "", frame: pd.DataFrame | None = None):
-    from .page import Block
 
+def _block(kind: str, text: str = "", frame: pd.DataFrame | None = None) -> Block:
     return Block(kind, text, frame)
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..io import provenance, write_table
+from analysis.core.io import provenance, write_table
 
 Echo = Callable[[str], Any]
 
@@ -39,7 +39,7 @@ def _tables(folder: Path) -> list[str]:
 
 def run_starting_hands(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """Exact heads-up tables and multiway tables for both decks, and their charts."""
-    from ..starting_hands import write_starting_hand_study
+    from analysis.studies.starting_hands import write_starting_hand_study
 
     manifests = {}
     opponents = (1, 2, 3, 5) if options.quick else tuple(range(1, 10))
@@ -56,7 +56,7 @@ def run_starting_hands(folder: Path, options: Any, echo: Echo) -> dict[str, Any]
 
 def run_streets(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """Exact made-hand category probabilities by street, both decks, and the differences."""
-    from ..streets import write_street_study
+    from analysis.studies.streets import write_street_study
 
     _, manifest = write_street_study(folder, preview=options.quick)
     return {"manifest": manifest, "tables": _tables(folder), "charts": _charts(folder)}
@@ -67,8 +67,9 @@ def run_streets(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 
 def run_economy(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """Exact board economics of the deck: bonus, penalty, effect activity by street."""
+    from analysis.dilemma.economy import board_economy
+
     from ..charts.economy import economy_charts
-    from ..economy import board_economy
 
     result = board_economy(options.deck)
     manifest = provenance(**result.manifest(), preview=options.quick)
@@ -84,7 +85,7 @@ def run_economy(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 
 def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """The fold-vs-check grid: every class × street × opponents × pot × model."""
-    from ..fold_vs_check import GridSpec, run_study_to
+    from analysis.studies.fold_vs_check import GridSpec, run_study_to
 
     if options.quick:
         spec = GridSpec(deck=options.deck, opponents=(1, 3), pots=(40, 300), stderr=6.0,

@@ -1,0 +1,2 @@
+"""Dilemma Hold'em's money rules: decks and effects, the settlement (referee and numba core),
+and the exact board economics."""

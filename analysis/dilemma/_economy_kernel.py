@@ -1,0 +1,131 @@
+"""The board-economics enumeration kernel: every board of a street, tallied exactly.
+
+Each board arrangement (cards with the street each was dealt on) goes through the
+shared board scan (:func:`analysis.dilemma._board.scan_board`), so the economy
+and the settlement read one statement of the board rule.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from evaluator.jit import kernel
+
+from ._board import (
+    B_BONUS_MULT,
+    B_CRASH,
+    B_LEVY,
+    B_MINUS,
+    B_N_BLUE,
+    B_N_RED,
+    B_PENALTY_MULT,
+    B_PLUS,
+    B_REBATE,
+    B_SUBSIDY,
+    B_WINDFALL,
+    N_BOARD,
+    card_acts,
+    scan_board,
+)
+
+# misc counters per board arrangement (int64[N_MISC]); MISC_NAMES name them in the tables
+M_ANY_BLUE, M_ANY_RED, M_N_BLUE, M_N_RED, M_ANY_EFFECT, M_REBATE, M_BONUS_MULT, M_PENALTY_MULT = (
+    range(8)
+)
+N_MISC = 8
+MISC_NAMES = (
+    "p_blue_active",
+    "p_red_active",
+    "mean_blue_active",
+    "mean_red_active",
+    "p_any_effect_active",
+    "p_rebate",
+    "p_bonus_multiplied",
+    "p_penalty_multiplied",
+)
+
+
+@kernel(inline=True)
+def _tally(cards, streets, nb, deck, m_max, offsets, hist, act, onb, misc, summary):
+    """Add one board arrangement to the histograms and counters of its first card."""
+    scan_board(cards, streets, nb, deck, summary, 0)
+    for j in range(nb):
+        c = cards[j]
+        onb[c] += 1
+        if card_acts(deck, c, streets[j]):
+            act[c] += 1
+    bmult = summary[B_BONUS_MULT]
+    pmult = summary[B_PENALTY_MULT]
+    bonus = summary[B_PLUS] * bmult + summary[B_WINDFALL]
+    penalty = summary[B_MINUS] * pmult
+    levy = summary[B_LEVY]
+    crash = summary[B_CRASH]
+    subsidy = summary[B_SUBSIDY]
+    rebate = summary[B_REBATE] != 0
+    nblue = summary[B_N_BLUE]
+    nred = summary[B_N_RED]
+    hist[0, bonus // 10 - offsets[0]] += 1
+    hist[1, penalty // 10 - offsets[1]] += 1
+    for m in range(1, m_max + 1):
+        share = penalty // m // 10 * 10
+        net_w = bonus - levy - crash + (share * m if rebate else 0)
+        net_l = subsidy - crash - share
+        hist[1 + m, net_w // 10 - offsets[1 + m]] += 1
+        hist[1 + m_max + m, net_l // 10 - offsets[1 + m_max + m]] += 1
+    if nblue > 0:
+        misc[M_ANY_BLUE] += 1
+    if nred > 0:
+        misc[M_ANY_RED] += 1
+    misc[M_N_BLUE] += nblue
+    misc[M_N_RED] += nred
+    if nblue + nred > 0:
+        misc[M_ANY_EFFECT] += 1
+    if rebate:
+        misc[M_REBATE] += 1
+    if bmult != 1:
+        misc[M_BONUS_MULT] += 1
+    if pmult != 1:
+        misc[M_PENALTY_MULT] += 1
+
+
+@kernel(parallel=True)
+def enumerate_boards(n_cards, street, deck, m_max, offsets, hist, act, onb, misc):
+    """Tally every board of ``street`` (1 flop, 2 turn, 3 river); rows of the outputs are the
+    board's lowest card (summed by the caller), so threads never share a counter."""
+    for a in prange(n_cards):
+        cards = np.empty(5, np.int64)
+        streets = np.empty(5, np.int64)
+        summary = np.empty(N_BOARD, np.int64)
+        h = hist[a]
+        ac = act[a]
+        ob = onb[a]
+        mi = misc[a]
+        cards[0] = a
+        for b in range(a + 1, n_cards):
+            cards[1] = b
+            for c in range(b + 1, n_cards):
+                cards[2] = c
+                if street == 1:
+                    streets[0] = 1
+                    streets[1] = 1
+                    streets[2] = 1
+                    _tally(cards, streets, 3, deck, m_max, offsets, h, ac, ob, mi, summary)
+                    continue
+                for d in range(c + 1, n_cards):
+                    cards[3] = d
+                    if street == 2:
+                        for t in range(4):  # which of the four is the turn card
+                            for j in range(4):
+                                streets[j] = 2 if j == t else 1
+                            _tally(cards, streets, 4, deck, m_max, offsets, h, ac, ob, mi, summary)
+                        continue
+                    for e in range(d + 1, n_cards):
+                        cards[4] = e
+                        for t in range(5):  # which two of the five came after the flop
+                            for r in range(t + 1, 5):
+                                for j in range(5):
+                                    streets[j] = 2 if j in (t, r) else 1
+                                _tally(cards, streets, 5, deck, m_max, offsets, h, ac, ob, mi, summary)
+
+

@@ -1,0 +1,220 @@
+"""The end state of one hand (what the settlement needs) and its validation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from evaluator import evaluate, get_game
+
+from ..effects import STREETS
+from .errors import SettlementError
+from .layout import pack_hand
+
+BOARD_SIZE_AFTER = (0, 3, 4, 5)
+"""Number of board cards once each street has been dealt."""
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """One seat at the end of the betting: chips behind, chips in, fold street, cards."""
+
+    name: str
+    stack: int
+    put_in: int
+    folded: int | None = None
+    """Street the player folded on (0 preflop .. 3 river), ``None`` if they did not."""
+    hole: tuple[int, ...] = ()
+    """Two card ids, or empty if unknown (a folder or a winner who did not show)."""
+    conceded: bool = False
+    """Did not fold but conceded at the showdown without showing (a showdown loser)."""
+
+    @property
+    def live(self) -> bool:
+        """Still in the hand at the end (did not fold)."""
+        return self.folded is None
+
+
+@dataclass(frozen=True)
+class HandState:
+    """The end state of one hand: everything the settlement needs (RULES §1.4-1.5)."""
+
+    players: tuple[PlayerState, ...]
+    board: tuple[int, ...] = ()
+    board_streets: tuple[int, ...] = ()
+    last_round: int | None = None
+    """The betting round the hand ended in; default: the street of the last board card."""
+    bank: tuple[int, int, int] = (300, 700, 500)
+    blind_level: int = 0
+    dealer: int | None = None
+    """Seat index of the DEALER; default the last seat, so transfers run in seat order."""
+    game: str = "dilemma"
+
+    def __post_init__(self) -> None:
+        if not self.board_streets and self.board:
+            object.__setattr__(self, "board_streets", default_streets(len(self.board)))
+        if self.last_round is None:
+            last = self.board_streets[-1] if self.board_streets else 0
+            object.__setattr__(self, "last_round", int(last))
+
+    @property
+    def dealer_seat(self) -> int:
+        """The DEALER seat (the last seat unless given)."""
+        return len(self.players) - 1 if self.dealer is None else self.dealer
+
+    @property
+    def clockwise(self) -> list[int]:
+        """Seat indices clockwise from the seat after the DEALER (the order of every transfer)."""
+        n = len(self.players)
+        return [(self.dealer_seat + 1 + k) % n for k in range(n)]
+
+    @property
+    def pot(self) -> int:
+        """Total chips in the pot."""
+        return sum(p.put_in for p in self.players)
+
+    @property
+    def total_money(self) -> int:
+        """Players' chips + pot + bank: conserved by every settlement."""
+        return sum(p.stack for p in self.players) + self.pot + sum(self.bank)
+
+    def validate(self) -> HandState:
+        """Raise :class:`SettlementError` if the state cannot come from a legal hand; return self."""
+        spec = get_game(self.game)
+        n = len(self.players)
+        if not 2 <= n <= 10:
+            raise SettlementError(f"players: a hand has 2 to 10 players, got {n}")
+        names = [p.name for p in self.players]
+        dup = {x for x in names if names.count(x) > 1}
+        if dup:
+            raise SettlementError(f"players: duplicate name {sorted(dup)[0]!r}")
+        if self.last_round not in (0, 1, 2, 3):
+            raise SettlementError(f"last_round: must be a street 0..3, got {self.last_round!r}")
+        for i, p in enumerate(self.players):
+            where = f"players[{i}] ({p.name})"
+            for label, value in (("stack", p.stack), ("in", p.put_in)):
+                _check_money(value, f"{where}.{label}")
+            if p.stack == 0 and p.put_in == 0:
+                raise SettlementError(
+                    f"{where}: no chips and nothing in; a bankrupt player is not dealt in"
+                )
+            if p.folded is not None and not 0 <= p.folded <= self.last_round:
+                raise SettlementError(
+                    f"{where}.folded: {STREETS[p.folded] if 0 <= p.folded <= 3 else p.folded} "
+                    f"is after the last round ({STREETS[self.last_round]})"
+                )
+            if p.hole and len(p.hole) != 2:
+                raise SettlementError(f"{where}.hole: two cards or none, got {len(p.hole)}")
+            if p.conceded and p.folded is not None:
+                raise SettlementError(f"{where}.conceded: a player who folded cannot also concede")
+        for t, value in enumerate(self.bank):
+            _check_money(value, f"bank[{t}]")
+        if len(self.bank) != 3:
+            raise SettlementError("bank: three stacks (bank 1, bank 2, bank 3)")
+        if self.blind_level not in (0, 1, 2):
+            raise SettlementError(f"blind_level: 0, 1 or 2, got {self.blind_level!r}")
+        if self.dealer is not None and not 0 <= self.dealer < n:
+            raise SettlementError(f"dealer: seat index 0..{n - 1}, got {self.dealer}")
+        live = [p for p in self.players if p.live]
+        if not live:
+            raise SettlementError("players: everybody folded; one player must be left in the hand")
+        top_live = max(p.put_in for p in live)
+        for i, p in enumerate(self.players):
+            if p.live and p.put_in < top_live and p.stack > 0:
+                raise SettlementError(
+                    f"players[{i}] ({p.name}).in: {p.put_in} is less than another player's "
+                    f"{top_live} but {p.stack} is left behind; only an all-in player (0 behind) "
+                    "may stay in for less"
+                )
+            if not p.live and p.put_in > top_live:
+                raise SettlementError(
+                    f"players[{i}] ({p.name}).in: a folder put in {p.put_in}, more than any player "
+                    f"left in the hand ({top_live})"
+                )
+        # the board
+        if len(self.board) != len(self.board_streets):
+            raise SettlementError("board: one street per board card")
+        if len(self.board) not in BOARD_SIZE_AFTER:
+            raise SettlementError(f"board: 0, 3, 4 or 5 cards, got {len(self.board)}")
+        if tuple(self.board_streets) != default_streets(len(self.board)):
+            raise SettlementError(
+                "board: the flop is 3 cards (street 1), then one turn card (2), then one river card (3)"
+            )
+        need = BOARD_SIZE_AFTER[self.last_round]
+        if len(self.board) < need:
+            raise SettlementError(
+                f"board: the hand reached the {STREETS[self.last_round]}, so it needs {need} cards, "
+                f"got {len(self.board)}"
+            )
+        showdown = len(live) >= 2
+        if len(self.board) > need and not showdown:
+            raise SettlementError(
+                f"board: {len(self.board)} cards but the hand ended on the "
+                f"{STREETS[self.last_round]} without a showdown"
+            )
+        if showdown:
+            if len(self.board) != 5:
+                raise SettlementError(
+                    "board: a showdown needs all 5 board cards (deal the rest out)"
+                )
+            shown = [p for p in live if not p.conceded]
+            if not shown:
+                raise SettlementError("players: at a showdown at least one player must show")
+            for i, p in enumerate(self.players):
+                if p.live and not p.conceded and not p.hole:
+                    raise SettlementError(
+                        f"players[{i}] ({p.name}).hole: needed at the showdown (or set conceded)"
+                    )
+        else:
+            for i, p in enumerate(self.players):
+                if p.conceded:
+                    raise SettlementError(
+                        f"players[{i}] ({p.name}).conceded: there was no showdown"
+                    )
+        seen: dict[int, str] = {}
+        for label, cards in [("board", self.board)] + [
+            (f"players[{i}] ({p.name}).hole", p.hole) for i, p in enumerate(self.players)
+        ]:
+            for c in cards:
+                if not 0 <= c < spec.n_cards:
+                    raise SettlementError(f"{label}: card id {c} is not in the {spec.summary}")
+                if c in seen:
+                    raise SettlementError(
+                        f"{label}: card {spec.card_name(c)} is also in {seen[c]}; a card is dealt once"
+                    )
+                seen[c] = label
+        return self
+
+    def scores(self) -> list[int]:
+        """Hand scores of the players who show at the showdown (-1 for everyone else)."""
+        out = []
+        for p in self.players:
+            if p.live and not p.conceded and len(p.hole) == 2 and len(self.board) >= 3:
+                out.append(evaluate(list(p.hole) + list(self.board), self.game))
+            else:
+                out.append(-1)
+        return out
+
+    def to_kernel(
+        self, scores: Sequence[int] | None = None
+    ) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
+        """The ``(players, n, board, table)`` arrays of the settlement core (see ``layout``)."""
+        return pack_hand(self, self.scores() if scores is None else list(scores))
+
+
+def default_streets(n_board: int) -> tuple[int, ...]:
+    """The streets of the first ``n_board`` board cards: 1, 1, 1 (flop), 2 (turn), 3 (river)."""
+    return (1, 1, 1, 2, 3)[:n_board]
+
+
+def _check_money(value: Any, where: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise SettlementError(f"{where}: must be a whole number of dollars, got {value!r}")
+    if value < 0:
+        raise SettlementError(f"{where}: must not be negative, got {value}")
+    if value % 10:
+        raise SettlementError(f"{where}: chips come in $10 units, got {value}")
+

@@ -1,0 +1,1 @@
+"""Studies: equity and ranges, starting hands, streets, and the fold-vs-check dilemma."""

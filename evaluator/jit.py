@@ -1,0 +1,129 @@
+"""JIT options for every kernel of the lab, and a numba cache that knows what a kernel inlines.
+
+Every kernel is compiled through :func:`kernel` (``cache=True`` always), so the
+options live here. numba's on-disk cache checks only the source file a function
+is defined in, yet our kernels inline code and constants from other modules
+(the evaluator's look-ups, the generator, the settlement core, array layouts).
+:class:`DependencyStampLocator` makes the cache's *source stamp* a hash of the
+module **and of every project module it depends on** (found from its globals:
+imported project modules and numba functions defined in them, transitively).
+A change to a dependency therefore changes the stamp and numba recompiles and
+rewrites the index by itself. Nothing is ever deleted, and numba writes index
+and data files by atomic rename, so several processes (Dask workers) starting
+at once on a cold or stale cache are safe: at worst they all compile.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numba
+from numba.core import caching
+
+ROOTS = tuple(str(Path(__file__).resolve().parent.parent / name) for name in ("evaluator", "analysis"))
+"""Source folders whose modules take part in dependency stamps."""
+
+
+def kernel(fn: Callable | None = None, *, parallel: bool = False, inline: bool = False) -> Any:
+    """Compile ``fn`` with numba, cached on disk: ``@kernel``, ``@kernel(parallel=True)``,
+    ``@kernel(inline=True)`` (inlined into its callers)."""
+    options: dict[str, Any] = {"cache": True}
+    if parallel:
+        options["parallel"] = True
+    if inline:
+        options["inline"] = "always"
+    decorate = numba.njit(**options)
+    return decorate if fn is None else decorate(fn)
+
+
+def _in_project(path: str | None) -> bool:
+    return bool(path) and os.path.abspath(path).startswith(ROOTS)  # type: ignore[arg-type]
+
+
+def _referenced_modules(module: ModuleType) -> set[str]:
+    """Names of the project modules ``module``'s globals point at (modules, numba functions,
+    functions and classes defined elsewhere in the project)."""
+    names = set()
+    for value in list(vars(module).values()):
+        if isinstance(value, ModuleType):
+            name = value.__name__
+        else:
+            target = getattr(value, "py_func", value)
+            name = getattr(target, "__module__", None)
+            if not isinstance(name, str) or not callable(target):
+                continue
+        other = sys.modules.get(name)
+        if other is not None and other is not module and _in_project(getattr(other, "__file__", None)):
+            names.add(name)
+    return names
+
+
+def dependency_files(module_name: str) -> list[str]:
+    """The source files of every project module ``module_name`` depends on, transitively."""
+    seen: set[str] = set()
+    todo = [module_name]
+    while todo:
+        name = todo.pop()
+        module = sys.modules.get(name)
+        if module is None:
+            continue
+        for dep in _referenced_modules(module):
+            if dep not in seen and dep != module_name:
+                seen.add(dep)
+                todo.append(dep)
+    return sorted(sys.modules[n].__file__ for n in seen)  # type: ignore[misc]
+
+
+def _stamp(py_file: str, module_name: str) -> str:
+    digest = hashlib.sha256()
+    for path in [py_file, *dependency_files(module_name)]:
+        digest.update(path.encode())
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()
+
+
+class _StampMixin:
+    """Source stamp = hash of the module's file and its project dependencies' files."""
+
+    _dep_stamp: str = ""
+
+    def get_source_stamp(self) -> str:
+        return self._dep_stamp
+
+    @classmethod
+    def from_function(cls, py_func: Callable, py_file: str):  # type: ignore[no-untyped-def]
+        if not _in_project(py_file):
+            return None
+        self = super().from_function(py_func, py_file)  # type: ignore[misc]
+        if self is not None:
+            self._dep_stamp = _stamp(py_file, py_func.__module__)
+        return self
+
+
+class UserProvidedDependencyStampLocator(_StampMixin, caching.UserProvidedCacheLocator):
+    """The cache in ``NUMBA_CACHE_DIR`` when the user set it, stamped with the dependencies."""
+
+
+class DependencyStampLocator(_StampMixin, caching.InTreeCacheLocator):
+    """The cache beside the source (``__pycache__``), stamped with the dependencies."""
+
+
+class UserWideDependencyStampLocator(_StampMixin, caching.UserWideCacheLocator):
+    """The same in the user's cache folder, for a read-only source tree."""
+
+
+def _install() -> None:
+    locators = caching.CacheImpl._locator_classes
+    for cls in (UserWideDependencyStampLocator, DependencyStampLocator,
+                UserProvidedDependencyStampLocator):
+        if cls not in locators:
+            locators.insert(0, cls)
+
+
+_install()
