@@ -7,6 +7,7 @@ import sys
 
 import typer
 
+from analysis.runners.interrupt import Interrupted
 from evaluator.errors import LabError
 
 from .commands import register_all
@@ -28,6 +29,9 @@ def main() -> None:
     except LabError as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    except Interrupted as exc:
+        typer.echo(f"interrupted: {exc}", err=True)
+        sys.exit(130)
     except KeyboardInterrupt:
         typer.echo("interrupted: finished work was kept", err=True)
         sys.exit(130)

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import typer
 
-from analysis.core.io import provenance, write_table
-
 from ._common import DeckOpt
 
 
@@ -23,20 +21,12 @@ def register(app: typer.Typer) -> None:
         charts: bool = typer.Option(True, "--charts/--no-charts", help="draw the charts"),
     ) -> None:
         """Exact distribution over all flop, turn and river boards of bonus, penalty and effects."""
-        from analysis.dilemma.economy import board_economy
-
-        from ..charts.economy import economy_charts
+        from ..guide.writers import write_economy_study
 
         start = time.perf_counter()
-        result = board_economy(deck, max_losers=losers)
+        result, _ = write_economy_study(out, deck, max_losers=losers, charts=charts)
         elapsed = time.perf_counter() - start
-        manifest = provenance(**result.manifest(), seconds=round(elapsed, 3))
-        frames = result.frames()
-        for name, df in frames.items():
-            write_table(df, out, name, manifest)
-        if charts:
-            economy_charts(frames, out, manifest)
-        summary = frames["economy_summary"]
+        summary = result.to_frame()
         typer.echo(
             f"deck {result.deck.label}: exact over "
             + ", ".join(f"{r.street} {r.arrangements:,}" for r in summary.itertuples())

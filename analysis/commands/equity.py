@@ -3,45 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 
 import typer
 
+from analysis.runners import progress_bar
 from evaluator.errors import LabError
 
-from ._common import GameOpt
+from ._common import GameOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend
 
 
 class EquityFormat(StrEnum):
     table = "table"
     json = "json"
-
-
-@contextmanager
-def _progress_bar(enabled: bool = True, transient: bool = False) -> Iterator:
-    """A rich progress bar on stderr; yields ``update(stage, done, total)`` (or a no-op)."""
-    if not enabled:
-        yield lambda *a: None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
-
-    console = Console(stderr=True)
-    tasks: dict[str, int] = {}
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn(),
-        console=console, transient=transient,
-    ) as bar:
-
-        def update(stage: str, done: int, total: int | None) -> None:
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(stage, total=total or None)
-            bar.update(tasks[stage], completed=done, total=total or None)
-
-        yield update
 
 
 def _pct(x: float) -> str:
@@ -61,7 +36,9 @@ def register(app: typer.Typer) -> None:
         trials: int = typer.Option(None, "--trials", min=1, help="Monte Carlo with this many deals"),
         stderr: float = typer.Option(None, "--stderr", help="Monte Carlo until every standard error <= this"),
         seed: int = typer.Option(0, "--seed", min=0, help="generator seed (same seed, same numbers)"),
-        threads: int = typer.Option(None, "--threads", min=1, help="numba threads (results do not change)"),
+        threads: ThreadsOpt = None,
+        workers: WorkersOpt = None,
+        scheduler: SchedulerOpt = None,
         game: GameOpt = "dilemma",
         fmt: EquityFormat = typer.Option(EquityFormat.table, "--format"),
         categories: bool = typer.Option(False, "--categories", help="also show the winning hand categories"),
@@ -71,14 +48,12 @@ def register(app: typer.Typer) -> None:
 
         if sum([exact, trials is not None, stderr is not None]) > 1:
             raise LabError("choose one of --exact, --trials N and --stderr X")
-        import sys
-
-        # a bar on an interactive terminal only (Monte Carlo runs report between batches)
-        with _progress_bar(sys.stderr.isatty(), transient=True) as update:
+        # a bar on an interactive terminal only
+        with progress_bar(transient=True) as update:
             res = equity(
                 *players, board=board, dead=dead, game=game, vs_random=vs_random,
-                exact=True if exact else None, trials=trials, stderr=stderr, seed=seed, threads=threads,
-                progress=lambda done, total: update("Monte Carlo deals", done, total),
+                exact=True if exact else None, trials=trials, stderr=stderr, seed=seed,
+                threads=threads, backend=backend(threads, workers, scheduler), progress=update,
             )
         if fmt is EquityFormat.json:
             typer.echo(json.dumps(res.to_dict(), indent=2))
@@ -114,7 +89,9 @@ def register(app: typer.Typer) -> None:
         out: Path = typer.Option(Path("results/starting-hands"), "--out", help="output folder"),
         seed: int = typer.Option(0, "--seed", min=0),
         stderr: float = typer.Option(0.001, "--stderr", help="standard-error target of Monte Carlo cells"),
-        threads: int = typer.Option(None, "--threads", min=1, help="numba threads (results do not change)"),
+        threads: ThreadsOpt = None,
+        workers: WorkersOpt = None,
+        scheduler: SchedulerOpt = None,
         charts: bool = typer.Option(True, "--charts/--no-charts", help="also draw the charts"),
         progress: bool = typer.Option(True, "--progress/--no-progress"),
     ) -> None:
@@ -125,13 +102,13 @@ def register(app: typer.Typer) -> None:
         """
         import time
 
-        from analysis.core.threads import numba_threads
-        from analysis.studies.starting_hands import write_starting_hand_study
+        from ..guide.writers import write_starting_hand_study
 
         started = time.perf_counter()
-        with numba_threads(threads), _progress_bar(progress) as update:
+        with progress_bar(progress) as update:
             res, paths, written = write_starting_hand_study(
-                game, out, opponents, seed=seed, stderr=stderr, charts=charts, progress=update)
+                game, out, opponents, seed=seed, stderr=stderr, charts=charts,
+                backend=backend(threads, workers, scheduler), progress=update)
         typer.echo(f"table: {paths['csv']} and {paths['parquet']} ({len(res.frame)} rows)")
         if charts:
             typer.echo(f"charts: {len(written)} files in {out}")
@@ -143,7 +120,7 @@ def register(app: typer.Typer) -> None:
         charts: bool = typer.Option(True, "--charts/--no-charts"),
     ) -> None:
         """Exact made-hand category probabilities at flop, turn and river for both decks."""
-        from analysis.studies.streets import write_street_study
+        from ..guide.writers import write_street_study
 
         changes, _ = write_street_study(out, charts=charts)
         typer.echo(f"tables and chart in {out}")

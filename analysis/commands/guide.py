@@ -6,7 +6,9 @@ from pathlib import Path
 
 import typer
 
-from ._common import DeckOpt
+from analysis.runners import progress_bar
+
+from ._common import DeckOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend
 
 
 def register(app: typer.Typer) -> None:
@@ -19,6 +21,9 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(0, "--seed", min=0),
         page_only: bool = typer.Option(False, "--page-only", help="only rebuild the page from results"),
         fresh: bool = typer.Option(False, "--fresh", help="recompute studies even if finished with the same settings"),
+        threads: ThreadsOpt = None,
+        workers: WorkersOpt = None,
+        scheduler: SchedulerOpt = None,
     ) -> None:
         """Compute the strategy guide's tables and charts, then write README.md and guide.html."""
         from ..guide import GuideOptions, run_guide
@@ -28,5 +33,7 @@ def register(app: typer.Typer) -> None:
             paths = write_page(out)
             typer.echo(f"guide page: {paths['markdown']} and {paths['html']}")
             return
-        run_guide(out, GuideOptions(deck=deck, quick=quick, seed=seed, only=tuple(only), fresh=fresh),
-                  echo=typer.echo)
+        with progress_bar() as update:
+            run_guide(out, GuideOptions(deck=deck, quick=quick, seed=seed, only=tuple(only),
+                                        fresh=fresh),
+                      echo=typer.echo, backend=backend(threads, workers, scheduler), progress=update)

@@ -4,17 +4,69 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
 
 import typer
 
-from ._common import DeckOpt
+from analysis.runners import progress_bar
+
+from ._common import DeckOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend
 
 
 class SpotFormat(StrEnum):
     table = "table"
     json = "json"
+
+
+MAX_OPPONENTS = 9
+
+
+def parse_int_list(text: str | Iterable[int], what: str) -> tuple[int, ...]:
+    """``"1-5"``, ``"1,3,5"`` or ``"40,120"`` to a tuple of ints (errors name the option)."""
+    from analysis.studies.fold_vs_check import SpotError
+
+    if not isinstance(text, str):
+        return tuple(int(x) for x in text)
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            if "-" in part:
+                a, b = part.split("-", 1)
+                out.extend(range(int(a), int(b) + 1))
+            elif part:
+                out.append(int(part))
+        except ValueError:
+            raise SpotError(f"{what}: cannot read {part!r} (use e.g. 1-5 or 40,120,300)") from None
+    if not out:
+        raise SpotError(f"{what}: empty list")
+    return tuple(out)
+
+
+def grid_spec_from_options(*, deck: str, models: str, policy: str, streets: str, opponents: str,
+                           pots: str, hands: str, stderr: float, max_trials: int, seed: int):
+    """A :class:`GridSpec` from the command's comma-separated options (validated)."""
+    from analysis.dilemma.effects import street_code
+    from analysis.studies.fold_vs_check import GridSpec, SpotError
+    from analysis.studies.fold_vs_check.models import load_model, load_policy
+
+    street_list = tuple(s.strip() for s in streets.split(",") if s.strip())
+    for s in street_list:
+        if street_code(s) not in (1, 2, 3):
+            raise SpotError(f"--streets: {s!r} is not flop, turn or river")
+    model_list = tuple(m.strip() for m in models.split(",") if m.strip())
+    for m in model_list:
+        load_model(m)
+    load_policy(policy)
+    opp = parse_int_list(opponents, "--opponents")
+    if min(opp) < 1 or max(opp) > MAX_OPPONENTS:
+        raise SpotError(f"--opponents: 1 to {MAX_OPPONENTS}; got {opponents}")
+    return GridSpec(deck=deck, models=model_list, policy=policy, streets=street_list,
+                    opponents=opp, pots=parse_int_list(pots, "--pots"),
+                    hands=tuple(h.strip() for h in hands.split(",") if h.strip()),
+                    stderr=stderr, max_trials=max_trials, seed=seed)
 
 
 def register(app: typer.Typer) -> None:
@@ -39,14 +91,19 @@ def register(app: typer.Typer) -> None:
         exact: bool = typer.Option(None, "--exact/--sample",
                                    help="enumerate every opponent holding (river, 1-2 opponents); default: when possible"),
         fmt: SpotFormat = typer.Option(SpotFormat.table, "--format"),
+        threads: ThreadsOpt = None,
+        workers: WorkersOpt = None,
+        scheduler: SchedulerOpt = None,
     ) -> None:
         """EV of folding now vs checking and continuing, with the money broken down."""
         from analysis.studies.fold_vs_check import evaluate_spot
 
         start = time.perf_counter()
-        res = evaluate_spot(hand, board=board, street=street, opponents=opponents, pot=pot,
-                            stack=stack, model=model, policy=policy, deck=deck, trials=trials,
-                            stderr=None if trials else stderr, seed=seed, exact=exact)
+        with progress_bar(transient=True) as update:
+            res = evaluate_spot(hand, board=board, street=street, opponents=opponents, pot=pot,
+                                stack=stack, model=model, policy=policy, deck=deck, trials=trials,
+                                stderr=None if trials else stderr, seed=seed, exact=exact,
+                                backend=backend(threads, workers, scheduler), progress=update)
         elapsed = time.perf_counter() - start
         if fmt is SpotFormat.json:
             typer.echo(json.dumps(res.to_dict(), indent=2, default=str))
@@ -77,10 +134,16 @@ def register(app: typer.Typer) -> None:
         max_trials: int = typer.Option(400_000, "--max-trials", min=1000),
         seed: int = typer.Option(0, "--seed", min=0),
         charts: bool = typer.Option(True, "--charts/--no-charts"),
+        threads: ThreadsOpt = None,
+        workers: WorkersOpt = None,
+        scheduler: SchedulerOpt = None,
     ) -> None:
         """The grid: classes × streets × opponents × pots × models; tables, break-even, charts."""
-        from analysis.studies.fold_vs_check import run_study_to
+        from ..guide.writers import write_fold_vs_check_study
 
-        run_study_to(out, deck=deck, models=models, policy=policy, streets=streets,
-                     opponents=opponents, pots=pots, hands=hands, stderr=stderr,
-                     max_trials=max_trials, seed=seed, charts=charts, echo=typer.echo)
+        spec = grid_spec_from_options(deck=deck, models=models, policy=policy, streets=streets,
+                                      opponents=opponents, pots=pots, hands=hands, stderr=stderr,
+                                      max_trials=max_trials, seed=seed)
+        with progress_bar() as update:
+            write_fold_vs_check_study(out, spec, charts=charts, echo=typer.echo,
+                                      backend=backend(threads, workers, scheduler), progress=update)

@@ -16,12 +16,13 @@ import json
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from analysis.core.io import package_version, write_json
 from analysis.dilemma.decks import load_deck
+from analysis.runners import Backend, Progress
 from evaluator.errors import LabError
 
 from .studies import STUDIES, Study
@@ -43,6 +44,13 @@ class GuideOptions:
     only: tuple[str, ...] = ()
     fresh: bool = False
     """Recompute every selected study, even one finished with the same settings."""
+    backend: Backend | None = field(default=None, compare=False)
+    """Where stochastic studies run (default: this process); never changes the numbers."""
+    progress: Progress | None = field(default=None, compare=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The options that decide the numbers, as plain data (the study index records them)."""
+        return {k: v for k, v in asdict(self).items() if k not in ("backend", "progress")}
 
     def settings(self, study: Study) -> dict[str, Any]:
         """The settings that decide a study's numbers (a finished study is reused if equal)."""
@@ -62,9 +70,14 @@ def selected(only: tuple[str, ...]) -> list[Study]:
 
 
 def run_guide(out: str | Path, options: GuideOptions = GuideOptions(),
-              echo: Callable[[str], Any] = print) -> list[dict[str, Any]]:
+              echo: Callable[[str], Any] = print, backend: Backend | None = None,
+              progress: Progress | None = None) -> list[dict[str, Any]]:
     """Run the selected studies into ``out`` (skipping finished ones), then write the page."""
     from .page import write_page
+
+    if backend is not None or progress is not None:
+        options = replace(options, backend=backend or options.backend,
+                          progress=progress or options.progress)
 
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -88,10 +101,9 @@ def run_guide(out: str | Path, options: GuideOptions = GuideOptions(),
         echo(f"{study.name}: {study.title}")
         info = study.run(work, options, echo)
         info.update(study=study.name, title=study.title, settings=settings,
-                    seconds=round(time.perf_counter() - start, 1), options=asdict(options))
+                    seconds=round(time.perf_counter() - start, 1), options=options.as_dict())
         write_json(work / "study.json", info)
-        for leftover in work.glob(".partial-*"):
-            shutil.rmtree(leftover)
+        shutil.rmtree(work / ".partial", ignore_errors=True)
         if final.exists():
             shutil.rmtree(final)
         work.rename(final)

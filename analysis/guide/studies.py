@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from analysis.core.io import provenance, write_table
-
 Echo = Callable[[str], Any]
 
 
@@ -39,7 +37,7 @@ def _tables(folder: Path) -> list[str]:
 
 def run_starting_hands(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """Exact heads-up tables and multiway tables for both decks, and their charts."""
-    from analysis.studies.starting_hands import write_starting_hand_study
+    from .writers import write_starting_hand_study
 
     manifests = {}
     opponents = (1, 2, 3, 5) if options.quick else tuple(range(1, 10))
@@ -48,7 +46,8 @@ def run_starting_hands(folder: Path, options: Any, echo: Echo) -> dict[str, Any]
         echo(f"  {game}: opponents {', '.join(map(str, opponents))}; exact vs 1, "
              f"Monte Carlo SE <= {stderr} per cell")
         res, _, _ = write_starting_hand_study(game, folder, opponents, seed=options.seed,
-                                              stderr=stderr, preview=options.quick)
+                                              stderr=stderr, preview=options.quick,
+                                              backend=options.backend, progress=options.progress)
         manifests[game] = res.manifest
     return {"manifest": manifests["dilemma"], "manifests": manifests,
             "tables": _tables(folder), "charts": _charts(folder)}
@@ -56,7 +55,7 @@ def run_starting_hands(folder: Path, options: Any, echo: Echo) -> dict[str, Any]
 
 def run_streets(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """Exact made-hand category probabilities by street, both decks, and the differences."""
-    from analysis.studies.streets import write_street_study
+    from .writers import write_street_study
 
     _, manifest = write_street_study(folder, preview=options.quick)
     return {"manifest": manifest, "tables": _tables(folder), "charts": _charts(folder)}
@@ -67,16 +66,9 @@ def run_streets(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 
 def run_economy(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """Exact board economics of the deck: bonus, penalty, effect activity by street."""
-    from analysis.dilemma.economy import board_economy
+    from .writers import write_economy_study
 
-    from ..charts.economy import economy_charts
-
-    result = board_economy(options.deck)
-    manifest = provenance(**result.manifest(), preview=options.quick)
-    frames = result.frames()
-    for name, df in frames.items():
-        write_table(df, folder, name, manifest)
-    economy_charts(frames, folder, manifest)
+    _, manifest = write_economy_study(folder, options.deck, preview=options.quick)
     return {"manifest": manifest, "tables": _tables(folder), "charts": _charts(folder)}
 
 
@@ -85,7 +77,9 @@ def run_economy(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 
 def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """The fold-vs-check grid: every class × street × opponents × pot × model."""
-    from analysis.studies.fold_vs_check import GridSpec, run_study_to
+    from analysis.studies.fold_vs_check import GridSpec
+
+    from .writers import write_fold_vs_check_study
 
     if options.quick:
         spec = GridSpec(deck=options.deck, opponents=(1, 3), pots=(40, 300), stderr=6.0,
@@ -93,7 +87,8 @@ def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
                         hands=("AA", "A10s", "A10o", "99", "98s", "75o", "55", "A2o", "32o", "72o"))
     else:
         spec = GridSpec(deck=options.deck, seed=options.seed)
-    result = run_study_to(folder, spec=spec, preview=options.quick, echo=echo)
+    result = write_fold_vs_check_study(folder, spec, preview=options.quick, echo=echo,
+                                       backend=options.backend, progress=options.progress)
     return {"manifest": result.manifest, "tables": _tables(folder), "charts": _charts(folder)}
 
 

@@ -6,9 +6,10 @@ hole pair left is scored on it and the pairs are sorted, so each pair's wins and
 ties against all the others come from one sweep (see
 ``equity._kernels.headsup_classes``). Against 2 or more opponents the table is
 Monte Carlo: each deal draws a board and the opponents once and scores every
-class's hole pairs left against them; deals run in fixed-size chunks, each with
-its own generator stream, until every cell's standard error is at most the
-target (default 0.001), so results do not depend on the thread count.
+class's hole pairs left against them; deals run in streams of fixed size, each
+with its own generator stream, through the runner (one cell per opponent count)
+until every class's standard error is at most the target (default 0.001), so
+results do not depend on the thread count or the backend.
 
 The tidy table has one row per (class, opponent count): ``hand, kind, high, low,
 combos, opponents, equity, win, tie, stderr, exact, trials, rank, percentile,
@@ -20,11 +21,10 @@ below this one (AA: 100) and ``top_pct`` the share ranked at or above it (AA:
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,8 +32,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.core.io import atomic_path, provenance
+from analysis.core.io import provenance
 from analysis.core.rng import derive_key
+from analysis.runners import Backend, Plan, Progress, RunResult, StderrTarget, run
 from evaluator import GameSpec, LabError, get_game
 
 from .ranges import class_of_combo, starting_classes
@@ -52,16 +53,13 @@ DEFAULT_STDERR = 0.001
 """Standard-error target per cell of the multiway (Monte Carlo) tables."""
 MAX_OPPONENTS = 9
 CHUNK = 2048
-"""Deals per Monte Carlo chunk (each deal scores every hole pair left, ~1000 hands)."""
+"""Deals per Monte Carlo stream (each deal scores every hole pair left, ~1000 hands)."""
 FIRST_BATCH = 32
-"""Chunks in the first batch; later batches are sized from the standard error reached."""
+"""Streams in the first round; later rounds are sized from the standard error reached."""
 MAX_DEALS = 50_000_000
 """A standard-error target stops here at the latest (per opponent count)."""
 TABLE_VERSION = 1
-"""Bumped when the method changes, so cached partial results are not reused."""
-
-ProgressFn = Callable[[str, int, int], None]
-"""``progress(stage, done, total)``: work units done of an (estimated) total."""
+"""Bumped when the method changes, so saved runs are not resumed into a different method."""
 
 
 class TableError(LabError):
@@ -134,59 +132,108 @@ def headsup_exact(game: str | GameSpec = "dilemma") -> pd.DataFrame:
     return df
 
 
+class MultiwayPlan(Plan):
+    """Cells are opponent counts; a stream deals boards and opponents and scores every hole pair
+    left, per class (ratio-estimator sums, wins, ties) plus the number of deals."""
+
+    name = "starting-hands"
+    stream_size = CHUNK
+
+    def __init__(self, spec: GameSpec, counts: Sequence[int], seed: int, stderr: float,
+                 max_deals: int = MAX_DEALS) -> None:
+        self.game = spec.name
+        self.n_cards = spec.n_cards
+        self.counts = np.array(counts, np.int64)
+        self.keys = np.array([derive_key(seed, "starting-hands", n) for n in counts], np.uint64)
+        self.class_of = class_of_combo(spec)
+        self.n_classes = len(starting_classes(spec))
+        self._schedule = StderrTarget(target=stderr, first_trials=FIRST_BATCH * CHUNK,
+                                      max_trials=max_deals, margin=1.05, min_streams=8,
+                                      max_growth=4.0, stop="target")
+        self._settings = {"version": TABLE_VERSION, "game": spec.name, "ranks": spec.ranks,
+                          "counts": list(map(int, counts)), "seed": seed}
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.counts)
+
+    @property
+    def n_stats(self) -> int:
+        return 7 * self.n_classes + 1
+
+    @property
+    def stats_dtype(self) -> type:
+        return np.int64
+
+    @property
+    def schedule(self) -> StderrTarget:
+        return self._schedule
+
+    def settings(self) -> dict[str, Any]:
+        return self._settings
+
+    def run(self, cells: np.ndarray, streams: np.ndarray, trials: np.ndarray) -> np.ndarray:
+        from evaluator.tables import get_tables
+
+        from .equity import _kernels as K
+
+        out = K.multiway_classes(self.keys, self.counts, cells, streams, trials, self.n_cards,
+                                 self.class_of, self.n_classes, get_tables(self.game).kernel_args)
+        return np.hstack([*out, trials.reshape(-1, 1)])
+
+    def sums(self, row: np.ndarray) -> tuple[np.ndarray, int]:
+        """The (7, classes) sums and the number of deals of one cell's totals."""
+        return row[:-1].reshape(7, self.n_classes), int(row[-1])
+
+    def stderr(self, totals: np.ndarray) -> np.ndarray:
+        return np.array([_ratio_stats(*self.sums(row))[1].max() for row in totals])
+
+
 def multiway_monte_carlo(
     game: str | GameSpec = "dilemma",
-    opponents: int = 2,
+    opponents: int | Sequence[int] = 2,
     *,
     seed: int = 0,
     stderr: float = DEFAULT_STDERR,
     max_deals: int = MAX_DEALS,
-    progress: ProgressFn | None = None,
+    state_dir: str | Path | None = None,
+    backend: Backend | None = None,
+    progress: Progress | None = None,
 ) -> pd.DataFrame:
-    """Monte Carlo equity of every starting class against ``opponents`` random hands,
+    """Monte Carlo equity of every starting class against each count of random opponents (2-9),
     run until every class's standard error is at most ``stderr``."""
-    from evaluator.tables import get_tables
+    return _multiway(game, opponents, seed=seed, stderr=stderr, max_deals=max_deals,
+                     state_dir=state_dir, backend=backend, progress=progress)[0]
 
-    from .equity import _kernels as K
 
+def _multiway(game: str | GameSpec, opponents: int | Sequence[int], *, seed: int, stderr: float,
+              max_deals: int, state_dir: str | Path | None, backend: Backend | None,
+              progress: Progress | None) -> tuple[pd.DataFrame, RunResult]:
     spec = get_game(game)
-    if not 1 <= opponents <= MAX_OPPONENTS:
-        raise TableError(f"opponent count {opponents} is not in 1..{MAX_OPPONENTS}")
+    counts = [opponents] if isinstance(opponents, int) else list(opponents)
+    for n in counts:
+        if not 1 <= n <= MAX_OPPONENTS:
+            raise TableError(f"opponent count {n} is not in 1..{MAX_OPPONENTS}")
     if not stderr > 0:
         raise TableError(f"the standard-error target must be positive; got {stderr}")
-    tables = get_tables(spec).kernel_args
-    classes = starting_classes(spec)
-    class_of = class_of_combo(spec)
-    key = derive_key(seed, "starting-hands", opponents)
-    sums = np.zeros((7, len(classes)), dtype=np.int64)
-    chunks = 0
-    batch = FIRST_BATCH
-    stage = f"{spec.name}: {opponents} opponents"
-    while True:
-        out = K.multiway_classes(key, chunks, batch, CHUNK, opponents, spec.n_cards, class_of, len(classes), tables)
-        for i, arr in enumerate(out):
-            sums[i] += arr.sum(axis=0)
-        chunks += batch
-        deals = chunks * CHUNK
-        eq, se = _ratio_stats(sums, deals)
-        worst = float(se.max())
-        needed = deals * (worst / stderr) ** 2
-        if progress is not None:
-            progress(stage, deals, int(max(deals, min(needed, max_deals))))
-        if worst <= stderr or deals >= max_deals:
-            break
-        more = math.ceil((needed * 1.05 - deals) / CHUNK)
-        batch = int(min(max(more, 8), 4 * chunks, math.ceil((max_deals - deals) / CHUNK)))
-    y, x, _yy, _xx, _xy, win, tie = sums
-    df = _class_frame(spec)
-    df["opponents"] = opponents
-    df["equity"] = eq
-    df["win"] = win / x
-    df["tie"] = tie / x
-    df["stderr"] = se
-    df["exact"] = False
-    df["trials"] = deals
-    return df
+    plan = MultiwayPlan(spec, counts, seed, stderr, max_deals)
+    result = run(plan, backend=backend, state_dir=state_dir, progress=progress,
+                 label=f"{spec.name}: {', '.join(map(str, counts))} opponents")
+    parts = []
+    for row, n, deals in zip(result.totals, counts, result.trials, strict=True):
+        sums, _ = plan.sums(row)
+        eq, se = _ratio_stats(sums, int(deals))
+        _y, x, _yy, _xx, _xy, win, tie = sums
+        df = _class_frame(spec)
+        df["opponents"] = n
+        df["equity"] = eq
+        df["win"] = win / x
+        df["tie"] = tie / x
+        df["stderr"] = se
+        df["exact"] = False
+        df["trials"] = int(deals)
+        parts.append(df)
+    return pd.concat(parts, ignore_index=True), result
 
 
 def _ratio_stats(sums: np.ndarray, deals: int) -> tuple[np.ndarray, np.ndarray]:
@@ -230,62 +277,40 @@ class StartingHandTable:
         return self.frame.copy()
 
 
-def _partial_path(folder: Path, spec: GameSpec, n: int, seed: int, stderr: float) -> Path:
-    from .equity import _kernels as K
-
-    tag = f"{TABLE_VERSION}|{spec.name}|{spec.ranks}|{n}|{seed}|{stderr!r}|{CHUNK}|{K.SHARE_LCM}"
-    digest = hashlib.sha256(tag.encode()).hexdigest()[:12]
-    return folder / f"{spec.name}-{n}opp-{digest}.parquet"
-
-
 def starting_hand_table(
     game: str | GameSpec = "dilemma",
     opponents: str | Iterable[int] = "1-9",
     *,
     seed: int = 0,
     stderr: float = DEFAULT_STDERR,
-    partial_dir: str | Path | None = None,
-    progress: ProgressFn | None = None,
+    state_dir: str | Path | None = None,
+    backend: Backend | None = None,
+    progress: Progress | None = None,
 ) -> StartingHandTable:
     """The starting-hand table of a deck for the given opponent counts (exact vs one).
 
-    With ``partial_dir``, each opponent count's rows are saved there atomically
-    when done and reused by a later call with the same settings, so an
-    interrupted run resumes where it stopped.
+    With ``state_dir``, the Monte Carlo part is saved in ``state_dir/.partial/`` as it
+    runs and resumed from there by a later call with the same settings.
     """
     spec = get_game(game)
     counts = parse_opponents(opponents)
     if seed < 0:
         raise TableError(f"seed must be a non-negative integer; got {seed}")
-    folder = Path(partial_dir) if partial_dir is not None else None
     parts: list[pd.DataFrame] = []
     timings: dict[str, float] = {}
-    reused: list[int] = []
-    for n in counts:
-        path = _partial_path(folder, spec, n, seed, stderr) if folder else None
-        if path is not None and path.exists():
-            try:
-                parts.append(pd.read_parquet(path))
-                reused.append(n)
-                if progress is not None:
-                    progress(f"{spec.name}: {n} opponents (saved)", 1, 1)
-                continue
-            except (OSError, ValueError):
-                pass  # unreadable leftovers are recomputed
+    if 1 in counts:
         started = time.perf_counter()
-        if n == 1:
-            if progress is not None:
-                progress(f"{spec.name}: 1 opponent (exact)", 0, 1)
-            part = headsup_exact(spec)
-            if progress is not None:
-                progress(f"{spec.name}: 1 opponent (exact)", 1, 1)
-        else:
-            part = multiway_monte_carlo(spec, n, seed=seed, stderr=stderr, progress=progress)
-        timings[str(n)] = round(time.perf_counter() - started, 3)
-        if path is not None:
-            with atomic_path(path) as tmp:
-                part.to_parquet(tmp, index=False)
-        parts.append(part)
+        parts.append(headsup_exact(spec))
+        timings["1"] = round(time.perf_counter() - started, 3)
+    multi = [n for n in counts if n > 1]
+    resumed = False
+    if multi:
+        started = time.perf_counter()
+        frame, result = _multiway(spec, multi, seed=seed, stderr=stderr, max_deals=MAX_DEALS,
+                                  state_dir=state_dir, backend=backend, progress=progress)
+        parts.append(frame)
+        resumed = result.resumed
+        timings["2+"] = round(time.perf_counter() - started, 3)
     frame = _add_ranks(pd.concat(parts, ignore_index=True))
     frame.insert(0, "game", spec.name)
     trials = {str(int(n)): int(g["trials"].iloc[0]) for n, g in frame.groupby("opponents")}
@@ -299,41 +324,7 @@ def starting_hand_table(
         stderr=stderr,
         opponents=counts,
         seconds=timings,
-        reused_partials=reused,
+        resumed=resumed,
         table_version=TABLE_VERSION,
     )
     return StartingHandTable(spec.name, frame, manifest)
-
-
-def write_starting_hand_study(
-    game: str | GameSpec,
-    out: str | Path,
-    opponents: str | Iterable[int] = "1-9",
-    *,
-    seed: int = 0,
-    stderr: float = DEFAULT_STDERR,
-    charts: bool = True,
-    preview: bool = False,
-    progress: ProgressFn | None = None,
-) -> tuple[StartingHandTable, dict[str, Path], list[Path]]:
-    """Compute a deck's starting-hand table into ``out`` (resumable through
-    ``out/.partial``): the table with its manifest and, with ``charts``, its charts
-    (plus the Dilemma-vs-Hold'em comparison when the other deck's table is there)."""
-    from analysis.charts.equity import write_starting_hand_charts
-    from analysis.core.io import write_table
-
-    started = time.perf_counter()
-    out = Path(out)
-    res = starting_hand_table(game, opponents, seed=seed, stderr=stderr,
-                              partial_dir=out / ".partial", progress=progress)
-    manifest = {**res.manifest, "seconds_total": round(time.perf_counter() - started, 3)}
-    if preview:
-        manifest["preview"] = True
-    paths = write_table(res.frame, out, f"starting_hands_{res.game}", manifest)
-    written: list[Path] = []
-    if charts:
-        other_game = "holdem" if res.game == "dilemma" else "dilemma"
-        other_path = out / f"starting_hands_{other_game}.parquet"
-        other = pd.read_parquet(other_path) if other_path.exists() else None
-        written = write_starting_hand_charts(res.frame, out, manifest, other=other)
-    return StartingHandTable(res.game, res.frame, manifest), paths, written

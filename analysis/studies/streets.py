@@ -11,7 +11,6 @@ full house with 40 cards, while the ranking stays the standard one).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -98,20 +97,3 @@ def streets_manifest(games: Iterable[str] = ("dilemma", "holdem")) -> dict[str, 
         method="exact enumeration of every 5-, 6- and 7-card hand",
         exact=True,
     )
-
-
-def write_street_study(out: str | Path, *, charts: bool = True,
-                       preview: bool = False) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Write the street tables (probabilities, deck differences, order changes) and chart."""
-    from analysis.charts.equity import write_street_charts
-    from analysis.core.io import write_table
-
-    df = street_probabilities()
-    manifest = {**streets_manifest(), **({"preview": True} if preview else {})}
-    write_table(df, out, "street_probabilities", manifest)
-    write_table(deck_differences(df), out, "street_deck_differences", manifest)
-    changes = order_changes(df)
-    write_table(changes, out, "street_order_changes", manifest)
-    if charts:
-        write_street_charts(df, out, manifest)
-    return changes, manifest

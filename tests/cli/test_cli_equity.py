@@ -72,7 +72,7 @@ def test_table_starting_hands(cli, tmp_path) -> None:
     again = cli("table", "starting-hands", "--game", "dilemma", "--opponents", "1-2", "--stderr", "0.01",
                 "--out", out, "--no-progress", "--no-charts")
     assert again.returncode == 0, again.stderr
-    assert read_manifest(out / "starting_hands_dilemma.manifest.json")["reused_partials"] == [1, 2]
+    assert read_manifest(out / "starting_hands_dilemma.manifest.json")["resumed"]  # saved run reused
 
 
 def test_table_streets(cli, tmp_path) -> None:

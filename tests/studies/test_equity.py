@@ -14,7 +14,7 @@ from analysis.core import rng as _rng
 from analysis.core.rng import derive_key, splitmix64
 from analysis.studies.equity import EquityError, equity
 from analysis.studies.equity import _kernels as K
-from analysis.studies.equity.api import CHUNK
+from analysis.studies.equity.monte_carlo import STREAM as CHUNK
 from analysis.studies.ranges import RangeError, parse_range
 from evaluator import CATEGORIES, LabError, get_game, parse_cards
 from evaluator.tables import get_tables

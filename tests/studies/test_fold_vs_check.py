@@ -124,13 +124,13 @@ def test_same_seed_same_table_whatever_the_threads():
     assert frames[0].equals(frames[1])
 
 
-def test_grid_resumes_from_finished_blocks(tmp_path):
+def test_grid_resumes_from_its_saved_run(tmp_path):
     spec = GridSpec(models=("passive",), streets=("turn",), opponents=(1, 2), pots=(40, 300),
                     hands=("AA", "32o"), stderr=50.0, max_trials=2000, seed=1)
     first = run_grid(spec, out_dir=tmp_path)
-    ran = []
-    again = run_grid(spec, out_dir=tmp_path, progress=lambda label, block, n: ran.append(n))
-    assert sum(ran) == 0  # every block came from the partial results
+    assert not first.manifest["resumed"] and list((tmp_path / ".partial").glob("*.npz"))
+    again = run_grid(spec, out_dir=tmp_path)
+    assert again.manifest["resumed"]  # the finished run was loaded, nothing recomputed
     assert first.cells.equals(again.cells)
     assert {"break_even_strength", "break_even_equity", "share_check"} <= set(again.break_even.columns)
     assert not again.penalty_view.empty and not again.strength_curve.empty

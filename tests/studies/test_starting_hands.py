@@ -135,21 +135,9 @@ def test_multiway_same_with_any_thread_count() -> None:
     pd.testing.assert_frame_equal(frames[0], frames[1], check_exact=True)
 
 
-def test_table_ranks_resume_and_interrupt(tmp_path) -> None:
-    partial = tmp_path / "partial"
-    seen: list[str] = []
-
-    def stop_at_three(stage: str, done: int, total: int) -> None:
-        seen.append(stage)
-        if "3 opponents" in stage:
-            raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        SH.starting_hand_table("dilemma", "1-3", stderr=0.01, partial_dir=partial, progress=stop_at_three)
-    files = sorted(p.name for p in partial.iterdir())
-    assert len(files) == 2 and all(f.endswith(".parquet") for f in files)  # 1 and 2 done, no temp files
-    res = SH.starting_hand_table("dilemma", "1-3", stderr=0.01, partial_dir=partial)
-    assert res.manifest["reused_partials"] == [1, 2]
+def test_table_ranks_and_resume(tmp_path) -> None:
+    res = SH.starting_hand_table("dilemma", "1-3", stderr=0.01, state_dir=tmp_path)
+    assert not res.manifest["resumed"]
     df = res.frame
     assert len(df) == 300 and set(df["opponents"]) == {1, 2, 3}
     assert list(df.columns[:6]) == ["game", "hand", "kind", "high", "low", "combos"]
@@ -162,8 +150,8 @@ def test_table_ranks_resume_and_interrupt(tmp_path) -> None:
     m = res.manifest
     assert m["game"] == "dilemma" and m["seed"] == 0 and m["stderr"] == 0.01
     assert set(m["trials"]) == {"1", "2", "3"} and "version" in m
-    again = SH.starting_hand_table("dilemma", "1-3", stderr=0.01, partial_dir=partial)
-    assert again.manifest["reused_partials"] == [1, 2, 3]
+    again = SH.starting_hand_table("dilemma", "1-3", stderr=0.01, state_dir=tmp_path)
+    assert again.manifest["resumed"]
     pd.testing.assert_frame_equal(again.frame, df)
 
 

@@ -625,40 +625,42 @@ def _mc_chunk(state, size, fixed, fixed_acc, range_combos, range_mask, range_cum
 
 
 @kernel(parallel=True)
-def monte_carlo(key_seed, first_chunk, n_chunks, chunk_size, last_size,
-                fixed, range_combos, range_mask, range_cum, range_offsets, n_random,
-                board, n_known, avail, base_mask, max_reject, tables):
-    """Monte Carlo deals in fixed-size chunks; chunk ``i`` uses generator stream ``first_chunk + i``.
+def monte_carlo(key_seed, streams, trials, players, deal, max_reject, tables):
+    """Monte Carlo deals by streams: stream ``streams[i]`` deals ``trials[i]`` times from its
+    own generator stream.
 
-    Players are ordered fixed hands (``fixed`` (F, 2)), then range players (flat
-    combos with per-segment cumulative weights; a deal is redrawn whole when two
-    sampled combos collide, which samples the joint distribution exactly), then
-    ``n_random`` players dealt from the deck. ``avail`` holds the cards not dead,
-    not on the known board and not in a fixed hand. Returns per-chunk
-    ``wins (C, P, P+1)``, ``cats (C, P, 9)``, ``deals (C,)`` and ``rejected (C,)``
-    (int64); ``rejected[i] < 0`` means chunk ``i`` gave up after ``max_reject``
+    ``players = (fixed, range_combos, range_mask, range_cum, range_offsets, n_random)``:
+    fixed hands (``fixed`` (F, 2)), then range players (flat combos with per-segment
+    cumulative weights; a deal is redrawn whole when two sampled combos collide,
+    which samples the joint distribution exactly), then ``n_random`` players dealt
+    from the deck. ``deal = (board, n_known, avail, base_mask)``: ``avail`` holds the
+    cards not dead, not on the known board and not in a fixed hand. Returns per-stream
+    ``wins (S, P, P+1)``, ``cats (S, P, 9)``, ``deals (S,)`` and ``rejected (S,)``
+    (int64); ``rejected[i] < 0`` means stream ``i`` gave up after ``max_reject``
     consecutive collisions.
     """
+    fixed, range_combos, range_mask, range_cum, range_offsets, n_random = players
+    board, n_known, avail, base_mask = deal
+    n_streams = streams.shape[0]
     n_fixed = fixed.shape[0]
     n_players = n_fixed + range_offsets.shape[0] - 1 + n_random
     key = tables[0]
     use_hist = n_players <= HIST_MAX_PLAYERS
-    wins = np.zeros((n_chunks, n_players, n_players + 1), np.int64)
-    cats = np.zeros((n_chunks, n_players, N_CATEGORIES), np.int64)
-    deals = np.zeros(n_chunks, np.int64)
-    rejected = np.zeros(n_chunks, np.int64)
+    wins = np.zeros((n_streams, n_players, n_players + 1), np.int64)
+    cats = np.zeros((n_streams, n_players, N_CATEGORIES), np.int64)
+    deals = np.zeros(n_streams, np.int64)
+    rejected = np.zeros(n_streams, np.int64)
     known_acc = _INIT
     for i in range(n_known):
         known_acc += key[board[i]]
     fixed_acc = np.empty(max(n_fixed, 1), np.uint64)
     for p in range(n_fixed):
         fixed_acc[p] = key[fixed[p, 0]] + key[fixed[p, 1]]
-    for ci in prange(n_chunks):
+    for ci in prange(n_streams):
         state = np.empty(4, np.uint64)
-        _rng.seed_state(state, key_seed, first_chunk + ci)
+        _rng.seed_state(state, key_seed, streams[ci])
         hist = np.zeros(((1 << n_players) if use_hist else 1, N_CATEGORIES), np.int64)
-        size = last_size if ci == n_chunks - 1 else chunk_size
-        d, r = _mc_chunk(state, size, fixed, fixed_acc, range_combos, range_mask, range_cum,
+        d, r = _mc_chunk(state, trials[ci], fixed, fixed_acc, range_combos, range_mask, range_cum,
                          range_offsets, n_random, board, n_known, known_acc, avail.copy(),
                          base_mask, max_reject, tables, wins, cats, hist, ci)
         deals[ci] = d
@@ -892,8 +894,7 @@ def _multiway_chunk(state, size, n_opp, n_cards, class_of, tables, share,
 
 
 @kernel(parallel=True)
-def multiway_classes(key_seed, first_chunk, n_chunks, chunk_size, n_opp, n_cards,
-                     class_of, n_classes, tables):
+def multiway_classes(keys, n_opps, cells, streams, trials, n_cards, class_of, n_classes, tables):
     """Monte Carlo tally of every starting class against ``n_opp`` random hands at once.
 
     Each deal draws a board and the opponents from the full deck, then scores
@@ -901,23 +902,27 @@ def multiway_classes(key_seed, first_chunk, n_chunks, chunk_size, n_opp, n_cards
     with no card in common, all equally likely, so per class the ratio
     ``sum(shares) / sum(hands)`` estimates its equity (a ratio estimator; its
     standard error comes from the per-deal sums). Shares are counted in units of
-    1/2520 so every sum is an exact integer (at most 10 players). Returns int64
-    arrays (chunks, classes): ``y`` (shares), ``x`` (hands), ``yy``, ``xx``, ``xy``
+    1/2520 so every sum is an exact integer (at most 10 players). Stream ``streams[i]`` of cell ``cells[i]`` (its
+    key ``keys[c]``, ``n_opps[c]`` opponents) deals ``trials[i]`` times. Returns int64
+    arrays (streams, classes): ``y`` (shares), ``x`` (hands), ``yy``, ``xx``, ``xy``
     (sums of per-deal products), ``win`` and ``tie`` (hands won outright / tied).
     """
-    y_out = np.zeros((n_chunks, n_classes), np.int64)
-    x_out = np.zeros((n_chunks, n_classes), np.int64)
-    yy_out = np.zeros((n_chunks, n_classes), np.int64)
-    xx_out = np.zeros((n_chunks, n_classes), np.int64)
-    xy_out = np.zeros((n_chunks, n_classes), np.int64)
-    win_out = np.zeros((n_chunks, n_classes), np.int64)
-    tie_out = np.zeros((n_chunks, n_classes), np.int64)
-    share = np.zeros(n_opp + 2, np.int64)
-    for k in range(1, n_opp + 2):
-        share[k] = SHARE_LCM // k
-    for ci in prange(n_chunks):
+    n_streams = streams.shape[0]
+    y_out = np.zeros((n_streams, n_classes), np.int64)
+    x_out = np.zeros((n_streams, n_classes), np.int64)
+    yy_out = np.zeros((n_streams, n_classes), np.int64)
+    xx_out = np.zeros((n_streams, n_classes), np.int64)
+    xy_out = np.zeros((n_streams, n_classes), np.int64)
+    win_out = np.zeros((n_streams, n_classes), np.int64)
+    tie_out = np.zeros((n_streams, n_classes), np.int64)
+    for ci in prange(n_streams):
+        c = cells[ci]
+        n_opp = n_opps[c]
+        share = np.zeros(n_opp + 2, np.int64)
+        for k in range(1, n_opp + 2):
+            share[k] = SHARE_LCM // k
         state = np.empty(4, np.uint64)
-        _rng.seed_state(state, key_seed, first_chunk + ci)
-        _multiway_chunk(state, chunk_size, n_opp, n_cards, class_of, tables, share,
+        _rng.seed_state(state, keys[c], streams[ci])
+        _multiway_chunk(state, trials[ci], n_opp, n_cards, class_of, tables, share,
                         y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out, ci)
     return y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,9 +31,11 @@ import numpy as np
 
 from analysis.core.rng import derive_key
 from analysis.core.threads import numba_threads
+from analysis.runners import Backend, Progress, run
 from evaluator import CATEGORIES, CardError, GameSpec, LabError, format_cards, get_game, parse_cards
 
 from ..ranges import Range, RangeError, parse_range
+from .monte_carlo import EquityPlan, equity_schedule, player_stats
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -52,14 +54,6 @@ EXACT_LIMIT = 3e8
 """Automatic choice: enumerate when boards x hands to score is at most this (about a second)."""
 EXACT_HARD_LIMIT = 2e11
 """Even when forced, enumeration larger than this is refused (it would take hours)."""
-CHUNK = 1 << 15
-"""Monte Carlo deals per chunk (one generator stream each)."""
-MAX_TRIALS = 2_000_000_000
-"""A standard-error target stops here at the latest."""
-MAX_REJECT = 10_000
-MAX_BATCH = 256
-"""Chunks per kernel call: a fixed-trials run goes in calls of this many (progress between
-them); a standard-error run starts at 8 and doubles, checking the target after each call."""
 _RANDOM_WORDS = {"random", "any", "*"}
 _CARD = r"(?:10|[2-9TJQKA])[a-z]"
 _LOOKS_LIKE_CARDS = re.compile(rf"^\s*{_CARD}[\s,]*{_CARD}\s*$", re.IGNORECASE)
@@ -207,25 +201,6 @@ def _cards(text: str | Sequence[int] | None, spec: GameSpec, what: str) -> list[
 # -- statistics ---------------------------------------------------------------------------
 
 
-def _player_stats(wins: np.ndarray, cats: np.ndarray, total: float, n: int, mc: bool):
-    """(equity, win, tie, stderr, categories) of every player from the sufficient statistics."""
-    k = np.arange(wins.shape[1], dtype=np.float64)
-    k[0] = 1.0
-    share = (wins / k).sum(axis=1) / total
-    out = []
-    for p in range(wins.shape[0]):
-        win = wins[p, 1] / total
-        tie = wins[p, 2:].sum() / total
-        se = 0.0
-        if mc and n > 1:
-            mean_sq = (wins[p] / k**2).sum() / total
-            var = max(mean_sq - share[p] ** 2, 0.0) * n / (n - 1)
-            se = math.sqrt(var / n)
-        categories = {c: float(cats[p, i] / total) for i, c in enumerate(CATEGORIES)}
-        out.append((float(share[p]), float(win), float(tie), se, categories))
-    return out
-
-
 # -- the public function ------------------------------------------------------------------
 
 
@@ -241,14 +216,16 @@ def equity(
     seed: int = 0,
     threads: int | None = None,
     exact_limit: float = EXACT_LIMIT,
-    progress: Callable[[int, int | None], None] | None = None,
+    backend: Backend | None = None,
+    progress: Progress | None = None,
 ) -> EquityResult:
     """Equity of each player (cards, range or ``"random"``), plus ``vs_random`` random players.
 
     Exact when affordable (or ``exact=True``), else Monte Carlo with ``trials``
     deals or until every standard error is at most ``stderr``. Bad input raises
     an :class:`~evaluator.LabError` subclass with a one-line message.
-    ``progress(done, total)`` is called between Monte Carlo batches.
+    Monte Carlo runs on ``backend`` (default: this process) and reports to
+    ``progress(done, total, label)``.
     """
     from evaluator.tables import get_tables
 
@@ -326,13 +303,13 @@ def equity(
                 method, is_exact = "exact", True
             else:
                 stats, deals = _monte_carlo(
-                    ps, spec, board_arr, len(board_ids), avail, known, tables, K,
-                    seed=seed, trials=trials, stderr=DEFAULT_STDERR if (trials is None and stderr is None) else stderr,
-                    progress=progress,
+                    ps, spec, board_arr, len(board_ids), avail, known, seed=seed, trials=trials,
+                    stderr=DEFAULT_STDERR if (trials is None and stderr is None) else stderr,
+                    backend=backend, progress=progress,
                 )
                 method, is_exact = "monte-carlo", False
     wins, cats, total = stats
-    results = _player_stats(wins, cats, total, deals, not is_exact)
+    results = player_stats(wins, cats, total, deals, not is_exact)
     out = tuple(
         PlayerEquity(
             hand=p.label, kind=p.kind,
@@ -454,8 +431,9 @@ def _exact_ranges(plan: _ExactPlan, board_arr, n_known, avail, k, tables, K):
 # -- Monte Carlo --------------------------------------------------------------------------
 
 
-def _monte_carlo(ps, spec, board_arr, n_known, avail, known, tables, K, *, seed, trials, stderr, progress):
-    """Run chunks (in batches) until ``trials`` deals or the standard-error target."""
+def _monte_carlo(ps, spec, board_arr, n_known, avail, known, *, seed, trials, stderr, backend,
+                 progress):
+    """Run the Monte Carlo plan until ``trials`` deals or the standard-error target."""
     order = (
         [i for i, p in enumerate(ps) if p.kind == "hand"]
         + [i for i, p in enumerate(ps) if p.kind == "range"]
@@ -476,44 +454,13 @@ def _monte_carlo(ps, spec, board_arr, n_known, avail, known, tables, K, *, seed,
     masks = (one << combos[:, 0].astype(np.uint64)) | (one << combos[:, 1].astype(np.uint64))
     n_random = sum(p.kind == "random" for p in ps)
     base_mask = np.uint64(sum(1 << c for c in known))
-    key = derive_key(seed, "equity")
-    n_players = len(ps)
-    wins = np.zeros((n_players, n_players + 1), np.int64)
-    cats = np.zeros((n_players, 9), np.int64)
-    done = 0
-    chunk_no = 0
-    total_chunks = None if trials is None else -(-trials // CHUNK)
-    batch = 8 if total_chunks is None else MAX_BATCH
-    while True:
-        if total_chunks is not None:
-            n_ch = min(batch, total_chunks - chunk_no)
-            last = trials - (total_chunks - 1) * CHUNK if chunk_no + n_ch == total_chunks else CHUNK
-        else:
-            n_ch = batch
-            last = CHUNK
-        w, c, d, rej = K.monte_carlo(
-            key, chunk_no, n_ch, CHUNK, last, fixed, combos, masks, cum, offsets, n_random,
-            board_arr, n_known, avail, base_mask, MAX_REJECT, tables,
-        )
-        if (rej < 0).any():
-            raise EquityError(
-                "the players' ranges can hardly be dealt together (almost every deal draws a card twice); "
-                "use exact=True or wider ranges"
-            )
-        wins += w.sum(axis=0)
-        cats += c.sum(axis=0)
-        done += int(d.sum())
-        chunk_no += n_ch
-        if progress is not None:
-            progress(done, trials)
-        if total_chunks is not None:
-            if chunk_no >= total_chunks:
-                break
-        else:
-            worst = max(r[3] for r in _player_stats(wins, cats, done, done, True))
-            if worst <= stderr or done >= MAX_TRIALS:
-                break
-        batch = min(batch * 2, MAX_BATCH)
+    settings = {"game": spec.name, "seed": seed, "players": [p.label for p in ps],
+                "board": board_arr[:n_known], "dead_and_known": sorted(known)}
+    plan = EquityPlan(derive_key(seed, "equity"), (fixed, combos, masks, cum, offsets, n_random),
+                      (board_arr, n_known, avail, base_mask), spec.name, len(ps),
+                      equity_schedule(trials, stderr), settings)
+    result = run(plan, backend=backend, progress=progress, label="Monte Carlo deals")
+    wins, cats, done = plan.unpack(result.totals[0])
     inv = order_inverse(order)
     return (wins[inv].astype(np.float64), cats[inv].astype(np.float64), float(done)), done
 

@@ -1,15 +1,24 @@
-"""The fold-vs-check study (RULES §1.4, §1.6): is checking worth it, or should I fold for free?"""
+"""The fold-vs-check study (RULES §1.4, §1.6): is checking worth it, or should I fold for free?
 
-from .grid import (
-    GridResult,
-    GridSpec,
-    Spot,
-    SpotError,
-    SpotResult,
-    break_even_table,
-    evaluate_spot,
-    run_grid,
-)
+At a decision street (flop, turn or river) with nobody having bet, the hero
+either **folds** (and escapes the penalty only if the hand goes on without it)
+or **checks** and plays on. Both branches are played on the same deals and
+settled by the settlement engine; the answer is the expected money of each and
+their gap, with standard errors.
+
+- :func:`evaluate_spot` answers one spot (:mod:`.spot`);
+- :func:`run_grid` runs every starting class x street x opponents x pot x model
+  (:mod:`.grid`) and derives the break-even lines and the penalty-vs-pot view.
+
+Spots are compiled to arrays in :mod:`.cells` / :mod:`.layout`, simulated by the
+kernels of :mod:`._kernels` through the runner (:mod:`.plan`), and turned into
+tables by :mod:`.results`. Opponent models and hero policies are data (:mod:`.models`).
+"""
+
+from .cells import Spot, SpotError
+from .grid import GridResult, GridSpec, run_grid
+from .results import break_even_table
+from .spot import SpotResult, evaluate_spot
 
 __all__ = ["GridResult", "GridSpec", "Spot", "SpotError", "SpotResult", "break_even_table",
            "evaluate_spot", "run_grid"]

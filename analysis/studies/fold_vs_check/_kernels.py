@@ -57,33 +57,54 @@ from evaluator._kernels import score_acc, score_cards
 from evaluator.jit import kernel
 from evaluator.tables import FLUSH_INIT
 
+from .layout import (
+    C_BOARD_LO,
+    C_BOARD_N,
+    C_HERO_HI,
+    C_HERO_LO,
+    C_MODEL,
+    C_NOPP,
+    C_POLICY,
+    C_POT,
+    C_STACK,
+    C_STREET,
+    G_BANK1,
+    G_BANK2,
+    G_BANK3,
+    G_BIG_BLIND,
+    G_LEVEL,
+    G_N_CARDS,
+    G_STRENGTH_BINS,
+    M_BET,
+    M_CALL,
+    M_SIZE,
+    N_PENALTY_BINS,
+    N_STRENGTH_BINS,
+    PENALTY_BASE,
+    S_BOARD_PENALTY,
+    S_CHECK,
+    S_CHECK2,
+    S_CHECK_BONUS,
+    S_CHECK_EFFECT,
+    S_CHECK_PENALTY,
+    S_CHECK_POT,
+    S_CHECK_SHOWDOWN,
+    S_EQUITY,
+    S_FOLD,
+    S_FOLD2,
+    S_FOLD_BONUS,
+    S_FOLD_EFFECT,
+    S_FOLD_PAYS,
+    S_FOLD_PENALTY,
+    S_FOLD_POT,
+    S_GAP,
+    S_GAP2,
+    S_N,
+    S_STRENGTH,
+    STRENGTH_BASE,
+)
+
 _INIT = np.uint64(FLUSH_INIT)
-
-# cells: int64[n_cells, N_CCOLS]
-(C_HERO_LO, C_HERO_HI, C_BOARD_LO, C_BOARD_N, C_STREET, C_NOPP, C_POT, C_STACK, C_MODEL,
- C_POLICY) = range(10)
-N_CCOLS = 10
-
-# game: int64[N_GCOLS]
-G_BANK1, G_BANK2, G_BANK3, G_LEVEL, G_BIG_BLIND, G_N_CARDS, G_STRENGTH_BINS = range(7)
-N_GCOLS = 7
-
-# models: float64[n_models, 4 streets, 3]
-M_BET, M_SIZE, M_CALL = range(3)
-NEVER = 2.0  # a threshold no strength reaches
-
-# statistics per work item: float64[N_STATS]
-(S_N, S_FOLD, S_FOLD2, S_CHECK, S_CHECK2, S_GAP, S_GAP2,
- S_CHECK_POT, S_CHECK_BONUS, S_CHECK_PENALTY, S_CHECK_EFFECT,
- S_FOLD_POT, S_FOLD_BONUS, S_FOLD_PENALTY, S_FOLD_EFFECT,
- S_EQUITY, S_BOARD_PENALTY, S_FOLD_PAYS, S_CHECK_SHOWDOWN, S_STRENGTH) = range(20)
-N_SCALARS = 20
-N_STRENGTH_BINS = 20
-N_PENALTY_BINS = 21  # board penalty at the decision, $0 ... $200+ in $10 steps
-STRENGTH_BASE = N_SCALARS
-PENALTY_BASE = STRENGTH_BASE + 3 * N_STRENGTH_BINS
-N_STATS = PENALTY_BASE + 3 * N_PENALTY_BINS
-
 
 @kernel
 def board_strengths(nb, board, holes, n, eval_tables, n_cards, pair_score, flat, nonb, hand, out):
@@ -241,9 +262,10 @@ def play_branch(hero_folds, street, n, board, holes, scores, model, policy, game
 
 
 @kernel
-def _deal_trial(state, cell, hero_combos, board_cards, models, range_lo, range_hi, range_combos,
-                range_cumw, n_cards, avail, board, holes):
+def _deal_trial(state, cell, spots, opponents, n_cards, avail, board, holes):
     """Deal the hero's combo, the rest of the board and the opponents' holes; False if no deal."""
+    _cells, _keys, hero_combos, board_cards = spots
+    _models, range_lo, range_hi, range_combos, range_cumw = opponents
     lo = cell[C_HERO_LO]
     h = lo + (bounded(state, cell[C_HERO_HI] - lo) if cell[C_HERO_HI] - lo > 1 else 0)
     holes[0, 0] = hero_combos[h, 0]
@@ -392,32 +414,37 @@ def play_trial(cell, board, holes, model, policy, game, in0, behind0, scratch, d
 
 
 @kernel
-def run_item(cell, cell_key, chunk, trials, hero_combos, board_cards, models, range_lo, range_hi,
-             range_combos, range_cumw, policies, game, deck, rules, eval_tables, stats):
-    """Run ``trials`` Monte Carlo trials of one cell as chunk number ``chunk`` into ``stats``."""
+def run_item(c, stream, trials, spots, opponents, table, eval_tables, stats):
+    """Run ``trials`` trials of cell ``c`` from its generator stream ``stream`` into ``stats``."""
+    cells, cell_keys = spots[0], spots[1]
+    models = opponents[0]
+    game, policies, deck, rules = table
+    cell = cells[c]
     n_cards = game[G_N_CARDS]
     n = cell[C_NOPP] + 1
     model = models[cell[C_MODEL]]
     policy = policies[cell[C_POLICY]]
     state = np.empty(4, np.uint64)
-    seed_state(state, cell_key, chunk)
+    seed_state(state, cell_keys[c], stream)
     avail = np.empty(n_cards, np.int64)
     board = np.empty(5, np.int64)
     holes = np.empty((n, 2), np.int64)
     scratch = _scratch(n + 1, n_cards)
     in0, behind0, _ = _starting_chips(cell, n)
     for _ in range(trials):
-        if _deal_trial(state, cell, hero_combos, board_cards, models, range_lo, range_hi,
-                       range_combos, range_cumw, n_cards, avail, board, holes):
+        if _deal_trial(state, cell, spots, opponents, n_cards, avail, board, holes):
             play_trial(cell, board, holes, model, policy, game, in0, behind0, scratch, deck,
                        rules, eval_tables, stats)
 
 
 @kernel
-def run_exact(cell, hero_combos, board_cards, models, policies, game, deck, rules, eval_tables,
-              stats):
-    """Every deal of a river spot with a fixed hand and board, for 1 or 2 opponents holding
-    random cards: each opponent holding (ordered by seat) once, equally weighted."""
+def run_exact(c, spots, opponents, table, eval_tables, stats):
+    """Every deal of a river spot (cell ``c``) with a fixed hand and board, for 1 or 2 opponents
+    holding random cards: each opponent holding (ordered by seat) once, equally weighted."""
+    cells, _keys, hero_combos, board_cards = spots
+    models = opponents[0]
+    game, policies, deck, rules = table
+    cell = cells[c]
     n_cards = game[G_N_CARDS]
     n = cell[C_NOPP] + 1
     model = models[cell[C_MODEL]]
@@ -455,12 +482,8 @@ def run_exact(cell, hero_combos, board_cards, models, policies, game, deck, rule
 
 
 @kernel(parallel=True)
-def run_items(item_cell, item_chunk, item_trials, cells, cell_keys, hero_combos, board_cards,
-              models, range_lo, range_hi, range_combos, range_cumw, policies, game, deck, rules,
-              eval_tables, stats):
-    """Run every work item (a chunk of trials of one cell) in parallel; ``stats[i]`` per item."""
-    for i in prange(item_cell.shape[0]):
-        c = item_cell[i]
-        run_item(cells[c], cell_keys[c], item_chunk[i], item_trials[i], hero_combos, board_cards,
-                 models, range_lo, range_hi, range_combos, range_cumw, policies, game, deck, rules,
-                 eval_tables, stats[i])
+def run_streams(cells, streams, trials, spots, opponents, table, eval_tables, stats):
+    """Run every stream (``trials[i]`` trials of stream ``streams[i]`` of cell ``cells[i]``) in
+    parallel; ``stats[i]`` per stream. The inputs are the tuples packed by ``layout``."""
+    for i in prange(cells.shape[0]):
+        run_item(cells[i], streams[i], trials[i], spots, opponents, table, eval_tables, stats[i])

@@ -1,0 +1,131 @@
+"""The Dask backend: the same plans on a ``dask.distributed`` cluster (imported only when used).
+
+``DaskBackend(workers=N)`` starts a ``LocalCluster`` of N worker processes on this
+machine (numba threads split between them); ``DaskBackend(scheduler="tcp://host:8786")``
+joins a running cluster, which is how a run grows past one machine (every
+worker needs this package installed). The plan is sent to the workers once;
+each task is a batch of streams sized to take about a second or more. A worker
+runs one task at a time on all its numba threads (numba's default threading
+layer must not run two parallel kernels at once in one process).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from evaluator.errors import LabError
+
+from .backends import Backend, Session, Task, run_task
+from .plan import Plan
+
+_WORKER_LOCK = threading.Lock()
+
+
+class DaskError(LabError):
+    """A Dask cluster that cannot be used (not installed, unreachable, bad worker count)."""
+
+
+def _worker_task(plan: Plan, cells: np.ndarray, streams: np.ndarray, trials: np.ndarray,
+                 threads: int | None) -> tuple[np.ndarray, float]:
+    """Run one task on a Dask worker, alone in its process, on ``threads`` numba threads."""
+    import numba
+
+    with _WORKER_LOCK:
+        if threads is None:
+            try:
+                from distributed import get_worker
+
+                threads = get_worker().state.nthreads
+            except (ImportError, ValueError, AttributeError):
+                threads = numba.config.NUMBA_NUM_THREADS
+        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+        return run_task(plan, cells, streams, trials)
+
+
+class _DaskSession(Session):
+    def __init__(self, client: Any, plan: Plan, threads: int | None, slots: int) -> None:
+        from distributed import as_completed
+
+        self.client = client
+        self.plan_future = client.scatter(plan, broadcast=True)
+        self.threads = threads
+        self.slots = slots
+        self.keys: dict[str, int] = {}
+        self.done = as_completed()
+
+    def submit(self, key: int, task: Task) -> None:
+        future = self.client.submit(_worker_task, self.plan_future, *task, self.threads, pure=False)
+        self.keys[future.key] = key
+        self.done.add(future)
+
+    def next_done(self) -> tuple[int, np.ndarray, float]:
+        future = next(self.done)
+        rows, seconds = future.result()
+        return self.keys.pop(future.key), rows, seconds
+
+    def cancel(self) -> None:
+        futures = list(self.done.futures) if hasattr(self.done, "futures") else []
+        if futures:
+            self.client.cancel(futures)
+        self.done.clear()
+
+
+class DaskBackend(Backend):
+    """A ``LocalCluster`` of ``workers`` processes, or the cluster at ``scheduler``."""
+
+    def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
+        if (workers is None) == (scheduler is None):
+            raise DaskError("give either a number of workers or a scheduler address")
+        if workers is not None and not 1 <= workers <= 256:
+            raise DaskError(f"workers must be between 1 and 256; got {workers}")
+        self.workers = workers
+        self.scheduler = scheduler
+        self.label = f"dask LocalCluster ({workers} workers)" if workers else f"dask {scheduler}"
+
+    @contextmanager
+    def session(self, plan: Plan) -> Iterator[Session]:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise DaskError("dask.distributed is not installed: pip install 'dask[distributed]'") from None
+        cluster = None
+        try:
+            if self.workers is not None:
+                cores = os.cpu_count() or 1
+                threads = max(1, cores // self.workers)
+                cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=logging.ERROR)
+                client = Client(cluster)
+            else:
+                threads = None
+                try:
+                    client = Client(self.scheduler, timeout="10s")
+                except (OSError, TimeoutError) as exc:
+                    raise DaskError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
+        except DaskError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any start-up failure is one clear line
+            raise DaskError(f"cannot start a Dask cluster: {exc}") from None
+        try:
+            n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+            yield _DaskSession(client, plan, threads, slots=2 * n_workers)
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def dask_available() -> bool:
+    """Whether ``dask.distributed`` can be imported."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        return False
+    return True

@@ -1,0 +1,86 @@
+"""A run's progress, and the one resume format: a ``.npz`` file written whole or not at all.
+
+The state holds, per cell, the statistics merged so far (streams added in order),
+the trials they cover, the current round's target, the rounds run and whether
+the cell is finished; plus the streams of the current round that finished out of
+order and wait to be merged. A rerun of the same plan (same fingerprint) loads
+it and continues exactly where it stopped: finished streams are never recomputed
+and the totals come out bit-identical to an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from analysis.core.io import atomic_path
+
+FORMAT = 1
+"""Bumped when the layout of the state file changes (older files are ignored)."""
+
+
+@dataclass
+class RunState:
+    """Per-cell progress of one plan (see the module docstring)."""
+
+    fingerprint: str
+    totals: np.ndarray
+    done: np.ndarray
+    """Trials merged into ``totals`` per cell."""
+    target: np.ndarray
+    """Trials the current round runs up to, per cell."""
+    round_start: np.ndarray
+    """Trials merged when the current round began, per cell."""
+    rounds: np.ndarray
+    finished: np.ndarray
+    started: bool = False
+    """Whether the first round's targets are set."""
+    pending: dict[int, np.ndarray] = field(default_factory=dict)
+    """Rows of the current round's streams that finished ahead of their turn: a block of rows
+    per task, keyed by the position of its first stream in the round's stream list."""
+    resumed: bool = False
+
+    @classmethod
+    def fresh(cls, fingerprint: str, n_cells: int, n_stats: int, dtype: type) -> RunState:
+        """The state of a run that has not started."""
+        zeros = np.zeros(n_cells, np.int64)
+        return cls(fingerprint, np.zeros((n_cells, n_stats), dtype), zeros.copy(), zeros.copy(),
+                   zeros.copy(), zeros.copy(), np.zeros(n_cells, np.bool_))
+
+    def save(self, path: Path) -> None:
+        """Write the state atomically (temporary file, then rename)."""
+        keys = np.array(sorted(self.pending), np.int64)
+        lengths = np.array([len(self.pending[k]) for k in keys], np.int64)
+        rows = (np.concatenate([self.pending[k] for k in keys]) if len(keys)
+                else np.zeros((0, self.totals.shape[1]), self.totals.dtype))
+        with atomic_path(path) as tmp, open(tmp, "wb") as handle:
+            np.savez(handle, format=np.int64(FORMAT), fingerprint=np.array(self.fingerprint),
+                     totals=self.totals, done=self.done, target=self.target,
+                     round_start=self.round_start, rounds=self.rounds, finished=self.finished,
+                     started=np.bool_(self.started), pending_keys=keys, pending_lengths=lengths,
+                     pending_rows=rows)
+
+    @classmethod
+    def load(cls, path: Path, fingerprint: str) -> RunState | None:
+        """The saved state at ``path`` if it belongs to the same plan, else ``None``."""
+        try:
+            with np.load(path) as data:
+                if int(data["format"]) != FORMAT or str(data["fingerprint"]) != fingerprint:
+                    return None
+                keys = data["pending_keys"]
+                ends = np.cumsum(data["pending_lengths"])
+                blocks = np.split(data["pending_rows"], ends[:-1]) if len(keys) else []
+                return cls(fingerprint, data["totals"], data["done"], data["target"],
+                           data["round_start"], data["rounds"], data["finished"],
+                           bool(data["started"]),
+                           {int(k): b for k, b in zip(keys, blocks, strict=True)}, resumed=True)
+        except (OSError, KeyError, ValueError, EOFError):
+            return None
+
+
+def state_path(folder: str | os.PathLike[str], name: str, fingerprint: str) -> Path:
+    """Where a plan's state lives inside a results folder: ``FOLDER/.partial/NAME-FP.npz``."""
+    return Path(folder) / ".partial" / f"{name}-{fingerprint}.npz"

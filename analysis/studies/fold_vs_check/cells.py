@@ -1,0 +1,185 @@
+"""Spots: what a fold-vs-check question is, validated and compiled to the kernels' arrays."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analysis.core.rng import derive_key
+from analysis.dilemma.decks import Deck, load_deck
+from analysis.dilemma.effects import STREETS, street_code
+from analysis.dilemma.settlement import Rules
+from evaluator import CardError, format_cards, parse_cards
+from evaluator.errors import LabError
+
+from ..ranges import starting_classes
+from .layout import cell_row, pack_opponents, pack_table
+from .models import HeroPolicy, OpponentModel, load_model, load_policy
+
+DEFAULT_BANK = (300, 700, 500)
+MAX_PLAYERS = 10
+
+
+class SpotError(LabError):
+    """A spot that cannot exist (wrong board size, pot below the blinds, too many players...)."""
+
+
+@dataclass(frozen=True)
+class Spot:
+    """One decision: the hero's cards or starting class, the board so far, and the table."""
+
+    hand: str
+    street: str = "flop"
+    board: str = ""
+    opponents: int = 1
+    pot: int = 40
+    stack: int | None = None
+    """Chips behind each player at the decision (default: $1,000 less its share of the pot)."""
+    model: str = "passive"
+    policy: str = "check_down"
+
+    @property
+    def players(self) -> int:
+        return self.opponents + 1
+
+    @property
+    def behind(self) -> int:
+        return self.stack if self.stack is not None else 1000 - self.pot // self.players
+
+    def label(self) -> str:
+        board = self.board or "random"
+        return f"{self.hand} | {self.street} {board} | {self.opponents} opp | pot {self.pot}"
+
+
+@dataclass
+class Context:
+    """Everything shared by the cells of one run: deck, rules, models, policies, bank."""
+
+    deck: Deck
+    rules: Rules
+    bank: tuple[int, int, int]
+    level: int
+    models: list[OpponentModel] = field(default_factory=list)
+    policies: list[HeroPolicy] = field(default_factory=list)
+
+    def model_index(self, name: str) -> int:
+        model = load_model(name)
+        for i, m in enumerate(self.models):
+            if m.source == model.source and m.name == model.name:
+                return i
+        self.models.append(model)
+        return len(self.models) - 1
+
+    def policy_index(self, name: str) -> int:
+        policy = load_policy(name)
+        for i, p in enumerate(self.policies):
+            if p.name == policy.name:
+                return i
+        self.policies.append(policy)
+        return len(self.policies) - 1
+
+
+@dataclass
+class Cells:
+    """Spots compiled to the kernel's arrays (see :mod:`.layout`), with their labels."""
+
+    ctx: Context
+    spots: list[Spot]
+    cells: np.ndarray
+    keys: np.ndarray
+    hero_combos: np.ndarray
+    board_cards: np.ndarray
+    class_names: list[str]
+    combos: list[int]
+    kinds: list[str]
+    strength_bins: bool = True
+    """Tally the gap by the hero's exact strength at the decision (the grid's break-even
+    curves); it costs one enumeration of every holding per trial, so single spots skip it."""
+
+    def kernel_inputs(self) -> tuple[tuple, tuple, tuple]:
+        """The ``(spots, opponents, table)`` tuples the kernels take."""
+        ctx = self.ctx
+        spots = (self.cells, self.keys, self.hero_combos, self.board_cards)
+        opponents = pack_opponents(ctx.models, ctx.deck)
+        table = pack_table(bank=ctx.bank, level=ctx.level, big_blind=ctx.rules.blinds[ctx.level][1],
+                           strength_bins=self.strength_bins, policies=ctx.policies, deck=ctx.deck,
+                           rules=ctx.rules)
+        return spots, opponents, table
+
+
+def resolve_hand(hand: str, deck: Deck, board: list[int]) -> tuple[list[tuple[int, int]], str, int, str]:
+    """The hero's combos (exact cards or a starting class) less those that clash with the board,
+    the class name, its combo count and kind."""
+    spec = deck.spec
+    try:
+        cards = parse_cards(hand, spec)
+    except CardError:
+        cards = None
+    if cards is not None:
+        if len(cards) != 2:
+            raise SpotError(f"the hero holds 2 cards; got {len(cards)} in {hand!r}")
+        if set(cards) & set(board):
+            raise SpotError(f"card {spec.card_name(sorted(set(cards) & set(board))[0])} is both in the hand and on the board")
+        return [tuple(cards)], format_cards(cards, spec), 1, "cards"
+    classes = {c.name.lower(): c for c in starting_classes(spec)}
+    text = hand.strip().lower()
+    ten, alias = ("t", "10") if spec.name == "dilemma" else ("10", "t")
+    cls = classes.get(text) or classes.get(text.replace(ten, alias))
+    if cls is None:
+        raise SpotError(f"hand {hand!r} is neither two cards nor a starting class of the {spec.summary}")
+    combos = [c for c in cls.combos if not set(c) & set(board)]
+    if not combos:
+        raise SpotError(f"no combo of {cls.name} is possible on the board {format_cards(board, spec)}")
+    return combos, cls.name, cls.n_combos, cls.kind
+
+
+def compile_spots(spots: Sequence[Spot], ctx: Context, seed: int) -> Cells:
+    """Validate spots and compile them to kernel arrays; each cell gets its generator key."""
+    deck = ctx.deck
+    rows, keys, hero, boards, names, n_combos, kinds = [], [], [], [], [], [], []
+    for spot in spots:
+        street = street_code(spot.street)
+        if street not in (1, 2, 3):
+            raise SpotError(f"the decision street is flop, turn or river; got {spot.street!r}")
+        board = parse_cards(spot.board, deck.spec) if spot.board else []
+        if board and len(board) != street + 2:
+            raise SpotError(
+                f"a {STREETS[street]} board has {street + 2} cards; got {len(board)} ({spot.board})"
+            )
+        if not 1 <= spot.opponents <= MAX_PLAYERS - 1:
+            raise SpotError(f"opponents must be 1 to {MAX_PLAYERS - 1}; got {spot.opponents}")
+        if 2 * spot.players + 5 > deck.n_cards:
+            raise SpotError(f"{spot.players} players cannot be dealt from the {deck.n_cards}-card deck")
+        sb, bb = ctx.rules.blinds[ctx.level]
+        if spot.pot < sb + bb:
+            raise SpotError(f"pot ${spot.pot} is smaller than the blinds (${sb} + ${bb})")
+        if spot.behind < 0:
+            raise SpotError(f"stack must be >= 0; got {spot.behind}")
+        combos, name, count, kind = resolve_hand(spot.hand, deck, board)
+        rows.append(cell_row(hero=(len(hero), len(hero) + len(combos)),
+                             board=(len(boards), len(board)), street=street,
+                             opponents=spot.opponents, pot=spot.pot, stack=spot.behind,
+                             model=ctx.model_index(spot.model), policy=ctx.policy_index(spot.policy)))
+        hero.extend(combos)
+        boards.extend(board)
+        # Deals depend on the hand, board, street and opponents only: pots, models,
+        # policies and decks share them (common random numbers across the grid).
+        keys.append(derive_key(seed, "fold-vs-check", name, spot.board or "-", street, spot.opponents))
+        names.append(name)
+        n_combos.append(count)
+        kinds.append(kind)
+    return Cells(ctx, list(spots), np.array(rows, np.int64), np.array(keys, np.uint64),
+                 np.array(hero, np.int64).reshape(-1, 2), np.array(boards or [0], np.int64),
+                 names, n_combos, kinds)
+
+
+def make_context(deck: str | Deck, rules: Rules | None, bank: Sequence[int], level: int) -> Context:
+    """The shared context of a run, validated (bank stacks, blind level)."""
+    bank = tuple(int(b) for b in bank)
+    if len(bank) != 3 or min(bank) < 0:
+        raise SpotError(f"bank is three stacks of chips >= 0; got {bank}")
+    if level not in (0, 1, 2):
+        raise SpotError(f"blind level is 0, 1 or 2; got {level}")
+    return Context(load_deck(deck), rules or Rules(), bank, level)  # type: ignore[arg-type]

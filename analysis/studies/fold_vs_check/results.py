@@ -1,0 +1,157 @@
+"""Tables from the fold-vs-check statistics: per-spot results, bins, break-even lines."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from .cells import Cells
+from .layout import (
+    C_MODEL,
+    C_POLICY,
+    S_BOARD_PENALTY,
+    S_CHECK,
+    S_CHECK2,
+    S_CHECK_BONUS,
+    S_CHECK_EFFECT,
+    S_CHECK_PENALTY,
+    S_CHECK_POT,
+    S_CHECK_SHOWDOWN,
+    S_EQUITY,
+    S_FOLD,
+    S_FOLD2,
+    S_FOLD_BONUS,
+    S_FOLD_EFFECT,
+    S_FOLD_PAYS,
+    S_FOLD_PENALTY,
+    S_FOLD_POT,
+    S_GAP,
+    S_GAP2,
+    S_N,
+    S_STRENGTH,
+)
+
+
+def summaries(compiled: Cells, totals: np.ndarray) -> pd.DataFrame:
+    """Per-cell results (one row per spot) from the statistics totals."""
+    n = np.maximum(totals[:, S_N], 1)
+
+    def mean(col: int) -> np.ndarray:
+        return totals[:, col] / n
+
+    def se(col: int, col2: int) -> np.ndarray:
+        m = mean(col)
+        var = (totals[:, col2] - n * m**2) / np.maximum(n - 1, 1)
+        return np.sqrt(np.maximum(var, 0) / n)
+
+    gap, gap_se = mean(S_GAP), se(S_GAP, S_GAP2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(gap_se > 0, gap / gap_se, np.sign(gap) * np.inf)
+    p_check = 0.5 * (1 + np.vectorize(math.erf)(np.clip(z, -40, 40) / math.sqrt(2)))
+    decision = np.where(z > 2, "check", np.where(z < -2, "fold", "close"))
+    spots = compiled.spots
+    return pd.DataFrame({
+        "hand": compiled.class_names,
+        "kind": compiled.kinds,
+        "combos": compiled.combos,
+        "street": [s.street for s in spots],
+        "board": [s.board or "random" for s in spots],
+        "opponents": [s.opponents for s in spots],
+        "pot": [s.pot for s in spots],
+        "stack": [s.behind for s in spots],
+        "model": [compiled.ctx.models[int(c[C_MODEL])].name for c in compiled.cells],
+        "policy": [compiled.ctx.policies[int(c[C_POLICY])].name for c in compiled.cells],
+        "trials": totals[:, S_N].astype(np.int64),
+        "ev_fold": mean(S_FOLD),
+        "ev_fold_se": se(S_FOLD, S_FOLD2),
+        "ev_check": mean(S_CHECK),
+        "ev_check_se": se(S_CHECK, S_CHECK2),
+        "gap": gap,
+        "gap_se": gap_se,
+        "z": z,
+        "p_check_better": p_check,
+        "decision": decision,
+        "check_pot": mean(S_CHECK_POT),
+        "check_bonus": mean(S_CHECK_BONUS),
+        "check_penalty": mean(S_CHECK_PENALTY),
+        "check_effects": mean(S_CHECK_EFFECT),
+        "fold_pot": mean(S_FOLD_POT),
+        "fold_bonus": mean(S_FOLD_BONUS),
+        "fold_penalty": mean(S_FOLD_PENALTY),
+        "fold_effects": mean(S_FOLD_EFFECT),
+        "fold_pays_share": mean(S_FOLD_PAYS),
+        "check_showdown_share": mean(S_CHECK_SHOWDOWN),
+        "equity": mean(S_EQUITY),
+        "strength": mean(S_STRENGTH),
+        "board_penalty": mean(S_BOARD_PENALTY),
+    })
+
+
+def bins_frame(compiled: Cells, totals: np.ndarray, base: int, n_bins: int) -> pd.DataFrame:
+    """Per cell and bin: trials, sum and sum of squares of the gap."""
+    rows = []
+    for c in range(len(compiled.spots)):
+        for b in range(n_bins):
+            cnt = totals[c, base + 3 * b]
+            if cnt:
+                rows.append((c, b, cnt, totals[c, base + 3 * b + 1], totals[c, base + 3 * b + 2]))
+    return pd.DataFrame(rows, columns=["cell", "bin", "n", "sum", "sumsq"])
+
+
+def weighted_bins(cells: pd.DataFrame, bins: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Mean gap per bin over the classes, each weighted by its combos (a random hand)."""
+    df = bins.merge(cells[["combos", "trials", *keys]], left_on="cell", right_index=True)
+    w = df["combos"] / df["trials"]
+    # Each cell's bin sum has variance n * (its within-bin variance); weights add them up.
+    within = np.maximum(df["sumsq"] - df["sum"] ** 2 / df["n"], 0)
+    df = df.assign(wn=w * df["n"], ws=w * df["sum"], wvar=w * w * within)
+    g = df.groupby([*keys, "bin"], as_index=False)[["n", "wn", "ws", "wvar"]].sum()
+    g["gap"] = g["ws"] / g["wn"]
+    g["gap_se"] = np.sqrt(g["wvar"]) / g["wn"]
+    return g.drop(columns=["wn", "ws", "wvar"]).rename(columns={"n": "trials"})
+
+
+def break_even_table(cells: pd.DataFrame, strength_curve: pd.DataFrame) -> pd.DataFrame:
+    """Where checking stops being worth it, per model, street, opponents and pot.
+
+    ``break_even_strength``: the hand strength on the board at which the mean gap
+    (over random hands) crosses zero; ``break_even_equity``: the showdown equity
+    at which the classes' gaps cross zero; ``share_check``: the share of classes
+    (by combos) for which checking is better.
+    """
+    keys = ["model", "policy", "street", "opponents", "pot"]
+    rows = []
+    for key, group in cells.groupby(keys, sort=False):
+        g = group.sort_values("equity")
+        curve = strength_curve.merge(pd.DataFrame([dict(zip(keys, key, strict=True))]), on=keys)
+        rows.append({
+            **dict(zip(keys, key, strict=True)),
+            "break_even_strength": crossing(
+                ((curve["strength_lo"] + curve["strength_hi"]) / 2).to_numpy(), curve["gap"].to_numpy()),
+            "break_even_equity": crossing(g["equity"].to_numpy(), g["gap"].to_numpy()),
+            "share_check": float((g["combos"] * (g["gap"] > 0)).sum() / g["combos"].sum()),
+            "mean_gap": float((g["combos"] * g["gap"]).sum() / g["combos"].sum()),
+        })
+    return pd.DataFrame(rows)
+
+
+def crossing(x: np.ndarray, y: np.ndarray) -> float:
+    """The x where y (by increasing x) last turns from negative to non-negative, interpolated.
+
+    0 when y is never negative (always check), 1 when never non-negative (always fold).
+    """
+    if len(x) == 0:
+        return float("nan")
+    order = np.argsort(x, kind="stable")
+    x, y = x[order], y[order]
+    if np.all(y >= 0):
+        return 0.0
+    if np.all(y < 0):
+        return 1.0
+    last_neg = int(np.nonzero(y < 0)[0][-1])
+    if last_neg == len(y) - 1:
+        return 1.0
+    x0, x1, y0, y1 = x[last_neg], x[last_neg + 1], y[last_neg], y[last_neg + 1]
+    return float(x0 + (x1 - x0) * (-y0) / (y1 - y0)) if y1 != y0 else float(x0)
