@@ -71,6 +71,12 @@ def test_state_records_settings_and_checks_them(tmp_path: Path) -> None:
         solve(kuhn(), "dcfr", 40, state=path)  # alpha differs
     with pytest.raises(SolverError, match="saved for tree 'kuhn-2p'"):
         Solver.load(path, leduc())
+    # options the method does not use (a seed for a deterministic method) do not block a resume
+    plus = tmp_path / "p.npz"
+    solve(kuhn(), "cfr+", 20, state=plus, seed=1, gamma=3.0)
+    assert solve(kuhn(), "cfr+", 40, state=plus, seed=2).iterations == 40
+    assert solve(kuhn(), "cfr+", 0, state=tmp_path / "new.npz").iterations == 0
+    assert (tmp_path / "new.npz").exists()
 
 
 def test_unreadable_state_is_a_solver_error(tmp_path: Path) -> None:

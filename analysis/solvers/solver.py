@@ -45,8 +45,10 @@ class SolverSettings:
     """Method (``cfr``, ``cfr+``, ``dcfr``, ``mccfr``) and its options; what a saved state records.
 
     ``alternating``: update one player at a time (open_spiel's default for every
-    CFR variant). ``alpha, beta, gamma``: DCFR's discounts. ``seed``: MCCFR's
-    generator seed (the full-width methods are deterministic).
+    CFR variant; MCCFR always alternates). ``alpha, beta, gamma``: DCFR's
+    discounts. ``seed``: MCCFR's generator seed (the full-width methods are
+    deterministic). Options a method does not use are reset to their defaults by
+    :meth:`normalised`, so they never block a resume.
     """
 
     method: str = "cfr+"
@@ -66,9 +68,17 @@ class SolverSettings:
         for name in ("alpha", "beta", "gamma"):
             if not np.isfinite(getattr(self, name)):
                 raise SolverError(f"{name} must be a finite number")
-        return replace(self, method=method, alternating=bool(self.alternating),
-                       alpha=float(self.alpha), beta=float(self.beta), gamma=float(self.gamma),
-                       seed=int(self.seed))
+        out = replace(self, method=method, alternating=bool(self.alternating),
+                      alpha=float(self.alpha), beta=float(self.beta), gamma=float(self.gamma),
+                      seed=int(self.seed))
+        default = SolverSettings()
+        if method != "dcfr":
+            out = replace(out, alpha=default.alpha, beta=default.beta, gamma=default.gamma)
+        if method != "mccfr":
+            out = replace(out, seed=default.seed)
+        else:
+            out = replace(out, alternating=True)
+        return out
 
 
 class Solver:
@@ -261,8 +271,8 @@ def solve(game: Any, method: str = "cfr+", iterations: int = 1000, *,
     if target_exploitability is not None and not target_exploitability > 0:
         raise SolverError(f"target_exploitability must be > 0; got {target_exploitability}")
     solver = _start(tree, settings, state)
-    done = False
-    while solver.iteration < total and not done:
+    pv = None
+    while solver.iteration < total:
         step = min(every - solver.iteration % every, total - solver.iteration)
         solver.run(step)
         if solver.iteration % every == 0 or solver.iteration == total:
@@ -271,12 +281,14 @@ def solve(game: Any, method: str = "cfr+", iterations: int = 1000, *,
                 solver.save(state)
             if progress is not None:
                 progress(solver.iteration, total, pv.exploitability)
-            done = target_exploitability is not None and pv.exploitability <= target_exploitability
-    if not solver.history or solver.history[-1][0] != solver.iteration:
-        solver.record()
-    if state is not None:
-        solver.save(state)
-    pv = solver.evaluate()
+            if target_exploitability is not None and pv.exploitability <= target_exploitability:
+                break
+    if pv is None:  # nothing to run (0 iterations, or a finished state resumed)
+        pv = solver.evaluate()
+        if not solver.history or solver.history[-1][0] != solver.iteration:
+            solver.history.append((solver.iteration, pv.exploitability, pv.nash_conv, solver.seconds))
+        if state is not None:
+            solver.save(state)
     history = pd.DataFrame(solver.history, columns=_HISTORY_COLUMNS).astype({"iteration": "int64"})
     return SolveResult(tree, settings, solver.iteration, solver.average_strategy(), pv, history,
                        solver.seconds)
