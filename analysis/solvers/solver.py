@@ -97,9 +97,7 @@ class Solver:
         n = tree.n_nodes
         if self.settings.method == "mccfr":
             self._key = derive_key(self.settings.seed, "mccfr")
-            self._stack = np.zeros(n, np.int64)
-            self._order = np.zeros(n, np.int64)
-            self._chosen = np.zeros(n, np.int64)
+            self._iwork = np.zeros((3, n), np.int64)
             self._value = np.zeros(n)
             self._sigma = np.zeros(tree.max_actions)
         else:
@@ -118,8 +116,8 @@ class Solver:
         tr = self.tree
         if self.settings.method == "mccfr":
             es_iterations(tr.nodes, tr.cum, tr.utility, tr.infos, self.regret, self.ssum,
-                          tr.n_players, self._key, self.iteration + 1, n, self._stack,
-                          self._order, self._chosen, self._value, self._sigma)
+                          tr.n_players, self._key, self.iteration + 1, n, self._iwork,
+                          self._value, self._sigma)
         else:
             cfr_iterations(tr.nodes, tr.prob, tr.utility, tr.infos, self.regret, self.ssum,
                            self._strategy, self._work, tr.n_players,
