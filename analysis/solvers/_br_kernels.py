@@ -40,8 +40,9 @@ from ._layout import (
 
 
 @njit(cache=True)
-def expected_values(nodes, prob, utility, infos, strategy, reach, out):
+def expected_values(tree, strategy, reach, out):
     """Each player's expected payoff when everybody plays ``strategy`` (written into ``out``)."""
+    nodes, prob, _, utility, infos = tree
     n_players = out.shape[0]
     for p in range(n_players):
         out[p] = 0.0
@@ -66,14 +67,14 @@ def expected_values(nodes, prob, utility, infos, strategy, reach, out):
 
 
 @njit(cache=True)
-def best_response(nodes, prob, utility, infos, strategy, player, reach, seq, parent_seq,
-                  seq_val, best):
+def best_response(tree, strategy, player, reach, seq, parent_seq, seq_val, best):
     """Best-response value of ``player`` against ``strategy`` of the others.
 
     Scratch: ``reach`` float64[N], ``seq`` int64[N], ``parent_seq`` int64[M],
     ``seq_val`` float64[A]. ``best`` int64[M] receives the chosen action of each of
     ``player``'s infosets (-1 for the other players' infosets).
     """
+    nodes, prob, _, utility, infos = tree
     n = nodes.shape[0]
     for a in range(seq_val.shape[0]):
         seq_val[a] = 0.0

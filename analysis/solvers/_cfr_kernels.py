@@ -17,10 +17,12 @@ One iteration is, for each traversing player ``i`` (alternating updates: player
 Average-strategy contributions are ``weight * reach_i * sigma`` with weight 1
 (CFR), ``t`` (CFR+, linear averaging) or ``t**gamma`` (DCFR), as in open_spiel.
 
-Arrays: the tree (``nodes``, ``prob``, ``utility``, ``infos``: see
+Arguments: the tree tuple (``GameTree.kernel_args``, see
 :mod:`analysis.solvers._layout`), the solver state (``regret``, ``ssum``: float64[A]),
-the scratch ``work`` float64[3, N] (own reach, others' reach, value) and
-``strategy`` float64[A]. Nothing is allocated per iteration.
+the scratch ``strategy`` float64[A] and ``work`` float64[3, N] (own reach, others'
+reach, value), the options ``opts`` (int64: ``O_METHOD``, ``O_ALTERNATING``) and
+``coefs`` (float64: DCFR's ``C_ALPHA``, ``C_BETA``, ``C_GAMMA``). Nothing is
+allocated per iteration.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ from ._layout import (
     KIND,
     M_CFR_PLUS,
     M_DCFR,
+    O_ALTERNATING,
+    O_METHOD,
     PLAYER,
     TERMINAL,
 )
@@ -184,13 +188,16 @@ def _apply_rule(regret, infos, player, method, t, coefs):
 
 
 @njit(cache=True)
-def cfr_iterations(nodes, prob, utility, infos, regret, ssum, strategy, work,
-                   n_players, method, alternating, coefs, first_iteration, n_iterations):
+def cfr_iterations(tree, regret, ssum, strategy, work, opts, coefs, first_iteration, n_iterations):
     """Run iterations ``first_iteration .. first_iteration + n_iterations - 1`` (1-based) in place.
 
     The current strategy is recomputed from the regrets at entry, so a run split
     into several calls (or saved and resumed) equals one long run bit for bit.
     """
+    nodes, prob, _, utility, infos = tree
+    n_players = utility.shape[1]
+    method = opts[O_METHOD]
+    alternating = opts[O_ALTERNATING] != 0
     regret_matching(regret, infos, strategy, -1)
     for t in range(first_iteration, first_iteration + n_iterations):
         if method == M_CFR_PLUS:

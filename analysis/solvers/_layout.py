@@ -28,6 +28,9 @@ flat per-action arrays of length ``A = sum(I_COUNT)``: regrets, strategy sums,
 strategies). Infoset ids follow the order of their first node, so with perfect
 recall an infoset's own-player predecessors always have smaller ids (the best
 response relies on this; the builder checks it).
+
+Kernels take the tree as one tuple ``(nodes, prob, cum, utility, infos)``
+(``GameTree.kernel_args``); the number of players is ``utility.shape[1]``.
 """
 
 from __future__ import annotations
@@ -47,6 +50,11 @@ I_PLAYER = 0
 I_COUNT = 1
 I_OFFSET = 2
 N_INFO_COLS = 3
+
+# entries of the int64 option vector of the full-width kernel
+O_METHOD = 0
+O_ALTERNATING = 1
+N_OPTS = 2
 
 # method codes of the full-width kernel (SolverSettings.method)
 M_CFR = 0

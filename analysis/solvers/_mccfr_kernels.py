@@ -180,9 +180,10 @@ def _average_walk(nodes, cum, infos, regret, ssum, rng, owner, iwork, sigma):
 
 
 @njit(cache=True)
-def es_iterations(nodes, cum, utility, infos, regret, ssum, n_players, key,
-                  first_iteration, n_iterations, iwork, value, sigma):
+def es_iterations(tree, regret, ssum, key, first_iteration, n_iterations, iwork, value, sigma):
     """Run external-sampling iterations ``first_iteration ..`` (1-based) in place."""
+    nodes, _, cum, utility, infos = tree
+    n_players = utility.shape[1]
     rng = np.empty(4, np.uint64)
     for t in range(first_iteration, first_iteration + n_iterations):
         seed_state(rng, key, t)

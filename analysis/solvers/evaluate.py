@@ -80,8 +80,7 @@ def expected_values(tree: GameTree, strategy: np.ndarray) -> np.ndarray:
     """Each player's expected payoff when all players follow ``strategy``."""
     s = check_strategy(tree, strategy)
     out = np.zeros(tree.n_players)
-    _expected_values_kernel(tree.nodes, tree.prob, tree.utility, tree.infos, s,
-                            np.empty(tree.n_nodes), out)
+    _expected_values_kernel(tree.kernel_args, s, np.empty(tree.n_nodes), out)
     return out
 
 
@@ -100,9 +99,8 @@ def best_response(tree: GameTree, strategy: np.ndarray, player: int) -> tuple[fl
 def _br(tree: GameTree, s: np.ndarray, player: int) -> tuple[float, np.ndarray]:
     n, m = tree.n_nodes, tree.n_infosets
     best = np.full(m, -1, np.int64)
-    value = _best_response_kernel(tree.nodes, tree.prob, tree.utility, tree.infos, s, player,
-                                  np.empty(n), np.empty(n, np.int64), np.full(m, -1, np.int64),
-                                  np.empty(max(tree.n_actions, 1)), best)
+    value = _best_response_kernel(tree.kernel_args, s, player, np.empty(n), np.empty(n, np.int64),
+                                  np.full(m, -1, np.int64), np.empty(max(tree.n_actions, 1)), best)
     return float(value), best
 
 
@@ -110,8 +108,7 @@ def profile_value(tree: GameTree, strategy: np.ndarray) -> ProfileValue:
     """Best-response values, on-policy values, NashConv and exploitability of a profile."""
     s = check_strategy(tree, strategy)
     values = np.zeros(tree.n_players)
-    _expected_values_kernel(tree.nodes, tree.prob, tree.utility, tree.infos, s,
-                            np.empty(tree.n_nodes), values)
+    _expected_values_kernel(tree.kernel_args, s, np.empty(tree.n_nodes), values)
     br = tuple(_br(tree, s, p)[0] for p in range(tree.n_players))
     return ProfileValue(br, tuple(float(v) for v in values))
 

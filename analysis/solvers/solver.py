@@ -102,6 +102,9 @@ class Solver:
             self._sigma = np.zeros(tree.max_actions)
         else:
             self._work = np.zeros((3, n))
+            self._opts = np.zeros(L.N_OPTS, np.int64)
+            self._opts[L.O_METHOD] = _CODES[self.settings.method]
+            self._opts[L.O_ALTERNATING] = int(self.settings.alternating)
             self._coefs = np.zeros(L.N_COEFS)
             self._coefs[L.C_ALPHA] = self.settings.alpha
             self._coefs[L.C_BETA] = self.settings.beta
@@ -115,14 +118,11 @@ class Solver:
         t0 = time.perf_counter()
         tr = self.tree
         if self.settings.method == "mccfr":
-            es_iterations(tr.nodes, tr.cum, tr.utility, tr.infos, self.regret, self.ssum,
-                          tr.n_players, self._key, self.iteration + 1, n, self._iwork,
-                          self._value, self._sigma)
+            es_iterations(tr.kernel_args, self.regret, self.ssum, self._key, self.iteration + 1, n,
+                          self._iwork, self._value, self._sigma)
         else:
-            cfr_iterations(tr.nodes, tr.prob, tr.utility, tr.infos, self.regret, self.ssum,
-                           self._strategy, self._work, tr.n_players,
-                           _CODES[self.settings.method], self.settings.alternating,
-                           self._coefs, self.iteration + 1, n)
+            cfr_iterations(tr.kernel_args, self.regret, self.ssum, self._strategy, self._work,
+                           self._opts, self._coefs, self.iteration + 1, n)
         self.iteration += n
         self.seconds += time.perf_counter() - t0
 

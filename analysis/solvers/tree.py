@@ -109,8 +109,9 @@ class GameTree:
         """The player who acts at infoset number ``infoset``."""
         return int(self.infos[infoset, L.I_PLAYER])
 
+    @property
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The arrays every kernel takes first: ``(nodes, prob, cum, utility, infos)``."""
+        """The tree as the one tuple every kernel takes first: ``(nodes, prob, cum, utility, infos)``."""
         return self.nodes, self.prob, self.cum, self.utility, self.infos
 
 
