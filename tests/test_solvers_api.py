@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import analysis.solvers as solvers
-from analysis.solvers import SolverError, kuhn, solve
+from analysis.solvers import Solver, SolverError, SolverSettings, kuhn, solve
 from evaluator.errors import LabError
 
 
@@ -69,3 +72,28 @@ def test_method_aliases_and_zero_iterations() -> None:
     assert r.settings.method == "cfr+" and r.iterations == 0
     assert r.exploitability == pytest.approx(11 / 24)  # the uniform strategy
     assert solve({"players": 1, "root": {"payoff": [2.0]}}, "cfr", 3).game_value == (2.0,)
+
+
+_NO_JIT_PROBE = """
+import json
+from analysis.solvers import Solver, SolverSettings, kuhn, profile_value
+out = {}
+for players, method in ((2, "cfr+"), (2, "dcfr"), (3, "mccfr"), (2, "mccfr")):
+    s = Solver(kuhn(players), SolverSettings(method, seed=5))
+    s.run(40)
+    out[f"{players}{method}"] = [s.regret.tolist(), s.ssum.tolist(),
+                                 list(profile_value(kuhn(players), s.average_strategy()).br_values)]
+print(json.dumps(out))
+"""
+
+
+def test_kernels_are_plain_python_and_agree_with_the_compiled_code() -> None:
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONWARNINGS": "ignore"}
+    proc = subprocess.run([sys.executable, "-c", _NO_JIT_PROBE], capture_output=True, text=True,
+                          env=env, timeout=300, check=True, cwd=Path(__file__).resolve().parents[1])
+    interpreted = json.loads(proc.stdout)
+    for players, method in ((2, "cfr+"), (2, "dcfr"), (3, "mccfr"), (2, "mccfr")):
+        s = Solver(kuhn(players), SolverSettings(method, seed=5))
+        s.run(40)
+        br = list(solvers.profile_value(kuhn(players), s.average_strategy()).br_values)
+        assert interpreted[f"{players}{method}"] == [s.regret.tolist(), s.ssum.tolist(), br]

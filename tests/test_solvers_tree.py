@@ -66,7 +66,7 @@ def test_breadth_first_layout(tree) -> None:
     assert (nodes[dec, L.PLAYER] == infos[nodes[dec, L.INDEX], L.I_PLAYER]).all()
     assert np.array_equal(infos[:, L.I_OFFSET], np.concatenate([[0], np.cumsum(infos[:-1, L.I_COUNT])]))
     # infosets numbered by first appearance
-    firsts = [np.flatnonzero(nodes[:, L.INDEX] * dec == j)[0] if j else 0 for j in range(tree.n_infosets)]
+    firsts = [np.flatnonzero(dec & (nodes[:, L.INDEX] == j))[0] for j in range(tree.n_infosets)]
     assert firsts == sorted(firsts)
 
 
