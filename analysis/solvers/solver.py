@@ -173,7 +173,11 @@ class Solver:
         if info.get("fingerprint") != tree.fingerprint:
             raise SolverError(f"solver state {path} was saved for tree '{info.get('tree')}' "
                               f"({info.get('fingerprint')}), not '{tree.name}' ({tree.fingerprint})")
-        solver = cls(tree, SolverSettings(**info["settings"]))
+        try:
+            settings = SolverSettings(**info["settings"])
+        except (TypeError, KeyError) as exc:
+            raise SolverError(f"solver state {path}: unreadable settings ({exc})") from None
+        solver = cls(tree, settings)
         if regret.shape != solver.regret.shape or ssum.shape != solver.ssum.shape:
             raise SolverError(f"solver state {path}: arrays do not fit tree '{tree.name}'")
         solver.regret[:] = regret

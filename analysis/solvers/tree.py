@@ -55,6 +55,10 @@ class GameTree:
     action_labels: tuple[tuple[str, ...], ...]
     meta: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        for arr in (self.nodes, self.prob, self.cum, self.utility, self.infos):
+            arr.flags.writeable = False  # trees are shared (kuhn() and leduc() are cached)
+
     @property
     def n_nodes(self) -> int:
         """Number of nodes (histories), terminals and chance nodes included."""
