@@ -97,3 +97,39 @@ def test_kernels_are_plain_python_and_agree_with_the_compiled_code() -> None:
         s.run(40)
         br = list(solvers.profile_value(kuhn(players), s.average_strategy()).br_values)
         assert interpreted[f"{players}{method}"] == [s.regret.tolist(), s.ssum.tolist(), br]
+
+
+def _cli():
+    import typer
+    from typer.testing import CliRunner
+
+    from analysis.solvers.cli import register
+
+    app = typer.Typer()
+    register(app)
+    app.command("noop")(lambda: None)  # a second command keeps "solve" as a subcommand
+    return app, CliRunner()
+
+
+def test_solve_command(tmp_path: Path) -> None:
+    app, runner = _cli()
+    res = runner.invoke(app, ["solve", "kuhn", "-n", "500", "--out", str(tmp_path),
+                              "--state", str(tmp_path / "s.npz")])
+    assert res.exit_code == 0, res.output
+    assert "kuhn-2p: 58 nodes, 12 infosets; cfr+ x 500 iterations" in res.output
+    assert "player 0 -0.0555" in res.output
+    assert (tmp_path / "kuhn-2p_cfr+.csv").exists() and (tmp_path / "s.npz").exists()
+    game = tmp_path / "pennies.json"
+    game.write_text(json.dumps({"players": 2, "root": {"player": 0, "infoset": "a", "actions": [
+        ["x", {"payoff": [1, -1]}], ["y", {"payoff": [0, 0]}]]}}))
+    res = runner.invoke(app, ["solve", str(game), "-m", "cfr", "-n", "10"])
+    assert res.exit_code == 0 and "player 0 +0.950000" in res.output  # uniform once, then x
+
+
+def test_solve_command_bad_input_is_a_solver_error() -> None:
+    app, runner = _cli()
+    res = runner.invoke(app, ["solve", "chess"])
+    assert isinstance(res.exception, SolverError)
+    assert str(res.exception).startswith("unknown game 'chess'")
+    res = runner.invoke(app, ["solve", "kuhn", "-m", "qlearning"])
+    assert isinstance(res.exception, SolverError)
