@@ -1,0 +1,68 @@
+"""Column layout of the flat game-tree arrays that every solver kernel reads.
+
+A tree of ``N`` nodes is stored in breadth-first order (a parent's id is smaller
+than its children's, and the children of a node are consecutive ids), so a
+forward sweep ``0..N-1`` visits parents first and a backward sweep children first.
+
+``nodes``: int32[N, 5], one row per node:
+
+=========== ================================================================
+column      meaning
+=========== ================================================================
+``KIND``    ``TERMINAL``, ``CHANCE`` or ``DECISION``
+``PLAYER``  the acting player of a decision node, -1 otherwise
+``FIRST``   id of the first child (children are ``FIRST .. FIRST+COUNT-1``)
+``COUNT``   number of children (0 for a terminal)
+``INDEX``   infoset id of a decision node, row of ``utility`` for a terminal,
+            -1 for a chance node
+=========== ================================================================
+
+``prob``: float64[N], the chance probability of the edge into each node (1.0 when
+the parent is not a chance node); ``cum``: float64[N], running sums of ``prob``
+over each chance node's children (for sampling). ``utility``: float64[T, P], the
+payoff of every player at each terminal (any vector: not zero-sum in general).
+
+``infos``: int32[M, 3], one row per information set: ``I_PLAYER``,
+``I_COUNT`` (number of actions) and ``I_OFFSET`` (start of its actions in the
+flat per-action arrays of length ``A = sum(I_COUNT)``: regrets, strategy sums,
+strategies). Infoset ids follow the order of their first node, so with perfect
+recall an infoset's own-player predecessors always have smaller ids (the best
+response relies on this; the builder checks it).
+
+Kernels take the tree as one tuple ``(nodes, prob, cum, utility, infos)``
+(``GameTree.kernel_args``); the number of players is ``utility.shape[1]``.
+"""
+
+from __future__ import annotations
+
+TERMINAL = 0
+CHANCE = 1
+DECISION = 2
+
+KIND = 0
+PLAYER = 1
+FIRST = 2
+COUNT = 3
+INDEX = 4
+N_NODE_COLS = 5
+
+I_PLAYER = 0
+I_COUNT = 1
+I_OFFSET = 2
+N_INFO_COLS = 3
+
+# entries of the int64 option vector of the full-width kernel
+O_METHOD = 0
+O_ALTERNATING = 1
+N_OPTS = 2
+
+# method codes of the full-width kernel (SolverSettings.method)
+M_CFR = 0
+M_CFR_PLUS = 1
+M_DCFR = 2
+
+# entries of the float coefficient vector passed to the full-width kernel
+C_ALPHA = 0
+C_BETA = 1
+C_GAMMA = 2
+N_COEFS = 3

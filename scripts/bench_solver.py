@@ -1,0 +1,170 @@
+"""Benchmark the equilibrium solvers on Leduc hold'em, next to open_spiel's C++ CFR+.
+
+Run as ``.venv/bin/python scripts/bench_solver.py [--iterations 1000] [--repeat 3]
+[--no-open-spiel] [--no-compile] [--json FILE]``.
+
+What is measured (numba on one thread, ``numba.set_num_threads(1)``; the kernels
+are serial anyway):
+
+* compile time of the solver kernels in a fresh process, measured apart from the
+  runs: **cold** (an empty ``NUMBA_CACHE_DIR``: numba compiles everything) and
+  **warm** (the same cache directory again: machine code loaded from disk); the
+  import and the Leduc tree build are timed separately;
+* Leduc CFR+ (and CFR, DCFR, external-sampling MCCFR) iterations per second,
+  warm, best of ``--repeat`` runs of ``--iterations`` iterations, wall and CPU time;
+* the exploitability (NashConv / 2, in chips) of the CFR+ average strategy after
+  ``--iterations`` iterations, and the time of one exact evaluation (both best
+  responses and the on-policy values);
+* open_spiel's C++ ``pyspiel.CFRPlusSolver`` on ``leduc_poker`` for the same
+  number of iterations, its speed and ``pyspiel.exploitability`` (the same
+  definition), when ``pyspiel`` is importable (``pip install open_spiel``, the
+  ``bench`` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from analysis.io import write_json  # noqa: E402
+from analysis.solvers import Solver, SolverSettings, leduc  # noqa: E402
+
+_COMPILE_PROBE = """
+import json, time
+t0 = time.perf_counter()
+from analysis.solvers import Solver, SolverSettings, leduc
+t1 = time.perf_counter()
+tree = leduc()
+t2 = time.perf_counter()
+s = Solver(tree, SolverSettings("cfr+"))
+s.run(1)
+s.evaluate()
+t3 = time.perf_counter()
+m = Solver(tree, SolverSettings("mccfr"))
+m.run(1)
+t4 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "tree": t2 - t1, "cfr+br": t3 - t2, "mccfr": t4 - t3}))
+"""
+
+
+def _timed(fn) -> tuple[float, float]:
+    w, c = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - w, time.process_time() - c
+
+
+def compile_times() -> dict[str, dict[str, float]]:
+    """First-call times in fresh processes with an empty, then a filled numba cache."""
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="numba-cache-") as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "NUMBA_NUM_THREADS": "1"}
+        for label in ("cold", "warm"):
+            proc = subprocess.run([sys.executable, "-c", _COMPILE_PROBE], capture_output=True,
+                                  text=True, env=env, cwd=ROOT, check=True)
+            out[label] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return out
+
+
+def solver_speed(iterations: int, repeat: int) -> dict[str, dict[str, float]]:
+    """Warm iterations per second of every method on Leduc; CFR+'s exploitability after the run."""
+    tree = leduc()
+    out = {}
+    for method, n in (("cfr+", iterations), ("cfr", iterations), ("dcfr", iterations),
+                      ("mccfr", 20 * iterations)):
+        Solver(tree, SolverSettings(method)).run(1)  # compile or load outside the timing
+        best = None
+        for _ in range(repeat):
+            s = Solver(tree, SolverSettings(method))
+            wall, cpu = _timed(lambda s=s, n=n: s.run(n))
+            if best is None or wall < best[0]:
+                best = (wall, cpu, s)
+        wall, cpu, s = best
+        row = {"iterations": n, "seconds": wall, "cpu_seconds": cpu, "it_per_s": n / wall,
+               "it_per_cpu_s": n / cpu if cpu > 0 else float("nan")}
+        pv = s.evaluate()  # the first call also loads the best-response kernels
+        eval_wall, _ = _timed(s.evaluate)
+        row.update(exploitability=pv.exploitability, nash_conv=pv.nash_conv,
+                   evaluation_seconds=eval_wall)
+        out[method] = row
+    return out
+
+
+def open_spiel_speed(iterations: int) -> dict[str, float] | None:
+    """open_spiel's C++ CFR+ on leduc_poker: iterations per second and exploitability."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("leduc_poker")
+    solver = pyspiel.CFRPlusSolver(game)
+
+    def run() -> None:
+        for _ in range(iterations):
+            solver.evaluate_and_update_policy()
+
+    wall, cpu = _timed(run)
+    t = time.perf_counter()
+    expl = pyspiel.exploitability(game, solver.average_policy())
+    return {"iterations": iterations, "seconds": wall, "cpu_seconds": cpu,
+            "it_per_s": iterations / wall, "exploitability": expl,
+            "evaluation_seconds": time.perf_counter() - t,
+            "version": getattr(pyspiel, "__version__", "?")}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--iterations", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--no-open-spiel", action="store_true")
+    ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = ap.parse_args()
+    numba.set_num_threads(1)
+    info = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cpus, " \
+           f"python {platform.python_version()}, numba {numba.__version__}"
+    print(f"machine: {info}")
+    tree = leduc()
+    print(f"leduc: {tree.counts()}")
+    results: dict = {"machine": info}
+    if not args.no_compile:
+        results["compile"] = compile_times()
+        print("\n[compile, fresh process, seconds]")
+        for label, row in results["compile"].items():
+            print(f"  {label:<5} " + "  ".join(f"{k} {v:7.3f}" for k, v in row.items()))
+    results["lab"] = solver_speed(args.iterations, args.repeat)
+    print(f"\n[leduc, warm, one thread, best of {args.repeat}]")
+    for method, row in results["lab"].items():
+        print(f"  {method:<6} {row['iterations']:>6} it  {row['it_per_s']:>10,.0f} it/s "
+              f"({row['it_per_cpu_s']:>10,.0f} it/cpu-s)  exploitability {row['exploitability']:.4e}"
+              f"  (one evaluation {1e3 * row['evaluation_seconds']:.2f} ms)")
+    if not args.no_open_spiel:
+        os_row = open_spiel_speed(args.iterations)
+        results["open_spiel"] = os_row
+        if os_row is None:
+            print("\nopen_spiel: not importable (pip install open_spiel)")
+        else:
+            print(f"\n[open_spiel {os_row['version']} C++ CFRPlusSolver, leduc_poker]")
+            print(f"  cfr+   {os_row['iterations']:>6} it  {os_row['it_per_s']:>10,.1f} it/s  "
+                  f"exploitability {os_row['exploitability']:.4e}  "
+                  f"(one evaluation {1e3 * os_row['evaluation_seconds']:.1f} ms)")
+            ratio = results["lab"]["cfr+"]["it_per_s"] / os_row["it_per_s"]
+            print(f"  lab CFR+ / open_spiel CFR+ speed: {ratio:,.0f}x")
+    if args.json:
+        write_json(args.json, results)
+
+
+if __name__ == "__main__":
+    main()
