@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_equity.py
 	$(BIN)/python scripts/bench_settlement.py
 	$(BIN)/python scripts/bench_study.py
+	$(BIN)/python scripts/bench_solver.py
 
 guide: $(STAMP)
 	$(BIN)/dilemma guide --out results/

@@ -18,13 +18,8 @@ E[u_i]``. Cost: two sweeps over the nodes, no recursion.
 
 from __future__ import annotations
 
-import sys
+from evaluator.jit import kernel
 
-from numba import njit
-
-from evaluator._jit import drop_stale_cache
-
-from . import _layout
 from ._layout import (
     CHANCE,
     COUNT,
@@ -39,7 +34,7 @@ from ._layout import (
 )
 
 
-@njit(cache=True)
+@kernel
 def expected_values(tree, strategy, reach, out):
     """Each player's expected payoff when everybody plays ``strategy`` (written into ``out``)."""
     nodes, prob, _, utility, infos = tree
@@ -66,7 +61,7 @@ def expected_values(tree, strategy, reach, out):
                 reach[f + j] = r * strategy[off + j]
 
 
-@njit(cache=True)
+@kernel
 def best_response(tree, strategy, player, reach, seq, parent_seq, seq_val, best):
     """Best-response value of ``player`` against ``strategy`` of the others.
 
@@ -129,7 +124,3 @@ def best_response(tree, strategy, player, reach, seq, parent_seq, seq_val, best)
         else:
             seq_val[ps] += bv
     return root
-
-
-# constants of _layout are frozen into the machine code: recompile when it changes
-drop_stale_cache(sys.modules[__name__], (_layout,))

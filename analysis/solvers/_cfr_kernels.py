@@ -27,13 +27,8 @@ allocated per iteration.
 
 from __future__ import annotations
 
-import sys
+from evaluator.jit import kernel
 
-from numba import njit
-
-from evaluator._jit import drop_stale_cache
-
-from . import _layout
 from ._layout import (
     C_ALPHA,
     C_BETA,
@@ -59,7 +54,7 @@ _OTHERS = 1
 _VALUE = 2
 
 
-@njit(cache=True)
+@kernel
 def regret_matching(regret, infos, strategy, player):
     """Current strategy from regrets (positive parts normalised; uniform if none) for one
     player's infosets, or all infosets when ``player < 0``."""
@@ -83,7 +78,7 @@ def regret_matching(regret, infos, strategy, player):
                 strategy[off + a] = u
 
 
-@njit(cache=True)
+@kernel
 def normalise_sums(ssum, infos, out):
     """Average strategy from strategy sums (uniform where an infoset was never reached)."""
     for j in range(infos.shape[0]):
@@ -100,7 +95,7 @@ def normalise_sums(ssum, infos, out):
                 out[off + a] = 1.0 / k
 
 
-@njit(cache=True)
+@kernel
 def _traverse(nodes, prob, utility, infos, strategy, regret, ssum, work, trav, weight):
     """One forward and one backward sweep for traversing player ``trav`` (see the module doc)."""
     n = nodes.shape[0]
@@ -160,7 +155,7 @@ def _traverse(nodes, prob, utility, infos, strategy, regret, ssum, work, trav, w
     return val[0]
 
 
-@njit(cache=True)
+@kernel
 def _apply_rule(regret, infos, player, method, t, coefs):
     """The method's regret rule after iteration ``t`` on one player's infosets (all if < 0)."""
     if method == M_CFR_PLUS:
@@ -187,7 +182,7 @@ def _apply_rule(regret, infos, player, method, t, coefs):
                     regret[off + a] *= neg
 
 
-@njit(cache=True)
+@kernel
 def cfr_iterations(tree, regret, ssum, strategy, work, opts, coefs, first_iteration, n_iterations):
     """Run iterations ``first_iteration .. first_iteration + n_iterations - 1`` (1-based) in place.
 
@@ -214,7 +209,3 @@ def cfr_iterations(tree, regret, ssum, strategy, work, opts, coefs, first_iterat
         if not alternating:
             _apply_rule(regret, infos, -1, method, t, coefs)
             regret_matching(regret, infos, strategy, -1)
-
-
-# constants of _layout are frozen into the machine code: recompile when it changes
-drop_stale_cache(sys.modules[__name__], (_layout,))

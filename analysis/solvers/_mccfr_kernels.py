@@ -1,7 +1,7 @@
 """External-sampling Monte Carlo CFR (Lanctot et al. 2009) for any number of players.
 
 Per iteration ``t`` the generator is seeded from ``(key, t)`` only
-(:func:`analysis._rng.seed_state`), so a run split into several calls, or saved
+(:func:`analysis.core.rng.seed_state`), so a run split into several calls, or saved
 and resumed, draws the same numbers as one long run. For each traversing player
 ``i`` in turn, the *regret walk*:
 
@@ -35,16 +35,11 @@ children-first. Scratch: ``iwork`` int64[3, N] (stack, preorder, sampled child),
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
-from numba import njit
 
-from analysis import _rng
-from analysis._rng import next_float, seed_state, weighted_index
-from evaluator._jit import drop_stale_cache
+from analysis.core.rng import next_float, seed_state, weighted_index
+from evaluator.jit import kernel
 
-from . import _layout
 from ._layout import (
     CHANCE,
     COUNT,
@@ -57,7 +52,7 @@ from ._layout import (
 )
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _match(regret, off, k, sigma):
     """Regret matching of one infoset into ``sigma[:k]``."""
     total = 0.0
@@ -74,7 +69,7 @@ def _match(regret, off, k, sigma):
             sigma[a] = 1.0 / k
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _sample(rng, sigma, k):
     """An action index drawn from ``sigma[:k]`` (never one of probability zero)."""
     u = next_float(rng)
@@ -89,7 +84,7 @@ def _sample(rng, sigma, k):
     return c
 
 
-@njit(cache=True)
+@kernel
 def _regret_walk(nodes, cum, utility, infos, regret, ssum, rng, trav, avg_player,
                  iwork, value, sigma):
     """Sampled regret update for ``trav``; average update at ``avg_player``'s nodes if >= 0."""
@@ -148,7 +143,7 @@ def _regret_walk(nodes, cum, utility, infos, regret, ssum, rng, trav, avg_player
     return value[0]
 
 
-@njit(cache=True)
+@kernel
 def _average_walk(nodes, cum, infos, regret, ssum, rng, owner, iwork, sigma):
     """Add ``owner``'s current strategy at the nodes of a walk sampling chance and ``owner``
     and expanding everyone else (visit probability: chance reach x owner's reach)."""
@@ -179,7 +174,7 @@ def _average_walk(nodes, cum, infos, regret, ssum, rng, owner, iwork, sigma):
                 top += 1
 
 
-@njit(cache=True)
+@kernel
 def es_iterations(tree, regret, ssum, key, first_iteration, n_iterations, iwork, value, sigma):
     """Run external-sampling iterations ``first_iteration ..`` (1-based) in place."""
     nodes, _, cum, utility, infos = tree
@@ -195,7 +190,3 @@ def es_iterations(tree, regret, ssum, key, first_iteration, n_iterations, iwork,
                 _average_walk(nodes, cum, infos, regret, ssum, rng, i, iwork, sigma)
                 _regret_walk(nodes, cum, utility, infos, regret, ssum, rng, i, -1,
                              iwork, value, sigma)
-
-
-# these kernels inline the generator and freeze _layout's constants
-drop_stale_cache(sys.modules[__name__], (_layout, _rng))

@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis._rng import derive_key
-from analysis.io import atomic_path, provenance, write_table
+from analysis.core.io import atomic_path, provenance, write_table
+from analysis.core.rng import derive_key
 
 from . import _layout as L
 from ._cfr_kernels import cfr_iterations, normalise_sums, regret_matching

@@ -1,8 +1,6 @@
 """``dilemma solve``: run a solver on a known game or a JSON game description, from the shell.
 
-``register(app)`` follows the convention of ``analysis/commands/``; to expose the
-command, a module there needs only ``from ..solvers.cli import register``. The
-command parses options, calls :func:`analysis.solvers.solve` and writes files;
+The command parses options, calls :func:`analysis.solvers.solve` and writes files;
 bad input raises :class:`~analysis.solvers.errors.SolverError`, which the
 ``dilemma`` entry point prints as one ``error:`` line (exit code 2).
 """
@@ -14,15 +12,15 @@ from pathlib import Path
 
 import typer
 
-from .errors import SolverError
+from analysis.solvers.errors import SolverError
 
 KNOWN_GAMES = ("kuhn", "kuhn3", "leduc", "leduc-iso")
 
 
 def load_game(name: str):  # -> GameTree (import kept lazy)
     """A known game by name (kuhn, kuhn3, leduc, leduc-iso) or a nested-JSON game file."""
-    from .games import kuhn, leduc
-    from .tree import tree_from_dict
+    from analysis.solvers.games import kuhn, leduc
+    from analysis.solvers.tree import tree_from_dict
 
     key = name.strip().lower()
     if key == "kuhn":
@@ -60,7 +58,7 @@ def register(app: typer.Typer) -> None:
         progress: bool = typer.Option(False, "--progress", help="print every check on stderr"),
     ) -> None:
         """Solve a game; print its value, exploitability and NashConv; optionally write tables."""
-        from .solver import solve
+        from analysis.solvers.solver import solve
 
         tree = load_game(game)
 

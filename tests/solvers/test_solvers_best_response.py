@@ -5,14 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from solver_reference import (
-    Kuhn,
-    KuhnAsLeducInterface,
-    Leduc,
-    br_value,
-    kuhn_br_by_enumeration,
-    kuhn_value,
-)
 
 from analysis.solvers import (
     SolverError,
@@ -27,6 +19,14 @@ from analysis.solvers import (
     uniform_strategy,
 )
 from analysis.solvers import _layout as L
+from tests.reference.solvers import (
+    Kuhn,
+    KuhnAsLeducInterface,
+    Leduc,
+    br_value,
+    kuhn_br_by_enumeration,
+    kuhn_value,
+)
 
 LEDUC_CARDS = ("Js", "Jh", "Qs", "Qh", "Ks", "Kh")
 

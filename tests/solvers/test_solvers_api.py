@@ -103,7 +103,7 @@ def _cli():
     import typer
     from typer.testing import CliRunner
 
-    from analysis.solvers.cli import register
+    from analysis.commands.solve import register
 
     app = typer.Typer()
     register(app)
