@@ -48,6 +48,12 @@ class Plan(ABC):
         """dtype of the statistics rows (integer counts add up in any order)."""
         return np.float64
 
+    record_width: int = 0
+    """Columns of the optional per-trial records (0: none). A plan with records returns
+    ``(stats, records)`` from :meth:`run`, ``records`` an int64 array of ``record_width``
+    columns holding the records of the task's streams in stream order; the runner keeps
+    them in stream order across tasks and resumes (for example one row per simulated game)."""
+
     @property
     @abstractmethod
     def schedule(self) -> Schedule:
@@ -58,9 +64,10 @@ class Plan(ABC):
         """Everything that decides the numbers (seed, spots, models, deck...), as plain data."""
 
     @abstractmethod
-    def run(self, cells: np.ndarray, streams: np.ndarray, trials: np.ndarray) -> np.ndarray:
+    def run(self, cells: np.ndarray, streams: np.ndarray, trials: np.ndarray) -> Any:
         """Statistics rows, one per stream: ``trials[i]`` trials of stream ``streams[i]`` of
-        cell ``cells[i]`` (float or int array of shape ``(len(cells), n_stats)``)."""
+        cell ``cells[i]`` (float or int array of shape ``(len(cells), n_stats)``); with
+        records, the pair ``(stats, records)`` (see :attr:`record_width`)."""
 
     def stderr(self, totals: np.ndarray) -> np.ndarray:
         """Per-cell standard error of the quantity the schedule watches (from the totals)."""

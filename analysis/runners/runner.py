@@ -39,6 +39,8 @@ class RunResult:
     totals: np.ndarray
     trials: np.ndarray
     """Trials run per cell."""
+    records: np.ndarray | None
+    """Per-trial records in stream order (plans with ``record_width``), else ``None``."""
     rounds: np.ndarray
     seconds: float
     """Wall time of this call (a resumed run counts only what it ran now)."""
@@ -101,7 +103,8 @@ def run(plan: Plan, *, backend: Backend | None = None, state_dir: str | Path | N
     fingerprint = plan.fingerprint()
     path = state_path(state_dir, plan.name, fingerprint) if state_dir is not None else None
     state = (RunState.load(path, fingerprint) if path is not None and path.exists() else None) \
-        or RunState.fresh(fingerprint, plan.n_cells, plan.n_stats, plan.stats_dtype)
+        or RunState.fresh(fingerprint, plan.n_cells, plan.n_stats, plan.stats_dtype,
+                          plan.record_width)
     started = time.perf_counter()
     if not state.started:
         state.target = schedule.first(plan.n_cells, size)
@@ -145,6 +148,8 @@ def run(plan: Plan, *, backend: Backend | None = None, state_dir: str | Path | N
                 start, rows, seconds = session.next_done()
                 end = in_flight.pop(start)
                 clock.measure(int(cum[end] - cum[start]), seconds)
+                if state.records is not None:
+                    rows, state.pending_records[start] = rows[0], rows[1]
                 pending[start] = rows
                 keys = sorted(pending)
                 while merged in pending:
@@ -152,6 +157,9 @@ def run(plan: Plan, *, backend: Backend | None = None, state_dir: str | Path | N
                     stop_at = merged + len(block)
                     np.add.at(state.totals, cells[merged:stop_at], block)
                     np.add.at(state.done, cells[merged:stop_at], trials[merged:stop_at])
+                    if state.records is not None:
+                        state.records = np.concatenate([state.records,
+                                                        state.pending_records.pop(merged)])
                     merged = stop_at
                 keys = sorted(pending)
                 progress(int(state.done.sum()), schedule.estimate(state.done, state.target), label)
@@ -181,5 +189,5 @@ def run(plan: Plan, *, backend: Backend | None = None, state_dir: str | Path | N
             save()
             last_save = time.perf_counter()
     progress(int(state.done.sum()), int(state.done.sum()), label)
-    return RunResult(state.totals.copy(), state.done.copy(), state.rounds.copy(),
+    return RunResult(state.totals.copy(), state.done.copy(), state.records, state.rounds.copy(),
                      time.perf_counter() - started, state.resumed, backend.label, path)

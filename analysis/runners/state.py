@@ -41,14 +41,20 @@ class RunState:
     pending: dict[int, np.ndarray] = field(default_factory=dict)
     """Rows of the current round's streams that finished ahead of their turn: a block of rows
     per task, keyed by the position of its first stream in the round's stream list."""
+    records: np.ndarray | None = None
+    """Per-trial records merged so far, in stream order (plans with ``record_width``)."""
+    pending_records: dict[int, np.ndarray] = field(default_factory=dict)
+    """Records of the pending blocks, by the same keys."""
     resumed: bool = False
 
     @classmethod
-    def fresh(cls, fingerprint: str, n_cells: int, n_stats: int, dtype: type) -> RunState:
+    def fresh(cls, fingerprint: str, n_cells: int, n_stats: int, dtype: type,
+              record_width: int = 0) -> RunState:
         """The state of a run that has not started."""
         zeros = np.zeros(n_cells, np.int64)
+        records = np.zeros((0, record_width), np.int64) if record_width else None
         return cls(fingerprint, np.zeros((n_cells, n_stats), dtype), zeros.copy(), zeros.copy(),
-                   zeros.copy(), zeros.copy(), np.zeros(n_cells, np.bool_))
+                   zeros.copy(), zeros.copy(), np.zeros(n_cells, np.bool_), records=records)
 
     def save(self, path: Path) -> None:
         """Write the state atomically (temporary file, then rename)."""
@@ -56,12 +62,21 @@ class RunState:
         lengths = np.array([len(self.pending[k]) for k in keys], np.int64)
         rows = (np.concatenate([self.pending[k] for k in keys]) if len(keys)
                 else np.zeros((0, self.totals.shape[1]), self.totals.dtype))
+        extra = {}
+        if self.records is not None:
+            rec_keys = np.array(sorted(self.pending_records), np.int64)
+            extra = {"records": self.records,
+                     "pending_record_keys": rec_keys,
+                     "pending_record_lengths": np.array([len(self.pending_records[k])
+                                                         for k in rec_keys], np.int64),
+                     "pending_records": (np.concatenate([self.pending_records[k] for k in rec_keys])
+                                         if len(rec_keys) else self.records[:0])}
         with atomic_path(path) as tmp, open(tmp, "wb") as handle:
             np.savez(handle, format=np.int64(FORMAT), fingerprint=np.array(self.fingerprint),
                      totals=self.totals, done=self.done, target=self.target,
                      round_start=self.round_start, rounds=self.rounds, finished=self.finished,
                      started=np.bool_(self.started), pending_keys=keys, pending_lengths=lengths,
-                     pending_rows=rows)
+                     pending_rows=rows, **extra)
 
     @classmethod
     def load(cls, path: Path, fingerprint: str) -> RunState | None:
@@ -70,15 +85,26 @@ class RunState:
             with np.load(path) as data:
                 if int(data["format"]) != FORMAT or str(data["fingerprint"]) != fingerprint:
                     return None
-                keys = data["pending_keys"]
-                ends = np.cumsum(data["pending_lengths"])
-                blocks = np.split(data["pending_rows"], ends[:-1]) if len(keys) else []
-                return cls(fingerprint, data["totals"], data["done"], data["target"],
-                           data["round_start"], data["rounds"], data["finished"],
-                           bool(data["started"]),
-                           {int(k): b for k, b in zip(keys, blocks, strict=True)}, resumed=True)
+                state = cls(fingerprint, data["totals"], data["done"], data["target"],
+                            data["round_start"], data["rounds"], data["finished"],
+                            bool(data["started"]),
+                            _blocks(data, "pending_keys", "pending_lengths", "pending_rows"),
+                            resumed=True)
+                if "records" in data:
+                    state.records = data["records"]
+                    state.pending_records = _blocks(data, "pending_record_keys",
+                                                    "pending_record_lengths", "pending_records")
+                return state
         except (OSError, KeyError, ValueError, EOFError):
             return None
+
+
+def _blocks(data, keys_name: str, lengths_name: str, rows_name: str) -> dict[int, np.ndarray]:
+    keys = data[keys_name]
+    if not len(keys):
+        return {}
+    blocks = np.split(data[rows_name], np.cumsum(data[lengths_name])[:-1])
+    return {int(k): b for k, b in zip(keys, blocks, strict=True)}
 
 
 def state_path(folder: str | os.PathLike[str], name: str, fingerprint: str) -> Path:
