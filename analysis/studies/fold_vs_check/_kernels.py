@@ -53,9 +53,9 @@ from analysis.dilemma.settlement.layout import (
     T_LEVEL,
     T_NBOARD,
 )
-from evaluator._kernels import score_acc, score_cards
+from evaluator._kernels import score_cards
 from evaluator.jit import kernel
-from evaluator.tables import FLUSH_INIT
+from evaluator.strength import board_strengths
 
 from .layout import (
     C_BOARD_LO,
@@ -103,64 +103,6 @@ from .layout import (
     S_STRENGTH,
     STRENGTH_BASE,
 )
-
-_INIT = np.uint64(FLUSH_INIT)
-
-@kernel
-def board_strengths(nb, board, holes, n, eval_tables, n_cards, pair_score, flat, nonb, hand, out):
-    """Strength of each player's holding on the first ``nb`` board cards, into ``out[:n]``.
-
-    Every two-card holding from the cards off the board is scored once; a
-    player's strength counts the holdings, among those that share no card with
-    its own, that its hand beats (ties half).
-    """
-    key = eval_tables[0]
-    on_board = np.uint64(0)
-    acc_board = _INIT
-    for b in range(nb):
-        on_board |= np.uint64(1) << np.uint64(board[b])
-        acc_board += key[board[b]]
-        hand[b] = board[b]
-    cnt = 0
-    for c in range(n_cards):
-        if not (on_board >> np.uint64(c)) & np.uint64(1):
-            nonb[cnt] = c
-            cnt += 1
-    n_pairs = 0
-    for x in range(cnt):
-        a = nonb[x]
-        hand[nb] = a
-        acc_a = acc_board + key[a]
-        for y in range(x + 1, cnt):
-            b = nonb[y]
-            hand[nb + 1] = b
-            s = score_acc(acc_a + key[b], hand, nb + 2, eval_tables)
-            pair_score[a, b] = s
-            pair_score[b, a] = s
-            flat[n_pairs] = s
-            n_pairs += 1
-    total = n_pairs - (2 * cnt - 3)
-    for i in range(n):
-        a = holes[i, 0]
-        b = holes[i, 1]
-        sp = pair_score[a, b]
-        less = 0
-        eq = 0
-        for p in range(n_pairs):
-            v = flat[p]
-            less += v < sp
-            eq += v == sp
-        for x in range(cnt):
-            c = nonb[x]
-            if c != a:
-                v = pair_score[a, c]
-                less -= v < sp
-                eq -= v == sp
-                if c != b:
-                    v = pair_score[b, c]
-                    less -= v < sp
-                    eq -= v == sp
-        out[i] = (less + 0.5 * eq) / total
 
 
 @kernel
