@@ -5,8 +5,6 @@ Scores are plain ints: ``category << 12 | ordinal``; higher is better, equal is 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import numpy as np
 
 from . import _kernels as K
@@ -126,8 +124,3 @@ def category_counts(game: str | GameSpec = "dilemma", n_cards: int = 7) -> dict[
         raise CardError(f"hand size must be 5, 6 or 7; got {n_cards}")
     counts = K.category_counts(spec.n_cards, n_cards, get_tables(spec).kernel_args)
     return {name: int(c) for name, c in zip(CATEGORIES, counts, strict=True)}
-
-
-def scores_to_categories(scores: Iterable[int] | np.ndarray) -> np.ndarray:
-    """Category codes of an array of scores."""
-    return np.asarray(scores) >> CATEGORY_SHIFT

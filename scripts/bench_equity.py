@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:
 
 import numba  # noqa: E402
 
-from analysis.studies.equity import _kernels as K  # noqa: E402
+from analysis.studies.equity import _exact_kernels as K  # noqa: E402
 from analysis.studies.equity import equity  # noqa: E402
 from analysis.studies.starting_hands import headsup_exact, starting_hand_table  # noqa: E402
 from evaluator import parse_cards  # noqa: E402

@@ -40,6 +40,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from analysis.io import write_json  # noqa: E402
+
 from analysis.solvers import Solver, SolverSettings, leduc  # noqa: E402
 
 _COMPILE_PROBE = """

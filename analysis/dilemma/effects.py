@@ -177,11 +177,6 @@ KIND_BY_NAME: dict[str, EffectKind] = {k.name: k for k in KINDS}
 assert all(k.op == i for i, k in enumerate(KINDS)) and len(KINDS) == N_OPS
 
 
-def kind_of(op: int) -> EffectKind:
-    """The vocabulary entry of an opcode."""
-    return KINDS[int(op)]
-
-
 def colours_allowed(kind: EffectKind) -> tuple[str, ...]:
     """Colours a card with this effect may have: hand effects are green, board ones blue or red."""
     if kind.scope is Scope.HAND:
@@ -192,7 +187,8 @@ def colours_allowed(kind: EffectKind) -> tuple[str, ...]:
 
 
 def board_effect_active(colour: int, street: int) -> bool:
-    """Whether a board card of this colour dealt on this street acts (blue always, red from the turn)."""
+    """Whether a board card of this colour dealt on this street acts (blue always, red from the
+    turn): the referee's readable statement of the rule; kernels use ``_board.card_acts``."""
     return colour == COLOUR_BLUE or (colour == COLOUR_RED and street >= TURN)
 
 

@@ -4,7 +4,7 @@ Against one random hand the table is exact: every five-card board is enumerated
 once up to suit symmetry (134,459 orbits for 52 cards, 34,602 for 40), every
 hole pair left is scored on it and the pairs are sorted, so each pair's wins and
 ties against all the others come from one sweep (see
-``equity._kernels.headsup_classes``). Against 2 or more opponents the table is
+``_starting_hand_kernels.headsup_classes``). Against 2 or more opponents the table is
 Monte Carlo: each deal draws a board and the opponents once and scores every
 class's hole pairs left against them; deals run in streams of fixed size, each
 with its own generator stream, through the runner (one cell per opponent count)
@@ -109,7 +109,7 @@ def headsup_exact(game: str | GameSpec = "dilemma") -> pd.DataFrame:
     """Exact equity, win and tie of every starting class against one random hand."""
     from evaluator.tables import get_tables
 
-    from .equity import _kernels as K
+    from . import _starting_hand_kernels as K
 
     spec = get_game(game)
     tables = get_tables(spec).kernel_args
@@ -175,7 +175,7 @@ class MultiwayPlan(Plan):
     def run(self, cells: np.ndarray, streams: np.ndarray, trials: np.ndarray) -> np.ndarray:
         from evaluator.tables import get_tables
 
-        from .equity import _kernels as K
+        from . import _starting_hand_kernels as K
 
         out = K.multiway_classes(self.keys, self.counts, cells, streams, trials, self.n_cards,
                                  self.class_of, self.n_classes, get_tables(self.game).kernel_args)
@@ -238,7 +238,7 @@ def _multiway(game: str | GameSpec, opponents: int | Sequence[int], *, seed: int
 
 def _ratio_stats(sums: np.ndarray, deals: int) -> tuple[np.ndarray, np.ndarray]:
     """Ratio estimate and its standard error per class from the per-deal sums."""
-    from .equity._kernels import SHARE_LCM
+    from .equity._scoring import SHARE_LCM
 
     y, x, yy, xx, xy = (sums[i].astype(np.float64) for i in range(5))
     y, yy, xy = y / SHARE_LCM, yy / SHARE_LCM**2, xy / SHARE_LCM

@@ -13,7 +13,7 @@ import pytest
 from analysis.core import rng as _rng
 from analysis.core.rng import derive_key, splitmix64
 from analysis.studies.equity import EquityError, equity
-from analysis.studies.equity import _kernels as K
+from analysis.studies.equity import _exact_kernels as K
 from analysis.studies.equity.monte_carlo import STREAM as CHUNK
 from analysis.studies.ranges import RangeError, parse_range
 from evaluator import CATEGORIES, LabError, get_game, parse_cards
@@ -233,7 +233,7 @@ def test_range_parse_errors_are_range_errors() -> None:
         equity("As Ah", "AA, 77z", game="holdem")
 
 
-# -- the generator (analysis/_rng.py) --------------------------------------------------------
+# -- the generator (analysis/core/rng.py) --------------------------------------------------------
 
 M64 = (1 << 64) - 1
 

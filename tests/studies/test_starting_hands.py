@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analysis.studies import _starting_hand_kernels as K
 from analysis.studies import starting_hands as SH
-from analysis.studies.equity import _kernels as K
 from analysis.studies.ranges import class_of_combo, combo_index, starting_classes
 from evaluator import evaluate_batch, get_game
 from evaluator.tables import get_tables

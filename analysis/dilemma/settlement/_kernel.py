@@ -1,5 +1,8 @@
 """The numba settlement core: every transfer of RULES §1.4-1.5 on plain integer arrays.
 
+(Over 500 lines on purpose: :func:`settle_core` follows the eight steps of RULES §1.4 in
+order in one function, so the rule order reads top to bottom and nothing is allocated.)
+
 This is the fast twin of :mod:`.referee` (the readable path that
 explains each step); the two are tested to agree on random end states and on
 every worked example of RULES §1.8. Simulation kernels call :func:`settle_core`

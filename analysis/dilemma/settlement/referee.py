@@ -1,5 +1,8 @@
 """The settlement of one finished hand, step by step, in readable Python (RULES §1.4-1.5, §1.8).
 
+(Over 500 lines on purpose: one method per step of RULES §1.4, each explaining what it
+did in the printed referee report; the steps share the ledger and the roles.)
+
 This is the referee's path: :func:`settle` takes the end state of a hand (a
 :class:`HandState`, usually read from a JSON hand record with
 :func:`load_hand_record`) and a deck, and returns a :class:`SettlementResult`
@@ -37,7 +40,8 @@ from ..effects import (
     OP_WINDFALL,
     RIVER,
     STREETS,
-    TURN,
+    board_effect_active,
+    hand_effect_active,
 )
 from .errors import SettlementError
 from .layout import (
@@ -278,7 +282,8 @@ class _Referee:
             for c in (c for c in self.P[i].hole if deck.colour[c] == COLOUR_GREEN):
                 op = int(deck.opcode[c])
                 text = f"{self.name[i]} holds {self.card(c)} ({deck.effect_label(c)})"
-                if not (self.P[i].live or self.rules.green_effects_for == "all_dealt"):
+                if not hand_effect_active(int(deck.colour[c]), not self.P[i].live,
+                                          self.rules.green_effects_for):
                     lines.append(
                         f"{text} but folded: no effect (green cards act only for players still in)"
                     )
@@ -313,7 +318,7 @@ class _Referee:
             if col not in (COLOUR_BLUE, COLOUR_RED):
                 continue
             text = f"{self.card(c)} ({deck.colour_name(c)}, {deck.effect_label(c)}, dealt on the {STREETS[st]})"
-            if col == COLOUR_RED and st < TURN:
+            if not board_effect_active(col, st):
                 lines.append(f"{text}: red cards act only from the turn on; no effect")
                 continue
             op, amount = int(deck.opcode[c]), int(deck.amount[c])

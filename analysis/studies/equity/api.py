@@ -229,7 +229,7 @@ def equity(
     """
     from evaluator.tables import get_tables
 
-    from . import _kernels as K
+    from . import _exact_kernels as K
 
     started = time.perf_counter()
     spec = get_game(game)

@@ -18,7 +18,7 @@ from evaluator import CATEGORIES
 from evaluator.errors import LabError
 from evaluator.tables import get_tables
 
-from . import _kernels as K
+from . import _mc_kernels as K
 
 STREAM = 1 << 15
 """Deals per stream."""

@@ -41,11 +41,6 @@ class OpponentModel:
     params: tuple[tuple[float, float, float], ...]  # (bet, bet_size, call) for streets 0..3
     source: str = ""
 
-    @property
-    def passive(self) -> bool:
-        """Whether nobody of this model ever bets."""
-        return all(p[0] > 1.0 for p in self.params)
-
     def kernel_params(self) -> np.ndarray:
         """float64[4, 3]: per street (bet threshold, bet size, call threshold)."""
         return np.array(self.params, dtype=np.float64)
@@ -128,11 +123,6 @@ def load_model(name_or_path: str | Path | OpponentModel) -> OpponentModel:
         params=tuple(params),
         source=str(path),
     )
-
-
-def builtin_policies() -> list[str]:
-    """Names of the hero policies shipped with the lab."""
-    return sorted(_read(DATA / "policies.toml"))
 
 
 def load_policy(name: str | HeroPolicy) -> HeroPolicy:

@@ -1,0 +1,276 @@
+"""Kernels of the starting-hand tables: exact heads-up by suit-symmetric board orbits, and
+multiway Monte Carlo scoring every hole pair left per deal (ratio-estimator sums)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from analysis.core import rng as _rng
+from evaluator._kernels import score_acc
+from evaluator.jit import kernel
+
+from .equity._scoring import (
+    _INIT,
+    _ONE,
+    N_BLOCKS,
+    SHARE_LCM,
+    _score_hole,
+)
+
+
+@kernel
+def _image_mask(cards, k, perm):
+    m = np.uint64(0)
+    for i in range(k):
+        c = cards[i]
+        m |= _ONE << np.uint64((c >> 2) * 4 + perm[c & 3])
+    return m
+
+
+@kernel
+def _board_orbit(cards, perms):
+    """0 if ``cards`` (5 ids) is not the smallest mask of its suit orbit, else the orbit size."""
+    own = np.uint64(0)
+    for i in range(5):
+        own |= _ONE << np.uint64(cards[i])
+    stab = 0
+    for q in range(perms.shape[0]):
+        im = _image_mask(cards, 5, perms[q])
+        if im < own:
+            return 0
+        if im == own:
+            stab += 1
+    return perms.shape[0] // stab
+
+
+@kernel(parallel=True)
+def _canonical_pass(n_cards, perms, counts, offsets, boards, mult, fill):
+    for a in prange(n_cards - 4):
+        cards = np.empty(5, np.int64)
+        row = offsets[a]
+        cards[0] = a
+        for b in range(a + 1, n_cards):
+            cards[1] = b
+            for c in range(b + 1, n_cards):
+                cards[2] = c
+                for d in range(c + 1, n_cards):
+                    cards[3] = d
+                    for e in range(d + 1, n_cards):
+                        cards[4] = e
+                        size = _board_orbit(cards, perms)
+                        if size:
+                            if fill:
+                                for i in range(5):
+                                    boards[row, i] = cards[i]
+                                mult[row] = size
+                                row += 1
+                            else:
+                                counts[a] += 1
+
+
+@kernel
+def canonical_boards(n_cards, perms):
+    """Five-card boards up to suit permutation: one representative per orbit and its size.
+
+    A board is kept when its card mask is the smallest among its images under the
+    suit permutations ``perms`` (24, 4); its multiplicity is 24 / |stabiliser|.
+    Any statistic summed over all hole cards of a suit-symmetric class (like a
+    starting-hand class) is the same on every board of an orbit.
+    """
+    n_first = n_cards - 4
+    counts = np.zeros(n_first, np.int64)
+    offsets = np.zeros(n_first + 1, np.int64)
+    boards = np.empty((0, 5), np.uint8)
+    mult = np.empty(0, np.int64)
+    _canonical_pass(n_cards, perms, counts, offsets, boards, mult, False)
+    for i in range(n_first):
+        offsets[i + 1] = offsets[i] + counts[i]
+    boards = np.empty((offsets[n_first], 5), np.uint8)
+    mult = np.empty(offsets[n_first], np.int64)
+    _canonical_pass(n_cards, perms, counts, offsets, boards, mult, True)
+    return boards, mult
+
+
+@kernel(parallel=True)
+def headsup_classes(boards, mult, n_cards, class_of, n_classes, tables):
+    """Exact heads-up tally of every starting class against one random hand.
+
+    For each board (with its orbit multiplicity), every hole pair left is scored
+    once and sorted; sweeping the scores while counting, per card, the pairs
+    already passed gives each pair's number of beaten and tied opponent pairs
+    that share no card with it (inclusion-exclusion over its two cards).
+    Returns int64 ``(wins, ties, hands)`` per class, where ``hands`` counts
+    (board, hero pair) deals, each against ``C(n_cards - 7, 2)`` opponent pairs.
+    """
+    n_boards = boards.shape[0]
+    key = tables[0]
+    n_blocks = min(N_BLOCKS, n_boards)
+    wins = np.zeros((n_blocks, n_classes), np.int64)
+    ties = np.zeros((n_blocks, n_classes), np.int64)
+    hands = np.zeros((n_blocks, n_classes), np.int64)
+    n_rest = n_cards - 5
+    n_pairs = n_rest * (n_rest - 1) // 2
+    for blk in prange(n_blocks):
+        rest = np.empty(n_rest, np.int64)
+        sort_key = np.empty(n_pairs, np.int64)
+        pa = np.empty(n_pairs, np.int64)
+        pb = np.empty(n_pairs, np.int64)
+        lt_card = np.zeros(n_cards, np.int64)
+        eq_card = np.zeros(n_cards, np.int64)
+        buf = np.empty(7, np.uint8)
+        for bi in range(blk, n_boards, n_blocks):
+            bmask = np.uint64(0)
+            bacc = _INIT
+            for i in range(5):
+                c = boards[bi, i]
+                bmask |= _ONE << np.uint64(c)
+                bacc += key[c]
+                buf[2 + i] = c
+            r = 0
+            for c in range(n_cards):
+                if not (bmask >> np.uint64(c)) & _ONE:
+                    rest[r] = c
+                    r += 1
+            j = 0
+            for x in range(n_rest):
+                a = rest[x]
+                buf[0] = a
+                acc_a = bacc + key[a]
+                for y in range(x + 1, n_rest):
+                    b = rest[y]
+                    buf[1] = b
+                    s = score_acc(acc_a + key[b], buf, 7, tables)
+                    sort_key[j] = (np.int64(s) << 20) | j
+                    pa[j] = a
+                    pb[j] = b
+                    j += 1
+            order = np.sort(sort_key)
+            w = mult[bi]
+            for c in range(n_cards):
+                lt_card[c] = 0
+            below = 0
+            g0 = 0
+            while g0 < n_pairs:
+                s = order[g0] >> 20
+                g1 = g0
+                while g1 < n_pairs and (order[g1] >> 20) == s:
+                    g1 += 1
+                for g in range(g0, g1):
+                    jj = order[g] & 0xFFFFF
+                    eq_card[pa[jj]] += 1
+                    eq_card[pb[jj]] += 1
+                size = g1 - g0
+                for g in range(g0, g1):
+                    jj = order[g] & 0xFFFFF
+                    a = pa[jj]
+                    b = pb[jj]
+                    beat = below - lt_card[a] - lt_card[b]
+                    tie = size - eq_card[a] - eq_card[b] + 1
+                    cls = class_of[(b * (b - 1)) // 2 + a]  # b > a
+                    wins[blk, cls] += w * beat
+                    ties[blk, cls] += w * tie
+                    hands[blk, cls] += w
+                for g in range(g0, g1):
+                    jj = order[g] & 0xFFFFF
+                    a = pa[jj]
+                    b = pb[jj]
+                    eq_card[a] -= 1
+                    eq_card[b] -= 1
+                    lt_card[a] += 1
+                    lt_card[b] += 1
+                below += size
+                g0 = g1
+    return wins.sum(axis=0), ties.sum(axis=0), hands.sum(axis=0)
+
+
+@kernel
+def _multiway_chunk(state, size, n_opp, n_cards, class_of, tables, share,
+                    y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out, row):
+    """``size`` deals of :func:`multiway_classes` into row ``row`` of its outputs."""
+    key = tables[0]
+    n_classes = y_out.shape[1]
+    n_deal = 5 + 2 * n_opp
+    n_rest = n_cards - n_deal
+    deck = np.arange(n_cards).astype(np.uint8)
+    board = np.empty(5, np.uint8)
+    ty = np.zeros(n_classes, np.int64)
+    tx = np.zeros(n_classes, np.int64)
+    for _t in range(size):
+        _rng.deal(state, deck, n_cards, n_deal)
+        bacc = _INIT
+        for i in range(5):
+            board[i] = deck[i]
+            bacc += key[deck[i]]
+        best = np.int32(-1)
+        n_best = 0
+        for q in range(n_opp):
+            a = deck[5 + 2 * q]
+            b = deck[6 + 2 * q]
+            s = _score_hole(bacc + key[a] + key[b], board, a, b, tables)
+            n_best = 1 if s > best else (n_best + 1 if s == best else n_best)
+            best = max(best, s)
+        tie_share = share[n_best + 1]
+        for x in range(n_deal, n_cards):
+            a = deck[x]
+            acc_a = bacc + key[a]
+            for yv in range(x + 1, n_cards):
+                b = deck[yv]
+                s = _score_hole(acc_a + key[b], board, a, b, tables)
+                hi = np.int64(a if a > b else b)
+                lo = np.int64(b if a > b else a)
+                cls = class_of[(hi * (hi - 1)) // 2 + lo]
+                tx[cls] += 1
+                if s > best:
+                    ty[cls] += SHARE_LCM
+                    win_out[row, cls] += 1
+                elif s == best:
+                    ty[cls] += tie_share
+                    tie_out[row, cls] += 1
+        for cls in range(n_classes):
+            xv = tx[cls]
+            if xv:
+                yv2 = ty[cls]
+                y_out[row, cls] += yv2
+                x_out[row, cls] += xv
+                yy_out[row, cls] += yv2 * yv2
+                xx_out[row, cls] += xv * xv
+                xy_out[row, cls] += xv * yv2
+                ty[cls] = 0
+                tx[cls] = 0
+    return n_rest
+
+
+@kernel(parallel=True)
+def multiway_classes(keys, n_opps, cells, streams, trials, n_cards, class_of, n_classes, tables):
+    """Monte Carlo tally of every starting class against ``n_opp`` random hands at once.
+
+    Each deal draws a board and the opponents from the full deck, then scores
+    every hole pair left for the hero: each is a draw of (hero, board, opponents)
+    with no card in common, all equally likely, so per class the ratio
+    ``sum(shares) / sum(hands)`` estimates its equity (a ratio estimator; its
+    standard error comes from the per-deal sums). Shares are counted in units of
+    1/2520 so every sum is an exact integer (at most 10 players). Stream ``streams[i]`` of cell ``cells[i]`` (its
+    key ``keys[c]``, ``n_opps[c]`` opponents) deals ``trials[i]`` times. Returns int64
+    arrays (streams, classes): ``y`` (shares), ``x`` (hands), ``yy``, ``xx``, ``xy``
+    (sums of per-deal products), ``win`` and ``tie`` (hands won outright / tied).
+    """
+    n_streams = streams.shape[0]
+    y_out = np.zeros((n_streams, n_classes), np.int64)
+    x_out = np.zeros((n_streams, n_classes), np.int64)
+    yy_out = np.zeros((n_streams, n_classes), np.int64)
+    xx_out = np.zeros((n_streams, n_classes), np.int64)
+    xy_out = np.zeros((n_streams, n_classes), np.int64)
+    win_out = np.zeros((n_streams, n_classes), np.int64)
+    tie_out = np.zeros((n_streams, n_classes), np.int64)
+    for ci in prange(n_streams):
+        c = cells[ci]
+        n_opp = n_opps[c]
+        share = np.zeros(n_opp + 2, np.int64)
+        for k in range(1, n_opp + 2):
+            share[k] = SHARE_LCM // k
+        state = np.empty(4, np.uint64)
+        _rng.seed_state(state, keys[c], streams[ci])
+        _multiway_chunk(state, trials[ci], n_opp, n_cards, class_of, tables, share,
+                        y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out, ci)
+    return y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out

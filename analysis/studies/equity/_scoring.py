@@ -1,0 +1,73 @@
+"""Shared pieces of the equity kernels: constants, scoring a hand from a key sum, tallying
+one deal's winners into the sufficient statistics (see :mod:`._exact_kernels`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from evaluator._kernels import hash_score
+from evaluator.jit import kernel
+from evaluator.tables import CATEGORY_SHIFT, FLUSH_BITS, FLUSH_INIT, SUIT_SHIFT
+
+_INIT = np.uint64(FLUSH_INIT)
+_ONE = np.uint64(1)
+_FLUSH = np.uint64(FLUSH_BITS)
+_SUIT_SHIFT = np.uint64(SUIT_SHIFT)
+_TWO = np.uint64(2)
+N_CATEGORIES = 9
+N_BLOCKS = 256
+"""Accumulator rows of the exact kernels (work units are dealt to them round-robin)."""
+SHARE_LCM = 2520
+"""Least common multiple of 1..10: a pot share 1/k (k <= 10 players) times this is an integer."""
+
+
+@kernel(inline=True)
+def _score_row(acc, cards, row, n, tables):
+    """:func:`evaluator._kernels.score_acc` of row ``row`` of a 2-D card buffer (no view is made)."""
+    if (acc >> _SUIT_SHIFT) & _FLUSH:
+        suit = np.int64(trailing_zeros((acc >> _SUIT_SHIFT) & _FLUSH) >> _TWO)
+        mask = np.int64(0)
+        for i in range(n):
+            c = np.int64(cards[row, i])
+            if (c & 3) == suit:
+                mask |= np.int64(1) << (c >> 2)
+        return np.int32(tables[-1][mask])
+    return hash_score(acc, tables)
+
+
+@kernel(inline=True)
+def _score_hole(acc, board, a, b, tables):
+    """Score of five board cards ``board[:5]`` plus hole cards ``a``, ``b`` (accumulator ``acc``)."""
+    if (acc >> _SUIT_SHIFT) & _FLUSH:
+        suit = trailing_zeros((acc >> _SUIT_SHIFT) & _FLUSH) >> 2
+        mask = 0
+        for i in range(5):
+            c = board[i]
+            if (c & 3) == suit:
+                mask |= 1 << (c >> 2)
+        if (a & 3) == suit:
+            mask |= 1 << (a >> 2)
+        if (b & 3) == suit:
+            mask |= 1 << (b >> 2)
+        return np.int32(tables[-1][mask])
+    return hash_score(acc, tables)
+
+
+@kernel(inline=True)
+def _tally(sc, n_players, wins, cats, row, weight):
+    """Add one deal with scores ``sc[:n_players]`` to ``wins[row]`` and ``cats[row]``."""
+    best = sc[0]
+    for p in range(1, n_players):
+        if sc[p] > best:
+            best = sc[p]
+    cnt = 0
+    for p in range(n_players):
+        if sc[p] == best:
+            cnt += 1
+    cat = best >> CATEGORY_SHIFT
+    for p in range(n_players):
+        if sc[p] == best:
+            wins[row, p, cnt] += weight
+            cats[row, p, cat] += weight
