@@ -286,12 +286,12 @@ def build_tables(spec: GameSpec) -> EvalTables:
     )
 
 
-def _cache_dir() -> Path:
+def cache_dir() -> Path:
     base = os.environ.get("DILEMMA_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
     return Path(base) / "dilemma-lab" if base else Path.home() / ".cache" / "dilemma-lab"
 
 
-def _fingerprint(spec: GameSpec) -> str:
+def fingerprint(spec: GameSpec) -> str:
     text = f"{TABLES_VERSION}|{spec.ranks}|{spec.suits}|{spec.straights}"
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -300,7 +300,7 @@ def _fingerprint(spec: GameSpec) -> str:
 def get_tables(game: str | GameSpec = "dilemma") -> EvalTables:
     """The tables of a game, loaded from the disk cache or built (and cached) on first use."""
     spec = get_game(game)
-    path = _cache_dir() / f"tables-{spec.name}-{_fingerprint(spec)}.npz"
+    path = cache_dir() / f"tables-{spec.name}-{fingerprint(spec)}.npz"
     fields = EvalTables.__dataclass_fields__
     try:
         with np.load(path) as data:

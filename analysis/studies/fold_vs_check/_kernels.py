@@ -1,26 +1,20 @@
-"""Numba kernels of the fold-vs-check study: deal a spot, play both branches, settle, tally.
+"""Numba kernels of the fold-vs-check study: evaluate continuations, train best responses, enumerate.
 
-One *trial* deals the hero's combo (fixed or drawn from a starting class), the
-unknown board cards and the opponents' holes, then plays the hand twice from the
-decision point on the same cards (common random numbers, so the EV *gap* has a
-much smaller error than either EV):
-
-- **fold**: the hero folds at the decision street; the opponents play on;
-- **check**: the hero checks and plays on by its policy (never bets; calls a bet
-  when its strength reaches the policy's call threshold for that street).
-
-Betting is one bet per round: players act in seat order from the hero (seat 0,
-first to act after the flop: the DEALER is the last seat); an opponent whose
-strength reaches its model's bet threshold bets a fraction of the pot (at least
-the big blind, in $10 steps, capped by its stack); every other live player then
-calls (strength >= its call threshold) or folds. Strength is the share of the
-two-card holdings a player's cards beat on the current board (ties count half),
-enumerated exactly over every holding the player cannot see.
-
-Both branches are settled by :func:`analysis.dilemma.settlement._kernel.settle_core`; the
-hero's result is its final stack minus its stack behind at the decision.
-Statistics per (cell, chunk) are sums and sums of squares, reduced in Python in
-a fixed order, so results do not depend on the number of threads.
+- :func:`eval_streams` (Monte Carlo): every deal is played to the end by folding now
+  and by checking and following the cell's continuation (a fixed hero policy or a
+  best-response table), plus optional other continuations on the same deals
+  (common random numbers, so the gaps have small errors); both are settled by the
+  settlement core and the hero's money is tallied into a statistics row.
+- :func:`train_cells`: the best response of a cell in its abstraction (decision
+  level x opponents still in x strength bucket), by backward induction over
+  simulated deals. Each deal's *decision chain* holds the hero's decisions when it
+  always checks and calls (they do not depend on its earlier choices, because the
+  opponents' actions do not depend on the hero, who never bets), the money of
+  folding at each of them, and the money of going to the end. Deciding the last
+  level first, each information set takes the action with the larger total.
+- :func:`exact_chains`: the same chains for every deal of a small spot (fixed hand
+  and board, 1-2 opponents holding random cards; for a turn spot, every river
+  card too), with the public history as the exact information set.
 """
 
 from __future__ import annotations
@@ -28,56 +22,48 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from analysis.core.rng import bounded, deal, seed_state, weighted_index
-from analysis.dilemma.settlement._kernel import settle_core
+from analysis.core.rng import seed_state
 from analysis.dilemma.settlement.layout import (
     N_OUT,
     N_PCOLS,
     N_TCOLS,
     P_BONUS,
     P_EFFECT,
-    P_FINAL,
     P_FOLD,
-    P_HOLE0,
-    P_HOLE1,
     P_IN,
     P_PENALTY,
     P_POT,
-    P_SCORE,
-    P_STACK,
-    T_BANK1,
-    T_BANK2,
-    T_BANK3,
-    T_DEALER,
     T_LAST,
-    T_LEVEL,
-    T_NBOARD,
 )
-from evaluator._kernels import score_cards
 from evaluator.jit import kernel
-from evaluator.strength import board_strengths
 
+from ._deal import (
+    D_BOARD,
+    D_HOLES,
+    D_SCORES,
+    deal_trial,
+    new_deal,
+    prepare,
+    relative_script,
+    starting_chips,
+    strength_of,
+)
+from ._play import CONTINUE, FIXED, MAX_DECISIONS, TABLE, _continues, play
 from .layout import (
-    C_BOARD_LO,
-    C_BOARD_N,
-    C_HERO_HI,
-    C_HERO_LO,
     C_MODEL,
     C_NOPP,
+    C_PLAN,
+    C_PLAN_NOFREE,
     C_POLICY,
-    C_POT,
-    C_STACK,
     C_STREET,
-    G_BANK1,
-    G_BANK2,
-    G_BANK3,
-    G_BIG_BLIND,
-    G_LEVEL,
+    CMP_BASE,
+    DEC_BASE,
+    G_BUCKETS,
     G_N_CARDS,
+    G_N_CMP,
     G_STRENGTH_BINS,
-    M_BET,
-    M_CALL,
-    M_SIZE,
+    MAX_OPP,
+    N_LEVELS,
     N_PENALTY_BINS,
     N_STRENGTH_BINS,
     PENALTY_BASE,
@@ -106,152 +92,26 @@ from .layout import (
 
 
 @kernel
-def _strength(s, seat, work, board, holes, n, eval_tables, n_cards):
-    """The strength of ``seat`` on street ``s`` (computed for every seat on first use)."""
-    strength, have, pair_score, flat, nonb, hand = work
-    if not have[s]:
-        board_strengths(s + 2, board, holes, n, eval_tables, n_cards, pair_score, flat, nonb,
-                        hand, strength[s])
-        have[s] = True
-    return strength[s, seat]
+def _work(n_seats):
+    """The settlement core's arrays for one hand."""
+    return (np.zeros((n_seats, N_PCOLS), np.int64), np.zeros((2, 5), np.int64),
+            np.zeros(N_TCOLS, np.int64), np.zeros(N_OUT, np.int64))
 
 
 @kernel
-def play_branch(hero_folds, street, n, board, holes, scores, model, policy, game, in0, behind0,
-                work, eval_tables, deck, rules, players, board2, table, out):
-    """Play the hand from the decision street to its end and settle it.
-
-    Fills ``players``/``table``/``out`` (the settlement core's arrays) and returns
-    the hero's extra chips put in after the decision.
-    """
-    n_cards = game[G_N_CARDS]
-    bb = game[G_BIG_BLIND]
-    for i in range(n):
-        players[i, P_STACK] = behind0[i]
-        players[i, P_IN] = in0[i]
-        players[i, P_FOLD] = -1
-        players[i, P_HOLE0] = holes[i, 0]
-        players[i, P_HOLE1] = holes[i, 1]
-    live = n
-    last = street
-    for s in range(street, 4):
-        last = s
-        bettor = -1
-        amount = 0
-        for seat in range(n):
-            if players[seat, P_FOLD] >= 0:
-                continue
-            if seat == 0:
-                if hero_folds and s == street:
-                    players[0, P_FOLD] = s
-                    live -= 1
-                    if live == 1:
-                        break
-                continue  # the hero checks
-            if players[seat, P_STACK] == 0 or model[s, M_BET] > 1.0:
-                continue
-            if _strength(s, seat, work, board, holes, n, eval_tables, n_cards) >= model[s, M_BET]:
-                pot = 0
-                for i in range(in0.shape[0]):
-                    pot += in0[i] if i >= n else players[i, P_IN]
-                amount = max(bb, np.int64((model[s, M_SIZE] * pot + 5.0) // 10.0) * 10)
-                amount = min(amount, players[seat, P_STACK])
-                players[seat, P_STACK] -= amount
-                players[seat, P_IN] += amount
-                bettor = seat
-                break
-        if bettor >= 0:
-            for k in range(1, n):
-                seat = (bettor + k) % n
-                if players[seat, P_FOLD] >= 0 or players[seat, P_STACK] == 0:
-                    continue
-                threshold = policy[s] if seat == 0 else model[s, M_CALL]
-                if threshold <= 0.0 or (
-                    threshold <= 1.0
-                    and _strength(s, seat, work, board, holes, n, eval_tables, n_cards) >= threshold
-                ):
-                    pay = min(amount, players[seat, P_STACK])
-                    players[seat, P_STACK] -= pay
-                    players[seat, P_IN] += pay
-                else:
-                    players[seat, P_FOLD] = s
-                    live -= 1
-        if live == 1:
-            break
-    for i in range(n):
-        players[i, P_SCORE] = scores[i] if players[i, P_FOLD] < 0 else -1
-    n_seats = in0.shape[0]
-    if n_seats > n:  # dead money of a pre-flop folder
-        players[n, P_STACK] = behind0[n]
-        players[n, P_IN] = in0[n]
-        players[n, P_FOLD] = 0
-        players[n, P_SCORE] = -1
-        players[n, P_HOLE0] = -1
-        players[n, P_HOLE1] = -1
-    nb = last + 2
-    for b in range(5):
-        board2[0, b] = board[b]
-        board2[1, b] = 1 if b < 3 else b - 1
-    table[T_BANK1] = game[G_BANK1]
-    table[T_BANK2] = game[G_BANK2]
-    table[T_BANK3] = game[G_BANK3]
-    table[T_LEVEL] = game[G_LEVEL]
-    table[T_LAST] = last
-    table[T_DEALER] = n_seats - 1
-    table[T_NBOARD] = nb
-    settle_core(players, n_seats, board2, table, deck, rules, out)
-    return players[0, P_IN] - in0[0]
+def _record(m):
+    """Decision records of :func:`analysis.studies.fold_vs_check._play.play` (``m = 0``: none)."""
+    return (np.zeros(1 if m else 0, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int64),
+            np.zeros(m), np.zeros(m, np.int64))
 
 
 @kernel
-def _deal_trial(state, cell, spots, opponents, n_cards, avail, board, holes):
-    """Deal the hero's combo, the rest of the board and the opponents' holes; False if no deal."""
-    _cells, _keys, hero_combos, board_cards = spots
-    _models, range_lo, range_hi, range_combos, range_cumw = opponents
-    lo = cell[C_HERO_LO]
-    h = lo + (bounded(state, cell[C_HERO_HI] - lo) if cell[C_HERO_HI] - lo > 1 else 0)
-    holes[0, 0] = hero_combos[h, 0]
-    holes[0, 1] = hero_combos[h, 1]
-    used = (np.uint64(1) << np.uint64(holes[0, 0])) | (np.uint64(1) << np.uint64(holes[0, 1]))
-    n_fixed = cell[C_BOARD_N]
-    for b in range(n_fixed):
-        board[b] = board_cards[cell[C_BOARD_LO] + b]
-        used |= np.uint64(1) << np.uint64(board[b])
-    n_avail = 0
-    for c in range(n_cards):
-        if not (used >> np.uint64(c)) & np.uint64(1):
-            avail[n_avail] = c
-            n_avail += 1
-    n_opp = cell[C_NOPP]
-    m = cell[C_MODEL]
-    ranged = range_hi[m] > range_lo[m]
-    need = 5 - n_fixed + (0 if ranged else 2 * n_opp)
-    deal(state, avail, n_avail, need)
-    for b in range(n_fixed, 5):
-        board[b] = avail[b - n_fixed]
-        used |= np.uint64(1) << np.uint64(board[b])
-    if not ranged:
-        for i in range(n_opp):
-            holes[1 + i, 0] = avail[5 - n_fixed + 2 * i]
-            holes[1 + i, 1] = avail[5 - n_fixed + 2 * i + 1]
-        return True
-    for i in range(n_opp):
-        for _ in range(10_000):
-            j = weighted_index(state, range_cumw, range_lo[m], range_hi[m])
-            a = range_combos[j, 0]
-            b = range_combos[j, 1]
-            bits = (np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b))
-            if not used & bits:
-                used |= bits
-                holes[1 + i, 0] = a
-                holes[1 + i, 1] = b
-                break
-        else:
-            return False
-    return True
+def _relative_scratch(n, n_cards):
+    n_pairs = n_cards * (n_cards - 1) // 2
+    return np.zeros((n, n_pairs)), np.zeros(n_pairs, np.int64), np.zeros(2 * n_pairs + 2)
 
 
-@kernel
+@kernel(inline=True)
 def _add_bin(stats, base, index, gap):
     stats[base + 3 * index] += 1.0
     stats[base + 3 * index + 1] += gap
@@ -259,75 +119,53 @@ def _add_bin(stats, base, index, gap):
 
 
 @kernel
-def _scratch(n, n_cards):
-    """Per-chunk scratch arrays of a trial (allocated once per work item)."""
-    work = (np.zeros((4, n)), np.zeros(4, np.bool_), np.zeros((n_cards, n_cards), np.int64),
-            np.empty(n_cards * n_cards, np.int64), np.empty(n_cards, np.int64), np.empty(7, np.uint8))
-    return (np.empty(n, np.int64), np.empty(7, np.uint8), work, np.zeros((n, N_PCOLS), np.int64),
-            np.zeros((2, 5), np.int64), np.zeros(N_TCOLS, np.int64), np.zeros(N_OUT, np.int64))
-
-
-
-@kernel
-def _starting_chips(cell, n):
-    """Chips put in and behind per seat at the decision; ``n_seats`` is n + 1 with dead money.
-
-    The live players are level at ⌊pot / n / 10⌋ × 10 each (a live player short of
-    the others would be all-in); the rest of the pot is dead money from a player
-    who folded pre-flop (seat n), who takes no further part and pays nothing.
-    """
-    pot = cell[C_POT]
-    share = pot // (10 * n) * 10
-    dead = pot - share * n
-    n_seats = n + 1 if dead > 0 else n
-    in0 = np.empty(n_seats, np.int64)
-    behind0 = np.empty(n_seats, np.int64)
-    for i in range(n):
-        in0[i] = share
-        behind0[i] = cell[C_STACK]
-    if dead > 0:
-        in0[n] = dead
-        behind0[n] = cell[C_STACK]
-    return in0, behind0, n_seats
+def _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch):
+    """Scores, a fresh strength cache and (relative models) the opponents' script."""
+    prepare(dl, n, eval_tables)
+    if relative:
+        weights, nums, hist = rel_scratch
+        relative_script(cell[C_STREET], dl, n, model, sources, eval_tables, n_cards, weights,
+                        nums, hist)
 
 
 @kernel
-def play_trial(cell, board, holes, model, policy, game, in0, behind0, scratch, deck, rules,
-               eval_tables, stats):
-    """Play one deal both ways (fold, check), settle both, add the hero's results to ``stats``."""
-    scores, hand, work, players, board2, table, out = scratch
-    n_cards = game[G_N_CARDS]
+def eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tables, chips, work,
+              rec, empty, stats):
+    """Play one deal by folding and by checking with the ``main`` policy (and the other
+    continuations: the first ``G_N_CMP`` fixed policies, and ``nofree`` when its kind is not
+    ``CONTINUE``); add the hero's results to ``stats``."""
+    game, policies, deck, rules = table
+    in0, behind0 = chips
+    players, _board2, out_table, _out = work
     n = cell[C_NOPP] + 1
     street = cell[C_STREET]
-    minus = deck[2]
-    for b in range(5):
-        hand[2 + b] = board[b]
+    n_cards = game[G_N_CARDS]
+    board = dl[D_BOARD]
+    scores = dl[D_SCORES]
     best = -1
     n_best = 0
     for i in range(n):
-        hand[0] = holes[i, 0]
-        hand[1] = holes[i, 1]
-        scores[i] = score_cards(hand, 7, eval_tables)
         if scores[i] > best:
             best = scores[i]
             n_best = 1
         elif scores[i] == best:
             n_best += 1
-    work[1][:] = False
+    minus = deck[2]
     board_penalty = 0
     for b in range(street + 2):
         board_penalty += minus[board[b]]
+    fold_policy = (CONTINUE, main[1], main[2], main[3])
 
-    extra = play_branch(True, street, n, board, holes, scores, model, policy, game, in0,
-                        behind0, work, eval_tables, deck, rules, players, board2, table, out)
-    fold = players[0, P_FINAL] - behind0[0]
+    fold = play(0, fold_policy, street, n, dl, model, relative, game, in0, behind0,
+                sources, eval_tables, deck, rules, work, empty)
+    extra = players[0, P_IN] - in0[0]
     f_pot = players[0, P_POT] - extra
     f_bonus = players[0, P_BONUS]
     f_pen = players[0, P_PENALTY]
     f_eff = players[0, P_EFFECT]
-    extra = play_branch(False, street, n, board, holes, scores, model, policy, game, in0,
-                        behind0, work, eval_tables, deck, rules, players, board2, table, out)
-    check = players[0, P_FINAL] - behind0[0]
+    check = play(-1, main, street, n, dl, model, relative, game, in0, behind0,
+                 sources, eval_tables, deck, rules, work, rec)
+    extra = players[0, P_IN] - in0[0]
     gap = np.float64(check - fold)
     stats[S_N] += 1.0
     stats[S_FOLD] += fold
@@ -347,85 +185,410 @@ def play_trial(cell, board, holes, model, policy, game, in0, behind0, scratch, d
     stats[S_EQUITY] += (1.0 / n_best) if scores[0] == best else 0.0
     stats[S_BOARD_PENALTY] += board_penalty
     stats[S_FOLD_PAYS] += 1.0 if f_pen > 0 else 0.0
-    stats[S_CHECK_SHOWDOWN] += 1.0 if players[0, P_FOLD] < 0 and table[T_LAST] == 3 else 0.0
+    stats[S_CHECK_SHOWDOWN] += 1.0 if players[0, P_FOLD] < 0 and out_table[T_LAST] == 3 else 0.0
+    n_dec, levels = rec[0], rec[1]
+    folded = players[0, P_FOLD] >= 0
+    for k in range(n_dec[0]):
+        lv = levels[k]
+        stats[DEC_BASE + 2 * lv] += 1.0
+        if k == n_dec[0] - 1 and folded:
+            stats[DEC_BASE + 2 * lv + 1] += 1.0
     if game[G_STRENGTH_BINS]:
-        st = _strength(street, 0, work, board, holes, n, eval_tables, n_cards)
+        st = strength_of(street, 0, dl, n, sources, eval_tables, n_cards)
         stats[S_STRENGTH] += st
         _add_bin(stats, STRENGTH_BASE, min(int(st * N_STRENGTH_BINS), N_STRENGTH_BINS - 1), gap)
     _add_bin(stats, PENALTY_BASE, min(board_penalty // 10, N_PENALTY_BINS - 1), gap)
+    for k in range(game[G_N_CMP] + 1):
+        if k < game[G_N_CMP]:
+            other = play(-1, (FIXED, policies[k], main[2], main[3]), street, n, dl, model,
+                         relative, game, in0, behind0, sources, eval_tables, deck, rules, work,
+                         empty)
+            slot = k
+        elif nofree[0] != CONTINUE:
+            other = play(-1, nofree, street, n, dl, model, relative, game, in0, behind0, sources,
+                         eval_tables, deck, rules, work, empty)
+            slot = 3
+        else:
+            continue
+        base = CMP_BASE + 4 * slot
+        diff = np.float64(other - check)
+        stats[base] += other
+        stats[base + 1] += other * other
+        stats[base + 2] += diff
+        stats[base + 3] += diff * diff
+
+
+@kernel(inline=True)
+def cell_policies(cell, policies, plans, no_keys):
+    """The ``(main, nofree)`` policies of a Monte Carlo cell (see :mod:`.layout`)."""
+    if cell[C_POLICY] >= 0:
+        main = (FIXED, policies[cell[C_POLICY]], plans[0], no_keys)
+    else:
+        main = (TABLE, policies[0], plans[cell[C_PLAN]], no_keys)
+    if cell[C_PLAN_NOFREE] >= 0:
+        nofree = (TABLE, policies[0], plans[cell[C_PLAN_NOFREE]], no_keys)
+    else:
+        nofree = (CONTINUE, policies[0], plans[0], no_keys)
+    return main, nofree
 
 
 @kernel
-def run_item(c, stream, trials, spots, opponents, table, eval_tables, stats):
-    """Run ``trials`` trials of cell ``c`` from its generator stream ``stream`` into ``stats``."""
-    cells, cell_keys = spots[0], spots[1]
-    models = opponents[0]
-    game, policies, deck, rules = table
+def eval_stream(c, stream, trials, spots, opponents, table, sources, plans, eval_tables, stats):
+    """``trials`` deals of cell ``c`` from its generator stream ``stream`` into ``stats``."""
+    cells, keys = spots[0], spots[1]
+    models, relatives = opponents[0], opponents[1]
+    game = table[0]
     cell = cells[c]
     n_cards = game[G_N_CARDS]
     n = cell[C_NOPP] + 1
     model = models[cell[C_MODEL]]
-    policy = policies[cell[C_POLICY]]
+    relative = relatives[cell[C_MODEL]]
     state = np.empty(4, np.uint64)
-    seed_state(state, cell_keys[c], stream)
+    seed_state(state, keys[c], stream)
     avail = np.empty(n_cards, np.int64)
-    board = np.empty(5, np.int64)
-    holes = np.empty((n, 2), np.int64)
-    scratch = _scratch(n + 1, n_cards)
-    in0, behind0, _ = _starting_chips(cell, n)
+    dl = new_deal(n, n_cards)
+    rel_scratch = _relative_scratch(n, n_cards)
+    in0, behind0, n_seats = starting_chips(cell, n)
+    work = _work(n_seats)
+    rec = _record(MAX_DECISIONS)
+    empty = _record(0)
+    main, nofree = cell_policies(cell, table[1], plans, np.zeros(0, np.int64))
     for _ in range(trials):
-        if _deal_trial(state, cell, spots, opponents, n_cards, avail, board, holes):
-            play_trial(cell, board, holes, model, policy, game, in0, behind0, scratch, deck,
-                       rules, eval_tables, stats)
-
-
-@kernel
-def run_exact(c, spots, opponents, table, eval_tables, stats):
-    """Every deal of a river spot (cell ``c``) with a fixed hand and board, for 1 or 2 opponents
-    holding random cards: each opponent holding (ordered by seat) once, equally weighted."""
-    cells, _keys, hero_combos, board_cards = spots
-    models = opponents[0]
-    game, policies, deck, rules = table
-    cell = cells[c]
-    n_cards = game[G_N_CARDS]
-    n = cell[C_NOPP] + 1
-    model = models[cell[C_MODEL]]
-    policy = policies[cell[C_POLICY]]
-    board = np.empty(5, np.int64)
-    holes = np.empty((n, 2), np.int64)
-    used = np.zeros(n_cards, np.bool_)
-    for b in range(5):
-        board[b] = board_cards[cell[C_BOARD_LO] + b]
-        used[board[b]] = True
-    holes[0, 0] = hero_combos[cell[C_HERO_LO], 0]
-    holes[0, 1] = hero_combos[cell[C_HERO_LO], 1]
-    used[holes[0, 0]] = True
-    used[holes[0, 1]] = True
-    free = np.nonzero(~used)[0]
-    scratch = _scratch(n + 1, n_cards)
-    in0, behind0, _ = _starting_chips(cell, n)
-    m = free.shape[0]
-    for x in range(m):
-        for y in range(x + 1, m):
-            holes[1, 0] = free[x]
-            holes[1, 1] = free[y]
-            if n == 2:
-                play_trial(cell, board, holes, model, policy, game, in0, behind0, scratch,
-                           deck, rules, eval_tables, stats)
-                continue
-            for u in range(m):
-                for v in range(u + 1, m):
-                    if u == x or u == y or v == x or v == y:  # noqa: SIM109 (numba)
-                        continue
-                    holes[2, 0] = free[u]
-                    holes[2, 1] = free[v]
-                    play_trial(cell, board, holes, model, policy, game, in0, behind0,
-                               scratch, deck, rules, eval_tables, stats)
+        if deal_trial(state, cell, spots, opponents, n_cards, avail, dl):
+            _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch)
+            eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tables,
+                      (in0, behind0), work, rec, empty, stats)
 
 
 @kernel(parallel=True)
-def run_streams(cells, streams, trials, spots, opponents, table, eval_tables, stats):
-    """Run every stream (``trials[i]`` trials of stream ``streams[i]`` of cell ``cells[i]``) in
-    parallel; ``stats[i]`` per stream. The inputs are the tuples packed by ``layout``."""
+def eval_streams(cells, streams, trials, spots, opponents, table, sources, plans, eval_tables,
+                 stats):
+    """Every stream (``trials[i]`` deals of stream ``streams[i]`` of cell ``cells[i]``) in
+    parallel; ``stats[i]`` per stream. Inputs are the tuples of :mod:`.layout`."""
     for i in prange(cells.shape[0]):
-        run_item(cells[i], streams[i], trials[i], spots, opponents, table, eval_tables, stats[i])
+        eval_stream(cells[i], streams[i], trials[i], spots, opponents, table, sources, plans,
+                    eval_tables, stats[i])
+
+
+# -- best responses -------------------------------------------------------------------------
+
+
+@kernel
+def chain(cell, dl, model, relative, table, sources, eval_tables, chips, work, rec, folds,
+          always, empty):
+    """The deal's decision chain: returns the money of always continuing; ``rec`` holds the
+    decisions and ``folds[k]`` the money of folding at decision ``k + 1`` (after continuing).
+    ``always`` is the always-continue policy, ``empty`` an empty record (preallocated)."""
+    game, _policies, deck, rules = table
+    in0, behind0 = chips
+    n = cell[C_NOPP] + 1
+    street = cell[C_STREET]
+    cont = play(-1, always, street, n, dl, model, relative, game, in0, behind0,
+                sources, eval_tables, deck, rules, work, rec)
+    for k in range(rec[0][0]):
+        folds[k] = play(k + 1, always, street, n, dl, model, relative, game,
+                        in0, behind0, sources, eval_tables, deck, rules, work, empty)
+    return cont
+
+
+FREE_FOLD_Z = 2.0
+"""Standard errors by which folding for free must beat checking in training to be chosen."""
+
+
+@kernel
+def backward_induction(n_dec, levels, infos, folds, cont, weight, n_info, free, plan, counts,
+                       thresholds, buckets):
+    """The best actions per information set, deciding the last level first.
+
+    ``n_dec[t]`` decisions of deal ``t`` with ``levels``/``infos``/``folds`` (money of folding
+    there); ``cont[t]`` the money of continuing to the end; ``weight[t]`` the deal's weight.
+    Writes ``plan[info]`` (1 continue, 0 fold, -1 never reached) and ``counts[info]``
+    (weight reaching it). With ``free = False`` the hero never folds when nobody has bet.
+    With ``thresholds``, the information sets are abstract (level x opponents in x
+    ``buckets`` strength buckets) and each level and opponent count gets one strength
+    threshold (continue from it up), the one with the largest total; folding for free
+    (nobody has bet) is chosen only when its gain over always checking is at least
+    ``FREE_FOLD_Z`` standard errors, so sampling noise does not make the hero fold
+    hands it should check. Without ``thresholds`` every information set takes its
+    own best action (exact spots: no noise).
+    """
+    n_deals = n_dec.shape[0]
+    plan[:] = -1.0
+    counts[:] = 0.0
+    s_fold = np.zeros(n_info)
+    s_cont = np.zeros(n_info)
+    s_sq = np.zeros(n_info)
+    for lv in range(N_LEVELS - 1, -1, -1):
+        facing = lv % 2 == 1
+        for t in range(n_deals):
+            for k in range(n_dec[t]):
+                if levels[t, k] != lv:
+                    continue
+                value = cont[t]
+                for j in range(k + 1, n_dec[t]):
+                    if plan[infos[t, j]] == 0.0:
+                        value = folds[t, j]
+                        break
+                i = infos[t, k]
+                s_fold[i] += weight[t] * folds[t, k]
+                s_cont[i] += weight[t] * value
+                s_sq[i] += weight[t] * (folds[t, k] - value) ** 2
+                counts[i] += weight[t]
+        if thresholds:
+            for opp in range(MAX_OPP):
+                base = (lv * MAX_OPP + opp) * buckets
+                seen = False
+                for b in range(buckets):
+                    seen = seen or counts[base + b] > 0
+                if not seen:
+                    continue
+                # the threshold theta maximising sum(fold below) + sum(continue from theta up)
+                best = 0.0
+                for b in range(buckets):
+                    best += s_cont[base + b]
+                lo = 0
+                hi = 0
+                run = best
+                for theta in range(1, buckets + 1):
+                    run += s_fold[base + theta - 1] - s_cont[base + theta - 1]
+                    if run > best:
+                        best = run
+                        lo = theta
+                        hi = theta
+                    elif run == best:
+                        hi = theta
+                theta = (lo + hi) // 2 if (free or facing) else 0
+                if not facing and theta > 0:
+                    gain = 0.0
+                    var = 0.0
+                    for b in range(theta):
+                        gain += s_fold[base + b] - s_cont[base + b]
+                        var += s_sq[base + b]
+                    if gain <= FREE_FOLD_Z * np.sqrt(var):
+                        theta = 0
+                for b in range(buckets):
+                    plan[base + b] = 1.0 if b >= theta else 0.0
+        else:
+            for t in range(n_deals):
+                for k in range(n_dec[t]):
+                    if levels[t, k] == lv:
+                        i = infos[t, k]
+                        plan[i] = 1.0 if (s_cont[i] >= s_fold[i] or not (free or facing)) else 0.0
+
+
+@kernel
+def train_cell(c, n_deals, spots, opponents, table, sources, eval_tables, plan, counts, nofree):
+    """The best response of cell ``c`` over ``n_deals`` training deals (from the cell's key)
+    into ``plan``; with a non-empty ``nofree``, also the best response that never folds for
+    free (on the same deals)."""
+    cells, keys = spots[0], spots[1]
+    models, relatives = opponents[0], opponents[1]
+    game = table[0]
+    cell = cells[c]
+    n_cards = game[G_N_CARDS]
+    n = cell[C_NOPP] + 1
+    model = models[cell[C_MODEL]]
+    relative = relatives[cell[C_MODEL]]
+    state = np.empty(4, np.uint64)
+    seed_state(state, keys[c], 0)
+    avail = np.empty(n_cards, np.int64)
+    dl = new_deal(n, n_cards)
+    rel_scratch = _relative_scratch(n, n_cards)
+    in0, behind0, n_seats = starting_chips(cell, n)
+    work = _work(n_seats)
+    rec = _record(MAX_DECISIONS)
+    n_dec = np.zeros(n_deals, np.int64)
+    levels = np.zeros((n_deals, MAX_DECISIONS), np.int64)
+    infos = np.zeros((n_deals, MAX_DECISIONS), np.int64)
+    folds = np.zeros((n_deals, MAX_DECISIONS))
+    cont = np.zeros(n_deals)
+    weight = np.zeros(n_deals)
+    always = (CONTINUE, table[1][0], np.zeros(0), np.zeros(0, np.int64))
+    empty = _record(0)
+    for t in range(n_deals):
+        if not deal_trial(state, cell, spots, opponents, n_cards, avail, dl):
+            continue
+        _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch)
+        cont[t] = chain(cell, dl, model, relative, table, sources, eval_tables, (in0, behind0),
+                        work, rec, folds[t], always, empty)
+        n_dec[t] = rec[0][0]
+        for k in range(n_dec[t]):
+            levels[t, k] = rec[1][k]
+            infos[t, k] = rec[2][k]
+        weight[t] = 1.0
+    buckets = game[G_BUCKETS]
+    backward_induction(n_dec, levels, infos, folds, cont, weight, plan.shape[0], True, plan,
+                       counts, True, buckets)
+    if nofree.shape[0] > 0:
+        backward_induction(n_dec, levels, infos, folds, cont, weight, plan.shape[0], False,
+                           nofree, np.zeros(plan.shape[0]), True, buckets)
+
+
+@kernel(parallel=True)
+def train_cells(cells, deals, spots, opponents, table, sources, eval_tables, plans, counts,
+                nofree):
+    """Train the best response of every cell in ``cells`` (``deals[i]`` deals each) in
+    parallel into ``plans[i]`` / ``counts[i]`` (and ``nofree[i]`` when it has columns)."""
+    for i in prange(cells.shape[0]):
+        train_cell(cells[i], deals[i], spots, opponents, table, sources, eval_tables, plans[i],
+                   counts[i], nofree[i])
+
+
+# -- exact enumeration of small spots --------------------------------------------------------
+
+
+@kernel
+def exact_deals(c, spots, table):
+    """Every deal of a small spot (cell ``c``: the hero's cards and the board fixed; 1 or 2
+    opponents holding random cards, each holding by seat once; on the turn every river card):
+    int64[deals, 5] = first opponent's cards, second's (-1), river card (-1)."""
+    cells, _keys, hero_combos, board_cards = spots
+    game = table[0]
+    cell = cells[c]
+    n_cards = game[G_N_CARDS]
+    n = cell[C_NOPP] + 1
+    street = cell[C_STREET]
+    used = np.zeros(n_cards, np.bool_)
+    for b in range(street + 2):
+        used[board_cards[b]] = True
+    used[hero_combos[0, 0]] = True
+    used[hero_combos[0, 1]] = True
+    free = np.nonzero(~used)[0]
+    m = free.shape[0]
+    total = m * (m - 1) // 2
+    if n == 3:
+        total *= (m - 2) * (m - 3) // 2
+    if street == 2:
+        total *= m - 2 * (n - 1)
+    out = np.full((total, 5), -1, np.int64)
+    t = 0
+    for x in range(m):
+        for y in range(x + 1, m):
+            for u in range(m if n == 3 else 1):
+                for v in range(u + 1 if n == 3 else 0, m if n == 3 else 1):
+                    if n == 3 and (u == x or u == y or v == x or v == y):  # noqa: SIM109 (numba)
+                        continue
+                    for r in range(m if street == 2 else 1):
+                        if street == 2 and (r in (x, y) or (n == 3 and r in (u, v))):
+                            continue
+                        out[t, 0] = free[x]
+                        out[t, 1] = free[y]
+                        if n == 3:
+                            out[t, 2] = free[u]
+                            out[t, 3] = free[v]
+                        if street == 2:
+                            out[t, 4] = free[r]
+                        t += 1
+    return out[:t]
+
+
+@kernel(inline=True)
+def _set_exact_deal(deals, t, cell, spots, dl, n):
+    _cells, _keys, hero_combos, board_cards = spots
+    board = dl[D_BOARD]
+    holes = dl[D_HOLES]
+    for b in range(cell[C_STREET] + 2):
+        board[b] = board_cards[b]
+    if deals[t, 4] >= 0:
+        board[4] = deals[t, 4]
+    holes[0, 0] = hero_combos[0, 0]
+    holes[0, 1] = hero_combos[0, 1]
+    for j in range(1, n):
+        holes[j, 0] = deals[t, 2 * j - 2]
+        holes[j, 1] = deals[t, 2 * j - 1]
+
+
+@kernel(parallel=True)
+def exact_chains(deals, c, spots, opponents, table, sources, eval_tables):
+    """The decision chain of every deal of :func:`exact_deals` (deals are equally likely):
+    ``n_dec, levels, infos`` (abstract), ``keys`` (exact), ``strengths``, ``folds`` (money of
+    folding at each decision), ``cont`` (of always continuing), ``fold_now`` (of folding now)."""
+    cells = spots[0]
+    models, relatives = opponents[0], opponents[1]
+    game, policies = table[0], table[1]
+    cell = cells[c]
+    n_cards = game[G_N_CARDS]
+    n = cell[C_NOPP] + 1
+    model = models[cell[C_MODEL]]
+    relative = relatives[cell[C_MODEL]]
+    total = deals.shape[0]
+    n_dec = np.zeros(total, np.int64)
+    levels = np.zeros((total, MAX_DECISIONS), np.int64)
+    infos = np.zeros((total, MAX_DECISIONS), np.int64)
+    keys = np.zeros((total, MAX_DECISIONS), np.int64)
+    strengths = np.zeros((total, MAX_DECISIONS))
+    folds = np.zeros((total, MAX_DECISIONS))
+    cont = np.zeros(total)
+    fold_now = np.zeros(total)
+    n_blocks = 64
+    for blk in prange(n_blocks):
+        dl = new_deal(n, n_cards)
+        in0, behind0, n_seats = starting_chips(cell, n)
+        work = _work(n_seats)
+        rec = _record(MAX_DECISIONS)
+        rel_scratch = _relative_scratch(n, n_cards)
+        always = (CONTINUE, policies[0], np.zeros(0), np.zeros(0, np.int64))
+        empty = _record(0)
+        for t in range(total * blk // n_blocks, total * (blk + 1) // n_blocks):
+            _set_exact_deal(deals, t, cell, spots, dl, n)
+            _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch)
+            fold_now[t] = play(0, always, cell[C_STREET], n, dl, model, relative, game, in0,
+                               behind0, sources, eval_tables, table[2], table[3], work, empty)
+            cont[t] = chain(cell, dl, model, relative, table, sources, eval_tables,
+                            (in0, behind0), work, rec, folds[t], always, empty)
+            n_dec[t] = rec[0][0]
+            for k in range(n_dec[t]):
+                levels[t, k] = rec[1][k]
+                infos[t, k] = rec[2][k]
+                strengths[t, k] = rec[3][k]
+                keys[t, k] = rec[4][k]
+    return n_dec, levels, infos, keys, strengths, folds, cont, fold_now
+
+
+@kernel(parallel=True)
+def exact_eval(deals, c, spots, opponents, table, sources, main, nofree, eval_tables, stats):
+    """The statistics row of every deal of :func:`exact_deals` played with ``main`` (and the
+    comparisons), summed over blocks in a fixed order into ``stats``."""
+    cells = spots[0]
+    models, relatives = opponents[0], opponents[1]
+    game = table[0]
+    cell = cells[c]
+    n_cards = game[G_N_CARDS]
+    n = cell[C_NOPP] + 1
+    model = models[cell[C_MODEL]]
+    relative = relatives[cell[C_MODEL]]
+    total = deals.shape[0]
+    n_blocks = 64
+    rows = np.zeros((n_blocks, stats.shape[0]))
+    for blk in prange(n_blocks):
+        dl = new_deal(n, n_cards)
+        in0, behind0, n_seats = starting_chips(cell, n)
+        work = _work(n_seats)
+        rec = _record(MAX_DECISIONS)
+        empty = _record(0)
+        rel_scratch = _relative_scratch(n, n_cards)
+        for t in range(total * blk // n_blocks, total * (blk + 1) // n_blocks):
+            _set_exact_deal(deals, t, cell, spots, dl, n)
+            _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch)
+            eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tables,
+                      (in0, behind0), work, rec, empty, rows[blk])
+    for blk in range(n_blocks):
+        stats += rows[blk]
+
+
+@kernel
+def chain_values(chains, policy, use_keys):
+    """The money of every deal when the hero follows ``policy`` along its decision chain
+    (looking up exact keys instead of abstract information sets with ``use_keys``)."""
+    n_dec, levels, infos, keys, strengths, folds, cont = chains
+    out = np.empty(n_dec.shape[0])
+    for t in range(n_dec.shape[0]):
+        value = cont[t]
+        for k in range(n_dec[t]):
+            lv = levels[t, k]
+            if not _continues(policy, lv // 2 + 1, lv % 2 == 1, strengths[t, k], infos[t, k],
+                              keys[t, k]):
+                value = folds[t, k]
+                break
+        out[t] = value
+    return out

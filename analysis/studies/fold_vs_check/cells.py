@@ -15,11 +15,15 @@ from evaluator import CardError, format_cards, parse_cards
 from evaluator.errors import LabError
 
 from ..ranges import starting_classes
-from .layout import cell_row, pack_opponents, pack_table
+from .layout import C_POLICY, cell_row, pack_opponents, pack_table
 from .models import HeroPolicy, OpponentModel, load_model, load_policy
 
 DEFAULT_BANK = (300, 700, 500)
 MAX_PLAYERS = 10
+BEST_RESPONSE = "best_response"
+"""The continuation after checking that plays well: a best response to the opponent model."""
+FIXED_POLICIES = ("check_down", "check_fold", "call_down")
+"""The fixed continuations (kept as options and shown beside the best response)."""
 
 
 class SpotError(LabError):
@@ -38,7 +42,8 @@ class Spot:
     stack: int | None = None
     """Chips behind each player at the decision (default: $1,000 less its share of the pot)."""
     model: str = "passive"
-    policy: str = "check_down"
+    policy: str = BEST_RESPONSE
+    """The continuation after checking: ``best_response`` or a fixed policy."""
 
     @property
     def players(self) -> int:
@@ -62,7 +67,9 @@ class Context:
     bank: tuple[int, int, int]
     level: int
     models: list[OpponentModel] = field(default_factory=list)
-    policies: list[HeroPolicy] = field(default_factory=list)
+    policies: list[HeroPolicy] = field(
+        default_factory=lambda: [load_policy(name) for name in FIXED_POLICIES])
+    """Fixed hero policies by index; the built-in three come first (they are the comparisons)."""
 
     def model_index(self, name: str) -> int:
         model = load_model(name)
@@ -73,6 +80,9 @@ class Context:
         return len(self.models) - 1
 
     def policy_index(self, name: str) -> int:
+        """The index of a fixed policy, or -1 for the best response."""
+        if name == BEST_RESPONSE:
+            return -1
         policy = load_policy(name)
         for i, p in enumerate(self.policies):
             if p.name == policy.name:
@@ -94,19 +104,33 @@ class Cells:
     class_names: list[str]
     combos: list[int]
     kinds: list[str]
+    train_keys: np.ndarray | None = None
+    """Generator keys of the best responses' training deals (independent of ``keys``)."""
     strength_bins: bool = True
     """Tally the gap by the hero's exact strength at the decision (the grid's break-even
-    curves); it costs one enumeration of every holding per trial, so single spots skip it."""
+    curves); single spots skip it."""
+    buckets: int = 20
+    """Strength buckets of the best response's information sets."""
+    compare: bool = False
+    """Also play the fixed policies (and the best response without free folds) on every deal."""
 
-    def kernel_inputs(self) -> tuple[tuple, tuple, tuple]:
-        """The ``(spots, opponents, table)`` tuples the kernels take."""
+    def kernel_inputs(self, train: bool = False) -> tuple[tuple, tuple, tuple]:
+        """The ``(spots, opponents, table)`` tuples the kernels take (with the training keys
+        when ``train``)."""
         ctx = self.ctx
-        spots = (self.cells, self.keys, self.hero_combos, self.board_cards)
+        keys = self.train_keys if train else self.keys
+        spots = (self.cells, keys, self.hero_combos, self.board_cards)
         opponents = pack_opponents(ctx.models, ctx.deck)
         table = pack_table(bank=ctx.bank, level=ctx.level, big_blind=ctx.rules.blinds[ctx.level][1],
                            strength_bins=self.strength_bins, policies=ctx.policies, deck=ctx.deck,
-                           rules=ctx.rules)
+                           rules=ctx.rules, buckets=self.buckets,
+                           compare=len(FIXED_POLICIES) if self.compare else 0)
         return spots, opponents, table
+
+    @property
+    def best_response(self) -> np.ndarray:
+        """Whether each cell continues by a best response (else by a fixed policy)."""
+        return self.cells[:, C_POLICY] < 0
 
 
 def resolve_hand(hand: str, deck: Deck, board: list[int]) -> tuple[list[tuple[int, int]], str, int, str]:
@@ -135,10 +159,15 @@ def resolve_hand(hand: str, deck: Deck, board: list[int]) -> tuple[list[tuple[in
     return combos, cls.name, cls.n_combos, cls.kind
 
 
-def compile_spots(spots: Sequence[Spot], ctx: Context, seed: int) -> Cells:
-    """Validate spots and compile them to kernel arrays; each cell gets its generator key."""
+def compile_spots(spots: Sequence[Spot], ctx: Context, seed: int, *, buckets: int = 20,
+                  no_free: bool = False) -> Cells:
+    """Validate spots and compile them to kernel arrays; each cell gets its generator keys
+    (deals, and the best response's training deals). A best-response cell ``i`` plays plan
+    row ``i`` (and, with ``no_free``, row ``n + i``: the best response without free folds)."""
     deck = ctx.deck
-    rows, keys, hero, boards, names, n_combos, kinds = [], [], [], [], [], [], []
+    if not 2 <= buckets <= 100:
+        raise SpotError(f"buckets must be between 2 and 100; got {buckets}")
+    rows, keys, train, hero, boards, names, n_combos, kinds = [], [], [], [], [], [], [], []
     for spot in spots:
         street = street_code(spot.street)
         if street not in (1, 2, 3):
@@ -158,21 +187,27 @@ def compile_spots(spots: Sequence[Spot], ctx: Context, seed: int) -> Cells:
         if spot.behind < 0:
             raise SpotError(f"stack must be >= 0; got {spot.behind}")
         combos, name, count, kind = resolve_hand(spot.hand, deck, board)
+        policy = ctx.policy_index(spot.policy)
+        i = len(rows)
         rows.append(cell_row(hero=(len(hero), len(hero) + len(combos)),
                              board=(len(boards), len(board)), street=street,
                              opponents=spot.opponents, pot=spot.pot, stack=spot.behind,
-                             model=ctx.model_index(spot.model), policy=ctx.policy_index(spot.policy)))
+                             model=ctx.model_index(spot.model), policy=policy,
+                             plan=i if policy < 0 else -1,
+                             plan_nofree=len(spots) + i if policy < 0 and no_free else -1))
         hero.extend(combos)
         boards.extend(board)
         # Deals depend on the hand, board, street and opponents only: pots, models,
         # policies and decks share them (common random numbers across the grid).
         keys.append(derive_key(seed, "fold-vs-check", name, spot.board or "-", street, spot.opponents))
+        train.append(derive_key(seed, "fold-vs-check-train", name, spot.board or "-", street,
+                                spot.opponents, spot.pot, str(spot.model)))
         names.append(name)
         n_combos.append(count)
         kinds.append(kind)
     return Cells(ctx, list(spots), np.array(rows, np.int64), np.array(keys, np.uint64),
                  np.array(hero, np.int64).reshape(-1, 2), np.array(boards or [0], np.int64),
-                 names, n_combos, kinds)
+                 names, n_combos, kinds, train_keys=np.array(train, np.uint64), buckets=buckets)
 
 
 def make_context(deck: str | Deck, rules: Rules | None, bank: Sequence[int], level: int) -> Context:

@@ -8,10 +8,11 @@ statistics' bins.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from analysis.core.io import provenance, write_table
@@ -20,10 +21,11 @@ from analysis.dilemma.settlement import Rules
 from analysis.runners import Backend, Progress, run
 
 from ..ranges import starting_classes
-from .cells import DEFAULT_BANK, Spot, compile_spots, make_context
-from .layout import N_PENALTY_BINS, N_STRENGTH_BINS, PENALTY_BASE, STRENGTH_BASE
-from .plan import FoldCheckPlan, gap_schedule
-from .results import bins_frame, break_even_table, summaries, weighted_bins
+from .cells import BEST_RESPONSE, DEFAULT_BANK, Cells, Spot, compile_spots, make_context
+from .layout import C_PLAN, N_PENALTY_BINS, N_STRENGTH_BINS, PENALTY_BASE, STRENGTH_BASE
+from .plan import TABLE_CELLS, TRAIN_DEALS, FoldCheckPlan, TrainPlan, gap_schedule
+from .results import bins_frame, break_even_table, plan_table, summaries, weighted_bins
+from .spot import abstraction_text
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,8 @@ class GridSpec:
 
     deck: str = "reference"
     models: tuple[str, ...] = ("passive", "threshold")
-    policy: str = "check_down"
+    policy: str = BEST_RESPONSE
+    """The continuation after checking: ``best_response`` or a fixed policy."""
     streets: tuple[str, ...] = ("flop", "turn", "river")
     opponents: tuple[int, ...] = (1, 2, 3, 4, 5)
     pots: tuple[int, ...] = (40, 120, 300)
@@ -42,6 +45,10 @@ class GridSpec:
     max_trials: int = 400_000
     seed: int = 0
     rules: tuple[tuple[str, str], ...] = ()
+    buckets: int = 20
+    """Strength buckets of the best response's information sets."""
+    train_deals: int = TRAIN_DEALS
+    """Training deals per cell of the best response."""
 
 
 @dataclass
@@ -52,6 +59,8 @@ class GridResult:
     strength_curve: pd.DataFrame
     penalty_view: pd.DataFrame
     manifest: dict[str, Any]
+    plans: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """The best responses' plans (see :func:`plans_frame`); empty for a fixed policy."""
 
     def to_frame(self) -> pd.DataFrame:
         return self.cells
@@ -61,9 +70,11 @@ class GridResult:
         """A grid written by :meth:`write`, read back (e.g. to redraw its charts)."""
         folder = Path(folder)
         manifest = json.loads((folder / "fold_vs_check.manifest.json").read_text())
+        plans = folder / "fold_vs_check_plans.parquet"
         return cls(pd.read_parquet(folder / "fold_vs_check.parquet"),
                    pd.read_parquet(folder / "fold_vs_check_strength.parquet"),
-                   pd.read_parquet(folder / "fold_vs_check_penalty.parquet"), manifest)
+                   pd.read_parquet(folder / "fold_vs_check_penalty.parquet"), manifest,
+                   pd.read_parquet(plans) if plans.exists() else pd.DataFrame())
 
     @property
     def break_even(self) -> pd.DataFrame:
@@ -75,7 +86,10 @@ class GridResult:
         paths = []
         for name, df in (("fold_vs_check", self.cells), ("fold_vs_check_break_even", self.break_even),
                          ("fold_vs_check_strength", self.strength_curve),
-                         ("fold_vs_check_penalty", self.penalty_view)):
+                         ("fold_vs_check_penalty", self.penalty_view),
+                         ("fold_vs_check_plans", self.plans)):
+            if name == "fold_vs_check_plans" and df.empty:
+                continue
             paths.extend(write_table(df, out, name, self.manifest).values())
         return paths
 
@@ -96,13 +110,26 @@ def run_grid(
     progress: Progress | None = None,
     preview: bool = False,
 ) -> GridResult:
-    """Run the fold-vs-check grid (one runner plan, one cell per spot); with ``out_dir`` the
-    run is saved in ``out_dir/.partial/`` as it goes and a rerun resumes it."""
+    """Run the fold-vs-check grid (a cell per spot): train the best responses (when the
+    continuation is ``best_response``), then evaluate on independent deals. With ``out_dir``
+    both runs are saved in ``out_dir/.partial/`` as they go and a rerun resumes them."""
     ctx = make_context(spec.deck, Rules.parse(dict(spec.rules)), DEFAULT_BANK, 0)
-    compiled = compile_spots(grid_spots(spec, ctx.deck), ctx, spec.seed)
+    compiled = compile_spots(grid_spots(spec, ctx.deck), ctx, spec.seed, buckets=spec.buckets)
+    tables = len(compiled.cells) >= TABLE_CELLS
+    plans = None
+    plan_frame = pd.DataFrame()
+    resumed = False
+    if spec.policy == BEST_RESPONSE:
+        train = TrainPlan(compiled, spec.train_deals, use_tables=tables)
+        trained = run(train, backend=backend, state_dir=out_dir, progress=progress,
+                      label="fold-vs-check: training best responses")
+        plans, reach = train.plans(trained.totals, len(compiled.cells))
+        plan_frame = plans_frame(compiled, plans, reach / max(spec.train_deals, 1))
+        resumed = trained.resumed
     plan = FoldCheckPlan(compiled, gap_schedule(stderr=spec.stderr, trials=None,
-                                                max_trials=spec.max_trials))
-    result = run(plan, backend=backend, state_dir=out_dir, progress=progress, label="fold-vs-check grid")
+                                                max_trials=spec.max_trials), plans, tables)
+    result = run(plan, backend=backend, state_dir=out_dir, progress=progress,
+                 label="fold-vs-check: evaluating")
     totals = result.totals
     cells = summaries(compiled, totals)
     keys = ["model", "policy", "street", "opponents", "pot"]
@@ -112,12 +139,39 @@ def run_grid(
     penalty = weighted_bins(cells, bins_frame(compiled, totals, PENALTY_BASE, N_PENALTY_BINS), keys)
     penalty.insert(len(keys), "board_penalty", penalty.pop("bin") * 10)
     penalty.insert(len(keys) + 1, "penalty_over_pot", penalty["board_penalty"] / penalty["pot"])
+    continuation = (abstraction_text(spec.buckets, spec.train_deals) if spec.policy == BEST_RESPONSE
+                    else f"fixed policy {spec.policy}")
     manifest = provenance(
         study="fold-vs-check", game=ctx.deck.game, deck=ctx.deck.label, rules=ctx.rules.label,
-        models=[m.as_dict() for m in ctx.models], policy=spec.policy, seed=spec.seed,
-        stderr=f"gap SE <= ${spec.stderr:g} per cell (max {spec.max_trials:,} trials)",
+        models=[m.as_dict() for m in ctx.models], policy=spec.policy, continuation=continuation,
+        seed=spec.seed, stderr=f"gap SE <= ${spec.stderr:g} per cell (max {spec.max_trials:,} trials)",
         trials=int(cells["trials"].sum()), method="monte carlo", preview=preview,
         max_gap_se=float(cells["gap_se"].max()), bank=list(DEFAULT_BANK),
-        backend=result.backend, resumed=result.resumed,
+        backend=result.backend, resumed=result.resumed and (resumed or plans is None),
     )
-    return GridResult(cells, strength, penalty, manifest)
+    return GridResult(cells, strength, penalty, manifest, plan_frame)
+
+
+def plans_frame(compiled: Cells, plans: np.ndarray, reach: np.ndarray) -> pd.DataFrame:
+    """Every best response's plan as strength thresholds: per cell, later street, nobody-bet or
+    facing a bet, and opponents still in, the strength from which the hero checks or calls
+    (below it: folds), and the share of deals reaching that decision."""
+    frames = []
+    for c, spot in enumerate(compiled.spots):
+        if compiled.cells[c, C_PLAN] < 0:
+            continue
+        table = plan_table(plans[c], reach[c], compiled.buckets, spot.opponents)
+        if table.empty:
+            continue
+        go = table["action"].isin(["check", "call"])
+        groups = table.assign(go=go).groupby(["street", "facing", "opponents_in"], sort=False)
+        rows = groups.apply(lambda g: pd.Series({
+            "threshold": float(g.loc[g["go"], "strength_from"].min()) if g["go"].any() else 1.0,
+            "reach": float(g["reach"].sum())}), include_groups=False).reset_index()
+        rows.insert(0, "pot", spot.pot)
+        rows.insert(0, "opponents", spot.opponents)
+        rows.insert(0, "decision_street", spot.street)
+        rows.insert(0, "model", spot.model)
+        rows.insert(0, "hand", compiled.class_names[c])
+        frames.append(rows.rename(columns={"street": "later_street"}))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

@@ -6,12 +6,17 @@ The kernels take three tuples (plus the evaluator's tables):
   (``C_*`` columns: the hero's combos and fixed board as slices of the other two
   arrays, street, opponents, pot, stack, model and policy index), ``keys``
   uint64[n] the generator key of each cell;
-- ``opponents = (models, range_lo, range_hi, range_combos, range_cumw)``: per model
-  float64[4 streets, 3] (``M_*``) and the slice of the range arrays it deals from
-  (empty slice: any two cards, dealt from the deck);
+- ``opponents = (models, relative, range_lo, range_hi, range_combos, range_cumw)``: per
+  model float64[4 streets, 3] (``M_*``), whether its thresholds are relative to its own
+  range, and the slice of the range arrays it deals from (empty slice: any two cards,
+  dealt from the deck);
 - ``table = (game, policies, deck, rules)``: ``game`` int64[N_GCOLS] (``G_*``: bank,
-  blind level, big blind, deck size, whether to tally strength bins), the hero
-  policies' call thresholds float64[n_policies, 4], the deck and rule arrays.
+  blind level, big blind, deck size, whether to tally strength bins, strength buckets of
+  the best response, fixed policies to compare), the fixed hero policies' call
+  thresholds float64[n_policies, 4], the deck and rule arrays;
+- ``sources = (use_tables, flop, turn, river)``: the strength tables (or dummies);
+- ``plans`` float64[n_plans, n_infos(buckets)]: best-response actions per information
+  set (1 check/call, 0 fold, -1 never seen in training).
 
 Statistics rows are float64[N_STATS] (``S_*`` sums, then the strength and penalty bins).
 """
@@ -28,14 +33,26 @@ from analysis.dilemma.settlement import Rules
 from ..ranges import parse_range
 from .models import HeroPolicy, OpponentModel
 
-# cells: int64[n_cells, N_CCOLS]
+# cells: int64[n_cells, N_CCOLS]; C_POLICY is a fixed hero policy (-1: the best response of
+# plan row C_PLAN); C_PLAN_NOFREE a best response that never folds for free (-1: none)
 (C_HERO_LO, C_HERO_HI, C_BOARD_LO, C_BOARD_N, C_STREET, C_NOPP, C_POT, C_STACK, C_MODEL,
- C_POLICY) = range(10)
-N_CCOLS = 10
+ C_POLICY, C_PLAN, C_PLAN_NOFREE) = range(12)
+N_CCOLS = 12
 
-# game: int64[N_GCOLS]
-G_BANK1, G_BANK2, G_BANK3, G_LEVEL, G_BIG_BLIND, G_N_CARDS, G_STRENGTH_BINS = range(7)
-N_GCOLS = 7
+# game: int64[N_GCOLS]; G_N_CMP fixed policies are also played on every deal (policies 0..n-1)
+(G_BANK1, G_BANK2, G_BANK3, G_LEVEL, G_BIG_BLIND, G_N_CARDS, G_STRENGTH_BINS, G_BUCKETS,
+ G_N_CMP) = range(9)
+N_GCOLS = 9
+
+MAX_OPP = 9
+"""Most opponents a spot may have (the information sets are laid out for them)."""
+N_LEVELS = 6
+"""Hero decision levels after the study's decision: (flop, turn, river) x (nobody bet, facing a bet)."""
+
+
+def n_infos(buckets: int) -> int:
+    """Abstract information sets of the best response: levels x opponents still in x buckets."""
+    return N_LEVELS * MAX_OPP * buckets
 
 # models: float64[n_models, 4 streets, 3]
 M_BET, M_SIZE, M_CALL = range(3)
@@ -51,13 +68,22 @@ N_STRENGTH_BINS = 20
 N_PENALTY_BINS = 21  # board penalty at the decision, $0 ... $200+ in $10 steps
 STRENGTH_BASE = N_SCALARS
 PENALTY_BASE = STRENGTH_BASE + 3 * N_STRENGTH_BINS
-N_STATS = PENALTY_BASE + 3 * N_PENALTY_BINS
+MAX_CMP = 4
+"""Other continuations played on the same deals: up to three fixed policies and the best
+response without the fold-for-free option (slot 3)."""
+CMP_BASE = PENALTY_BASE + 3 * N_PENALTY_BINS
+"""Per other continuation k: sum and sum of squares of its check value, and of its value
+minus the main continuation's (4 entries at CMP_BASE + 4 k)."""
+DEC_BASE = CMP_BASE + 4 * MAX_CMP
+"""Per decision level of the main continuation: times reached, times folded."""
+N_STATS = DEC_BASE + 2 * N_LEVELS
 
 
 
 
 def cell_row(*, hero: tuple[int, int], board: tuple[int, int], street: int, opponents: int,
-             pot: int, stack: int, model: int, policy: int) -> np.ndarray:
+             pot: int, stack: int, model: int, policy: int, plan: int = -1,
+             plan_nofree: int = -1) -> np.ndarray:
     """One row of ``cells``: the hero's combo slice, the fixed board slice and the spot."""
     row = np.zeros(N_CCOLS, np.int64)
     row[C_HERO_LO], row[C_HERO_HI] = hero
@@ -68,12 +94,15 @@ def cell_row(*, hero: tuple[int, int], board: tuple[int, int], street: int, oppo
     row[C_STACK] = stack
     row[C_MODEL] = model
     row[C_POLICY] = policy
+    row[C_PLAN] = plan
+    row[C_PLAN_NOFREE] = plan_nofree
     return row
 
 
 def pack_opponents(models: Sequence[OpponentModel], deck: Deck) -> tuple:
-    """``(models, range_lo, range_hi, range_combos, range_cumw)`` for the opponent models."""
+    """``(models, relative, range_lo, range_hi, range_combos, range_cumw)`` for the models."""
     params = np.array([m.kernel_params() for m in models], dtype=np.float64)
+    relative = np.array([m.relative for m in models], dtype=np.bool_)
     lo, hi, combos, cumw = [], [], [], []
     start = 0
     for m in models:
@@ -86,18 +115,23 @@ def pack_opponents(models: Sequence[OpponentModel], deck: Deck) -> tuple:
         hi.append(start)
     range_combos = np.concatenate(combos) if combos else np.zeros((1, 2), np.int64)
     range_cumw = np.concatenate(cumw) if cumw else np.ones(1)
-    return (params, np.array(lo, np.int64), np.array(hi, np.int64), range_combos, range_cumw)
+    return (params, relative, np.array(lo, np.int64), np.array(hi, np.int64), range_combos,
+            range_cumw)
 
 
 def pack_table(*, bank: Sequence[int], level: int, big_blind: int, strength_bins: bool,
-               policies: Sequence[HeroPolicy], deck: Deck, rules: Rules) -> tuple:
-    """``(game, policies, deck, rules)`` for the kernels."""
+               policies: Sequence[HeroPolicy], deck: Deck, rules: Rules, buckets: int = 20,
+               compare: int = 0) -> tuple:
+    """``(game, policies, deck, rules)`` for the kernels; the first ``compare`` policies are
+    also played on every deal."""
     game = np.zeros(N_GCOLS, np.int64)
     game[G_BANK1:G_BANK3 + 1] = bank
     game[G_LEVEL] = level
     game[G_BIG_BLIND] = big_blind
     game[G_N_CARDS] = deck.n_cards
     game[G_STRENGTH_BINS] = int(strength_bins)
+    game[G_BUCKETS] = buckets
+    game[G_N_CMP] = compare
     calls = np.array([p.call for p in policies], dtype=np.float64).reshape(-1, 4)
     return (game, calls, deck.kernel_args, rules.kernel_args)
 

@@ -7,10 +7,14 @@ import math
 import numpy as np
 import pandas as pd
 
-from .cells import Cells
+from .cells import BEST_RESPONSE, FIXED_POLICIES, Cells
 from .layout import (
     C_MODEL,
     C_POLICY,
+    CMP_BASE,
+    DEC_BASE,
+    MAX_OPP,
+    N_LEVELS,
     S_BOARD_PENALTY,
     S_CHECK,
     S_CHECK2,
@@ -62,7 +66,8 @@ def summaries(compiled: Cells, totals: np.ndarray) -> pd.DataFrame:
         "pot": [s.pot for s in spots],
         "stack": [s.behind for s in spots],
         "model": [compiled.ctx.models[int(c[C_MODEL])].name for c in compiled.cells],
-        "policy": [compiled.ctx.policies[int(c[C_POLICY])].name for c in compiled.cells],
+        "policy": [compiled.ctx.policies[int(c[C_POLICY])].name if c[C_POLICY] >= 0
+                   else BEST_RESPONSE for c in compiled.cells],
         "trials": totals[:, S_N].astype(np.int64),
         "ev_fold": mean(S_FOLD),
         "ev_fold_se": se(S_FOLD, S_FOLD2),
@@ -86,7 +91,67 @@ def summaries(compiled: Cells, totals: np.ndarray) -> pd.DataFrame:
         "equity": mean(S_EQUITY),
         "strength": mean(S_STRENGTH),
         "board_penalty": mean(S_BOARD_PENALTY),
+        # the continuation's later decisions: how often the hero folds for free / to a bet
+        "later_fold_free": sum(totals[:, DEC_BASE + 2 * lv + 1] for lv in (0, 2, 4)) / n,
+        "later_fold_to_bet": sum(totals[:, DEC_BASE + 2 * lv + 1] for lv in (1, 3, 5)) / n,
     })
+
+
+def comparisons(compiled: Cells, totals: np.ndarray) -> pd.DataFrame:
+    """The other continuations played on the same deals: per cell and continuation, the value
+    of checking, its standard error, and the difference from the main continuation."""
+    n = np.maximum(totals[:, S_N], 1)
+    names = [*FIXED_POLICIES, "best_response_no_free_fold"]
+    rows = []
+    for slot, name in enumerate(names):
+        base = CMP_BASE + 4 * slot
+        if not totals[:, base + 1].any() and not totals[:, base + 3].any():
+            continue
+        for c in range(len(totals)):
+            mean = totals[c, base] / n[c]
+            var = max(totals[c, base + 1] - n[c] * mean**2, 0.0) / max(n[c] - 1, 1)
+            d = totals[c, base + 2] / n[c]
+            dvar = max(totals[c, base + 3] - n[c] * d**2, 0.0) / max(n[c] - 1, 1)
+            rows.append({"cell": c, "continuation": name, "ev_check": mean,
+                         "ev_check_se": math.sqrt(var / n[c]), "minus_main": d,
+                         "minus_main_se": math.sqrt(dvar / n[c])})
+    return pd.DataFrame(rows, columns=["cell", "continuation", "ev_check", "ev_check_se",
+                                       "minus_main", "minus_main_se"])
+
+
+def plan_table(plan: np.ndarray, reach: np.ndarray, buckets: int, opponents: int) -> pd.DataFrame:
+    """A best response as a small table: per later street, nobody-bet or facing a bet, and
+    opponents still in, the strength ranges (buckets) where it checks or calls vs folds, with
+    the share of deals that reach them (``reach``: per information set)."""
+    rows = []
+    for lv in range(N_LEVELS):
+        street = ("flop", "turn", "river")[lv // 2]
+        facing = "bet" if lv % 2 else "none"
+        for opp in range(1, opponents + 1):
+            base = (lv * MAX_OPP + opp - 1) * buckets
+            acts = plan[base:base + buckets]
+            seen = reach[base:base + buckets]
+            if not (seen > 0).any():
+                continue
+            b = 0
+            while b < buckets:
+                if seen[b] <= 0:
+                    b += 1
+                    continue
+                go = acts[b] > 0.5
+                e = b
+                share = 0.0
+                while e < buckets and (seen[e] <= 0 or (acts[e] > 0.5) == go):
+                    share += seen[e]
+                    e += 1
+                action = ("check" if facing == "none" else "call") if go else (
+                    "fold for free" if facing == "none" else "fold")
+                rows.append({"street": street, "facing": facing, "opponents_in": opp,
+                             "strength_from": b / buckets, "strength_to": e / buckets,
+                             "action": action, "reach": share})
+                b = e
+    return pd.DataFrame(rows, columns=["street", "facing", "opponents_in", "strength_from",
+                                       "strength_to", "action", "reach"])
 
 
 def bins_frame(compiled: Cells, totals: np.ndarray, base: int, n_bins: int) -> pd.DataFrame:

@@ -1,10 +1,20 @@
-"""One fold-vs-check spot: EV of folding now and of checking and playing on, with the money broken down."""
+"""One fold-vs-check spot: EV of folding now and of checking and playing on well, with the money
+broken down, beside the fixed continuations and the best response's plan.
+
+By default the hero checks and then plays a **best response** to the opponent
+model. Small spots (river or turn, the hero's cards and the board given, 1 or 2
+opponents dealing random holdings) are enumerated exactly, and the best response
+is exact (every public history is its own information set). Elsewhere it is the
+best response within an abstraction (decision level x opponents still in x the
+hero's strength bucket), trained by backward induction on simulated deals and
+evaluated on independent deals; the abstraction is stated in the manifest.
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -17,19 +27,45 @@ from analysis.dilemma.settlement import Rules
 from analysis.runners import Backend, Progress, run
 from evaluator import parse_cards
 
-from .cells import DEFAULT_BANK, Spot, SpotError, compile_spots, make_context
+from .cells import (
+    BEST_RESPONSE,
+    DEFAULT_BANK,
+    FIXED_POLICIES,
+    Cells,
+    Spot,
+    SpotError,
+    compile_spots,
+    make_context,
+)
+from .exact import solve_exact
 from .layout import deals_random
-from .plan import FoldCheckPlan, gap_schedule, run_exact
-from .results import summaries
+from .plan import TRAIN_DEALS, FoldCheckPlan, TrainPlan, gap_schedule
+from .results import comparisons, plan_table, summaries
+
+
+def abstraction_text(buckets: int, deals: int) -> str:
+    """How the Monte Carlo best response sees the game (stated in every output)."""
+    return (f"best response within an abstraction: the hero's information at a later decision is "
+            f"the street, whether it faces a bet, the opponents still in and its strength in "
+            f"{buckets} buckets; trained by backward induction on {deals:,} simulated deals per "
+            "spot and evaluated on independent deals")
+
+
+EXACT_TEXT = ("exact best response: every deal enumerated, each public history an information "
+              "set (the hero's cards and the board are known)")
 
 
 @dataclass
 class SpotResult:
-    """EV of folding and of checking at one spot, their gap and its breakdown."""
+    """EV of folding and of checking at one spot, their gap, its breakdown and the plan."""
 
     spot: Spot
     row: dict[str, Any]
     manifest: dict[str, Any]
+    plan: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """The best response's plan (see :func:`.results.plan_table`); empty for a fixed policy."""
+    others: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """The value of checking under the other continuations on the same deals."""
 
     @property
     def gap(self) -> float:
@@ -45,8 +81,13 @@ class SpotResult:
         ])
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything as plain data (JSON output)."""
+        """Everything as plain data (JSON output); ``ev_check`` is the main continuation's."""
         return {"spot": asdict(self.spot), **{k: _plain(v) for k, v in self.row.items()},
+                "ev_check_by_continuation": {
+                    r.continuation: {"ev_check": _plain(r.ev_check), "se": _plain(r.ev_check_se)}
+                    for r in self.others.itertuples()},
+                "plan": [{k: _plain(v) for k, v in rec.items()}
+                         for rec in self.plan.to_dict(orient="records")],
                 "manifest": self.manifest}
 
 
@@ -54,6 +95,41 @@ def _plain(v: Any) -> Any:
     """A JSON-ready scalar (numpy scalars unwrapped, NaN as None)."""
     v = v.item() if hasattr(v, "item") else v
     return None if isinstance(v, float) and math.isnan(v) else v
+
+
+def _with_others(row: dict[str, Any], others: pd.DataFrame) -> dict[str, Any]:
+    """Add the fold-for-free option's value (best response minus the one that never folds
+    for free) to a spot's row."""
+    no_free = others.loc[others["continuation"] == "best_response_no_free_fold"]
+    if len(no_free):
+        row["ev_check_no_free_fold"] = float(no_free["ev_check"].iloc[0])
+        row["fold_free_option_value"] = float(-no_free["minus_main"].iloc[0])
+        row["fold_free_option_value_se"] = float(no_free["minus_main_se"].iloc[0])
+    return row
+
+
+def _exact_answer(compiled: Cells) -> tuple[np.ndarray, pd.DataFrame, pd.DataFrame]:
+    spot = compiled.spots[0]
+    exact = solve_exact(compiled)
+    if spot.policy == BEST_RESPONSE:
+        totals = exact.stats(compare=True)[None, :]
+        reach, go = exact.abstract_reach()
+        plan = plan_table(np.where(go >= 0, (go > 0.5).astype(float), -1.0), reach,
+                          compiled.buckets, spot.opponents)
+    else:
+        totals = exact.stats(compare=False)[None, :]
+        plan = pd.DataFrame()
+    rows = [{"cell": 0, "continuation": name, "ev_check": exact.fixed_value(i), "ev_check_se": 0.0,
+             "minus_main": np.nan, "minus_main_se": 0.0} for i, name in enumerate(FIXED_POLICIES)]
+    if spot.policy == BEST_RESPONSE:
+        rows.append({"cell": 0, "continuation": "best_response_no_free_fold",
+                     "ev_check": exact.value(exact.policy(no_free=True), use_keys=True),
+                     "ev_check_se": 0.0, "minus_main": np.nan, "minus_main_se": 0.0})
+    others = pd.DataFrame(rows)
+    main = exact.value(exact.policy(), use_keys=True) if spot.policy == BEST_RESPONSE else None
+    if main is not None:
+        others["minus_main"] = others["ev_check"] - main
+    return totals, plan, others
 
 
 def evaluate_spot(
@@ -65,7 +141,7 @@ def evaluate_spot(
     pot: int = 40,
     stack: int | None = None,
     model: str = "passive",
-    policy: str = "check_down",
+    policy: str = BEST_RESPONSE,
     deck: str | Deck = "reference",
     rules: Rules | None = None,
     bank: Sequence[int] = DEFAULT_BANK,
@@ -75,6 +151,9 @@ def evaluate_spot(
     max_trials: int = 2_000_000,
     seed: int = 0,
     exact: bool | None = None,
+    buckets: int = 20,
+    train_deals: int = TRAIN_DEALS,
+    compare: bool = True,
     backend: Backend | None = None,
     progress: Progress | None = None,
 ) -> SpotResult:
@@ -82,9 +161,12 @@ def evaluate_spot(
 
     ``hand`` is two cards (``"As 10h"``) or a starting class (``"A10o"``); ``board``
     the cards so far (3 flop, 4 turn, 5 river) or empty for a random board of
-    ``street``. A river spot with known cards against 1 or 2 opponents holding
-    random cards is enumerated exactly (every holding; ``exact=False`` to sample);
-    otherwise Monte Carlo stops at ``trials`` or when the gap's SE <= ``stderr``.
+    ``street``. After checking the hero plays ``policy``: ``best_response`` (default)
+    or a fixed policy (``check_down``, ``check_fold``, ``call_down``); with ``compare``
+    the fixed policies and the best response without free folds are played on the same
+    deals. A river or turn spot with known cards against 1 or 2 opponents holding
+    random cards is enumerated exactly (``exact=False`` to sample); otherwise Monte
+    Carlo stops at ``trials`` or when the gap's SE <= ``stderr``.
     """
     if street is None:
         n_board = len(parse_cards(board, load_deck(deck).spec)) if board else 3
@@ -93,20 +175,35 @@ def evaluate_spot(
             raise SpotError(f"a board has 3, 4 or 5 cards; got {n_board} ({board})")
     ctx = make_context(deck, rules, bank, level)
     spot = Spot(hand, street, board, opponents, pot, stack, model, policy)
-    compiled = compile_spots([spot], ctx, seed)
+    is_br = policy == BEST_RESPONSE
+    compiled = compile_spots([spot], ctx, seed, buckets=buckets, no_free=is_br and compare)
     compiled.strength_bins = False
-    can_enumerate = (street_code(street) == 3 and bool(board) and compiled.combos[0] == 1
+    compiled.compare = compare
+    can_enumerate = (street_code(street) in (2, 3) and bool(board) and compiled.combos[0] == 1
                      and spot.opponents <= 2 and deals_random(ctx.models[0], ctx.deck))
     if exact and not can_enumerate:
-        raise SpotError("exact enumeration needs a river spot with the hero's cards and the board "
-                        "given, 1 or 2 opponents, and a model dealing random holdings")
+        raise SpotError("exact enumeration needs a river or turn spot with the hero's cards and the "
+                        "board given, 1 or 2 opponents, and a model dealing random holdings")
     exact = can_enumerate if exact is None else exact
     if exact:
-        totals = run_exact(compiled)
+        totals, plan, others = _exact_answer(compiled)
+        method = "exact enumeration of every deal"
+        abstraction = EXACT_TEXT if is_br else None
     else:
-        schedule = gap_schedule(stderr=stderr, trials=trials, max_trials=max_trials)
-        totals = run(FoldCheckPlan(compiled, schedule), backend=backend, progress=progress,
+        plans = None
+        plan = pd.DataFrame()
+        if is_br:
+            train = TrainPlan(compiled, train_deals, no_free=compare)
+            trained = run(train, backend=backend, progress=progress, label="training the best response")
+            plans, reach = train.plans(trained.totals, 1)
+            plan = plan_table(plans[0], reach[0] / max(train_deals, 1), buckets, spot.opponents)
+        schedule = gap_schedule(stderr=stderr if trials is None else None, trials=trials,
+                                max_trials=max_trials)
+        totals = run(FoldCheckPlan(compiled, schedule, plans), backend=backend, progress=progress,
                      label=f"spot {spot.label()}").totals
+        others = comparisons(compiled, totals)
+        method = "monte carlo"
+        abstraction = abstraction_text(buckets, train_deals) if is_br else None
     frame = summaries(compiled, totals)
     if exact:  # every deal counted once: no sampling error
         for col in ("ev_fold_se", "ev_check_se", "gap_se"):
@@ -116,12 +213,12 @@ def evaluate_spot(
         frame["p_check_better"] = np.where(gap > 0, 1.0, np.where(gap < 0, 0.0, 0.5))
         frame["decision"] = np.where(gap > 0, "check", np.where(gap < 0, "fold", "equal"))
     frame["strength"] = np.nan  # not tallied for single spots (see Cells.strength_bins)
-    row = frame.iloc[0].to_dict()
+    row = _with_others(frame.iloc[0].to_dict(), others)
     manifest = provenance(
         study="fold-vs-check spot", game=ctx.deck.game, deck=ctx.deck.label, rules=ctx.rules.label,
-        model=ctx.models[0].as_dict(), policy=ctx.policies[0].name, bank=list(ctx.bank),
-        level=ctx.level, seed=None if exact else seed, trials=int(row["trials"]),
-        stderr=float(row["gap_se"]), exact=bool(exact),
-        method="exact enumeration of the opponents' holdings" if exact else "monte carlo",
+        model=ctx.models[0].as_dict(), policy=policy, continuation=abstraction or
+        f"fixed policy {policy}", bank=list(ctx.bank), level=ctx.level,
+        seed=None if exact else seed, trials=int(row["trials"]), stderr=float(row["gap_se"]),
+        exact=bool(exact), method=method,
     )
-    return SpotResult(spot, row, manifest)
+    return SpotResult(spot, row, manifest, plan, others)

@@ -5,7 +5,10 @@ reaches it bets), the **bet_size** (a fraction of the pot) and a **call**
 threshold (facing a bet it calls at or above it, else folds), plus the **range**
 its holdings are dealt from. Strength is the share of two-card holdings the
 player's cards beat on the current board (ties half). Omitting ``bet`` means
-never betting; ``call = 0`` calls everything.
+never betting; ``call = 0`` calls everything. With ``relative = true`` the
+thresholds apply to the player's strength *within its own range* after its
+actions so far (a player who checked or called holds the weaker part of what it
+could have had), the way a thinking player sizes up its hand.
 
 A hero policy gives a call threshold per street (the hero never bets after
 checking). Users add models by writing a TOML file and passing its path.
@@ -40,6 +43,9 @@ class OpponentModel:
     range: str
     params: tuple[tuple[float, float, float], ...]  # (bet, bet_size, call) for streets 0..3
     source: str = ""
+    relative: bool = False
+    """Thresholds are shares of the player's own range after its actions so far (which
+    narrows when it checks or calls), not of every holding."""
 
     def kernel_params(self) -> np.ndarray:
         """float64[4, 3]: per street (bet threshold, bet size, call threshold)."""
@@ -50,6 +56,7 @@ class OpponentModel:
         return {
             "name": self.name,
             "range": self.range,
+            "relative": self.relative,
             **{s: dict(zip(("bet", "bet_size", "call"), self.params[i + 1], strict=True))
                for i, s in enumerate(STREET_NAMES)},
         }
@@ -100,6 +107,12 @@ def load_model(name_or_path: str | Path | OpponentModel) -> OpponentModel:
     head = data.get("model")
     if not isinstance(head, dict):
         raise ModelError(f"{path}: missing [model] table")
+    extra = set(head) - {"name", "description", "range", "relative"}
+    if extra:
+        raise ModelError(f"{path} [model]: unknown field {sorted(extra)[0]!r}")
+    relative = head.get("relative", False)
+    if not isinstance(relative, bool):
+        raise ModelError(f"{path} [model] relative: true or false; got {relative!r}")
     unknown = set(data) - {"model", "streets"}
     if unknown:
         raise ModelError(f"{path}: unknown table [{sorted(unknown)[0]}]")
@@ -122,6 +135,7 @@ def load_model(name_or_path: str | Path | OpponentModel) -> OpponentModel:
         range=str(head.get("range", "random")),
         params=tuple(params),
         source=str(path),
+        relative=relative,
     )
 
 

@@ -1,0 +1,247 @@
+"""Playing one deal from the decision street to the settlement, with the hero following a policy.
+
+Betting is one bet per round: players act in seat order from the hero (seat 0,
+first to act after the flop; the DEALER is the last seat). An opponent that
+*would bet* (its model's threshold) bets a fraction of the pot (at least the big
+blind, in $10 steps, capped by its stack); every other live player then calls or
+folds in turn. The hero never bets. Its decisions, counted from 1 after the
+study's own decision 0 (fold now, or check), are:
+
+- **none** (nobody has bet, the hero first to act on a later street): fold for free or check;
+- **bet** (facing a bet): fold or call.
+
+A *policy* ``(kind, fixed, plan, plan_keys)`` decides them: ``CONTINUE`` (always
+check/call), ``FIXED`` (the legacy hero policies: never fold for free, call when
+the strength reaches the street's threshold), ``TABLE`` (a best response: one
+action per abstract information set, see :func:`info_id`) or ``EXACT`` (one
+action per exact information set of a small spot: the public history). ``fold_at = k`` folds at decision ``k`` whatever the policy
+(``0``: the fold branch). :func:`play` returns the hero's money relative to its
+stack at the decision and can record each decision's information set and the
+hero's strength there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.dilemma.settlement._kernel import settle_core
+from analysis.dilemma.settlement.layout import (
+    P_FINAL,
+    P_FOLD,
+    P_HOLE0,
+    P_HOLE1,
+    P_IN,
+    P_SCORE,
+    P_STACK,
+    T_BANK1,
+    T_BANK2,
+    T_BANK3,
+    T_DEALER,
+    T_LAST,
+    T_LEVEL,
+    T_NBOARD,
+)
+from evaluator.jit import kernel
+
+from ._deal import D_BOARD, D_HOLES, D_SCORES, D_WOULD_BET, D_WOULD_CALL, strength_of
+from .layout import (
+    G_BANK1,
+    G_BANK2,
+    G_BANK3,
+    G_BIG_BLIND,
+    G_BUCKETS,
+    G_LEVEL,
+    G_N_CARDS,
+    M_BET,
+    M_CALL,
+    M_SIZE,
+    MAX_OPP,
+)
+
+CONTINUE, FIXED, TABLE, EXACT = 0, 1, 2, 3
+"""Policy kinds of :func:`play`: always continue, a fixed policy, a best response over the
+abstract information sets, a best response over exact ones (small spots)."""
+KEY_LEVEL = np.int64(1) << np.int64(56)
+"""Exact information set = level * KEY_LEVEL + public history (histories stay below 2**56)."""
+MAX_DECISIONS = 6
+
+
+@kernel(inline=True)
+def info_id(level, opponents_in, bucket, n_buckets):
+    """The abstract information set of a hero decision: level x opponents still in x bucket."""
+    return (level * MAX_OPP + opponents_in - 1) * n_buckets + bucket
+
+
+@kernel(inline=True)
+def bucket_of(strength, n_buckets):
+    """The strength bucket: ``min(int(strength * n_buckets), n_buckets - 1)``."""
+    return min(int(strength * n_buckets), n_buckets - 1)
+
+
+@kernel(inline=True)
+def _continues(policy, s, facing, strength, info, exact_key):
+    """Whether the policy checks/calls (True) or folds (False) at a decision.
+
+    ``policy = (kind, fixed thresholds, plan, plan keys)``: a ``TABLE`` plan is indexed by
+    the abstract information set, an ``EXACT`` plan by the position of the exact key in the
+    sorted ``plan keys``."""
+    kind, fixed, plan, plan_keys = policy
+    if kind == CONTINUE:
+        return True
+    if kind == FIXED:
+        if not facing:
+            return True
+        thr = fixed[s]
+        return thr <= 0.0 or (thr <= 1.0 and strength >= thr)
+    if kind == EXACT:
+        j = np.searchsorted(plan_keys, exact_key)
+        a = plan[j] if j < plan_keys.shape[0] and plan_keys[j] == exact_key else -1.0
+    else:
+        a = plan[info]
+    if a < 0.0:  # never reached in training: check, and call with a better-than-median hand
+        return (not facing) or strength >= 0.5
+    return a > 0.5
+
+
+@kernel
+def play(fold_at, policy, street0, n, dl, model, relative, game, in0, behind0,
+         sources, eval_tables, deck, rules, work, record):
+    """Play the hand from ``street0`` to its end, settle it, return the hero's money.
+
+    ``work = (players, board2, table, out)`` are the settlement core's arrays
+    (filled, so callers can read the breakdown). With ``record`` (arrays, or empty
+    ones for none) the hero's decisions are written to ``record = (n_dec, levels,
+    infos, strengths, keys)``: ``n_dec[0]`` decisions in order, each with its level,
+    abstract information set, the hero's strength and the public history so far
+    (``keys``: the exact information set, given the hero's cards and the board). ``relative`` means the opponents follow
+    the would-bet / would-call script of the deal instead of absolute thresholds.
+    """
+    players, board2, table, out = work
+    n_cards = game[G_N_CARDS]
+    n_buckets = game[G_BUCKETS]
+    bb = game[G_BIG_BLIND]
+    holes = dl[D_HOLES]
+    board = dl[D_BOARD]
+    wb = dl[D_WOULD_BET]
+    wc = dl[D_WOULD_CALL]
+    for i in range(n):
+        players[i, P_STACK] = behind0[i]
+        players[i, P_IN] = in0[i]
+        players[i, P_FOLD] = -1
+        players[i, P_HOLE0] = holes[i, 0]
+        players[i, P_HOLE1] = holes[i, 1]
+    n_dec, levels, infos, strengths, keys = record
+    rec = n_dec.shape[0] > 0
+    if rec:
+        n_dec[0] = 0
+    live = n
+    last = street0
+    d = 0
+    hist = np.int64(0)  # the public history (exact information sets of small spots)
+    for s in range(street0, 4):
+        last = s
+        bettor = -1
+        amount = 0
+        if s > street0:
+            hist = hist * 64 + board[s + 1] + 1
+        for seat in range(n):
+            if players[seat, P_FOLD] >= 0:
+                continue
+            if seat == 0:
+                if s == street0:
+                    folds = fold_at == 0
+                elif players[0, P_STACK] == 0:
+                    folds = False  # all in: nothing to decide
+                else:
+                    d += 1
+                    st = strength_of(s, 0, dl, n, sources, eval_tables, n_cards)
+                    info = info_id(2 * (s - 1), live - 1, bucket_of(st, n_buckets), n_buckets)
+                    if rec:
+                        levels[n_dec[0]] = 2 * (s - 1)
+                        infos[n_dec[0]] = info
+                        strengths[n_dec[0]] = st
+                        keys[n_dec[0]] = 2 * (s - 1) * KEY_LEVEL + hist
+                        n_dec[0] += 1
+                    folds = fold_at == d or not _continues(policy, s, False, st, info,
+                                                           2 * (s - 1) * KEY_LEVEL + hist)
+                if folds:
+                    players[0, P_FOLD] = s
+                    live -= 1
+                    if live == 1:
+                        break
+                continue  # the hero checks
+            if players[seat, P_STACK] == 0 or model[s, M_BET] > 1.0:
+                continue
+            if relative:
+                bets = wb[s, seat]
+            else:
+                bets = strength_of(s, seat, dl, n, sources, eval_tables, n_cards) >= model[s, M_BET]
+            if bets:
+                pot = 0
+                for i in range(in0.shape[0]):
+                    pot += in0[i] if i >= n else players[i, P_IN]
+                amount = max(bb, np.int64((model[s, M_SIZE] * pot + 5.0) // 10.0) * 10)
+                amount = min(amount, players[seat, P_STACK])
+                players[seat, P_STACK] -= amount
+                players[seat, P_IN] += amount
+                bettor = seat
+                hist = hist * 16 + seat
+                break
+        if bettor >= 0:
+            for k in range(1, n):
+                seat = (bettor + k) % n
+                if players[seat, P_FOLD] >= 0 or players[seat, P_STACK] == 0:
+                    continue
+                if seat == 0:
+                    d += 1
+                    st = strength_of(s, 0, dl, n, sources, eval_tables, n_cards)
+                    info = info_id(2 * (s - 1) + 1, live - 1, bucket_of(st, n_buckets), n_buckets)
+                    if rec:
+                        levels[n_dec[0]] = 2 * (s - 1) + 1
+                        infos[n_dec[0]] = info
+                        strengths[n_dec[0]] = st
+                        keys[n_dec[0]] = (2 * (s - 1) + 1) * KEY_LEVEL + hist
+                        n_dec[0] += 1
+                    calls = fold_at != d and _continues(policy, s, True, st, info,
+                                                        (2 * (s - 1) + 1) * KEY_LEVEL + hist)
+                elif relative:
+                    calls = wc[s, seat]
+                else:
+                    thr = model[s, M_CALL]
+                    calls = thr <= 0.0 or (
+                        thr <= 1.0
+                        and strength_of(s, seat, dl, n, sources, eval_tables, n_cards) >= thr)
+                if calls:
+                    pay = min(amount, players[seat, P_STACK])
+                    players[seat, P_STACK] -= pay
+                    players[seat, P_IN] += pay
+                else:
+                    players[seat, P_FOLD] = s
+                    live -= 1
+                if seat > 0:
+                    hist = hist * 16 + (MAX_OPP + seat if calls else 2 * MAX_OPP + seat)
+        if live == 1:
+            break
+    scores = dl[D_SCORES]
+    for i in range(n):
+        players[i, P_SCORE] = scores[i] if players[i, P_FOLD] < 0 else -1
+    n_seats = in0.shape[0]
+    if n_seats > n:  # dead money of a pre-flop folder
+        players[n, P_STACK] = behind0[n]
+        players[n, P_IN] = in0[n]
+        players[n, P_FOLD] = 0
+        players[n, P_SCORE] = -1
+        players[n, P_HOLE0] = -1
+        players[n, P_HOLE1] = -1
+    for b in range(5):
+        board2[0, b] = board[b]
+        board2[1, b] = 1 if b < 3 else b - 1
+    table[T_BANK1] = game[G_BANK1]
+    table[T_BANK2] = game[G_BANK2]
+    table[T_BANK3] = game[G_BANK3]
+    table[T_LEVEL] = game[G_LEVEL]
+    table[T_LAST] = last
+    table[T_DEALER] = n_seats - 1
+    table[T_NBOARD] = last + 2
+    settle_core(players, n_seats, board2, table, deck, rules, out)
+    return players[0, P_FINAL] - behind0[0]
