@@ -269,3 +269,27 @@ def history_from_log(setup: TableSetup, cards: np.ndarray, log: np.ndarray, n_ac
         "board": {"flop": format_cards(board[:3], game), "turn": format_cards(board[3:4], game),
                   "river": format_cards(board[4:5], game)},
     }
+
+
+def history_record(path: str | Path, line: int) -> Any:
+    """The settlement record (``HandRecord``) of the Dilemma hand on ``line`` of a history file:
+    the hand is replayed by the referee first, so an illegal action is reported."""
+    from analysis.dilemma.settlement import HandRecord
+
+    for where, data in read_history(path):
+        if where.endswith(f" line {line}"):
+            setup = setup_of(data, where)
+            if setup.game != "dilemma":
+                raise HistoryError(f"{where}: dilemma settle settles Dilemma hands, this is {setup.game}")
+            hand, _ = replay(data, where, check_result=False)
+            mucked = (data.get("showdown") or {}).get("mucked", [])
+            for name in mucked:
+                hand.seats[list(setup.names).index(name)].shown = False
+            expected = None
+            res = data.get("result")
+            if isinstance(res, dict) and "stacks" in res:
+                expected = {k: res[k] for k in ("stacks", "bank", "game_over", "blind_level") if k in res}
+            return HandRecord(state=hand.hand_state().validate(), deck=setup.deck,
+                              rules=setup.rules.as_dict(), expected=expected,
+                              comment=str(data.get("comment", "")), source=where)
+    raise HistoryError(f"{Path(path).name}: no hand on line {line}")
