@@ -119,7 +119,8 @@ def new_scratch_arrays(n_cards):
             np.zeros(N_TCOLS, np.int64), np.zeros(N_OUT, np.int64), np.zeros(7, np.uint8),
             np.zeros((n_cards, n_cards), np.int64), np.empty(n_cards * n_cards, np.int64),
             np.empty(n_cards, np.int64), np.empty(7, np.uint8), np.zeros((MAX_SEATS, 2), np.int64),
-            np.arange(n_cards), np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS))
+            np.arange(n_cards), np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS),
+            np.zeros(MAX_SLOTS), np.zeros(2, np.int64))
 
 
 @kernel(inline=True)
@@ -316,7 +317,7 @@ def features_of(hs, rs, n, i, strength, penalty, feat):
 
 
 @kernel
-def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out):
+def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
     """Policy decision of seat ``i``: ``out[0]`` = K_* kind, ``out[1]`` = round total (bet/raise).
 
     Returns 1 if the seat folded for free by the fold-for-free knob, else 0.
@@ -339,7 +340,7 @@ def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out):
     can_raise = menu[M_MIN_TO] >= 0
     call = menu[M_CALL]
     # weights per slot after dropping illegal actions (a call of nothing is a check)
-    w = np.zeros(MAX_SLOTS)
+    w[:] = 0.0
     total = 0.0
     if rule >= 0:
         for s in range(MAX_SLOTS):
@@ -511,7 +512,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
     menu = scratch[2]
     feat = scratch[3]
     strength = scratch[4]
-    decision = np.zeros(2, np.int64)
+    decision = scratch[19]
     for i in range(n):
         hs[i, H_BET] = 0
         hs[i, H_IN] = 0
@@ -543,7 +544,8 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
         while i >= 0:
             legal_menu(hs, rs, n, i, structure, menu)
             features_of(hs, rs, n, i, strength, penalty, feat)
-            free_folds += decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, decision)
+            free_folds += decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, decision,
+                                 scratch[18])
             if n_log < log.shape[0]:
                 log[n_log, L_STREET] = street
                 log[n_log, L_SEAT] = i
