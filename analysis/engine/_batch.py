@@ -15,7 +15,8 @@ from numba import prange
 from analysis.core.rng import seed_state
 from evaluator.jit import kernel
 
-from ._kernel import (
+from ._kernel import deal_cards, play_hand
+from ._layout import (
     H_HOLE0,
     H_HOLE1,
     H_POL,
@@ -36,9 +37,7 @@ from ._kernel import (
     X_PENALTY,
     X_POT,
     X_SHOWDOWN,
-    deal_cards,
     new_scratch_arrays,
-    play_hand,
 )
 
 HANDS_PER_GAME = 1 << 20

@@ -18,13 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.core.rng import deal, next_float
+from analysis.core.rng import deal
 from analysis.dilemma.decks import D_MINUS
 from analysis.dilemma.settlement._kernel import score_players, settle_core
 from analysis.dilemma.settlement.layout import (
-    N_OUT,
-    N_PCOLS,
-    N_TCOLS,
     O_BANK1,
     O_BANK2,
     O_BANK3,
@@ -48,30 +45,59 @@ from analysis.dilemma.settlement.layout import (
 )
 from evaluator._kernels import score_cards
 from evaluator.jit import kernel
-from evaluator.strength import board_strengths
 
-from .features import (
-    A_ALLIN,
-    A_CALL,
-    A_CHECK,
-    A_FOLD,
-    A_RAISE,
-    F_BEHIND,
-    F_CALL_BB,
-    F_FACING,
-    F_PENALTY,
-    F_PLAYERS,
-    F_POSITION,
-    F_POT_BB,
-    F_PRICE,
-    F_SPR,
-    F_STREET,
-    F_STRENGTH,
-    FF_ALWAYS,
-    FF_NEVER,
-    FF_RULES,
-    MAX_SLOTS,
-    N_FEAT,
+from ._decide import decide, features_of, strengths
+from ._layout import (
+    H_ACTED,
+    H_BET,
+    H_CHECKED,
+    H_FOLD,
+    H_HOLE0,
+    H_HOLE1,
+    H_IN,
+    H_POL,
+    H_SCORE,
+    H_STACK,
+    K_CALL,
+    K_CHECK,
+    K_FOLD,
+    L_KIND,
+    L_SEAT,
+    L_STREET,
+    L_TO,
+    M_ALLIN_TO,
+    M_BET,
+    M_CALL,
+    M_CHECK,
+    M_FOLD,
+    M_MAX_TO,
+    M_MIN_TO,
+    M_PLAYER,
+    N_MENU,
+    R_BB,
+    R_BB_SEAT,
+    R_CUR,
+    R_DEALER,
+    R_FIRST,
+    R_INC,
+    R_LAST_AGG,
+    R_N,
+    R_NB,
+    R_RAISES,
+    R_SB_SEAT,
+    R_STREET,
+    X_BANK1,
+    X_BANK2,
+    X_BANK3,
+    X_BONUS,
+    X_FLAGS,
+    X_FREE_FOLDS,
+    X_LAST,
+    X_LEVEL,
+    X_N_ACTIONS,
+    X_PENALTY,
+    X_POT,
+    X_SHOWDOWN,
 )
 from .structures import (
     FIXED_LIMIT,
@@ -84,43 +110,7 @@ from .structures import (
     S_MIN_RAISE_LAST,
     S_POT_WHOLE,
     S_SHORT_REOPENS,
-    S_UNIT,
 )
-
-MAX_SEATS = 10
-# compact seat columns (hs[i, H_*])
-(H_STACK, H_BET, H_IN, H_FOLD, H_ACTED, H_CHECKED, H_POL, H_HOLE0, H_HOLE1, H_SEAT, H_SCORE,
- H_FREEFOLD) = range(12)
-N_HCOLS = 12
-# round state (rs[R_*])
-(R_CUR, R_INC, R_RAISES, R_STREET, R_BB, R_DEALER, R_N, R_LAST_AGG, R_NB, R_FIRST, R_SB_SEAT,
- R_BB_SEAT) = range(12)
-N_RCOLS = 12
-# legal menu (menu[M_*]); M_MIN_TO = -1 when no bet or raise is allowed
-M_FOLD, M_CHECK, M_CALL, M_MIN_TO, M_MAX_TO, M_ALLIN_TO, M_BET, M_PLAYER = range(8)
-N_MENU = 8
-# action log rows (log[k, L_*]) and kinds
-L_STREET, L_SEAT, L_KIND, L_TO = range(4)
-N_LCOLS = 4 + N_MENU
-K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE = range(5)
-# hand summary (hand_out[X_*])
-(X_LAST, X_SHOWDOWN, X_FLAGS, X_PENALTY, X_BONUS, X_FREE_FOLDS, X_POT, X_N_ACTIONS, X_BANK1,
- X_BANK2, X_BANK3, X_LEVEL) = range(12)
-N_XCOLS = 12
-MAX_LOG = 400
-
-
-@kernel
-def new_scratch_arrays(n_cards):
-    """Per-thread scratch arrays of :func:`play_hand` (allocated once per thread or chunk)."""
-    return (np.zeros((MAX_SEATS, N_HCOLS), np.int64), np.zeros(N_RCOLS, np.int64),
-            np.zeros(N_MENU, np.int64), np.zeros(N_FEAT), np.zeros(MAX_SEATS),
-            np.zeros((MAX_SEATS, N_PCOLS), np.int64), np.zeros((2, 5), np.int64),
-            np.zeros(N_TCOLS, np.int64), np.zeros(N_OUT, np.int64), np.zeros(7, np.uint8),
-            np.zeros((n_cards, n_cards), np.int64), np.empty(n_cards * n_cards, np.int64),
-            np.empty(n_cards, np.int64), np.empty(7, np.uint8), np.zeros((MAX_SEATS, 2), np.int64),
-            np.arange(n_cards), np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS),
-            np.zeros(MAX_SLOTS), np.zeros(2, np.int64))
 
 
 @kernel(inline=True)
@@ -285,152 +275,6 @@ def post_blinds(hs, rs, n, dealer, sb, bb):
 
 
 @kernel
-def features_of(hs, rs, n, i, strength, penalty, feat):
-    """What seat ``i`` sees (``F_*``)."""
-    pot = 0
-    for j in range(n):
-        pot += hs[j, H_IN]
-    owe = min(rs[R_CUR] - hs[i, H_BET], hs[i, H_STACK])
-    players = 0
-    pos = 0
-    first = rs[R_FIRST]
-    for k in range(n):
-        j = first + k
-        if j >= n:
-            j -= n
-        if hs[j, H_FOLD] < 0:
-            if j == i:
-                pos = players
-            players += 1
-    bb = rs[R_BB]
-    feat[F_STREET] = rs[R_STREET]
-    feat[F_FACING] = 1.0 if owe > 0 else 0.0
-    feat[F_PLAYERS] = players
-    feat[F_POSITION] = pos
-    feat[F_BEHIND] = players - 1 - pos
-    feat[F_STRENGTH] = strength[i]
-    feat[F_PRICE] = owe / (pot + owe) if pot + owe > 0 else 0.0
-    feat[F_SPR] = hs[i, H_STACK] / pot if pot > 0 else 1e9
-    feat[F_POT_BB] = pot / bb
-    feat[F_PENALTY] = penalty
-    feat[F_CALL_BB] = owe / bb
-
-
-@kernel
-def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
-    """Policy decision of seat ``i``: ``out[0]`` = K_* kind, ``out[1]`` = round total (bet/raise).
-
-    Returns 1 if the seat folded for free by the fold-for-free knob, else 0.
-    """
-    pol_int, pol_float, cond, acts = pols
-    p = hs[i, H_POL]
-    first = pol_int[p, 0]
-    count = pol_int[p, 1]
-    rule = -1
-    for r in range(first, first + count):
-        ok = True
-        for f in range(N_FEAT):
-            x = feat[f]
-            if x < cond[r, f, 0] or x >= cond[r, f, 1]:
-                ok = False
-                break
-        if ok:
-            rule = r
-            break
-    can_raise = menu[M_MIN_TO] >= 0
-    call = menu[M_CALL]
-    # weights per slot after dropping illegal actions (a call of nothing is a check)
-    w[:] = 0.0
-    total = 0.0
-    if rule >= 0:
-        for s in range(MAX_SLOTS):
-            k = acts[rule, s, 0]
-            if k < 0:
-                continue
-            kind = int(k)
-            prob = acts[rule, s, 2]
-            legal = True
-            if kind == A_FOLD:
-                legal = menu[M_FOLD] != 0
-            elif kind == A_CHECK:
-                legal = menu[M_CHECK] != 0
-            elif kind == A_RAISE:
-                legal = can_raise
-            elif kind == A_ALLIN:
-                legal = can_raise or call > 0 or menu[M_CHECK] != 0
-            if legal:
-                w[s] = prob
-                total += prob
-    # the fold-for-free knob (after the flop, nothing to call): it decides fold versus check
-    mode = pol_int[p, 2]
-    knob = rule >= 0 and menu[M_CHECK] != 0 and rs[R_STREET] >= 1 and mode != FF_RULES
-    want_fold = False
-    if knob and mode != FF_NEVER:
-        weak = feat[F_STRENGTH] < pol_float[p, 0]
-        want_fold = weak and (mode == FF_ALWAYS or feat[F_PLAYERS] >= 3)
-    chosen = -1
-    if total > 0.0:
-        u = next_float(rng_state) * total
-        acc = 0.0
-        for s in range(MAX_SLOTS):
-            if w[s] <= 0.0:
-                continue
-            acc += w[s]
-            chosen = s
-            if u < acc:
-                break
-    kind = -1
-    size = 0.0
-    if chosen >= 0:
-        kind = int(acts[rule, chosen, 0])
-        size = acts[rule, chosen, 1]
-    if knob and (kind == A_CHECK or kind == A_CALL or kind == A_FOLD):  # noqa: SIM109
-        kind = A_FOLD if want_fold else A_CHECK
-    elif menu[M_CHECK] != 0 and rs[R_STREET] == 0 and kind == A_FOLD:
-        kind = A_CHECK  # nobody folds for free before the flop
-    if kind == A_CALL and call == 0:
-        kind = A_CHECK
-    if kind == -1:
-        kind = A_CHECK if menu[M_CHECK] != 0 else A_FOLD
-    if kind == A_FOLD:
-        out[0] = K_FOLD
-        out[1] = 0
-        return 1 if menu[M_CHECK] != 0 else 0
-    if kind == A_CHECK:
-        out[0] = K_CHECK
-        out[1] = 0
-        return 0
-    if kind == A_CALL:
-        out[0] = K_CALL
-        out[1] = 0
-        return 0
-    if kind == A_ALLIN and not can_raise:
-        out[0] = K_CALL if call > 0 else K_CHECK
-        out[1] = 0
-        return 0
-    # bet or raise: size as a fraction of the pot, clamped to the legal range, in chip units
-    pot = 0
-    for j in range(n):
-        pot += hs[j, H_IN]
-    owe = rs[R_CUR] - hs[i, H_BET]
-    if kind == A_ALLIN:
-        to = menu[M_ALLIN_TO]
-    elif rs[R_CUR] == 0:
-        to = np.int64(size * pot)
-    else:
-        to = rs[R_CUR] + np.int64(size * (pot + owe))
-    unit = structure[S_UNIT]
-    to = (to + unit // 2) // unit * unit
-    if to < menu[M_MIN_TO]:
-        to = menu[M_MIN_TO]
-    if to > menu[M_MAX_TO]:
-        to = menu[M_MAX_TO]
-    out[0] = K_BET if rs[R_CUR] == 0 else K_RAISE
-    out[1] = to
-    return 0
-
-
-@kernel
 def holdem_pots(hs, n, dealer):
     """Plain Texas pots: every live level, best eligible score, odd chips to the first winner
     left of the DEALER; uncalled chips go back. Adds the winnings to ``H_STACK``."""
@@ -474,30 +318,6 @@ def holdem_pots(hs, n, dealer):
 
 
 @kernel
-def _strengths(hs, n, board, nb, cardsdata, scratch, strength):
-    eval_tables, deck, preflop, n_cards, is_dilemma, rules = cardsdata
-    if nb == 0:
-        for i in range(n):
-            strength[i] = preflop[hs[i, H_HOLE0], hs[i, H_HOLE1]]
-        return
-    holes = scratch[14]
-    idx = scratch[16]
-    m = 0
-    for i in range(n):
-        if hs[i, H_FOLD] < 0:
-            holes[m, 0] = hs[i, H_HOLE0]
-            holes[m, 1] = hs[i, H_HOLE1]
-            idx[m] = i
-            m += 1
-    out = scratch[4]
-    tmp = scratch[17]
-    board_strengths(nb, board, holes, m, eval_tables, n_cards, scratch[10], scratch[11], scratch[12],
-                    scratch[13], tmp)
-    for k in range(m):
-        out[idx[k]] = tmp[k]
-
-
-@kernel
 def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsdata, scratch,
               rng_state, hand_out, log):
     """Play one hand on compact seats ``hs[:n]`` (stacks, policies and holes filled in).
@@ -535,7 +355,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
         nb = 0 if street == 0 else street + 2
         rs[R_NB] = nb
         if need_strength:
-            _strengths(hs, n, board, nb, cardsdata, scratch, strength)
+            strengths(hs, n, board, nb, cardsdata, scratch, strength)
         if is_dilemma:
             penalty = 0
             for b in range(nb):

@@ -32,7 +32,7 @@ from analysis.dilemma.settlement import Rules
 from analysis.runners import Backend, FixedTrials, Plan, Progress, Schedule, run
 
 from . import _batch as B
-from ._kernel import new_scratch_arrays
+from ._layout import new_scratch_arrays
 from .errors import TableError
 from .policy import Policy, load_policy
 from .simulate import kernel_inputs

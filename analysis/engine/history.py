@@ -22,7 +22,7 @@ from analysis.dilemma.settlement import Rules
 from evaluator import format_cards, get_game, parse_cards
 from evaluator.errors import LabError
 
-from ._kernel import K_BET, K_CALL, K_CHECK, K_FOLD, K_RAISE, L_KIND, L_SEAT, L_STREET, L_TO
+from ._layout import K_BET, K_CALL, K_CHECK, K_FOLD, K_RAISE, L_KIND, L_SEAT, L_STREET, L_TO
 from .errors import HistoryError, IllegalActionError
 from .referee import Hand, HandResult
 from .structures import Structure, get_structure

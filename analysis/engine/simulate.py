@@ -20,7 +20,7 @@ from evaluator import get_game
 from evaluator.tables import get_tables
 
 from . import _batch as B
-from ._kernel import MAX_LOG, N_LCOLS, N_XCOLS
+from ._layout import MAX_LOG, N_LCOLS, N_XCOLS
 from .errors import TableError
 from .policy import Policy, compile_policies, load_policy
 from .strength import preflop_strength

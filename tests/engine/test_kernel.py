@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from analysis.engine import Hand, TableSetup, get_structure
-from analysis.engine._kernel import (
+from analysis.engine._layout import (
     M_ALLIN_TO,
     M_CALL,
     M_CHECK,
