@@ -9,7 +9,9 @@ import typer
 
 from analysis.dilemma.settlement import Rules
 from analysis.engine.games import GameConfig
+from analysis.engine.history import read_history, replay, write_history
 from analysis.engine.policy import builtin_policies, load_policy
+from analysis.engine.simulate import hand_histories
 from analysis.guide.writers import write_game_study
 from analysis.runners import progress_bar
 
@@ -80,3 +82,37 @@ def register(app: typer.Typer) -> None:
     tour.__doc__ = ("Duplicate tournament: every rotation of the seats plays the same deals; strategies "
                     "ranked by games won, with standard errors.")
     game_app.command("tournament")(tour)
+    register_history(game_app)
+
+
+def register_history(game_app: typer.Typer) -> None:
+    """``game hands`` (write hand histories) and ``game replay`` (check them)."""
+
+    @game_app.command("hands")
+    def hands_cmd(
+        out: Path = typer.Option(..., "--out", "-o", help="hand-history file to write (JSON lines)"),
+        strategies: StrategiesOpt = "abc,maniac",
+        players: int | None = typer.Option(None, "--players", "-n", help="seats (2-10)"),
+        hands: int = typer.Option(100, "--hands", min=1, help="hands to play"),
+        game: str = typer.Option("dilemma", "--game", "-g", help="dilemma or holdem"),
+        structure: str | None = typer.Option(None, "--structure", help="betting structure preset"),
+        deck: str | None = typer.Option(None, "--deck", help="deck name or TOML path"),
+        stack: int | None = typer.Option(None, "--stack", help="chips per player"),
+        seed: int = typer.Option(0, "--seed", min=0, help="seed: same seed, same hands"),
+    ) -> None:
+        """Play single hands at one table (the DEALER moving each hand) and write their histories."""
+        config = _config(strategies, players, game, structure, deck, [], stack, 1, seed)
+        lines = hand_histories(config.setup(), list(config.strategies), hands, seed=seed)
+        write_history(lines, out)
+        typer.echo(f"{len(lines):,} hands written to {out} (format: docs/hand_history.md)")
+
+    @game_app.command("replay")
+    def replay_cmd(
+        history: Path = typer.Argument(..., help="hand-history file (JSON lines)"),
+    ) -> None:
+        """Replay every hand of a history through the referee: each action checked, results compared."""
+        count = 0
+        for where, data in read_history(history):
+            replay(data, where)
+            count += 1
+        typer.echo(f"{count:,} hands replayed: every action legal, every result as recorded")

@@ -20,7 +20,7 @@ from evaluator import get_game
 from evaluator.tables import get_tables
 
 from . import _batch as B
-from ._layout import MAX_LOG, N_LCOLS, N_XCOLS
+from ._layout import MAX_LOG, N_LCOLS, N_XCOLS, X_N_ACTIONS
 from .errors import TableError
 from .policy import Policy, compile_policies, load_policy
 from .strength import preflop_strength
@@ -83,3 +83,27 @@ def play_hands(setup: TableSetup, policies: Sequence[str | Policy], hands: int, 
         B.play_hands_parallel(key_cards, key_actions, first, hands, n, stacks0, seat_pols, blinds, bank,
                               setup.blind_level, structure, pols, cardsdata, stacks, summary)
     return HandBatch(stacks, summary, None, None)
+
+
+def hand_histories(setup: TableSetup, policies: Sequence[str | Policy], hands: int, *, seed: int = 0,
+                   first: int = 0) -> list[dict]:
+    """``hands`` kernel hands as hand-history lines: each replayed by the referee (every action
+    checked), its result recomputed there and written with it (``docs/hand_history.md``)."""
+    from dataclasses import replace
+
+    from .history import history_from_log, history_line, replay
+
+    batch = play_hands(setup, policies, hands, seed=seed, first=first, log=True)
+    assert batch.logs is not None and batch.cards is not None
+    lines = []
+    for h in range(hands):
+        table = replace(setup, dealer=(first + h) % setup.n)
+        count = int(batch.summary[h, X_N_ACTIONS])
+        if count > batch.logs.shape[1]:
+            raise TableError(f"hand {first + h}: more than {batch.logs.shape[1]} actions to log")
+        raw = history_from_log(table, batch.cards[h], batch.logs[h], count)
+        hand, result = replay(raw, f"hand {first + h}", check_result=False)
+        if list(result.stacks) != list(batch.stacks[h]):  # pragma: no cover - the kernel's twin test
+            raise AssertionError(f"hand {first + h}: kernel and referee disagree")
+        lines.append(history_line(hand, result, number=first + h))
+    return lines

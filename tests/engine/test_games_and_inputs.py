@@ -131,3 +131,27 @@ def test_cli_game_simulate_writes_tables(cli, tmp_path):
     res = cli("game", "simulate", "--out", str(tmp_path), "--games", "8", "--seed", "4", "--threads", "1")
     assert res.returncode == 0, res.stderr
     assert (tmp_path / "games_records.parquet").exists() and (tmp_path / "game_win_rate.png").exists()
+
+
+def test_cli_hands_written_replayed_and_settled(cli, tmp_path):
+    out = tmp_path / "hands.jsonl"
+    res = cli("game", "hands", "--out", str(out), "--hands", "40", "-s", "abc,maniac,random", "-n", "4")
+    assert res.returncode == 0, res.stderr
+    assert "40 hands replayed" in cli("game", "replay", str(out)).stdout
+    lines = out.read_text().splitlines()
+    k = next(i for i, line in enumerate(lines, start=1) if json.loads(line)["actions"])
+    settled = cli("settle", str(out), "--line", str(k))
+    assert settled.returncode == 0 and "expected result: matches" in settled.stdout
+    texas = tmp_path / "texas.jsonl"
+    assert cli("game", "hands", "--out", str(texas), "-g", "holdem", "--structure", "fl",
+               "--hands", "30", "-s", "random", "-n", "3").returncode == 0
+    assert cli("game", "replay", str(texas)).returncode == 0
+
+
+@pytest.mark.slow
+def test_shipped_preflop_strengths_are_current():
+    from analysis.engine.strength import DATA, compute_preflop_classes
+
+    for game in ("dilemma", "holdem"):
+        shipped = pd.read_csv(DATA / f"preflop_{game}.csv")
+        pd.testing.assert_frame_equal(shipped, compute_preflop_classes(game), check_exact=False, atol=2e-6)
