@@ -122,7 +122,7 @@ def _live_count(hs, n):
     return k
 
 
-@kernel
+@kernel(inline=True)
 def _raise_ok(hs, rs, n, i, structure):
     """Mirror of ``Hand._raise_refusal``: may seat ``i`` bet or raise now?"""
     owe = rs[R_CUR] - hs[i, H_BET]
@@ -143,7 +143,7 @@ def _raise_ok(hs, rs, n, i, structure):
     return True
 
 
-@kernel
+@kernel(inline=True)
 def legal_menu(hs, rs, n, i, structure, menu):
     """Mirror of ``Hand.legal``: fill ``menu`` (``M_*``) for seat ``i``."""
     owe = rs[R_CUR] - hs[i, H_BET]
@@ -189,7 +189,7 @@ def _put(hs, i, amount):
     hs[i, H_IN] += amount
 
 
-@kernel
+@kernel(inline=True)
 def apply_action(hs, rs, n, i, kind, to):
     """Apply a legal action (``K_*``; ``to`` the round total of a bet/raise)."""
     if kind == K_FOLD:
@@ -223,7 +223,7 @@ def _needs_action(hs, rs, n, i):
     return False
 
 
-@kernel
+@kernel(inline=True)
 def next_actor(hs, rs, n, start):
     """Mirror of ``Hand._next_actor``: the next seat to act from ``start``, or -1."""
     if _live_count(hs, n) <= 1:
@@ -237,7 +237,7 @@ def next_actor(hs, rs, n, start):
     return -1
 
 
-@kernel
+@kernel(inline=True)
 def start_round(hs, rs, n, first):
     """Collect the bets and open a betting round whose first seat is ``first``."""
     for i in range(n):
@@ -251,7 +251,7 @@ def start_round(hs, rs, n, first):
     rs[R_FIRST] = first
 
 
-@kernel
+@kernel(inline=True)
 def post_blinds(hs, rs, n, dealer, sb, bb):
     """Blinds (heads-up: the DEALER posts the small blind) and the pre-flop round state."""
     if n == 2:
