@@ -317,7 +317,7 @@ def holdem_pots(hs, n, dealer):
         prev = level
 
 
-@kernel
+@kernel(inline=True)
 def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsdata, scratch,
               rng_state, hand_out, log):
     """Play one hand on compact seats ``hs[:n]`` (stacks, policies and holes filled in).
@@ -460,7 +460,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
         hand_out[X_LEVEL] = level
 
 
-@kernel
+@kernel(inline=True)
 def deal_cards(rng_state, avail, n_cards, k, cards):
     """``cards[:k]`` = ``k`` distinct cards from a fresh deck (seat ``s`` holes: ``2s, 2s+1``;
     the board after the holes of every seat)."""
