@@ -266,3 +266,20 @@ def test_check_raise_can_be_forbidden():
     h.act("bet", 2)
     with pytest.raises(IllegalActionError, match="check-raise"):
         h.act("raise", 10)
+
+
+def test_showdown_order_last_aggressor_first_then_clockwise():
+    h = Hand(dilemma_table(4, dealer=0))
+    play(h, [("P4", "call"), ("P1", "call"), ("P2", "call"), ("P3", "check")])
+    for street in ("4s 9h 3d", "6c"):
+        h.deal_board(cards(street))
+        play(h, [("P2", "check"), ("P3", "check"), ("P4", "check"), ("P1", "check")])
+    h.deal_board(cards("10s"))
+    play(h, [("P2", "check"), ("P3", "bet", 40), ("P4", "call"), ("P1", "fold"), ("P2", "call")])
+    assert [h.seats[i].name for i in h.showdown_order()] == ["P3", "P4", "P2"]
+    quiet = Hand(dilemma_table(3, dealer=1))
+    play(quiet, [("P2", "call"), ("P3", "call"), ("P1", "check")])
+    for street in ("4s 9h 3d", "6c", "10s"):
+        quiet.deal_board(cards(street))
+        play(quiet, [("P3", "check"), ("P1", "check"), ("P2", "check")])
+    assert [quiet.seats[i].name for i in quiet.showdown_order()] == ["P3", "P1", "P2"]
