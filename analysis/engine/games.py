@@ -317,7 +317,9 @@ def tournament(config: GameConfig, games: int, *, backend: Backend | None = None
                      f"mean_{value}_se": g[value].std(ddof=1) / np.sqrt(k) if k > 1 else np.nan})
     ranking = pd.DataFrame(rows).sort_values("win_share", ascending=False).reset_index(drop=True)
     ranking.insert(0, "rank", np.arange(1, len(ranking) + 1))
-    seats_per = {s: config.strategies.count(s) for s in set(config.strategies)}
+    seats_per: dict[str, int] = {}
+    for k in seat_idx:
+        seats_per[policies[k].name] = seats_per.get(policies[k].name, 0) + 1
     ranking["seats_held"] = ranking["strategy"].map(lambda s: seats_per.get(s, 0))
     manifest = provenance(**config.describe(), games=games, trials=games * n, rotations=n,
                           method="duplicate tournament (seats rotated over the same deals)",

@@ -155,3 +155,14 @@ def test_shipped_preflop_strengths_are_current():
     for game in ("dilemma", "holdem"):
         shipped = pd.read_csv(DATA / f"preflop_{game}.csv")
         pd.testing.assert_frame_equal(shipped, compute_preflop_classes(game), check_exact=False, atol=2e-6)
+
+
+def test_a_games_plan_pickles_for_dask_workers():
+    import pickle
+
+    from analysis.engine.games import GamesPlan
+
+    cfg = GameConfig(strategies=("abc", "maniac"), seed=1)
+    plan = GamesPlan(cfg, [load_policy("abc"), load_policy("maniac")], np.array([[0, 1]]), 4)
+    again = pickle.loads(pickle.dumps(plan))
+    assert again.fingerprint() == plan.fingerprint()
