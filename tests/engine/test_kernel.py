@@ -24,6 +24,7 @@ CASES = [
     ("dilemma", "dilemma", 6, ["abc", "maniac", "tight-aggressive", "calling-station", "random",
                                "fold-free-multiway"]),
     ("dilemma", "dilemma", 2, ["maniac", "fold-free-always"]),
+    ("dilemma", "dilemma", 4, ["random", "maniac", "random", "abc"]),
     ("holdem", "nl", 4, ["random", "maniac", "abc", "random"]),
     ("holdem", "pl", 5, ["random", "maniac", "random", "abc", "maniac"]),
     ("holdem", "fl", 3, ["maniac", "random", "maniac"]),
@@ -45,7 +46,7 @@ def random_table(rng, game, structure, n):
 @pytest.mark.parametrize("game, structure, n, policies", CASES)
 def test_kernel_hands_replay_through_the_referee(game, structure, n, policies):
     rng = np.random.default_rng(len(policies) * 7 + n)
-    for rep in range(4):
+    for rep in range(12):
         setup = random_table(rng, game, structure, n)
         batch = play_hands(setup, policies, 60, seed=rep, log=True)
         for h in range(60):
