@@ -166,7 +166,6 @@ class Hand:
         for s in self.seats:
             s.acted = False
             s.checked = False
-        self.faced = [0] * self.n
         self.last_round_aggressor = None
 
     def min_bet(self) -> int:
@@ -354,7 +353,6 @@ class Hand:
             self.last_aggressor = i
             self.last_round_aggressor = i
         s.acted = True
-        self.faced[i] = self.current_bet
         action = Action(i, kind, to if kind in ("bet", "raise") else None)
         self.actions.append((self.street, action))
         self.to_act = self._next_actor((i + 1) % self.n)
