@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 
 from analysis.dilemma.settlement import check_expected, load_hand_record, settle_record
+from analysis.engine.history import history_record
 
 
 class SettleFormat(StrEnum):
@@ -29,9 +30,18 @@ def register(app: typer.Typer) -> None:
             [], "--rule", help="rule option name=value, e.g. --rule winners=any_pot (repeatable)"
         ),
         fmt: SettleFormat = typer.Option(SettleFormat.text, "--format", help="text or json"),
+        line: int | None = typer.Option(
+            None, "--line", min=1,
+            help="a hand history (JSON lines, docs/hand_history.md): settle the hand on this line"),
     ) -> None:
-        """Settle one finished hand: every step with its amounts and rule, then stacks and bank."""
-        hand = load_hand_record(record)
+        """Settle one finished hand: every step with its amounts and rule, then stacks and bank.
+
+        With --line, RECORD is a hand history: the hand on that line is replayed by the referee
+        (every action checked) and its end settled step by step."""
+        if line is not None or record.suffix == ".jsonl":
+            hand = history_record(record, line or 1)
+        else:
+            hand = load_hand_record(record)
         result = settle_record(hand, deck, rule)
         problems = check_expected(result, hand.expected) if hand.expected else []
         if fmt is SettleFormat.json:

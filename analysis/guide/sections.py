@@ -160,6 +160,44 @@ _TITLES = {
 }
 
 
+def whole_games(folder: Path, info: dict[str, Any]) -> list:
+    """The duplicate tournament: which strategy wins whole games, and how the games go."""
+    ranking = _csv(folder, "tournament_ranking")
+    games = _csv(folder, "tournament_records")
+    hands = _csv(folder, "tournament_hands")
+    if ranking is None or games is None or hands is None:
+        return []
+    m = info.get("manifest", {})
+    top = ranking.iloc[0]
+    low = ranking.iloc[-1]
+    n = len(m.get("strategies", [])) or 6
+    out = [_block("p", (
+        f"Six ways of playing sit at one table and play whole games from RULES §1.1 ($1,000 each, "
+        f"bank 300/700/500, blinds rising as the bank tiers empty) until the game ends. Every deal "
+        f"is played {n} times with the seats rotated (duplicate style), so each strategy meets the "
+        f"same cards from every seat and the luck of the deal cancels. Strategies are the shipped "
+        f"TOML files (`analysis/engine/data/`): `abc` never folds for free, `fold-free-multiway` is "
+        f"the same player folding weak hands for free when three or more are in, `fold-free-always` "
+        f"does it heads-up too, `tight-aggressive` plays few hands hard, `calling-station` calls "
+        f"everything and `maniac` raises pot-sized. The result holds against this table only."))]
+    out.append(_block("p", (
+        f"Over {int(m.get('games', len(games) // n)):,} deals, **{top['strategy']}** wins "
+        f"{top['win_share']:.0%} of the games (± {1.96 * top['win_share_se']:.0%}, 95%), against "
+        f"{1 / n:.0%} for an even share; **{low['strategy']}** wins {low['win_share']:.0%}. "
+        f"A game lasts {games['hands'].mean():.0f} hands on average (median "
+        f"{games['hands'].median():.0f}); {(games['reason'] == 'bank').mean():.0%} end because the "
+        f"bank ran dry, {(games['reason'] == 'one_left').mean():.0%} with one player left, "
+        f"{(games['reason'] == 'cap').mean():.0%} at the {m.get('max_hands', 2000)}-hand cap.")))
+    cols = [c for c in ("rank", "strategy", "win_share", "win_share_se", "mean_final_chips",
+                        "mean_final_chips_se") if c in ranking.columns]
+    out.append(_block("table", frame=ranking[cols].round(3)))
+    agg = hands[["seating", "mean_hands_per_game", "showdown_rate", "free_folds_per_hand",
+                 "mean_pot", "mean_penalty", "mean_bonus"]].round(3)
+    out.append(_block("p", "Per-hand aggregates by seat rotation (the same deals in every row):"))
+    out.append(_block("table", frame=agg))
+    return out
+
+
 def page_charts(study: str, charts: list[dict[str, str]]) -> list[dict[str, str]]:
     """The charts a section shows (all files stay in the folder), with readable titles."""
     shown = []
@@ -179,6 +217,12 @@ def page_charts(study: str, charts: list[dict[str, str]]) -> list[dict[str, str]
             title = f"Break-even hand strength ({stem.rsplit('_', 1)[1]} opponents)"
         elif stem.startswith("fold_vs_check_penalty_"):
             title = f"The gap as the board penalty grows against the pot ({stem.rsplit('_', 1)[1]} opponents)"
+        elif stem == "game_sample_trajectory":
+            title = "One game, hand by hand: chips of each seat and the bank"
+        elif stem == "game_length":
+            title = "How many hands a game lasts, by the way it ended"
+        elif stem == "game_win_rate":
+            title = "Games won and final chips by strategy (95% intervals)"
         else:
             title = _TITLES.get(stem, chart["title"])
         shown.append({**chart, "title": title})

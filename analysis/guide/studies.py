@@ -92,6 +92,27 @@ def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     return {"manifest": result.manifest, "tables": _tables(folder), "charts": _charts(folder)}
 
 
+# ----------------------------------------------------------------------------- whole games
+
+
+GUIDE_SEATING = ("abc", "fold-free-multiway", "tight-aggressive", "calling-station", "maniac",
+                 "fold-free-always")
+
+
+def run_whole_games(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
+    """Six strategies in a duplicate tournament of whole Dilemma games (seats rotated)."""
+    from analysis.engine.games import GameConfig
+
+    from .writers import write_game_study
+
+    games = 24 if options.quick else 1000
+    config = GameConfig(strategies=GUIDE_SEATING, deck=options.deck, seed=options.seed)
+    echo(f"  {len(GUIDE_SEATING)} strategies, {games} deals x {len(GUIDE_SEATING)} seat rotations")
+    result = write_game_study(folder, config, games, kind="tournament", preview=options.quick,
+                              backend=options.backend, progress=options.progress)
+    return {"manifest": result.manifest, "tables": _tables(folder), "charts": _charts(folder)}
+
+
 STUDIES: tuple[Study, ...] = (
     Study("starting_hands", "Starting hands: equity of every class against 1-9 random hands",
           run_starting_hands),
@@ -99,4 +120,5 @@ STUDIES: tuple[Study, ...] = (
     Study("economy", "Board economics: bonus, penalty and effect cards by street", run_economy),
     Study("fold_vs_check", "The dilemma: fold for free, or check and risk the penalty?",
           run_fold_vs_check),
+    Study("whole_games", "Which way of playing wins whole games", run_whole_games),
 )

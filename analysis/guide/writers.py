@@ -114,3 +114,28 @@ def write_fold_vs_check_study(out: str | Path, spec: GridSpec, *, charts: bool =
              f"checking better for {r.share_check:.0%} of hands")
     echo(f"tables and charts in {out}/")
     return result
+
+
+def write_game_study(out: str | Path, config: Any, games: int, *, kind: str = "simulate",
+                     charts: bool = True, preview: bool = False, backend: Backend | None = None,
+                     progress: Progress | None = None) -> Any:
+    """Whole games (``kind="simulate"``) or the duplicate tournament (``"tournament"``) into
+    ``out`` (resumable through ``out/.partial``): tables (games, seats, hands, sample game,
+    summary or ranking) and charts."""
+    from analysis.charts.engine import game_charts
+    from analysis.engine.games import simulate_games, tournament
+
+    fn = tournament if kind == "tournament" else simulate_games
+    result = fn(config, games, backend=backend, progress=progress, state_dir=out)
+    if preview:
+        result.manifest["preview"] = True
+    prefix = "tournament" if kind == "tournament" else "games"
+    write_table(result.games, out, f"{prefix}_records", result.manifest)
+    write_table(result.seats, out, f"{prefix}_seats", result.manifest)
+    write_table(result.hands, out, f"{prefix}_hands", result.manifest)
+    write_table(result.sample, out, f"{prefix}_sample_game", result.manifest)
+    write_table(result.summary, out, "tournament_ranking" if kind == "tournament" else "games_by_strategy",
+                result.manifest)
+    if charts:
+        game_charts(result, out)
+    return result

@@ -1,0 +1,235 @@
+"""Policy decisions in the kernel: what a player sees (features) and the action its policy picks.
+
+The compiled policy arrays come from :func:`.policy.compile_policies`; the rules of the
+lookup (first matching rule, illegal actions dropped, the fold-for-free knob, sizes
+clamped to the legal range) are described in :mod:`.policy`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.core.rng import next_float
+from evaluator.jit import kernel
+from evaluator.strength import board_strengths
+
+from ._layout import (
+    H_BET,
+    H_FOLD,
+    H_HOLE0,
+    H_HOLE1,
+    H_IN,
+    H_POL,
+    H_STACK,
+    K_BET,
+    K_CALL,
+    K_CHECK,
+    K_FOLD,
+    K_RAISE,
+    M_ALLIN_TO,
+    M_CALL,
+    M_CHECK,
+    M_FOLD,
+    M_MAX_TO,
+    M_MIN_TO,
+    R_BB,
+    R_CUR,
+    R_FIRST,
+    R_STREET,
+)
+from .features import (
+    A_ALLIN,
+    A_CALL,
+    A_CHECK,
+    A_FOLD,
+    A_RAISE,
+    F_BEHIND,
+    F_CALL_BB,
+    F_FACING,
+    F_PENALTY,
+    F_PLAYERS,
+    F_POSITION,
+    F_POT_BB,
+    F_PRICE,
+    F_SPR,
+    F_STREET,
+    F_STRENGTH,
+    FF_ALWAYS,
+    FF_NEVER,
+    FF_RULES,
+    MAX_SLOTS,
+    N_FEAT,
+)
+from .structures import S_UNIT
+
+
+@kernel(inline=True)
+def features_of(hs, rs, n, i, strength, penalty, feat):
+    """What seat ``i`` sees (``F_*``)."""
+    pot = 0
+    for j in range(n):
+        pot += hs[j, H_IN]
+    owe = min(rs[R_CUR] - hs[i, H_BET], hs[i, H_STACK])
+    players = 0
+    pos = 0
+    first = rs[R_FIRST]
+    for k in range(n):
+        j = first + k
+        if j >= n:
+            j -= n
+        if hs[j, H_FOLD] < 0:
+            if j == i:
+                pos = players
+            players += 1
+    bb = rs[R_BB]
+    feat[F_STREET] = rs[R_STREET]
+    feat[F_FACING] = 1.0 if owe > 0 else 0.0
+    feat[F_PLAYERS] = players
+    feat[F_POSITION] = pos
+    feat[F_BEHIND] = players - 1 - pos
+    feat[F_STRENGTH] = strength[i]
+    feat[F_PRICE] = owe / (pot + owe) if pot + owe > 0 else 0.0
+    feat[F_SPR] = hs[i, H_STACK] / pot if pot > 0 else 1e9
+    feat[F_POT_BB] = pot / bb
+    feat[F_PENALTY] = penalty
+    feat[F_CALL_BB] = owe / bb
+
+
+@kernel(inline=True)
+def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
+    """Policy decision of seat ``i``: ``out[0]`` = K_* kind, ``out[1]`` = round total (bet/raise).
+
+    Returns 1 if the seat folded for free by the fold-for-free knob, else 0.
+    """
+    pol_int, pol_float, cond, acts = pols
+    p = hs[i, H_POL]
+    first = pol_int[p, 0]
+    count = pol_int[p, 1]
+    rule = -1
+    for r in range(first, first + count):
+        ok = True
+        for f in range(N_FEAT):
+            x = feat[f]
+            if x < cond[r, f, 0] or x >= cond[r, f, 1]:
+                ok = False
+                break
+        if ok:
+            rule = r
+            break
+    can_raise = menu[M_MIN_TO] >= 0
+    call = menu[M_CALL]
+    # weights per slot after dropping illegal actions (a call of nothing is a check)
+    w[:] = 0.0
+    total = 0.0
+    if rule >= 0:
+        for s in range(MAX_SLOTS):
+            k = acts[rule, s, 0]
+            if k < 0:
+                continue
+            kind = int(k)
+            prob = acts[rule, s, 2]
+            legal = True
+            if kind == A_FOLD:
+                legal = menu[M_FOLD] != 0
+            elif kind == A_CHECK:
+                legal = menu[M_CHECK] != 0
+            elif kind == A_RAISE:
+                legal = can_raise
+            elif kind == A_ALLIN:
+                legal = can_raise or call > 0 or menu[M_CHECK] != 0
+            if legal:
+                w[s] = prob
+                total += prob
+    # the fold-for-free knob (after the flop, nothing to call): it decides fold versus check
+    mode = pol_int[p, 2]
+    knob = rule >= 0 and menu[M_CHECK] != 0 and rs[R_STREET] >= 1 and mode != FF_RULES
+    want_fold = False
+    if knob and mode != FF_NEVER:
+        weak = feat[F_STRENGTH] < pol_float[p, 0]
+        want_fold = weak and (mode == FF_ALWAYS or feat[F_PLAYERS] >= 3)
+    chosen = -1
+    if total > 0.0:
+        u = next_float(rng_state) * total
+        acc = 0.0
+        for s in range(MAX_SLOTS):
+            if w[s] <= 0.0:
+                continue
+            acc += w[s]
+            chosen = s
+            if u < acc:
+                break
+    kind = -1
+    size = 0.0
+    if chosen >= 0:
+        kind = int(acts[rule, chosen, 0])
+        size = acts[rule, chosen, 1]
+    if knob and (kind == A_CHECK or kind == A_CALL or kind == A_FOLD):  # noqa: SIM109
+        kind = A_FOLD if want_fold else A_CHECK
+    elif menu[M_CHECK] != 0 and rs[R_STREET] == 0 and kind == A_FOLD:
+        kind = A_CHECK  # nobody folds for free before the flop
+    if kind == A_CALL and call == 0:
+        kind = A_CHECK
+    if kind == -1:
+        kind = A_CHECK if menu[M_CHECK] != 0 else A_FOLD
+    if kind == A_FOLD:
+        out[0] = K_FOLD
+        out[1] = 0
+        return 1 if menu[M_CHECK] != 0 else 0
+    if kind == A_CHECK:
+        out[0] = K_CHECK
+        out[1] = 0
+        return 0
+    if kind == A_CALL:
+        out[0] = K_CALL
+        out[1] = 0
+        return 0
+    if kind == A_ALLIN and not can_raise:
+        out[0] = K_CALL if call > 0 else K_CHECK
+        out[1] = 0
+        return 0
+    # bet or raise: size as a fraction of the pot, clamped to the legal range, in chip units
+    pot = 0
+    for j in range(n):
+        pot += hs[j, H_IN]
+    owe = rs[R_CUR] - hs[i, H_BET]
+    if kind == A_ALLIN:
+        to = menu[M_ALLIN_TO]
+    elif rs[R_CUR] == 0:
+        to = np.int64(size * pot)
+    else:
+        to = rs[R_CUR] + np.int64(size * (pot + owe))
+    unit = structure[S_UNIT]
+    to = (to + unit // 2) // unit * unit
+    if to < menu[M_MIN_TO]:
+        to = menu[M_MIN_TO]
+    if to > menu[M_MAX_TO]:
+        to = menu[M_MAX_TO]
+    out[0] = K_BET if rs[R_CUR] == 0 else K_RAISE
+    out[1] = to
+    return 0
+
+
+@kernel
+def strengths(hs, n, board, nb, cardsdata, scratch, strength):
+    eval_tables, deck, preflop, n_cards, is_dilemma, rules = cardsdata
+    if nb == 0:
+        for i in range(n):
+            strength[i] = preflop[hs[i, H_HOLE0], hs[i, H_HOLE1]]
+        return
+    holes = scratch[14]
+    idx = scratch[16]
+    m = 0
+    for i in range(n):
+        if hs[i, H_FOLD] < 0:
+            holes[m, 0] = hs[i, H_HOLE0]
+            holes[m, 1] = hs[i, H_HOLE1]
+            idx[m] = i
+            m += 1
+    out = scratch[4]
+    tmp = scratch[17]
+    board_strengths(nb, board, holes, m, eval_tables, n_cards, scratch[10], scratch[11], scratch[12],
+                    scratch[13], tmp)
+    for k in range(m):
+        out[idx[k]] = tmp[k]
+
+

@@ -1,0 +1,471 @@
+"""The numba betting kernel: one hand by the rules of :mod:`.referee`, decided by compiled policies.
+
+The twin of the readable referee, on plain arrays; ``tests/engine/test_kernel.py``
+replays its hands through the referee (every action legal, the same menus, the same
+stacks). A hand is played on the *compact* seats of the players who still have chips
+(``hs`` rows, ``H_*`` columns) and a round state ``rs`` (``R_*`` entries); the Dilemma
+end goes through the settlement core ``settle_core``, Texas Hold'em through
+:func:`holdem_pots`.
+
+Grouped inputs (built in :mod:`.simulate`):
+- ``structure``: ``Structure.kernel_args`` (``S_*``);
+- ``pols``: ``compile_policies`` arrays ``(pol_int, pol_float, cond, acts)``;
+- ``cardsdata``: ``(eval_tables, deck, preflop, n_cards, is_dilemma, rules)``;
+- ``scratch``: per-thread arrays from :func:`new_scratch`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.core.rng import deal
+from analysis.dilemma.decks import D_MINUS
+from analysis.dilemma.settlement._kernel import score_players, settle_core
+from analysis.dilemma.settlement.layout import (
+    O_BANK1,
+    O_BANK2,
+    O_BANK3,
+    O_BONUS_PAID,
+    O_LEVEL,
+    O_PENALTY_PAID,
+    P_FINAL,
+    P_FOLD,
+    P_HOLE0,
+    P_HOLE1,
+    P_IN,
+    P_SCORE,
+    P_STACK,
+    T_BANK1,
+    T_BANK2,
+    T_BANK3,
+    T_DEALER,
+    T_LAST,
+    T_LEVEL,
+    T_NBOARD,
+)
+from evaluator._kernels import score_cards
+from evaluator.jit import kernel
+
+from ._decide import decide, features_of, strengths
+from ._layout import (
+    H_ACTED,
+    H_BET,
+    H_CHECKED,
+    H_FOLD,
+    H_HOLE0,
+    H_HOLE1,
+    H_IN,
+    H_POL,
+    H_SCORE,
+    H_STACK,
+    K_CALL,
+    K_CHECK,
+    K_FOLD,
+    L_KIND,
+    L_SEAT,
+    L_STREET,
+    L_TO,
+    M_ALLIN_TO,
+    M_BET,
+    M_CALL,
+    M_CHECK,
+    M_FOLD,
+    M_MAX_TO,
+    M_MIN_TO,
+    M_PLAYER,
+    N_MENU,
+    R_BB,
+    R_BB_SEAT,
+    R_CUR,
+    R_DEALER,
+    R_FIRST,
+    R_INC,
+    R_LAST_AGG,
+    R_N,
+    R_NB,
+    R_RAISES,
+    R_SB_SEAT,
+    R_STREET,
+    X_BANK1,
+    X_BANK2,
+    X_BANK3,
+    X_BONUS,
+    X_FLAGS,
+    X_FREE_FOLDS,
+    X_LAST,
+    X_LEVEL,
+    X_N_ACTIONS,
+    X_PENALTY,
+    X_POT,
+    X_SHOWDOWN,
+)
+from .structures import (
+    FIXED_LIMIT,
+    NO_LIMIT,
+    S_CHECK_RAISE,
+    S_FL_RANGE,
+    S_FREE_FOLD,
+    S_KIND,
+    S_MAX_RAISES,
+    S_MIN_RAISE_LAST,
+    S_POT_WHOLE,
+    S_SHORT_REOPENS,
+)
+
+
+@kernel(inline=True)
+def _live_count(hs, n):
+    k = 0
+    for i in range(n):
+        if hs[i, H_FOLD] < 0:
+            k += 1
+    return k
+
+
+@kernel(inline=True)
+def _raise_ok(hs, rs, n, i, structure):
+    """Mirror of ``Hand._raise_refusal``: may seat ``i`` bet or raise now?"""
+    owe = rs[R_CUR] - hs[i, H_BET]
+    if hs[i, H_STACK] <= owe:
+        return False
+    other = False
+    for j in range(n):
+        if j != i and hs[j, H_FOLD] < 0 and hs[j, H_STACK] + hs[j, H_BET] > rs[R_CUR]:
+            other = True
+    if not other:
+        return False
+    if structure[S_MAX_RAISES] > 0 and rs[R_RAISES] >= structure[S_MAX_RAISES]:
+        return False
+    if structure[S_CHECK_RAISE] == 0 and hs[i, H_CHECKED] != 0:
+        return False
+    if structure[S_SHORT_REOPENS] == 0 and hs[i, H_ACTED] != 0 and owe < rs[R_INC]:  # noqa: SIM103
+        return False
+    return True
+
+
+@kernel(inline=True)
+def legal_menu(hs, rs, n, i, structure, menu):
+    """Mirror of ``Hand.legal``: fill ``menu`` (``M_*``) for seat ``i``."""
+    owe = rs[R_CUR] - hs[i, H_BET]
+    stack = hs[i, H_STACK]
+    bb = rs[R_BB]
+    menu[M_PLAYER] = i
+    menu[M_CALL] = min(owe, stack)
+    menu[M_CHECK] = 1 if owe == 0 else 0
+    menu[M_FOLD] = 1 if (owe > 0 or structure[S_FREE_FOLD] != 0) else 0
+    all_in_to = hs[i, H_BET] + stack
+    menu[M_ALLIN_TO] = all_in_to
+    menu[M_BET] = 1 if rs[R_CUR] == 0 else 0
+    menu[M_MIN_TO] = -1
+    menu[M_MAX_TO] = -1
+    if not _raise_ok(hs, rs, n, i, structure):
+        return
+    kind = structure[S_KIND]
+    limit = bb * (2 if rs[R_STREET] >= 2 else 1)
+    if kind == FIXED_LIMIT:
+        inc_min = bb if structure[S_FL_RANGE] != 0 else limit
+    else:
+        inc_min = bb
+        if structure[S_MIN_RAISE_LAST] != 0 and rs[R_INC] > inc_min:
+            inc_min = rs[R_INC]
+    min_to = rs[R_CUR] + inc_min
+    if kind == NO_LIMIT:
+        max_to = all_in_to
+    elif kind == FIXED_LIMIT:
+        max_to = rs[R_CUR] + limit
+    else:
+        counted = 0
+        for j in range(n):
+            counted += hs[j, H_IN] if structure[S_POT_WHOLE] != 0 else hs[j, H_BET]
+        max_to = max(min_to, rs[R_CUR] + owe + counted)
+    menu[M_MIN_TO] = min(min_to, all_in_to)
+    menu[M_MAX_TO] = min(max_to, all_in_to)
+
+
+@kernel(inline=True)
+def _put(hs, i, amount):
+    hs[i, H_STACK] -= amount
+    hs[i, H_BET] += amount
+    hs[i, H_IN] += amount
+
+
+@kernel(inline=True)
+def apply_action(hs, rs, n, i, kind, to):
+    """Apply a legal action (``K_*``; ``to`` the round total of a bet/raise)."""
+    if kind == K_FOLD:
+        hs[i, H_FOLD] = rs[R_STREET]
+    elif kind == K_CHECK:
+        hs[i, H_CHECKED] = 1
+    elif kind == K_CALL:
+        _put(hs, i, min(rs[R_CUR] - hs[i, H_BET], hs[i, H_STACK]))
+    else:
+        inc = to - rs[R_CUR]
+        _put(hs, i, to - hs[i, H_BET])
+        rs[R_RAISES] += 1
+        if inc > rs[R_INC]:
+            rs[R_INC] = inc
+        rs[R_CUR] = to
+        rs[R_LAST_AGG] = i
+    hs[i, H_ACTED] = 1
+
+
+@kernel(inline=True)
+def _needs_action(hs, rs, n, i):
+    if hs[i, H_FOLD] >= 0 or hs[i, H_STACK] == 0:
+        return False
+    if hs[i, H_BET] < rs[R_CUR]:
+        return True
+    if hs[i, H_ACTED] != 0:
+        return False
+    for j in range(n):  # noqa: SIM110 (a plain loop for numba)
+        if j != i and hs[j, H_FOLD] < 0 and hs[j, H_STACK] > 0:
+            return True
+    return False
+
+
+@kernel(inline=True)
+def next_actor(hs, rs, n, start):
+    """Mirror of ``Hand._next_actor``: the next seat to act from ``start``, or -1."""
+    if _live_count(hs, n) <= 1:
+        return -1
+    for k in range(n):
+        i = start + k
+        if i >= n:
+            i -= n
+        if _needs_action(hs, rs, n, i):
+            return i
+    return -1
+
+
+@kernel(inline=True)
+def start_round(hs, rs, n, first):
+    """Collect the bets and open a betting round whose first seat is ``first``."""
+    for i in range(n):
+        hs[i, H_BET] = 0
+        hs[i, H_ACTED] = 0
+        hs[i, H_CHECKED] = 0
+    rs[R_CUR] = 0
+    rs[R_INC] = 0
+    rs[R_RAISES] = 0
+    rs[R_LAST_AGG] = -1
+    rs[R_FIRST] = first
+
+
+@kernel(inline=True)
+def post_blinds(hs, rs, n, dealer, sb, bb):
+    """Blinds (heads-up: the DEALER posts the small blind) and the pre-flop round state."""
+    if n == 2:
+        s_seat = dealer
+        b_seat = 1 - dealer
+    else:
+        s_seat = (dealer + 1) % n
+        b_seat = (dealer + 2) % n
+    rs[R_STREET] = 0
+    rs[R_BB] = bb
+    rs[R_DEALER] = dealer
+    rs[R_N] = n
+    rs[R_NB] = 0
+    start_round(hs, rs, n, (b_seat + 1) % n)
+    _put(hs, s_seat, min(sb, hs[s_seat, H_STACK]))
+    _put(hs, b_seat, min(bb, hs[b_seat, H_STACK]))
+    rs[R_CUR] = max(bb, max(hs[s_seat, H_BET], hs[b_seat, H_BET]))
+    rs[R_RAISES] = 1
+    rs[R_SB_SEAT] = s_seat
+    rs[R_BB_SEAT] = b_seat
+
+
+@kernel
+def holdem_pots(hs, n, dealer):
+    """Plain Texas pots: every live level, best eligible score, odd chips to the first winner
+    left of the DEALER; uncalled chips go back. Adds the winnings to ``H_STACK``."""
+    prev = 0
+    while True:
+        level = np.int64(2**62)
+        top = 0
+        for i in range(n):
+            if hs[i, H_FOLD] < 0:
+                a = hs[i, H_IN]
+                if prev < a < level:
+                    level = a
+                if a > top:
+                    top = a
+        if level == np.int64(2**62):
+            break
+        pot = 0
+        best = np.int64(-(2**62))
+        for i in range(n):
+            a = hs[i, H_IN]
+            if level == top:
+                pot += a - min(a, prev)
+            else:
+                pot += min(a, level) - min(a, prev)
+            if hs[i, H_FOLD] < 0 and a >= level and hs[i, H_SCORE] > best:
+                best = hs[i, H_SCORE]
+        k = 0
+        for i in range(n):
+            if hs[i, H_FOLD] < 0 and hs[i, H_IN] >= level and hs[i, H_SCORE] == best:
+                k += 1
+        share = pot // k
+        rest = pot - share * k
+        for j in range(n):
+            i = dealer + 1 + j
+            if i >= n:
+                i -= n
+            if hs[i, H_FOLD] < 0 and hs[i, H_IN] >= level and hs[i, H_SCORE] == best:
+                hs[i, H_STACK] += share + rest
+                rest = 0
+        prev = level
+
+
+@kernel(inline=True)
+def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsdata, scratch,
+              rng_state, hand_out, log):
+    """Play one hand on compact seats ``hs[:n]`` (stacks, policies and holes filled in).
+
+    ``cards[:5]`` is the board in dealing order. Dilemma: settles with ``settle_core``
+    (bank ``bank[0:3]`` in, ``hand_out[X_BANK1..3]``/``X_LEVEL`` out); Texas: plain pots.
+    Final stacks land in ``hs[:, H_STACK]``. ``log`` (rows ``L_*`` + the legal menu) records
+    every action when it has rows (``hand_out[X_N_ACTIONS]`` counts them).
+    """
+    eval_tables, deck, preflop, n_cards, is_dilemma, rules = cardsdata
+    rs = scratch[1]
+    menu = scratch[2]
+    feat = scratch[3]
+    strength = scratch[4]
+    decision = scratch[19]
+    for i in range(n):
+        hs[i, H_BET] = 0
+        hs[i, H_IN] = 0
+        hs[i, H_FOLD] = -1
+        hs[i, H_SCORE] = -1
+    post_blinds(hs, rs, n, dealer, sb, bb)
+    pol_int = pols[0]
+    need_strength = False
+    for i in range(n):
+        if pol_int[hs[i, H_POL], 3] != 0:
+            need_strength = True
+    board = scratch[6][0]
+    for b in range(5):
+        board[b] = cards[b]
+    n_log = 0
+    free_folds = 0
+    penalty = 0
+    while True:
+        street = rs[R_STREET]
+        nb = 0 if street == 0 else street + 2
+        rs[R_NB] = nb
+        if need_strength:
+            strengths(hs, n, board, nb, cardsdata, scratch, strength)
+        if is_dilemma:
+            penalty = 0
+            for b in range(nb):
+                penalty += deck[D_MINUS, board[b]]
+        i = next_actor(hs, rs, n, rs[R_FIRST])
+        while i >= 0:
+            legal_menu(hs, rs, n, i, structure, menu)
+            features_of(hs, rs, n, i, strength, penalty, feat)
+            free_folds += decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, decision,
+                                 scratch[18])
+            if n_log < log.shape[0]:
+                log[n_log, L_STREET] = street
+                log[n_log, L_SEAT] = i
+                log[n_log, L_KIND] = decision[0]
+                log[n_log, L_TO] = decision[1]
+                for m in range(N_MENU):
+                    log[n_log, 4 + m] = menu[m]
+            n_log += 1
+            apply_action(hs, rs, n, i, decision[0], decision[1])
+            if _live_count(hs, n) <= 1:
+                break
+            i = next_actor(hs, rs, n, i + 1 if i + 1 < n else 0)
+        live = _live_count(hs, n)
+        if live <= 1 or street == 3:
+            break
+        able = 0
+        for j in range(n):
+            if hs[j, H_FOLD] < 0 and hs[j, H_STACK] > 0:
+                able += 1
+        rs[R_STREET] = street + 1
+        start_round(hs, rs, n, dealer + 1 if dealer + 1 < n else 0)
+        if able <= 1:  # no more betting: run the board out
+            rs[R_STREET] = 3
+            break
+    for j in range(n):
+        hs[j, H_BET] = 0
+    live = _live_count(hs, n)
+    showdown = live >= 2
+    last = 3 if showdown else rs[R_STREET]
+    nb = 5 if showdown else (0 if last == 0 else last + 2)
+    pot = 0
+    for j in range(n):
+        pot += hs[j, H_IN]
+    hand_out[X_LAST] = last
+    hand_out[X_SHOWDOWN] = 1 if showdown else 0
+    hand_out[X_FREE_FOLDS] = free_folds
+    hand_out[X_POT] = pot
+    hand_out[X_N_ACTIONS] = n_log
+    hand_out[X_PENALTY] = 0
+    hand_out[X_BONUS] = 0
+    hand_out[X_FLAGS] = 0
+    if is_dilemma:
+        players = scratch[5]
+        bd = scratch[6]
+        table = scratch[7]
+        out = scratch[8]
+        for j in range(n):
+            players[j, P_STACK] = hs[j, H_STACK]
+            players[j, P_IN] = hs[j, H_IN]
+            players[j, P_FOLD] = hs[j, H_FOLD]
+            players[j, P_HOLE0] = hs[j, H_HOLE0]
+            players[j, P_HOLE1] = hs[j, H_HOLE1]
+        for b in range(5):
+            bd[1, b] = 1 if b < 3 else b - 1
+        table[T_BANK1] = bank[0]
+        table[T_BANK2] = bank[1]
+        table[T_BANK3] = bank[2]
+        table[T_LEVEL] = level
+        table[T_LAST] = last
+        table[T_DEALER] = dealer
+        table[T_NBOARD] = nb
+        score_players(players, n, bd, table, eval_tables, scratch[9])
+        flags = settle_core(players, n, bd, table, deck, rules, out)
+        for j in range(n):
+            hs[j, H_STACK] = players[j, P_FINAL]
+            hs[j, H_SCORE] = players[j, P_SCORE]
+        hand_out[X_FLAGS] = flags
+        hand_out[X_PENALTY] = out[O_PENALTY_PAID]
+        hand_out[X_BONUS] = out[O_BONUS_PAID]
+        hand_out[X_BANK1] = out[O_BANK1]
+        hand_out[X_BANK2] = out[O_BANK2]
+        hand_out[X_BANK3] = out[O_BANK3]
+        hand_out[X_LEVEL] = out[O_LEVEL]
+    else:
+        hand = scratch[9]
+        if showdown:
+            for b in range(5):
+                hand[2 + b] = board[b]
+            for j in range(n):
+                if hs[j, H_FOLD] < 0:
+                    hand[0] = hs[j, H_HOLE0]
+                    hand[1] = hs[j, H_HOLE1]
+                    hs[j, H_SCORE] = score_cards(hand, 7, eval_tables)
+        else:
+            for j in range(n):
+                if hs[j, H_FOLD] < 0:
+                    hs[j, H_SCORE] = 0
+        holdem_pots(hs, n, dealer)
+        hand_out[X_BANK1] = 0
+        hand_out[X_BANK2] = 0
+        hand_out[X_BANK3] = 0
+        hand_out[X_LEVEL] = level
+
+
+@kernel(inline=True)
+def deal_cards(rng_state, avail, n_cards, k, cards):
+    """``cards[:k]`` = ``k`` distinct cards from a fresh deck (seat ``s`` holes: ``2s, 2s+1``;
+    the board after the holes of every seat)."""
+    for c in range(n_cards):
+        avail[c] = c
+    deal(rng_state, avail, n_cards, k)
+    for c in range(k):
+        cards[c] = avail[c]

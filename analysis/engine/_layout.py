@@ -1,0 +1,50 @@
+"""The betting kernel's arrays: compact seat columns, round state, legal menu, log and summary.
+
+Shared by :mod:`._kernel` (the hand), :mod:`._decide` (policy decisions) and :mod:`._batch`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.dilemma.settlement.layout import N_OUT, N_PCOLS, N_TCOLS
+from evaluator.jit import kernel
+
+from .features import MAX_SLOTS, N_FEAT
+
+MAX_SEATS = 10
+# compact seat columns (hs[i, H_*])
+(H_STACK, H_BET, H_IN, H_FOLD, H_ACTED, H_CHECKED, H_POL, H_HOLE0, H_HOLE1, H_SEAT, H_SCORE,
+ H_FREEFOLD) = range(12)
+N_HCOLS = 12
+# round state (rs[R_*])
+(R_CUR, R_INC, R_RAISES, R_STREET, R_BB, R_DEALER, R_N, R_LAST_AGG, R_NB, R_FIRST, R_SB_SEAT,
+ R_BB_SEAT) = range(12)
+N_RCOLS = 12
+# legal menu (menu[M_*]); M_MIN_TO = -1 when no bet or raise is allowed
+M_FOLD, M_CHECK, M_CALL, M_MIN_TO, M_MAX_TO, M_ALLIN_TO, M_BET, M_PLAYER = range(8)
+N_MENU = 8
+# action log rows (log[k, L_*]) and kinds
+L_STREET, L_SEAT, L_KIND, L_TO = range(4)
+N_LCOLS = 4 + N_MENU
+K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE = range(5)
+# hand summary (hand_out[X_*])
+(X_LAST, X_SHOWDOWN, X_FLAGS, X_PENALTY, X_BONUS, X_FREE_FOLDS, X_POT, X_N_ACTIONS, X_BANK1,
+ X_BANK2, X_BANK3, X_LEVEL) = range(12)
+N_XCOLS = 12
+MAX_LOG = 400
+
+
+@kernel
+def new_scratch_arrays(n_cards):
+    """Per-thread scratch arrays of :func:`play_hand` (allocated once per thread or chunk)."""
+    return (np.zeros((MAX_SEATS, N_HCOLS), np.int64), np.zeros(N_RCOLS, np.int64),
+            np.zeros(N_MENU, np.int64), np.zeros(N_FEAT), np.zeros(MAX_SEATS),
+            np.zeros((MAX_SEATS, N_PCOLS), np.int64), np.zeros((2, 5), np.int64),
+            np.zeros(N_TCOLS, np.int64), np.zeros(N_OUT, np.int64), np.zeros(7, np.uint8),
+            np.zeros((n_cards, n_cards), np.int64), np.empty(n_cards * n_cards, np.int64),
+            np.empty(n_cards, np.int64), np.empty(7, np.uint8), np.zeros((MAX_SEATS, 2), np.int64),
+            np.arange(n_cards), np.zeros(MAX_SEATS, np.int64), np.zeros(MAX_SEATS),
+            np.zeros(MAX_SLOTS), np.zeros(2, np.int64))
+
+

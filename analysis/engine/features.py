@@ -1,0 +1,40 @@
+"""What a player sees at a decision, as named features, and the action kinds of a policy.
+
+Shared by the policy loader (:mod:`.policy`), which compiles conditions on these
+features, and the numba kernel (:mod:`._kernel`), which fills them at each decision.
+"""
+
+from __future__ import annotations
+
+# features of a decision (float64[N_FEAT])
+(F_STREET, F_FACING, F_PLAYERS, F_POSITION, F_BEHIND, F_STRENGTH, F_PRICE, F_SPR, F_POT_BB,
+ F_PENALTY, F_CALL_BB) = range(11)
+N_FEAT = 11
+
+FEATURES: dict[str, str] = {
+    "street": "0 preflop, 1 flop, 2 turn, 3 river",
+    "facing": "0: nothing to call (nobody has bet this round, or the big blind's option); 1: a bet to call",
+    "players": "players still in the hand (did not fold), the actor included",
+    "position": "the actor's place in this round's acting order among the players still in (0 = first)",
+    "behind": "players still in who act after the actor in this round's order (0 = last)",
+    "strength": "exact hand strength on the board (preflop: the starting class's percentile by "
+                "equity against one random hand), 0..1",
+    "price": "amount to call / (pot + amount to call): the pot odds needed to call",
+    "spr": "chips behind / pot",
+    "pot": "pot in big blinds (all chips put in, this round's included)",
+    "penalty": "sum of the minus corners of the board so far, in dollars (0 in Texas Hold'em)",
+    "to_call": "amount to call in big blinds",
+}
+FEATURE_INDEX = {name: k for k, name in enumerate(FEATURES)}
+
+# action kinds of a policy slot
+A_FOLD, A_CHECK, A_CALL, A_RAISE, A_ALLIN = range(5)
+ACTION_KINDS = {"fold": A_FOLD, "check": A_CHECK, "call": A_CALL, "bet": A_RAISE, "raise": A_RAISE,
+                "allin": A_ALLIN}
+KIND_NAMES = ("fold", "check", "call", "raise", "allin")
+MAX_SLOTS = 8
+"""Action slots per rule (fold, check, call, a few bet/raise sizes, all-in)."""
+
+# fold-for-free modes (the knob of RULES §1.6)
+FF_RULES, FF_NEVER, FF_MULTIWAY, FF_ALWAYS = range(4)
+FOLD_FOR_FREE = ("rules", "never", "multiway", "always")

@@ -1,0 +1,112 @@
+"""What a hand starts from: the table (seats, stacks, DEALER, blinds, bank) and its validation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from analysis.dilemma.settlement import Rules
+
+from .errors import TableError
+from .structures import Structure, get_structure
+
+MAX_PLAYERS = 10
+GAMES = ("dilemma", "holdem")
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """One hand's table: seats in clockwise order, chips before the blinds, DEALER and blinds.
+
+    ``game`` is ``dilemma`` (40 cards, the Dilemma settlement with bank, bonus and
+    penalties) or ``holdem`` (52 cards, plain Texas Hold'em pots).
+    """
+
+    names: tuple[str, ...]
+    stacks: tuple[int, ...]
+    dealer: int = 0
+    blinds: tuple[int, int] = (10, 20)
+    game: str = "dilemma"
+    structure: Structure = field(default_factory=lambda: get_structure("dilemma"))
+    bank: tuple[int, int, int] = (300, 700, 500)
+    blind_level: int = 0
+    deck: str = "reference"
+    rules: Rules = field(default_factory=Rules)
+
+    def validate(self) -> TableSetup:
+        """Raise :class:`TableError` naming the field if the table cannot be dealt; return self."""
+        n = len(self.names)
+        if self.game not in GAMES:
+            raise TableError(f"game {self.game!r}: use dilemma or holdem")
+        if not 2 <= n <= MAX_PLAYERS:
+            raise TableError(f"players: a table seats 2 to {MAX_PLAYERS} players, got {n}")
+        if len(self.stacks) != n:
+            raise TableError(f"stacks: one per player ({n}), got {len(self.stacks)}")
+        if len(set(self.names)) != n:
+            dup = sorted({x for x in self.names if self.names.count(x) > 1})[0]
+            raise TableError(f"players: duplicate name {dup!r}")
+        unit = self.structure.unit
+        for name, stack in zip(self.names, self.stacks, strict=True):
+            if isinstance(stack, bool) or not isinstance(stack, int):
+                raise TableError(f"stack of {name}: a whole number of chips, got {stack!r}")
+            if stack < 0:
+                raise TableError(f"stack of {name}: must not be negative, got {stack}")
+            if stack == 0:
+                raise TableError(f"stack of {name}: 0 chips; a bankrupt player is not dealt in")
+            if stack % unit:
+                raise TableError(f"stack of {name}: chips come in units of {unit}, got {stack}")
+        if isinstance(self.dealer, bool) or not isinstance(self.dealer, int) or not 0 <= self.dealer < n:
+            raise TableError(f"dealer: a seat index 0..{n - 1}, got {self.dealer!r}")
+        small, big = self.blinds
+        if not (isinstance(small, int) and isinstance(big, int)) or big <= 0 or small < 0 or small > big:
+            raise TableError(f"blinds {small}/{big}: 0 <= small blind <= big blind, big blind > 0")
+        if small % unit or big % unit:
+            raise TableError(f"blinds {small}/{big}: chips come in units of {unit}")
+        if self.game == "dilemma" and unit % 10:
+            raise TableError("structure unit: Dilemma Hold'em chips come in $10 units")
+        if any(b < 0 for b in self.bank) or len(self.bank) != 3:
+            raise TableError(f"bank {list(self.bank)}: three stacks, none negative")
+        return self
+
+    @property
+    def n(self) -> int:
+        """Number of seats."""
+        return len(self.names)
+
+    def blind_seats(self) -> tuple[int, int]:
+        """Small- and big-blind seats (heads-up: the DEALER posts the small blind, RULES §1.2)."""
+        n = self.n
+        if n == 2:
+            return self.dealer, (self.dealer + 1) % n
+        return (self.dealer + 1) % n, (self.dealer + 2) % n
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data (hand histories, manifests)."""
+        return {
+            "game": self.game, "structure": self.structure.as_dict(), "names": list(self.names),
+            "stacks": list(self.stacks), "dealer": self.dealer, "blinds": list(self.blinds),
+            "bank": list(self.bank), "blind_level": self.blind_level, "deck": self.deck,
+            "rules": self.rules.as_dict(),
+        }
+
+
+def make_table(n_players: int, *, game: str = "dilemma", structure: str | Structure | None = None,
+               stack: int | Sequence[int] | None = None, dealer: int = 0,
+               blinds: tuple[int, int] | None = None, deck: str | None = None) -> TableSetup:
+    """A table of ``n_players`` named P1..Pn with the game's usual defaults (RULES §1.1, §2)."""
+    if isinstance(n_players, bool) or not isinstance(n_players, int) or not 2 <= n_players <= MAX_PLAYERS:
+        raise TableError(f"players: a table seats 2 to {MAX_PLAYERS} players, got {n_players}")
+    if structure is None:
+        structure = "dilemma" if game == "dilemma" else "nl"
+    st = get_structure(structure)
+    if stack is None:
+        stack = 1000 if game == "dilemma" else 200
+    stacks = tuple(stack) if not isinstance(stack, int) else (stack,) * n_players
+    if blinds is None:
+        blinds = (10, 20) if game == "dilemma" else (1, 2)
+    return TableSetup(
+        names=tuple(f"P{i + 1}" for i in range(n_players)), stacks=tuple(int(s) for s in stacks),
+        dealer=dealer, blinds=blinds, game=game, structure=st,
+        deck=deck or ("reference" if game == "dilemma" else "holdem"),
+    ).validate()

@@ -1,0 +1,111 @@
+"""The numba kernel against the referee: every logged action legal with the same menu, same stacks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analysis.engine import Hand, TableSetup, get_structure
+from analysis.engine._layout import (
+    M_ALLIN_TO,
+    M_CALL,
+    M_CHECK,
+    M_FOLD,
+    M_MAX_TO,
+    M_MIN_TO,
+    M_PLAYER,
+    N_MENU,
+    X_N_ACTIONS,
+)
+from analysis.engine.history import history_from_log, replay
+from analysis.engine.simulate import play_hands
+
+CASES = [
+    ("dilemma", "dilemma", 6, ["abc", "maniac", "tight-aggressive", "calling-station", "random",
+                               "fold-free-multiway"]),
+    ("dilemma", "dilemma", 2, ["maniac", "fold-free-always"]),
+    ("dilemma", "dilemma", 4, ["random", "maniac", "random", "abc"]),
+    ("holdem", "nl", 4, ["random", "maniac", "abc", "random"]),
+    ("holdem", "pl", 5, ["random", "maniac", "random", "abc", "maniac"]),
+    ("holdem", "fl", 3, ["maniac", "random", "maniac"]),
+    ("holdem", "nl-casino", 6, ["random"]),
+]
+
+
+def random_table(rng, game, structure, n):
+    if game == "dilemma":
+        stacks = [int(rng.choice([30, 60, 200, 1000, 1500])) for _ in range(n)]
+        return TableSetup(names=tuple(f"P{i + 1}" for i in range(n)), stacks=tuple(stacks),
+                          dealer=0, bank=(300, 700, 500)).validate()
+    stacks = [int(rng.integers(3, 250)) for _ in range(n)]
+    return TableSetup(names=tuple(f"P{i + 1}" for i in range(n)), stacks=tuple(stacks), dealer=0,
+                      blinds=(1, 2), game="holdem", structure=get_structure(structure),
+                      deck="holdem").validate()
+
+
+@pytest.mark.parametrize("game, structure, n, policies", CASES)
+def test_kernel_hands_replay_through_the_referee(game, structure, n, policies):
+    rng = np.random.default_rng(len(policies) * 7 + n)
+    for rep in range(12):
+        setup = random_table(rng, game, structure, n)
+        batch = play_hands(setup, policies, 60, seed=rep, log=True)
+        for h in range(60):
+            dealer = h % n
+            hs = TableSetup(**{**setup.__dict__, "dealer": dealer}).validate()
+            count = int(batch.summary[h, X_N_ACTIONS])
+            line = history_from_log(hs, batch.cards[h], batch.logs[h], count)
+            hand, result = replay(line, f"hand {h}", check_result=False)
+            # the legal menus the kernel saw are the referee's
+            check = TableSetup(**{**setup.__dict__, "dealer": dealer}).validate()
+            ref = Hand(check)
+            for k in range(count):
+                row = batch.logs[h, k]
+                menu = row[4: 4 + N_MENU]
+                street, who, kind, *to = line["actions"][k]
+                while ref.street < ["preflop", "flop", "turn", "river"].index(street):
+                    ref.deal_board([0, 1, 2] if ref.street == 0 else [3 + ref.street])
+                legal = ref.legal()
+                assert legal.player == menu[M_PLAYER]
+                assert legal.call == menu[M_CALL] and legal.check == bool(menu[M_CHECK])
+                assert legal.fold == bool(menu[M_FOLD]) and legal.all_in_to == menu[M_ALLIN_TO]
+                want = (-1, -1) if legal.min_to is None else (legal.min_to, legal.max_to)
+                assert want == (menu[M_MIN_TO], menu[M_MAX_TO]), (line, k)
+                ref.act(kind, to[0] if to else None)
+            # same final stacks, chips conserved
+            assert list(result.stacks) == list(batch.stacks[h]), line
+            money = sum(setup.stacks) + (sum(setup.bank) if game == "dilemma" else 0)
+            assert sum(result.stacks) + (sum(result.bank) if game == "dilemma" else 0) == money
+
+
+def test_same_hands_whatever_the_thread_count():
+    setup = random_table(np.random.default_rng(1), "dilemma", "dilemma", 6)
+    one = play_hands(setup, ["abc", "maniac", "random"] * 2, 3000, seed=5, threads=1)
+    two = play_hands(setup, ["abc", "maniac", "random"] * 2, 3000, seed=5, threads=2)
+    assert np.array_equal(one.stacks, two.stacks) and np.array_equal(one.summary, two.summary)
+
+
+def test_the_fold_for_free_knob_and_exact_strength_in_the_kernel():
+    from analysis.engine._layout import K_CHECK, K_FOLD, L_KIND, L_SEAT, L_STREET, M_CHECK
+    from evaluator.strength import strength
+
+    setup = TableSetup(names=tuple(f"P{i + 1}" for i in range(4)), stacks=(1000,) * 4).validate()
+    policies = ["fold-free-always", "abc", "fold-free-multiway", "calling-station"]
+    batch = play_hands(setup, policies, 300, seed=11, log=True)
+    seen = {"always": 0, "never": 0, "multiway": 0}
+    for h in range(300):
+        cards = batch.cards[h]
+        for row in batch.logs[h, : batch.summary[h, X_N_ACTIONS]]:
+            street, seat, kind = int(row[L_STREET]), int(row[L_SEAT]), int(row[L_KIND])
+            if street == 0 or not row[4 + M_CHECK] or kind not in (K_FOLD, K_CHECK):
+                continue
+            nb = street + 2
+            s = strength(list(cards[2 * seat: 2 * seat + 2]), list(cards[8: 8 + nb]))
+            if seat == 0:  # always: fold below 0.4, check otherwise
+                assert (kind == K_FOLD) == (s < 0.4)
+                seen["always"] += 1
+            elif seat in (1, 3):  # never folds for free
+                assert kind == K_CHECK
+                seen["never"] += 1
+            else:
+                seen["multiway"] += kind == K_FOLD
+    assert min(seen.values()) > 0
