@@ -115,3 +115,21 @@ def solve_exact(compiled: Cells) -> ExactSpot:
     chains = (n_dec, levels, infos, keys, strengths, folds, cont)
     return ExactSpot(compiled, deals, chains, fold_now, uniq, plan, plan_nf,
                      counts / max(len(n_dec), 1))
+
+
+def abstraction_loss(compiled: Cells, train_deals: int) -> dict[str, float]:
+    """What the abstraction costs on a small spot: the exact value of checking with the exact
+    best response, and with the abstract best response trained by simulation (its value
+    computed exactly on every deal), and their difference (>= 0 up to training noise)."""
+    from analysis.runners import run
+
+    from .plan import TrainPlan
+
+    exact = solve_exact(compiled)
+    train = TrainPlan(compiled, train_deals)
+    plans, _ = train.plans(run(train).totals, 1)
+    best = exact.value(exact.policy(), use_keys=True)
+    abstract = exact.abstract_value(plans[0])
+    return {"exact_best_response": best, "abstract_best_response": abstract,
+            "loss": best - abstract, "ev_fold": float(exact.fold_now.mean()),
+            "check_down": exact.fixed_value(0), "check_fold": exact.fixed_value(1)}

@@ -28,7 +28,7 @@ STREAM = 1000
 """Trials per stream (each stream has its own generator stream)."""
 FIRST_TRIALS = 4 * STREAM
 MAX_ROUNDS = 6
-TRAIN_DEALS = 20_000
+TRAIN_DEALS = 10_000
 """Training deals per best-response cell (the decisions of the abstraction, deal by deal)."""
 TABLE_CELLS = 50
 """Runs with at least this many cells read strengths from the memory-mapped tables."""
