@@ -1,0 +1,48 @@
+"""Slow, obviously correct Three Card Brag ranking, written from RULES §4 (no tables).
+
+``ref_brag(cards, a23_high)`` returns ``(category, tiebreak...)``; larger tuples are
+better hands and equal tuples are ties (no suit order). Card ids are rank * 4 + suit
+with rank 0 the 2 and rank 12 the ace.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+HIGH_CARD, PAIR, FLUSH, RUN, RUNNING_FLUSH, PRIAL = range(6)
+ACE = 12
+THREE = 1
+
+
+def _is_run(ranks: set[int]) -> bool:
+    """Three consecutive ranks: the ace counts high (A-K-Q) or low (3-2-A), never both (2-A-K)."""
+    low = sorted(ranks)
+    return len(low) == 3 and (low[2] - low[0] == 2 or low == [0, THREE, ACE])
+
+
+def _run_strength(ranks: set[int], a23_high: bool) -> int:
+    """Higher is better: A-K-Q 12 ... 4-3-2 2; 3-2-A is 0 (lowest) or 13 (A-2-3 best)."""
+    if sorted(ranks) == [0, THREE, ACE]:
+        return 13 if a23_high else 0
+    return max(ranks)
+
+
+def ref_brag(cards: list[int], a23_high: bool = False) -> tuple[int, ...]:
+    """(category, tiebreak...) of a 3-card hand from the definitions."""
+    assert len(cards) == 3 and len(set(cards)) == 3
+    ranks = [c // 4 for c in cards]
+    suits = [c % 4 for c in cards]
+    counts = Counter(ranks)
+    flush = len(set(suits)) == 1
+    if len(counts) == 1:
+        r = ranks[0]
+        return (PRIAL, 100 if r == THREE else r)  # the prial of threes beats every other prial
+    if len(counts) == 2:
+        pair = next(r for r, n in counts.items() if n == 2)
+        odd = next(r for r, n in counts.items() if n == 1)
+        return (PAIR, pair, odd)
+    distinct = set(ranks)
+    if _is_run(distinct):
+        return (RUNNING_FLUSH if flush else RUN, _run_strength(distinct, a23_high))
+    high_to_low = tuple(sorted(ranks, reverse=True))
+    return (FLUSH if flush else HIGH_CARD, *high_to_low)
