@@ -46,3 +46,24 @@ def ref_brag(cards: list[int], a23_high: bool = False) -> tuple[int, ...]:
         return (RUNNING_FLUSH if flush else RUN, _run_strength(distinct, a23_high))
     high_to_low = tuple(sorted(ranks, reverse=True))
     return (FLUSH if flush else HIGH_CARD, *high_to_low)
+
+
+def ref_headsup_counts(hands, scores, chunk: int = 256):
+    """(win, tie, loss) counts of every hand against every hand sharing no card with it: the
+    plain double loop over all pairs of hands (numpy by chunks of heroes, no counting tricks)."""
+    import numpy as np
+
+    masks = np.zeros(len(hands), dtype=np.uint64)
+    for i in range(3):
+        masks |= np.left_shift(np.uint64(1), hands[:, i].astype(np.uint64))
+    win = np.empty(len(hands), np.int64)
+    tie = np.empty(len(hands), np.int64)
+    loss = np.empty(len(hands), np.int64)
+    for lo in range(0, len(hands), chunk):
+        hi = min(lo + chunk, len(hands))
+        disjoint = (masks[lo:hi, None] & masks[None, :]) == 0
+        s = scores[lo:hi, None]
+        win[lo:hi] = (disjoint & (scores[None, :] < s)).sum(axis=1)
+        tie[lo:hi] = (disjoint & (scores[None, :] == s)).sum(axis=1)
+        loss[lo:hi] = (disjoint & (scores[None, :] > s)).sum(axis=1)
+    return win, tie, loss

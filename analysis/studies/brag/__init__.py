@@ -1,0 +1,1 @@
+"""Three Card Brag studies (RULES §4)."""
