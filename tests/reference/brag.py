@@ -67,3 +67,42 @@ def ref_headsup_counts(hands, scores, chunk: int = 256):
         tie[lo:hi] = (disjoint & (scores[None, :] == s)).sum(axis=1)
         loss[lo:hi] = (disjoint & (scores[None, :] > s)).sum(axis=1)
     return win, tie, loss
+
+
+def ref_blind_hand(scores: list[int], stake: float, thresholds: list[float], blind_turns: int,
+                   ante: float = 1.0, blind_factor: float = 2.0, see_factor: float = 2.0,
+                   open_sees_blind: bool = True) -> list[float]:
+    """Every seat's net gain in one hand of the blind-play betting model (seat 0 is the hero,
+    blind for its first ``blind_turns`` turns): a plain referee that moves chips into a pot
+    and out to the winners, so the nets always sum to zero."""
+    players = len(scores)
+    paid = [ante] * players
+    still_in = list(range(players))
+    winners: list[int] = []
+    for rnd, threshold in enumerate(thresholds):
+        for seat in range(players):
+            if seat not in still_in or winners:
+                continue
+            blind = seat == 0 and rnd < blind_turns
+            if not blind and scores[seat] < threshold:
+                still_in.remove(seat)
+                if len(still_in) == 1:
+                    winners = still_in[:]
+                continue
+            price = stake / blind_factor if blind else stake
+            hero_blind = rnd < blind_turns  # the hero acts first, so this round's status is known
+            may_see = open_sees_blind or seat == 0 or not hero_blind or 0 not in still_in
+            if len(still_in) == 2 and any(p > ante for p in paid) and may_see:
+                # the see: double the last stake (there must be one), the seen player wins ties
+                paid[seat] += price * see_factor
+                other = still_in[0] if still_in[1] == seat else still_in[1]
+                winners = [seat] if scores[seat] > scores[other] else [other]
+                continue
+            paid[seat] += price
+        if winners:
+            break
+    if not winners:  # the cap: everyone still in shows down, ties split
+        best = max(scores[p] for p in still_in)
+        winners = [p for p in still_in if scores[p] == best]
+    pot = sum(paid)
+    return [(pot / len(winners) if p in winners else 0.0) - paid[p] for p in range(players)]

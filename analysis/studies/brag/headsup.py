@@ -24,7 +24,7 @@ from evaluator.brag import BragRules, all_hands, get_brag_rules
 
 from .classes import brag_classes
 
-__all__ = ["OPPONENT_HANDS", "HeadsUp", "class_headsup", "headsup_counts"]
+__all__ = ["OPPONENT_HANDS", "HeadsUp", "class_headsup", "disjoint_below", "headsup_counts"]
 
 OPPONENT_HANDS = 18_424
 """Opponent hands a hand can meet: C(49, 3)."""
@@ -50,21 +50,24 @@ def _below(groups: np.ndarray, scores: np.ndarray, query_groups: np.ndarray,
     return end - start
 
 
-def _disjoint_below(hands: np.ndarray, scores: np.ndarray, side: str) -> np.ndarray:
-    """Hands sharing no card with each hand and scoring below (or at most) its score."""
+def disjoint_below(hands: np.ndarray, scores: np.ndarray, query: np.ndarray | None = None,
+                   side: str = "left") -> np.ndarray:
+    """Per hand: the hands sharing no card with it that score below ``query`` (``side="left"``)
+    or at most ``query`` (``"right"``); ``query`` defaults to each hand's own score."""
     n = len(hands)
+    query = scores if query is None else np.asarray(query, np.int64)
     cards = hands.astype(np.int64)
-    total = _below(np.zeros(n, np.int64), scores, np.zeros(n, np.int64), scores, side)
+    total = _below(np.zeros(n, np.int64), scores, np.zeros(n, np.int64), query, side)
     single_groups = cards.ravel()  # every hand once per card it holds
     single_scores = np.repeat(scores, 3)
-    singles = sum(_below(single_groups, single_scores, cards[:, i], scores, side) for i in range(3))
+    singles = sum(_below(single_groups, single_scores, cards[:, i], query, side) for i in range(3))
     pair_ids = [(0, 1), (0, 2), (1, 2)]
     pair_groups = np.concatenate([cards[:, a] * 52 + cards[:, b] for a, b in pair_ids])
     pair_scores = np.tile(scores, 3)
-    pairs = sum(_below(pair_groups, pair_scores, cards[:, a] * 52 + cards[:, b], scores, side)
+    pairs = sum(_below(pair_groups, pair_scores, cards[:, a] * 52 + cards[:, b], query, side)
                 for a, b in pair_ids)
-    itself = 1 if side == "right" else 0
-    return total - singles + pairs - itself
+    itself = (scores < query) if side == "left" else (scores <= query)  # the hand holding all three
+    return total - singles + pairs - itself.astype(np.int64)
 
 
 @cache
@@ -73,8 +76,8 @@ def headsup_counts(rules: BragRules | str | None = None) -> HeadsUp:
     rules = get_brag_rules(rules)
     hands = all_hands()
     scores = brag_classes(rules).hand_scores.astype(np.int64)
-    below = _disjoint_below(hands, scores, "left")
-    at_most = _disjoint_below(hands, scores, "right")
+    below = disjoint_below(hands, scores, side="left")
+    at_most = disjoint_below(hands, scores, side="right")
     out = HeadsUp(below, at_most - below, OPPONENT_HANDS - at_most)
     for arr in (out.win, out.tie, out.loss):
         arr.setflags(write=False)
