@@ -1,0 +1,1 @@
+"""Bluffjack studies (RULES §3)."""
