@@ -71,3 +71,54 @@ def ref_final_distribution(hand: list[int], seen: list[int], stand_on: int, char
 
     walk(list(hand), left, Fraction(1))
     return out
+
+
+def ref_points(card: int) -> int:
+    """Hard points: an ace 1."""
+    return 1 if card // 4 == ACE else ref_values(card)[0]
+
+
+def ref_play(deck: list[int], players: int, hero: int, policy, opp_stand_on: int,
+             charlie: int = 0, exact: bool = True, by_cards: bool = False, order21: bool = False,
+             house: bool = True) -> float:
+    """The hero's pot share in one hand dealt from ``deck`` (top first): hole cards round
+    the table, then up cards; turns go round from seat 0, one hit or a stand each; a player
+    who stood never hits again. ``policy(total, soft, stood_live, waiting_live)`` gives the
+    hero's action (True = hit) from what it sees: opponents that stood or are still hitting,
+    not counting those whose visible cards alone pass 20 (surely bust)."""
+    hands = [[deck[p], deck[players + p]] for p in range(players)]
+    top = 2 * players
+    stood = [False] * players
+
+    def is_charlie(cards: list[int]) -> bool:
+        return bool(charlie) and ref_total(cards)[0] <= 21 and (
+            len(cards) == charlie if exact else len(cards) >= charlie)
+
+    seat = 0
+    while not all(stood):
+        if not stood[seat]:
+            cards = hands[seat]
+            total, soft = ref_total(cards)
+            if seat == hero:
+                if total >= 21 or is_charlie(cards):
+                    hit = False
+                else:
+                    live = [p for p in range(players) if p != hero
+                            and sum(ref_points(c) for c in hands[p][1:]) <= 20]
+                    hit = policy(total, soft, sum(stood[p] for p in live),
+                                 sum(not stood[p] for p in live))
+            else:
+                hit = not (total >= opp_stand_on or is_charlie(cards))
+            if hit:
+                cards.append(deck[top])
+                top += 1
+            else:
+                stood[seat] = True
+        seat = (seat + 1) % players
+    keys = [ref_strength(h, charlie, by_cards, exact, order21) for h in hands]
+    best = max(keys)
+    if best == (0,):
+        return 0.0 if house else 1.0 / players
+    if keys[hero] != best:
+        return 0.0
+    return 1.0 / keys.count(best)
