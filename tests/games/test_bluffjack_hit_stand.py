@@ -45,10 +45,10 @@ def test_kernel_hand_equals_the_referee(rules: str) -> None:
 
 
 def _mc(hero_n: int, opp_t: int, rules: str, trials: int, position: int = 0):
-    plan = EvaluatePlan([Spot(0, opp_t, 1, position)], [get_bluffjack_rules(rules)],
+    plan = EvaluatePlan([Spot(opp_t, 1, position)], [get_bluffjack_rules(rules)],
                         threshold_policy(hero_n)[None, None, :], 9, FixedTrials(trials))
     u = plan.unpack(run(plan).totals)
-    return u["equity"][0, 0], u["stderr"][0, 0]
+    return u["equity"][0, 0, 0], u["stderr"][0, 0, 0]
 
 
 @pytest.mark.parametrize(("hero_n", "opp_t", "rules"), [
@@ -92,8 +92,13 @@ def test_study_tables_threads_and_seats() -> None:
     best = a.frames["bluffjack_best"]
     br = best[best["rules"] == "source"]
     assert br["br_equity"].notna().all() and (br["gain"] > -4 * br["gain_stderr"] - 1e-9).all()
-    effects = a.frames["bluffjack_rule_effects"]
-    assert set(effects["rules"]) == {"source", "charlie5", "no-house"}
+    effects = a.frames["bluffjack_rule_effects"].set_index(["rules", "opponents"])
+    assert set(effects.index.get_level_values(0)) == {"source", "charlie5", "no-house"}
+    assert (effects.loc["source", "change_at_base_stand_on"] == 0).all()
+    # paired on the same deals: far tighter than the two pot shares' own errors
+    assert (effects.loc["no-house", "change_at_base_stand_on_stderr"] < 0.5 * 0.006).all()
+    # without a house an all-bust pot is shared instead of lost: never worse
+    assert (effects.loc["no-house", "change_at_base_stand_on"] >= 0).all()
     policy = a.frames["bluffjack_policy"]
     assert set(policy["action"]) <= {"hit", "stand"} and (policy["visits"] >= 50).all()
 

@@ -13,10 +13,11 @@ number of opponents it can see have stood and are not visibly bust, and the
 number still hitting (a player is visibly bust when its up card and hits alone
 pass 20). 1 = hit, 0 = stand; the hero always stands on 21 and on a Charlie.
 
-Grouped inputs (packed in ``plan.py``): ``spots = (rule_row, opp_threshold,
-opponents, position)`` int64 per cell; ``rules`` int64 ``(n_rule_sets, 5)`` rows of
-``BluffjackRules.kernel_args``; each (cell, stream) draws from its own generator
-stream, so results do not depend on threads.
+Grouped inputs (packed in ``plan.py``): ``spots = (opp_threshold, opponents,
+position)`` int64 per cell; ``rules``: ``BluffjackRules.kernel_args`` (int64[5]), or
+rows of them ``(n_rule_sets, 5)`` where every rule set plays the same deals; each
+(cell, stream) draws from its own generator stream, so results do not depend on
+threads.
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ P_VISIBLE = 4
 P_C0 = 5
 P_C1 = 6
 N_P = 7
-STATS_PER_POLICY = 6  # pot share, its square, outright wins, ties, minus policy 0, its square
+STATS_PER_POLICY = 8
+"""Per (rule set, policy): share, its square, wins, ties, minus policy 0 (and square), minus
+rule set 0 (and square)."""
 
 
 @kernel(inline=True)
@@ -207,17 +210,19 @@ def _complete(players, n_players, hero, seat, ptr, deck, threshold, policy, rule
 
 @kernel(parallel=True)
 def evaluate_streams(keys, cells, streams, trials, spots, rules, policies, stats):
-    """Every policy of a cell on the same deals (common random numbers).
+    """Every rule set x policy of a cell on the same deals (common random numbers).
 
-    ``policies[cell, k]`` is policy ``k`` of the cell; ``stats[i]`` gets per policy the
-    pot share, its square, outright wins, ties, and the paired difference from policy 0
-    and its square (columns ``6k .. 6k+5``), then trials.
+    ``policies[cell, k]`` is policy ``k`` of the cell, ``rules[r]`` rule set ``r``. For each
+    pair ``(r, k)`` (block ``b = r * K + k`` of ``STATS_PER_POLICY`` columns) ``stats[i]``
+    gets the pot share, its square, outright wins, ties, the paired difference from policy 0
+    under the same rules and its square, and the paired difference from rule set 0 with the
+    same policy and its square; the last column counts trials.
     """
-    rule_row, thresholds, opponents, positions = spots
+    thresholds, opponents, positions = spots
     n_pol = policies.shape[1]
+    n_rules = rules.shape[0]
     for i in prange(cells.shape[0]):
         cell = cells[i]
-        rl = rules[rule_row[cell]]
         n_players = opponents[cell] + 1
         hero = positions[cell]
         threshold = thresholds[cell]
@@ -225,22 +230,28 @@ def evaluate_streams(keys, cells, streams, trials, spots, rules, policies, stats
         seed_state(state, keys[cell], streams[i])
         deck = np.arange(N_CARDS).astype(np.uint8)
         players = np.zeros((MAX_PLAYERS, N_P), np.int64)
+        base = np.zeros(n_pol, np.float64)
         for _ in range(trials[i]):
             deal(state, deck, N_CARDS, N_CARDS)
-            first = 0.0
-            for k in range(n_pol):
-                ptr = _deal_start(players, n_players, deck)
-                share, win, tie = _complete(players, n_players, hero, 0, ptr, deck, threshold,
-                                            policies[cell, k], rl)
-                if k == 0:
-                    first = share
-                col = STATS_PER_POLICY * k
-                stats[i, col] += share
-                stats[i, col + 1] += share * share
-                stats[i, col + 2] += win
-                stats[i, col + 3] += tie
-                stats[i, col + 4] += share - first
-                stats[i, col + 5] += (share - first) * (share - first)
+            for r in range(n_rules):
+                first = 0.0
+                for k in range(n_pol):
+                    ptr = _deal_start(players, n_players, deck)
+                    share, win, tie = _complete(players, n_players, hero, 0, ptr, deck,
+                                                threshold, policies[cell, k], rules[r])
+                    if k == 0:
+                        first = share
+                    if r == 0:
+                        base[k] = share
+                    col = STATS_PER_POLICY * (r * n_pol + k)
+                    stats[i, col] += share
+                    stats[i, col + 1] += share * share
+                    stats[i, col + 2] += win
+                    stats[i, col + 3] += tie
+                    stats[i, col + 4] += share - first
+                    stats[i, col + 5] += (share - first) * (share - first)
+                    stats[i, col + 6] += share - base[k]
+                    stats[i, col + 7] += (share - base[k]) * (share - base[k])
             stats[i, stats.shape[1] - 1] += 1.0
 
 
@@ -251,10 +262,10 @@ def improve_streams(keys, cells, streams, trials, spots, rules, policy, stats):
     hit and once after a stand (the hero on the policy afterwards); ``stats[i]`` adds the
     difference (hit minus stand, in pot share), its square and a visit at the decision state
     (columns ``3x .. 3x+2``), then trials."""
-    rule_row, thresholds, opponents, positions = spots
+    thresholds, opponents, positions = spots
+    rl = rules
     for i in prange(cells.shape[0]):
         cell = cells[i]
-        rl = rules[rule_row[cell]]
         n_players = opponents[cell] + 1
         hero = positions[cell]
         threshold = thresholds[cell]

@@ -124,21 +124,21 @@ class HitStandResult:
     manifest: dict[str, Any] = field(default_factory=dict)
 
 
-def _spots(spec: HitStandSpec) -> list[Spot]:
-    base = [Spot(0, spec.opp_threshold, n, p) for n in spec.opponents for p in range(n + 1)]
-    others = [Spot(v, spec.opp_threshold, n, 0) for v in range(1, len(spec.rules))
-              for n in spec.opponents]
-    return base + others
-
-
-def _threshold_rows(spec: HitStandSpec, spots: list[Spot], u: dict[str, np.ndarray]) -> pd.DataFrame:
+def _threshold_rows(spec: HitStandSpec, spots: list[Spot], rule_sets: list[BluffjackRules],
+                    u: dict[str, np.ndarray], skip_base: bool = False) -> pd.DataFrame:
     rows = []
     for c, s in enumerate(spots):
-        for k, n in enumerate(spec.stand_on):
-            rows.append({"rules": spec.rule_sets[s.rules].name, "opp_threshold": s.opp_threshold,
-                         "opponents": s.opponents, "position": s.position, "stand_on": n,
-                         "equity": u["equity"][c, k], "win": u["win"][c, k], "tie": u["tie"][c, k],
-                         "stderr": u["stderr"][c, k], "trials": int(u["trials"][c])})
+        for r, rules in enumerate(rule_sets):
+            if skip_base and r == 0:
+                continue
+            for k, n in enumerate(spec.stand_on):
+                rows.append({"rules": rules.name, "opp_threshold": s.opp_threshold,
+                             "opponents": s.opponents, "position": s.position, "stand_on": n,
+                             "equity": u["equity"][c, r, k], "win": u["win"][c, r, k],
+                             "tie": u["tie"][c, r, k], "stderr": u["stderr"][c, r, k],
+                             "change_vs_base_rules": u["rules_diff"][c, r, k],
+                             "change_stderr": u["rules_diff_stderr"][c, r, k],
+                             "trials": int(u["trials"][c])})
     return pd.DataFrame(rows)
 
 
@@ -149,17 +149,21 @@ def _best(table: pd.DataFrame) -> pd.DataFrame:
     return best.rename(columns={"stand_on": "best_stand_on"}).reset_index(drop=True)
 
 
-def _rule_effects(best: pd.DataFrame, base: str) -> pd.DataFrame:
-    first = best[best["position"] == 0].set_index("opponents")
-    ref = first[first["rules"] == base]
+def _rule_effects(table: pd.DataFrame, best: pd.DataFrame, base: str) -> pd.DataFrame:
+    """Per rule set and opponents (seat 0): its best N and pot share, the change of both from
+    the base rules, and the paired change at the base rules' best N (same deals)."""
+    first = best[best["position"] == 0].set_index(["rules", "opponents"])
+    cells = table[table["position"] == 0].set_index(["rules", "opponents", "stand_on"])
     rows = []
-    for r in first.itertuples():
-        b = ref.loc[r.Index]
-        rows.append({"rules": r.rules, "opponents": r.Index, "best_stand_on": r.best_stand_on,
-                     "equity": r.equity, "stderr": r.stderr,
-                     "change_stand_on": int(r.best_stand_on - b["best_stand_on"]),
-                     "change_equity": r.equity - b["equity"],
-                     "change_stderr": float(np.hypot(r.stderr, b["stderr"])) if r.rules != base else 0.0})
+    for (rules, n), r in first.iterrows():
+        b = first.loc[(base, n)]
+        at = cells.loc[(rules, n, int(b["best_stand_on"]))]
+        rows.append({"rules": rules, "opponents": n, "best_stand_on": int(r["best_stand_on"]),
+                     "equity": r["equity"], "stderr": r["stderr"],
+                     "change_stand_on": int(r["best_stand_on"] - b["best_stand_on"]),
+                     "change_equity": r["equity"] - b["equity"],
+                     "change_at_base_stand_on": at["change_vs_base_rules"],
+                     "change_at_base_stand_on_stderr": at["change_stderr"]})
     return pd.DataFrame(rows)
 
 
@@ -186,7 +190,7 @@ def _best_response(spec: HitStandSpec, spots: list[Spot], best: pd.DataFrame, *,
                    backend: Backend | None, progress: Progress | None,
                    state_dir: str | Path | None) -> dict[str, Any]:
     """Policy iteration by rollouts on the base-rule spots; then a fresh evaluation."""
-    rules = spec.rule_sets
+    rules = spec.rule_sets[0]
     by_spot = best.set_index(["opponents", "position"])["best_stand_on"]
     policy = np.stack([threshold_policy(int(by_spot.loc[(s.opponents, s.position)])) for s in spots])
     start = policy.copy()
@@ -196,12 +200,12 @@ def _best_response(spec: HitStandSpec, spots: list[Spot], best: pd.DataFrame, *,
         res = run(plan, backend=backend, progress=progress, state_dir=state_dir,
                   label=f"bluffjack: best response, round {r + 1}")
         policy, info = improved_policy(policy, res.totals, spec.min_visits)
-    final = EvaluatePlan(spots, rules, np.stack([start, policy], axis=1), spec.seed,
+    final = EvaluatePlan(spots, [rules], np.stack([start, policy], axis=1), spec.seed,
                          evaluate_schedule(spec.stderr, spec.trials), word="final")
     res = run(final, backend=backend, progress=progress, state_dir=state_dir,
               label="bluffjack: best response, evaluation")
     return {"policy": policy, "rollouts": info, "evaluation": final.unpack(res.totals),
-            "totals": res.totals, "trials": int(res.trials.sum())}
+            "trials": int(res.trials.sum())}
 
 
 def _policy_frames(spec: HitStandSpec, spots: list[Spot], br: dict[str, Any]
@@ -239,43 +243,59 @@ def hit_stand_study(spec: HitStandSpec = HitStandSpec(), *, backend: Backend | N
       (outright), ``tie``, ``stderr``, ``trials``;
     - ``bluffjack_best``: the best N per spot, and for the base rules the best response's
       ``br_equity``, its ``br_stderr``, the ``gain`` over the best N and its paired ``gain_stderr``;
-    - ``bluffjack_rule_effects``: per rule set and opponent count (position 0) the best N,
-      its equity and the change from the base rules;
+    - ``bluffjack_rule_effects`` (with several rule sets): per rule set and opponent count
+      (first seat, every rule set on the same deals) the best N, its equity, the change from
+      the base rules, and the paired change at the base rules' best N with its error;
     - ``bluffjack_policy`` (the best response, every decision state it reached often) and
       ``bluffjack_policy_summary`` (per table situation: stand from this hard / soft total).
     """
     started = time.perf_counter()
-    spots = _spots(spec)
     rules = spec.rule_sets
+    base_name = rules[0].name
     policies = np.stack([threshold_policy(n) for n in spec.stand_on])
-    plan = EvaluatePlan(spots, rules, np.broadcast_to(policies, (len(spots),) + policies.shape),
+    t = spec.opp_threshold
+    base_spots = [Spot(t, n, p) for n in spec.opponents for p in range(n + 1)]
+    plan = EvaluatePlan(base_spots, rules[:1],
+                        np.broadcast_to(policies, (len(base_spots),) + policies.shape),
                         spec.seed, evaluate_schedule(spec.stderr, spec.trials))
     res = run(plan, backend=backend, progress=progress, state_dir=state_dir,
               label="bluffjack: stand on N")
-    table = _threshold_rows(spec, spots, plan.unpack(res.totals))
-    best = _best(table)
+    tables = [_threshold_rows(spec, base_spots, rules[:1], plan.unpack(res.totals))]
     trials = int(res.trials.sum())
+    if len(rules) > 1:  # every rule set on the same deals, first seat (seats do not matter)
+        seat0 = [Spot(t, n, 0) for n in spec.opponents]
+        plan = EvaluatePlan(seat0, rules, np.broadcast_to(policies, (len(seat0),) + policies.shape),
+                            spec.seed, evaluate_schedule(spec.stderr, spec.trials), word="rules")
+        res = run(plan, backend=backend, progress=progress, state_dir=state_dir,
+                  label="bluffjack: rule options")
+        u = plan.unpack(res.totals)
+        tables.append(_threshold_rows(spec, seat0, rules, u, skip_base=True))
+        # the base rules on these deals, for the paired changes
+        base_again = _threshold_rows(spec, seat0, rules[:1], {k: v[:, :1] if v.ndim == 3 else v
+                                                              for k, v in u.items()})
+        trials += int(res.trials.sum())
+    table = pd.concat(tables, ignore_index=True)
+    best = _best(table)
     frames = {"bluffjack_stand_on": table}
-    base_name = rules[0].name
     if spec.best_response:
-        base_spots = [s for s in spots if s.rules == 0]
         br = _best_response(spec, base_spots, best[best["rules"] == base_name], backend=backend,
                             progress=progress, state_dir=state_dir)
         ev = br["evaluation"]
-        n = np.maximum(br["totals"][:, -1], 1)
         extra = pd.DataFrame({"opponents": [s.opponents for s in base_spots],
                               "position": [s.position for s in base_spots],
-                              "threshold_equity_check": ev["equity"][:, 0],
-                              "br_equity": ev["equity"][:, 1], "br_stderr": ev["stderr"][:, 1],
-                              "gain": ev["diff"][:, 1], "gain_stderr": ev["diff_stderr"][:, 1],
-                              "br_trials": n.astype(np.int64)})
+                              "br_equity": ev["equity"][:, 0, 1], "br_stderr": ev["stderr"][:, 0, 1],
+                              "gain": ev["policy_diff"][:, 0, 1],
+                              "gain_stderr": ev["policy_diff_stderr"][:, 0, 1],
+                              "br_trials": ev["trials"]})
         extra["rules"] = base_name
         best = best.merge(extra, on=["rules", "opponents", "position"], how="left")
         frames["bluffjack_policy"], frames["bluffjack_policy_summary"] = _policy_frames(
             spec, base_spots, br)
         trials += br["trials"] + spec.improve_rounds * spec.improve_trials * len(base_spots)
     frames["bluffjack_best"] = best
-    frames["bluffjack_rule_effects"] = _rule_effects(best, base_name)
+    if len(rules) > 1:
+        paired = pd.concat([base_again, table[table["rules"] != base_name]], ignore_index=True)
+        frames["bluffjack_rule_effects"] = _rule_effects(paired, _best(paired), base_name)
     manifest = provenance(
         game="bluffjack", deck="52 cards", rules=base_name, rule_sets=[r.name for r in rules],
         spec=spec.as_dict(), method="Monte Carlo (runner); best response by policy iteration with "

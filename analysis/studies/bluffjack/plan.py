@@ -1,9 +1,9 @@
 """Runner plans of the hit-or-stand study: evaluate hero policies, and improve one by rollouts.
 
-A cell is a spot: (rule set, opponents' stand-on total, number of opponents, the
-hero's position). Cell keys come from the seed, a purpose word and (opponents,
-position) only, so every rule set and opponent threshold plays the same deals
-(common random numbers: their differences are measured precisely).
+A cell is a spot: (opponents' stand-on total, number of opponents, the hero's
+position). Every rule set and every policy of an evaluation plays each deal of
+the cell (common random numbers), so their differences are measured pairwise.
+Cell keys come from the seed, a purpose word and (opponents, position) only.
 """
 
 from __future__ import annotations
@@ -27,18 +27,17 @@ STREAM = 2048
 
 @dataclass(frozen=True)
 class Spot:
-    """One cell: the rule set's index, the opponents' stand-on total, opponents, hero seat."""
+    """One cell: the opponents' stand-on total, the number of opponents, the hero's seat."""
 
-    rules: int
     opp_threshold: int
     opponents: int
     position: int
 
 
 def pack_spots(spots: list[Spot]) -> tuple[np.ndarray, ...]:
-    """``(rule_row, opp_threshold, opponents, position)`` int64 arrays (the kernels' ``spots``)."""
+    """``(opp_threshold, opponents, position)`` int64 arrays (the kernels' ``spots``)."""
     return tuple(np.array([getattr(s, f) for s in spots], np.int64)
-                 for f in ("rules", "opp_threshold", "opponents", "position"))
+                 for f in ("opp_threshold", "opponents", "position"))
 
 
 def _state_table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -70,8 +69,8 @@ class _SpotPlan(Plan):
     def __init__(self, spots: list[Spot], rules: list[BluffjackRules], seed: int, word: str) -> None:
         self.spots = spots
         self.packed = pack_spots(spots)
-        self.rule_sets = rules
-        self.rules = np.stack([r.kernel_args for r in rules])
+        self.rule_sets = list(rules)
+        self.rules = np.stack([r.kernel_args for r in self.rule_sets])
         self.seed = int(seed)
         self.word = word
         self.keys = _keys(seed, word, spots)
@@ -86,7 +85,8 @@ class _SpotPlan(Plan):
 
 
 class EvaluatePlan(_SpotPlan):
-    """Every policy of a cell on the same deals: pot share (mean, square), wins, ties."""
+    """Every rule set x policy of a cell on the same deals: pot share, wins, ties, and the
+    paired differences from policy 0 and from rule set 0."""
 
     name = "bluffjack-evaluate"
 
@@ -98,7 +98,7 @@ class EvaluatePlan(_SpotPlan):
 
     @property
     def n_stats(self) -> int:
-        return K.STATS_PER_POLICY * self.policies.shape[1] + 1
+        return K.STATS_PER_POLICY * len(self.rule_sets) * self.policies.shape[1] + 1
 
     @property
     def schedule(self) -> Schedule:
@@ -114,11 +114,12 @@ class EvaluatePlan(_SpotPlan):
         return stats
 
     def unpack(self, totals: np.ndarray) -> dict[str, np.ndarray]:
-        """``equity, stderr, win, tie, diff, diff_stderr`` per (cell, policy), ``diff`` the paired
-        difference from policy 0 (same deals), and ``trials`` per cell."""
-        k = self.policies.shape[1]
-        n = np.maximum(totals[:, -1], 1)[:, None]
-        per = totals[:, :-1].reshape(len(totals), k, K.STATS_PER_POLICY)
+        """Per (cell, rule set, policy): ``equity, stderr, win, tie``, the paired difference
+        from policy 0 (``policy_diff``, ``policy_diff_stderr``) and from rule set 0
+        (``rules_diff``, ``rules_diff_stderr``); ``trials`` per cell."""
+        r, k = len(self.rule_sets), self.policies.shape[1]
+        n = np.maximum(totals[:, -1], 1)[:, None, None]
+        per = totals[:, :-1].reshape(len(totals), r, k, K.STATS_PER_POLICY)
 
         def mean_se(s: np.ndarray, s2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             mean = s / n
@@ -126,12 +127,14 @@ class EvaluatePlan(_SpotPlan):
             return mean, np.sqrt(var / n)
 
         share, se = mean_se(per[..., 0], per[..., 1])
-        diff, diff_se = mean_se(per[..., 4], per[..., 5])
+        pdiff, pdiff_se = mean_se(per[..., 4], per[..., 5])
+        rdiff, rdiff_se = mean_se(per[..., 6], per[..., 7])
         return {"equity": share, "stderr": se, "win": per[..., 2] / n, "tie": per[..., 3] / n,
-                "diff": diff, "diff_stderr": diff_se, "trials": totals[:, -1].astype(np.int64)}
+                "policy_diff": pdiff, "policy_diff_stderr": pdiff_se, "rules_diff": rdiff,
+                "rules_diff_stderr": rdiff_se, "trials": totals[:, -1].astype(np.int64)}
 
     def stderr(self, totals: np.ndarray) -> np.ndarray:
-        se = self.unpack(totals)["stderr"].max(axis=1)
+        se = self.unpack(totals)["stderr"].reshape(len(totals), -1).max(axis=1)
         return np.where(totals[:, -1] > 1, se, math.inf)
 
 
@@ -147,9 +150,9 @@ class ImprovePlan(_SpotPlan):
 
     name = "bluffjack-improve"
 
-    def __init__(self, spots: list[Spot], rules: list[BluffjackRules], policy: np.ndarray,
+    def __init__(self, spots: list[Spot], rules: BluffjackRules, policy: np.ndarray,
                  seed: int, trials: int, word: str) -> None:
-        super().__init__(spots, rules, seed, word)
+        super().__init__(spots, [rules], seed, word)
         self.policy = np.ascontiguousarray(policy, np.int8)
         self.trials = int(trials)
 
@@ -166,20 +169,22 @@ class ImprovePlan(_SpotPlan):
 
     def run(self, cells: np.ndarray, streams: np.ndarray, trials: np.ndarray) -> np.ndarray:
         stats = np.zeros((len(cells), self.n_stats))
-        K.improve_streams(self.keys, cells, streams, trials, self.packed, self.rules, self.policy,
-                          stats)
+        K.improve_streams(self.keys, cells, streams, trials, self.packed, self.rules[0],
+                          self.policy, stats)
         return stats
 
 
-def improved_policy(policy: np.ndarray, totals: np.ndarray, min_visits: int
+def improved_policy(policy: np.ndarray, totals: np.ndarray, min_visits: int, z: float = 2.0
                     ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """The greedy policy from rollout totals: hit where hitting gained on average (states seen
-    at least ``min_visits`` times; others keep their action); and the per-state gains."""
+    """The policy from rollout totals: hit where hitting gained by more than ``z`` standard
+    errors, stand where it lost by more (states seen at least ``min_visits`` times); every
+    other state keeps its action (noise never flips a near-indifferent choice)."""
     per = totals[:, :-1].reshape(len(totals), K.N_STATES, 3)
     visits = per[..., 2]
     n = np.maximum(visits, 1)
     gain = per[..., 0] / n
     var = np.maximum(per[..., 1] / n - gain**2, 0) * n / np.maximum(n - 1, 1)
     se = np.sqrt(var / n)
-    new = np.where(visits >= min_visits, (gain > 0).astype(np.int8), policy)
+    seen = visits >= min_visits
+    new = np.where(seen & (gain > z * se), 1, np.where(seen & (gain < -z * se), 0, policy))
     return new.astype(np.int8), {"gain": gain, "stderr": se, "visits": visits.astype(np.int64)}

@@ -310,7 +310,8 @@ def blind_study(spec: BlindSpec = BlindSpec(), *, backend: Backend | None = None
         best = sub.loc[sub["ev"].idxmax()]
         blind = sub[sub["strategy"] == "blind"]
         row = {"opponents": int(n), "stake": float(stake), "best": best["strategy"],
-               "best_ev": float(best["ev"]), "best_stderr": float(best["stderr"])}
+               "best_ev": float(best["ev"]), "best_stderr": float(best["stderr"]),
+               "blind_minus_open": math.nan, "diff_stderr": math.nan, "verdict": ""}
         if not blind.empty:
             b = blind.iloc[0]
             row.update(blind_minus_open=float(b["diff_vs_open"]), diff_stderr=float(b["diff_stderr"]),
