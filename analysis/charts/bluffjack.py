@@ -89,9 +89,11 @@ def plot_best_response_gain(best: pd.DataFrame, out_dir: str | Path,
     fig, ax = new_figure(8.5, 5)
     im = ax.imshow(grid.to_numpy(), origin="lower", cmap="Greens", aspect="auto",
                    vmin=min(0.0, float(np.nanmin(grid.to_numpy()))))
+    top = float(np.nanmax(grid.to_numpy())) if np.isfinite(grid.to_numpy()).any() else 0.0
     for (i, j), v in np.ndenumerate(grid.to_numpy()):
         if np.isfinite(v):
-            ax.text(j, i, f"{v:.1f}", ha="center", va="center", fontsize=7)
+            ax.text(j, i, f"{v:.1f}", ha="center", va="center", fontsize=7,
+                    color="white" if top > 0 and v > 0.6 * top else "black")
     ax.set_xticks(range(grid.shape[1]), [str(c) for c in grid.columns])
     ax.set_yticks(range(grid.shape[0]), [str(r) for r in grid.index])
     ax.set_xlabel("hero's seat (0 = dealer's left, acts first; the dealer acts last)")
