@@ -25,7 +25,7 @@ def test_quick_chapters(cli, tmp_path) -> None:
         for chart in index["charts"]:
             assert (tmp_path / study / chart["svg"]).exists()
     assert "Blind play" in readme and "tight field" in readme and "3-2-A" in readme
-    assert "best response" in readme and "Rule options" in readme and "nan" not in readme
+    assert "The best response" in readme and "Rule options" in readme and "| nan" not in readme
     captions = [line for line in readme.splitlines() if line.startswith("*") and "<sub>" in line]
     assert captions and all("PREVIEW" in c for c in captions)
     blind_captions = [c for c in captions if "blind minus open" in c]
