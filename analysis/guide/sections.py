@@ -297,7 +297,8 @@ def bluffjack(folder: Path, info: dict[str, Any]) -> list:
             + ("The best N moves for " + ", ".join(
                 f"{r.rules} with {int(r.opponents)} opponent{'s' if r.opponents > 1 else ''} "
                 f"({int(r.best_stand_on - r.change_stand_on)} -> {int(r.best_stand_on)})"
-                for r in moved.itertuples()) + "; elsewhere it stays." if len(moved) else
+                for r in moved.itertuples()) + "; elsewhere it stays (next to the optimum the pot share "
+               "is flat, so a move of one is a near tie)." if len(moved) else
                "The best N stays where it is under every option.")
             + " Players who stand as soon as they hold a Charlie never reach more cards, so the "
             "'more cards is stronger' variant plays like the first one, and 10-card Charlies "

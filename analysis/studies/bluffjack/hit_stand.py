@@ -11,8 +11,8 @@ will take).
 1. **Stand on N** (a fixed threshold, blind to the table): every N in ``stand_on`` is
    played on the same deals. With players whose decisions depend only on their own
    cards, a shuffled deck is exchangeable, so a fixed threshold's result does not
-   depend on the seat (the table shows it within its standard errors); rule variants
-   are therefore run at one position only.
+   depend on the seat (the table shows it within its standard errors); the rule sets
+   are therefore compared in the first seat only, all on the same deals.
 2. **Best response**: a policy over what the hero can see: its total (hard or soft),
    how many opponents have stood and are not visibly bust, how many are still hitting
    (hits are face up; a player is visibly bust when its up card and hits pass 20).
@@ -125,12 +125,10 @@ class HitStandResult:
 
 
 def _threshold_rows(spec: HitStandSpec, spots: list[Spot], rule_sets: list[BluffjackRules],
-                    u: dict[str, np.ndarray], skip_base: bool = False) -> pd.DataFrame:
+                    u: dict[str, np.ndarray]) -> pd.DataFrame:
     rows = []
     for c, s in enumerate(spots):
         for r, rules in enumerate(rule_sets):
-            if skip_base and r == 0:
-                continue
             for k, n in enumerate(spec.stand_on):
                 rows.append({"rules": rules.name, "opp_threshold": s.opp_threshold,
                              "opponents": s.opponents, "position": s.position, "stand_on": n,
@@ -254,29 +252,29 @@ def hit_stand_study(spec: HitStandSpec = HitStandSpec(), *, backend: Backend | N
     base_name = rules[0].name
     policies = np.stack([threshold_policy(n) for n in spec.stand_on])
     t = spec.opp_threshold
-    base_spots = [Spot(t, n, p) for n in spec.opponents for p in range(n + 1)]
-    plan = EvaluatePlan(base_spots, rules[:1],
-                        np.broadcast_to(policies, (len(base_spots),) + policies.shape),
+    # the first seat under every rule set (played on the same deals), the other seats under
+    # the base rules; each cell of the tables comes from one of the two plans
+    seat0 = [Spot(t, n, 0) for n in spec.opponents]
+    later = [Spot(t, n, p) for n in spec.opponents for p in range(1, n + 1)]
+    plan = EvaluatePlan(seat0, rules, np.broadcast_to(policies, (len(seat0),) + policies.shape),
                         spec.seed, evaluate_schedule(spec.stderr, spec.trials))
     res = run(plan, backend=backend, progress=progress, state_dir=state_dir,
-              label="bluffjack: stand on N")
-    tables = [_threshold_rows(spec, base_spots, rules[:1], plan.unpack(res.totals))]
+              label="bluffjack: stand on N, first seat" + (", every rule set" if len(rules) > 1 else ""))
+    tables = [_threshold_rows(spec, seat0, rules, plan.unpack(res.totals))]
     trials = int(res.trials.sum())
-    if len(rules) > 1:  # every rule set on the same deals, first seat (seats do not matter)
-        seat0 = [Spot(t, n, 0) for n in spec.opponents]
-        plan = EvaluatePlan(seat0, rules, np.broadcast_to(policies, (len(seat0),) + policies.shape),
-                            spec.seed, evaluate_schedule(spec.stderr, spec.trials), word="rules")
+    if later:
+        plan = EvaluatePlan(later, rules[:1], np.broadcast_to(policies, (len(later),) + policies.shape),
+                            spec.seed, evaluate_schedule(spec.stderr, spec.trials))
         res = run(plan, backend=backend, progress=progress, state_dir=state_dir,
-                  label="bluffjack: rule options")
-        u = plan.unpack(res.totals)
-        tables.append(_threshold_rows(spec, seat0, rules, u, skip_base=True))
-        # the base rules on these deals, for the paired changes
-        base_again = _threshold_rows(spec, seat0, rules[:1], {k: v[:, :1] if v.ndim == 3 else v
-                                                              for k, v in u.items()})
+                  label="bluffjack: stand on N, later seats")
+        tables.append(_threshold_rows(spec, later, rules[:1], plan.unpack(res.totals)))
         trials += int(res.trials.sum())
-    table = pd.concat(tables, ignore_index=True)
+    table = pd.concat(tables, ignore_index=True).sort_values(
+        ["rules", "opponents", "position", "stand_on"], key=lambda c: c.map(
+            {r.name: i for i, r in enumerate(rules)}) if c.name == "rules" else c, ignore_index=True)
     best = _best(table)
     frames = {"bluffjack_stand_on": table}
+    base_spots = [Spot(t, n, p) for n in spec.opponents for p in range(n + 1)]
     if spec.best_response:
         br = _best_response(spec, base_spots, best[best["rules"] == base_name], backend=backend,
                             progress=progress, state_dir=state_dir)
@@ -294,8 +292,7 @@ def hit_stand_study(spec: HitStandSpec = HitStandSpec(), *, backend: Backend | N
         trials += br["trials"] + spec.improve_rounds * spec.improve_trials * len(base_spots)
     frames["bluffjack_best"] = best
     if len(rules) > 1:
-        paired = pd.concat([base_again, table[table["rules"] != base_name]], ignore_index=True)
-        frames["bluffjack_rule_effects"] = _rule_effects(paired, _best(paired), base_name)
+        frames["bluffjack_rule_effects"] = _rule_effects(table, best, base_name)
     manifest = provenance(
         game="bluffjack", deck="52 cards", rules=base_name, rule_sets=[r.name for r in rules],
         spec=spec.as_dict(), method="Monte Carlo (runner); best response by policy iteration with "
