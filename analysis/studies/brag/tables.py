@@ -6,7 +6,7 @@ Carlo), and the weakest hand that is ahead of N opponents with probability p.
   loss, equity, beats, percentile`` where ``win/tie/loss`` are exact against one random
   hand, ``beats`` is the share of all 22,100 hands scoring lower and ``percentile`` the
   share (%) scoring at most this class (333: 100).
-- ``multiway``: ``hand, category, rank, opponents, equity, win, tie, stderr, trials, exact``
+- ``multiway``: ``hand, category, rank, opponents, equity, win, tie, loss, stderr, trials, exact``
   (1 opponent: the exact row; 2-16: Monte Carlo).
 - ``thresholds``: ``opponents, p, hand, rank, win, stderr``: the weakest class whose chance
   of beating every opponent (ties not counted) is at least ``p``.
@@ -79,7 +79,7 @@ def multiway_table(opponents: Iterable[int] = range(2, 17), rules: BragRules | s
     if 1 in counts:
         for r in exact.itertuples():
             rows.append({"hand": r.hand, "opponents": 1, "equity": r.equity, "win": r.win,
-                         "tie": r.tie, "stderr": 0.0, "trials": OPPONENT_HANDS * r.combos,
+                         "tie": r.tie, "loss": r.loss, "stderr": 0.0, "trials": OPPONENT_HANDS * r.combos,
                          "exact": True})
     mc = tuple(n for n in counts if n > 1)
     if mc:
@@ -92,6 +92,7 @@ def multiway_table(opponents: Iterable[int] = range(2, 17), rules: BragRules | s
             for j, n in enumerate(mc):
                 rows.append({"hand": name, "opponents": n, "equity": stats["equity"][c, j],
                              "win": stats["win"][c, j], "tie": stats["tie"][c, j],
+                             "loss": 1.0 - stats["win"][c, j] - stats["tie"][c, j],
                              "stderr": stats["stderr"][c, j], "trials": int(stats["trials"][c]),
                              "exact": False})
         info.update(trials=int(res.trials.sum()), max_stderr=float(stats["stderr"].max()),
