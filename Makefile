@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_study.py
 	$(BIN)/python scripts/bench_solver.py
 	$(BIN)/python scripts/bench_engine.py
+	$(BIN)/python scripts/bench_games.py
 
 guide: $(STAMP)
 	$(BIN)/dilemma guide --out results/

@@ -84,6 +84,12 @@ def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
     return out
 
 
+def _blank_nan(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
+    """Rounded, with empty cells where there is no value (a seat beyond the table)."""
+    rounded = frame.round(digits)
+    return rounded.astype(object).where(rounded.notna(), "")
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -148,6 +154,159 @@ def streets(folder: Path, info: dict[str, Any]) -> list:
     return out
 
 
+def brag(folder: Path, info: dict[str, Any]) -> list:
+    """Category odds, the strongest and weakest classes, thresholds by opponents, blind play."""
+    cats = _csv(folder, "brag_categories")
+    classes = _csv(folder, "brag_classes")
+    th = _csv(folder, "brag_thresholds")
+    if cats is None or classes is None:
+        return []
+    c = cats.set_index("category")
+    pair_or_better = c.loc[["prial", "running_flush", "run", "flush", "pair"], "probability"].sum()
+    median = classes[classes["percentile"] >= 50].iloc[-1]
+    out = [_block("p", (
+        "Three Card Brag (RULES §4) ranks prials (3-3-3 first, then A-A-A down to 2-2-2), running "
+        "flushes, runs (A-K-Q highest, 3-2-A lowest as the source says; the rule option `a23-high` "
+        "makes A-2-3 the best), flushes, pairs and high cards, with no suit order. Exact over all "
+        f"22,100 hands: {_pct(pair_or_better)} of hands are a pair or better, a run is dealt once in "
+        f"{c.loc['run', 'one_in']:.1f} hands and a prial once in {c.loc['prial', 'one_in']:.0f}. Note "
+        "that runs are rarer than flushes, so a run beats a flush, unlike poker's five-card order. "
+        f"The median hand is {median['hand']} ({median['category'].replace('_', ' ')}): it beats "
+        f"{_pct(median['win'])} of the hands one opponent can hold."))]
+    out.append(_block("table", frame=cats.round(6)))
+    top = classes.iloc[[0, 13, 25, 37, 311]] if len(classes) > 311 else classes.head(5)
+    out.append(_block("p", "Heads-up every hand is exact (each of the 18,424 hands the opponent "
+                           "can hold is counted); a few landmarks (*percentile*: share of all hands "
+                           "at or below this one):"))
+    out.append(_block("table", frame=top[["rank", "hand", "category", "win", "tie", "loss",
+                                         "percentile"]].round(4)))
+    if th is not None and th["opponents"].nunique() > 1:
+        pivot = th.pivot_table(index="opponents", columns="p", values="hand", aggfunc="first")
+        pivot.columns = [f"ahead with p >= {p:.0%}" for p in pivot.columns]
+        out.append(_block("p", (
+            "With more players the bar rises fast: the weakest hand that beats every opponent with "
+            "probability p (heads-up exact, multiway Monte Carlo; ties not counted as ahead):")))
+        out.append(_block("table", frame=pivot.reset_index()))
+    summary = _csv(folder, "brag_blind_summary")
+    blind = _csv(folder, "brag_blind")
+    if summary is not None and blind is not None:
+        hands = info.get("manifests", {}).get("brag_blind", {}).get("threshold_hands", {})
+        out.append(_block("p", (
+            "**Blind play.** A blind player's stakes count double (it pays half) and, with two "
+            "left, either player may *see* for double the last stake; the seen player wins ties. "
+            "The source leaves the betting to the players, so the model is stated: everyone antes 1, "
+            "every stake is one fixed size (in antes), the hero acts first, opponents look and stay "
+            "in round r only with a hand that beats a given share of all hands (then see when two "
+            "are left), and after three rounds the players still in show down. The hero plays "
+            "*open* (the opponents' thresholds), *blind_1* (blind the first turn, then looks) or "
+            "*blind* (never looks). Heads-up the figures are exact; multiway Monte Carlo with "
+            "standard errors.")))
+        for field, sub in summary.groupby("field", sort=False):
+            grid = sub.pivot_table(index="opponents", columns="stake", values="blind_minus_open")
+            grid.columns = [f"stake {x:g}" for x in grid.columns]
+            names = hands.get(field, [])
+            thresholds = sub["thresholds"].iloc[0]
+            see = "may" if bool(sub["open_sees_blind"].iloc[0]) else "may not"
+            better = int((sub["verdict"] == "blind").sum())
+            out.append(_block("p", (
+                f"*{field} field* (thresholds {thresholds}: the weakest hands that stay are "
+                f"{', '.join(names) or '?'}; an open player {see} see a blind one): staying blind "
+                f"beats playing open in {better} of {len(sub)} spots. Blind minus open, expected "
+                "money in antes per hand:")))
+            out.append(_block("table", frame=grid.reset_index().round(3)))
+        out.append(_block("note", (
+            "Against opponents who only look at their own cards and never adapt, a blind player "
+            "is hard to beat: it pays half for every stake and its random hand cannot be read. "
+            "The advantage is the model's (fixed thresholds, see at once when two are left); "
+            "the source breaks off exactly where it would state the rule for a blind and an "
+            "open player left alone, and the common rule that an open player may not see a blind "
+            "one is the `tight-no-see` field.")))
+    return out
+
+
+def bluffjack(folder: Path, info: dict[str, Any]) -> list:
+    """Exact bust odds, the best stand-on-N, what watching the table is worth, rule options."""
+    odds = _csv(folder, "bluffjack_final_totals")
+    best = _csv(folder, "bluffjack_best")
+    effects = _csv(folder, "bluffjack_rule_effects")
+    out = []
+    if odds is not None:
+        hard = odds[~odds["soft"]].drop_duplicates("start").set_index("total")["p_bust_next"]
+        stand = 17 if 17 in set(odds["stand_on"]) else int(odds["stand_on"].max())
+        s17 = odds[odds["stand_on"] == stand]
+        bust17 = s17[s17["outcome"] == "bust"].set_index("start")["probability"]
+        out.append(_block("p", (
+            "Bluffjack (RULES §3) counts like blackjack (A 1 or 11, J/Q/K 10, over 21 bust) but is "
+            "played against the other players. Exact over the deck (two-card starts, those two "
+            f"cards removed): one more card busts hard 12 {_pct(hard.get(12, float('nan')))}, "
+            f"hard 16 {_pct(hard.get(16, float('nan')))} and hard 20 {_pct(hard.get(20, float('nan')))} "
+            f"of the time; soft hands never bust on one card. A player who stands on {stand} busts from "
+            f"hard 16 {_pct(bust17.get('hard 16', float('nan')))}, from hard 12 "
+            f"{_pct(bust17.get('hard 12', float('nan')))} and from soft 16 "
+            f"{_pct(bust17.get('soft 16', float('nan')))}.")))
+    if best is not None:
+        base = best[best["gain"].notna()] if "gain" in best.columns else best.iloc[0:0]
+        rules0 = best["rules"].iloc[0]
+        seat0 = best[(best["rules"] == rules0) & (best["position"] == 0)]
+        out.append(_block("p", (
+            "**Hit or stand against N opponents.** Turns go round from the dealer's left, one hit "
+            "or stand a turn, a player who stood never hits again, hits are face up; the opponents "
+            f"stand on {int(best['opp_threshold'].iloc[0])} (and when bust or on a Charlie); nobody "
+            "folds, so every hand shows down, and the figure is the hero's share of the pot (an "
+            "all-bust pot goes to the house). A fixed *stand on N* ignores the table, and with such "
+            "players the deck is exchangeable, so its value is the same in every seat (the table "
+            "shows it). The best N rises with the field: "
+            + ", ".join(f"{int(r.opponents)} opponent{'s' if r.opponents > 1 else ''}: stand on "
+                        f"{int(r.best_stand_on)} ({_pct(r.equity)})" for r in seat0.itertuples())
+            + ".")))
+        if len(base):
+            grid = base.pivot_table(index="opponents", columns="position", values="gain") * 100
+            grid.columns = [f"seat {int(c)}" for c in grid.columns]
+            top = base.loc[base["gain"].idxmax()]
+            out.append(_block("p", (
+                "**The best response** watches the table: its own total (hard or soft), how many "
+                "opponents have stood and are not visibly bust, how many are still hitting. Found "
+                "by policy iteration with paired rollouts and evaluated on fresh deals, it gains "
+                f"most heads-up in the last seat ({100 * top['gain']:.2f} ± "
+                f"{100 * top['gain_stderr']:.2f} points of the pot with {int(top['opponents'])} "
+                f"opponent{'s' if top['opponents'] > 1 else ''}, seat {int(top['position'])}); with "
+                "many opponents there is little to see that changes the choice. Gain over the best "
+                "stand-on-N, percentage points of the pot:")))
+            out.append(_block("table", frame=_blank_nan(grid.reset_index(), 2)))
+        summary = _csv(folder, "bluffjack_policy_summary")
+        if summary is not None and len(summary):
+            hu = summary[summary["opponents"] == summary["opponents"].min()].copy()
+            hu["situation"] = [
+                "opponent still hitting" if w else ("opponent stood" if s else "opponent visibly bust")
+                for s, w in zip(hu["stood_live"], hu["waiting_live"], strict=True)]
+            out.append(_block("p", "Heads-up, the best response stands from these totals "
+                                   "(seat 0 acts first; the dealer's seat last):"))
+            cols = ["stand_on_hard", "stand_on_soft"]
+            hu[cols] = hu[cols].astype("Int64").astype(object).where(hu[cols].notna(), "")
+            out.append(_block("table", frame=hu[["position", "situation", *cols]]))
+    if effects is not None:
+        rules0 = effects["rules"].iloc[0]
+        grid = effects[effects["rules"] != rules0].pivot_table(
+            index="rules", columns="opponents", values="change_at_base_stand_on") * 100
+        grid.columns = [f"{int(c)} opp" for c in grid.columns]
+        moved = effects[effects["change_stand_on"] != 0]
+        out.append(_block("p", (
+            "**Rule options.** Each option played on the same deals as the base rules (first seat); "
+            "change of the pot share at the base rules' best stand-on-N, percentage points "
+            "(standard errors in the table file). "
+            + ("The best N moves for " + ", ".join(
+                f"{r.rules} with {int(r.opponents)} opponent{'s' if r.opponents > 1 else ''} "
+                f"({int(r.best_stand_on - r.change_stand_on)} -> {int(r.best_stand_on)})"
+                for r in moved.itertuples()) + "; elsewhere it stays (next to the optimum the pot share "
+               "is flat, so a move of one is a near tie)." if len(moved) else
+               "The best N stays where it is under every option.")
+            + " Players who stand as soon as they hold a Charlie never reach more cards, so the "
+            "'more cards is stronger' variant plays like the first one, and 10-card Charlies "
+            "practically never happen.")))
+        out.append(_block("table", frame=grid.reset_index().round(3)))
+    return out
+
+
 _TITLES = {
     "dilemma_equity_vs_opponents": "Dilemma Hold'em: equity against 1-9 random opponents",
     "holdem_equity_vs_opponents": "Texas Hold'em: equity against 1-9 random opponents",
@@ -157,6 +316,14 @@ _TITLES = {
     "economy_penalty": "Penalty by street (all boards)",
     "economy_net_transfers": "Expected net transfer to a winner and to the losers",
     "economy_effect_activity": "How often each effect card acts",
+    "brag_categories": "Three Card Brag: how often each category is dealt",
+    "brag_equity_vs_opponents": "Three Card Brag: pot share against 1-16 random hands",
+    "brag_thresholds": "Three Card Brag: the weakest hand ahead of N opponents with probability p",
+    "bluffjack_bust_next": "Bluffjack: the chance of busting on the next card",
+    "bluffjack_final_totals_17": "Bluffjack: where a stand-on-17 player ends",
+    "bluffjack_stand_on": "Bluffjack: pot share of stand on N against threshold players",
+    "bluffjack_best_response_gain": "Bluffjack: what watching the table is worth",
+    "bluffjack_rule_effects": "Bluffjack: what each rule option is worth",
 }
 
 
@@ -215,6 +382,8 @@ def page_charts(study: str, charts: list[dict[str, str]]) -> list[dict[str, str]
             title = f"Check minus fold per class ({model} opponents, pot ${pot})"
         elif stem.startswith("fold_vs_check_break_even_"):
             title = f"Break-even hand strength ({stem.rsplit('_', 1)[1]} opponents)"
+        elif stem.startswith("brag_blind_"):
+            title = f"Three Card Brag: blind minus open ({stem.removeprefix('brag_blind_')} field)"
         elif stem.startswith("fold_vs_check_penalty_"):
             title = f"The gap as the board penalty grows against the pot ({stem.rsplit('_', 1)[1]} opponents)"
         elif stem == "game_sample_trajectory":

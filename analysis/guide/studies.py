@@ -111,6 +111,62 @@ def run_whole_games(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     result = write_game_study(folder, config, games, kind="tournament", preview=options.quick,
                               backend=options.backend, progress=options.progress)
     return {"manifest": result.manifest, "tables": _tables(folder), "charts": _charts(folder)}
+# ----------------------------------------------------------------------------- the other games
+
+
+def run_brag(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
+    """Three Card Brag: category odds, classes heads-up (exact) and multiway, blind play."""
+    from analysis.studies.brag.blind import BlindSpec
+
+    from .writers import write_brag_blind_study, write_brag_study
+
+    quick = options.quick
+    opponents = (1, 2, 4, 8, 16) if quick else tuple(range(1, 17))
+    stderr = 0.01 if quick else 0.002
+    echo(f"  hands: exact heads-up, Monte Carlo vs {', '.join(map(str, opponents[1:]))} "
+         f"opponents (SE <= {stderr})")
+    tables = write_brag_study(folder, opponents, seed=options.seed, stderr=stderr, preview=quick,
+                              backend=options.backend, progress=options.progress)
+    common = {"opponents": (1, 2, 4) if quick else tuple(range(1, 8)),
+              "stakes": (1.0, 4.0) if quick else (0.5, 1.0, 2.0, 4.0),
+              "stderr": 0.05 if quick else 0.01, "seed": options.seed}
+    fields = {"tight": BlindSpec(**common), "loose": BlindSpec(thresholds=(0.2, 0.4, 0.6), **common)}
+    if not quick:
+        fields["tight-no-see"] = BlindSpec(open_sees_blind=False, **common)
+    echo(f"  blind play: {', '.join(fields)} opponent fields")
+    _, _, blind_manifest = write_brag_blind_study(folder, fields, preview=quick,
+                                                  backend=options.backend, progress=options.progress)
+    # chart-name prefixes that do not prefix each other (the index is written with sorted keys)
+    return {"manifest": tables.manifest,
+            "manifests": {"brag_blind": blind_manifest, "brag_categories": tables.manifest,
+                          "brag_equity": tables.manifest, "brag_thresholds": tables.manifest},
+            "tables": _tables(folder), "charts": _charts(folder)}
+
+
+def run_bluffjack(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
+    """Bluffjack: exact odds, and hit or stand against 1-9 threshold opponents."""
+    from analysis.studies.bluffjack.hit_stand import HitStandSpec
+
+    from .writers import write_bluffjack_hit_stand_study, write_bluffjack_odds_study
+
+    quick = options.quick
+    _, odds_manifest = write_bluffjack_odds_study(folder, "source", (15, 17, 19) if quick else
+                                                  range(12, 22), preview=quick)
+    if quick:
+        spec = HitStandSpec(opponents=(1, 2, 4), rules=("source", "charlie5", "order21", "no-house"),
+                            stderr=0.005, improve_rounds=2, improve_trials=10_000, min_visits=50,
+                            seed=options.seed)
+    else:
+        spec = HitStandSpec(seed=options.seed)
+    echo(f"  hit or stand: opponents {', '.join(map(str, spec.opponents))}, SE <= {spec.stderr}, "
+         f"rule sets {', '.join(spec.rules)}")
+    res = write_bluffjack_hit_stand_study(folder, spec, preview=quick, backend=options.backend,
+                                          progress=options.progress)
+    return {"manifest": res.manifest,
+            "manifests": {"bluffjack_final": odds_manifest, "bluffjack_bust": odds_manifest,
+                          "bluffjack_stand": res.manifest, "bluffjack_best": res.manifest,
+                          "bluffjack_rule": res.manifest},
+            "tables": _tables(folder), "charts": _charts(folder)}
 
 
 STUDIES: tuple[Study, ...] = (
@@ -121,4 +177,6 @@ STUDIES: tuple[Study, ...] = (
     Study("fold_vs_check", "The dilemma: fold for free, or check and risk the penalty?",
           run_fold_vs_check),
     Study("whole_games", "Which way of playing wins whole games", run_whole_games),
+    Study("brag", "Three Card Brag: hand odds, equity against 1-16 hands, and blind play", run_brag),
+    Study("bluffjack", "Bluffjack: bust odds, and hit or stand against 1-9 opponents", run_bluffjack),
 )

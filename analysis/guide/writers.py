@@ -139,3 +139,100 @@ def write_game_study(out: str | Path, config: Any, games: int, *, kind: str = "s
     if charts:
         game_charts(result, out)
     return result
+# ----------------------------------------------------------------------------- Three Card Brag
+
+
+def write_brag_study(out: str | Path, opponents: Iterable[int] = range(1, 17),
+                     rules: str = "source", *, seed: int = 0, stderr: float = 0.002,
+                     trials: int | None = None, charts: bool = True, preview: bool = False,
+                     backend: Backend | None = None, progress: Progress | None = None):
+    """The Brag hand tables (categories, classes heads-up, multiway, thresholds) into ``out``
+    (resumable through ``out/.partial``), with their charts."""
+    from analysis.charts.brag import brag_charts
+    from analysis.studies.brag.tables import brag_tables
+
+    res = brag_tables(opponents, rules, seed=seed, stderr=stderr, trials=trials, backend=backend,
+                      progress=progress, state_dir=out)
+    if preview:
+        res.manifest["preview"] = True
+    for name, df in res.frames.items():
+        write_table(df, out, name, res.manifest)
+    if charts:
+        brag_charts(res.frames, out, res.manifest)
+    return res
+
+
+def write_brag_blind_study(out: str | Path, specs: dict[str, Any], *, charts: bool = True,
+                           preview: bool = False, backend: Backend | None = None,
+                           progress: Progress | None = None) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """The blind-play study for each named opponent field (``{"tight": BlindSpec(...)}``) into
+    ``out``: ``brag_blind`` and ``brag_blind_summary`` with a ``field`` column, and a chart per
+    field."""
+    from analysis.charts.brag import plot_blind
+    from analysis.studies.brag.blind import blind_study
+
+    frames, summaries, manifests = [], [], {}
+    for field, spec in specs.items():
+        res = blind_study(spec, backend=backend, progress=progress, state_dir=out)
+        for df in (res.frame, res.summary):
+            df.insert(0, "field", field)
+            df.insert(1, "thresholds", ",".join(f"{q:g}" for q in spec.thresholds))
+            df.insert(2, "open_sees_blind", spec.open_sees_blind)
+        frames.append(res.frame)
+        summaries.append(res.summary)
+        manifests[field] = res.manifest
+    first = next(iter(manifests.values()))
+    manifest = {**first, "model": {f: m["model"] for f, m in manifests.items()},
+                "threshold_hands": {f: m["threshold_hands"] for f, m in manifests.items()},
+                "trials": sum(m["trials"] or 0 for m in manifests.values()),
+                "seconds": round(sum(m["seconds"] for m in manifests.values()), 3),
+                **({"preview": True} if preview else {})}
+    frame, summary = pd.concat(frames, ignore_index=True), pd.concat(summaries, ignore_index=True)
+    write_table(frame, out, "brag_blind", manifest)
+    write_table(summary, out, "brag_blind_summary", manifest)
+    if charts:
+        for field in specs:
+            plot_blind(frame, out, manifest, field=field)
+    return frame, summary, manifest
+
+
+# ----------------------------------------------------------------------------- Bluffjack
+
+
+def write_bluffjack_odds_study(out: str | Path, rules: str = "source",
+                               stand_on: Iterable[int] = range(12, 22), *, charts: bool = True,
+                               preview: bool = False) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Exact bust-next and final-outcome odds of every two-card start, into ``out``."""
+    from analysis.charts.bluffjack import odds_charts
+    from analysis.studies.bluffjack.probabilities import final_total_table
+    from evaluator.blackjack import get_bluffjack_rules
+
+    start = time.perf_counter()
+    r = get_bluffjack_rules(rules)
+    table = final_total_table(stand_on, r)
+    manifest = provenance(game="bluffjack", deck="52 cards", rules=r.name, rule_options=r.as_dict(),
+                          exact=True, method="exact recursion over the deck's point counts; "
+                          "two-card starts, only those two cards removed",
+                          seconds=round(time.perf_counter() - start, 3),
+                          **({"preview": True} if preview else {}))
+    write_table(table, out, "bluffjack_final_totals", manifest)
+    if charts:
+        odds_charts(table, out, manifest)
+    return table, manifest
+
+
+def write_bluffjack_hit_stand_study(out: str | Path, spec: Any, *, charts: bool = True,
+                                    preview: bool = False, backend: Backend | None = None,
+                                    progress: Progress | None = None):
+    """The hit-or-stand study (:class:`HitStandSpec`) into ``out`` (resumable), with charts."""
+    from analysis.charts.bluffjack import hit_stand_charts
+    from analysis.studies.bluffjack.hit_stand import hit_stand_study
+
+    res = hit_stand_study(spec, backend=backend, progress=progress, state_dir=out)
+    if preview:
+        res.manifest["preview"] = True
+    for name, df in res.frames.items():
+        write_table(df, out, name, res.manifest)
+    if charts:
+        hit_stand_charts(res.frames, out, res.manifest)
+    return res

@@ -1,0 +1,137 @@
+"""``dilemma bluffjack ...``: totals, exact odds, and the hit-or-stand study."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import typer
+
+from analysis.runners import progress_bar
+from evaluator.errors import LabError
+
+from ._common import SchedulerOpt, ThreadsOpt, WorkersOpt, backend
+from ._lists import int_list, word_list
+
+RulesOpt = typer.Option(
+    "source", "--rules",
+    help="source, charlie5, charlie7, charlie10, charlie5-cards, order21, no-house, or options "
+         "such as charlie=5,order21=true,house=false")
+
+
+def register(app: typer.Typer) -> None:
+    bj = typer.Typer(help="Bluffjack (RULES §3): totals, exact odds, hit or stand against N opponents.",
+                     no_args_is_help=True)
+    app.add_typer(bj, name="bluffjack")
+
+    @bj.command("total")
+    def total_cmd(cards: list[str] = typer.Argument(..., help='a hand, e.g. "As 6d"'),
+                  rules: str = RulesOpt) -> None:
+        """The hand's total (hard or soft) and its showdown strength under the rules."""
+        from evaluator.blackjack import (
+            describe_hand,
+            get_bluffjack_rules,
+            hand_strength,
+            hand_total,
+        )
+
+        text = " ".join(cards)
+        r = get_bluffjack_rules(rules)
+        typer.echo(f"total:    {hand_total(text)}")
+        typer.echo(f"strength: {hand_strength(text, r)} ({r.name} rules; higher wins, equal splits)")
+        typer.echo(f"reads:    {describe_hand(text, r)}")
+
+    @bj.command("odds")
+    def odds_cmd(
+        hand: str = typer.Argument(..., help='your cards, e.g. "Kh 6d"'),
+        seen: str = typer.Option("", "--seen", help="other cards you can see (removed from the deck)"),
+        stand_on: str = typer.Option("17", "--stand-on", help="hit until the total reaches this (2-21)"),
+        rules: str = RulesOpt,
+        fmt: str = typer.Option("table", "--format", help="table or json"),
+    ) -> None:
+        """Exact chance of busting on the next card and of each final total when standing on N."""
+        from analysis.studies.bluffjack.probabilities import bust_next, final_distribution
+        from evaluator.blackjack import get_bluffjack_rules, hand_total
+
+        if fmt not in ("table", "json"):
+            raise LabError(f"--format must be table or json; got {fmt!r}")
+        (n,) = int_list(stand_on, "--stand-on")[:1]
+        r = get_bluffjack_rules(rules)
+        bust = bust_next(hand, seen)
+        dist = final_distribution(hand, seen, n, r)
+        if fmt == "json":
+            typer.echo(json.dumps({"hand": hand, "seen": seen, "total": str(hand_total(hand)),
+                                   "rules": r.name, "stand_on": n, "bust_next": bust,
+                                   "final": dist, "method": "exact"}, indent=2))
+            return
+        typer.echo(f"{hand_total(hand)}; exact, {r.name} rules, deck minus your hand"
+                   + (f" and {seen}" if seen else ""))
+        typer.echo(f"bust on the next card: {bust:.4%}")
+        typer.echo(f"standing on {n}, the hand ends:")
+        for outcome, p in dist.items():
+            typer.echo(f"  {outcome:>8}  {p:8.4%}")
+
+    @bj.command("table")
+    def table_cmd(
+        rules: str = RulesOpt,
+        stand_on: str = typer.Option("12-21", "--stand-on", help="stand-on totals, e.g. 12-21"),
+        out: Path = typer.Option(Path("results/bluffjack-odds"), "--out", help="output folder"),
+        charts: bool = typer.Option(True, "--charts/--no-charts"),
+    ) -> None:
+        """Exact bust-next and final-total odds of every two-card start: CSV + Parquet + charts."""
+        from ..guide.writers import write_bluffjack_odds_study
+
+        table, _ = write_bluffjack_odds_study(out, rules, int_list(stand_on, "--stand-on"),
+                                              charts=charts)
+        typer.echo(f"bluffjack_final_totals: {len(table):,} rows -> {out}/")
+
+    @bj.command("hit-stand")
+    def hit_stand_cmd(
+        opponents: str = typer.Option("1-9", "--opponents", help="opponent counts, 1-9"),
+        opp_stand_on: str = typer.Option("17", "--opp-stand-on", help="the opponents stand on this total"),
+        stand_on: str = typer.Option("12-21", "--stand-on", help="hero thresholds to try"),
+        rules: str = typer.Option(
+            "source,charlie5,charlie7,charlie10,charlie5-cards,order21,no-house", "--rules",
+            help="rule sets, the base first: names, or options joined by + (charlie=5+order21=true)"),
+        out: Path = typer.Option(Path("results/bluffjack"), "--out", help="output folder"),
+        seed: int = typer.Option(0, "--seed"),
+        stderr: float = typer.Option(0.001, "--stderr", help="standard-error target of every pot share"),
+        trials: int = typer.Option(None, "--trials", help="a fixed number of deals per cell instead"),
+        improve_rounds: int = typer.Option(3, "--improve-rounds", help="policy-iteration rounds"),
+        improve_trials: int = typer.Option(100_000, "--improve-trials", help="deals per spot and round"),
+        best_response: bool = typer.Option(True, "--best-response/--thresholds-only"),
+        threads: ThreadsOpt = None,
+        workers: WorkersOpt = None,
+        scheduler: SchedulerOpt = None,
+        charts: bool = typer.Option(True, "--charts/--no-charts"),
+        progress: bool = typer.Option(True, "--progress/--no-progress"),
+    ) -> None:
+        """Hit or stand against 1-9 opponents who stand on a threshold: the best stand-on-N by
+        opponents and seat, the best response to what you see, and each rule option's effect."""
+        from analysis.studies.bluffjack.hit_stand import HitStandSpec
+
+        from ..guide.writers import write_bluffjack_hit_stand_study
+
+        (opp_t,) = int_list(opp_stand_on, "--opp-stand-on")[:1]
+        names = tuple(w.replace("+", ",") for w in word_list(rules, "--rules"))
+        spec = HitStandSpec(opponents=int_list(opponents, "--opponents"), opp_threshold=opp_t,
+                            stand_on=int_list(stand_on, "--stand-on"), rules=names, seed=seed,
+                            stderr=stderr, trials=trials, improve_rounds=improve_rounds,
+                            improve_trials=improve_trials, best_response=best_response)
+        started = time.perf_counter()
+        with progress_bar(progress) as update:
+            res = write_bluffjack_hit_stand_study(out, spec, charts=charts,
+                                                  backend=backend(threads, workers, scheduler),
+                                                  progress=update)
+        best = res.frames["bluffjack_best"]
+        base = best[best["rules"] == spec.rule_sets[0].name]
+        typer.echo(f"opponents stand on {opp_t}; {spec.rule_sets[0].name} rules; pot share ±1 SE")
+        typer.echo(f"{'opp':>4}{'seat':>5}{'stand on':>10}{'share':>9}{'±SE':>8}"
+                   + (f"{'best resp.':>12}{'gain':>8}" if best_response else ""))
+        for r in base.itertuples():
+            line = f"{r.opponents:>4}{r.position:>5}{r.best_stand_on:>10}{r.equity:>9.4f}{r.stderr:>8.4f}"
+            if best_response:
+                line += f"{r.br_equity:>12.4f}{r.gain:>8.4f}"
+            typer.echo(line)
+        typer.echo(f"tables and charts in {out}/ ({time.perf_counter() - started:.1f} s)")

@@ -1,0 +1,12 @@
+"""Three Card Brag studies (RULES §4): hand classes, exact heads-up counts, multiway Monte Carlo,
+the hand tables, one hand's equity, and the value of blind play."""
+
+from .blind import BlindResult, BlindSpec, blind_study, headsup_blind_exact
+from .classes import BragClasses, brag_classes, class_index
+from .equity import BragEquity, hand_equity
+from .headsup import headsup_counts
+from .tables import BragTables, brag_tables
+
+__all__ = ["BlindResult", "BlindSpec", "BragClasses", "BragEquity", "BragTables", "blind_study",
+           "brag_classes", "brag_tables", "class_index", "hand_equity", "headsup_blind_exact",
+           "headsup_counts"]

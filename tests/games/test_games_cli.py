@@ -1,0 +1,110 @@
+"""``dilemma brag ...`` and ``dilemma bluffjack ...`` from the shell (subprocesses, as a user
+runs them): outputs, files, same numbers whatever the threads, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from analysis.core.io import read_manifest
+
+
+@pytest.mark.slow
+def test_brag_equity_json_exact_and_trials(cli) -> None:
+    r = cli("brag", "equity", "As Ks Qs", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["method"] == "exact" and data["trials"] == 18_424 and data["stderr"] == 0.0
+    assert data["equity"] == pytest.approx(data["win"] + data["tie"] / 2)
+    assert {"equity", "win", "tie", "method", "stderr", "hand_class"} <= set(data)
+    one = json.loads(cli("brag", "equity", "7s 7h Kd", "--opponents", "3", "--trials", "30000",
+                         "--threads", "1", "--format", "json").stdout)
+    two = json.loads(cli("brag", "equity", "7s 7h Kd", "--opponents", "3", "--trials", "30000",
+                         "--threads", "2", "--format", "json").stdout)
+    assert one["method"] == "trials" and one["trials"] == 30_000 and one["stderr"] > 0
+    for key in ("equity", "win", "tie", "stderr"):
+        assert one[key] == two[key]
+    table = cli("brag", "equity", "3s 2h Ad")
+    assert table.returncode == 0 and "run, 3-2-A" in table.stdout and "exact" in table.stdout
+
+
+def test_brag_eval(cli) -> None:
+    r = cli("brag", "eval", "Ad", "2h", "3c", "--rules", "a23-high")
+    assert r.returncode == 0, r.stderr
+    assert "category: run" in r.stdout and "class:    A32" in r.stdout
+
+
+@pytest.mark.slow
+def test_brag_table_and_blind_write_files(cli, tmp_path) -> None:
+    out = tmp_path / "brag"
+    r = cli("brag", "table", "--opponents", "1,3", "--stderr", "0.02", "--out", out, "--no-progress")
+    assert r.returncode == 0, r.stderr
+    for name in ("brag_categories", "brag_classes", "brag_multiway", "brag_thresholds"):
+        assert (out / f"{name}.csv").exists() and (out / f"{name}.parquet").exists()
+    m = read_manifest(out / "brag_multiway.manifest.json")
+    assert m["game"] == "brag" and m["exact"] == {"1": True, "3": False} and "version" in m
+    df = pd.read_parquet(out / "brag_multiway.parquet")
+    assert len(df) == 2 * 741 and set(df["opponents"]) == {1, 3}
+    assert (out / "brag_categories.png").exists() and (out / "brag_thresholds.svg").exists()
+    blind = tmp_path / "blind"
+    r = cli("brag", "blind", "--opponents", "1,2", "--stakes", "1", "--stderr", "0.05",
+            "--open-cannot-see-blind", "--out", blind, "--no-progress")
+    assert r.returncode == 0, r.stderr
+    assert "blind-open" in r.stdout and (blind / "brag_blind_summary.csv").exists()
+    summary = pd.read_csv(blind / "brag_blind_summary.csv")
+    assert not summary["open_sees_blind"].any() and len(summary) == 2
+
+
+@pytest.mark.slow
+def test_bluffjack_commands(cli, tmp_path) -> None:
+    r = cli("bluffjack", "total", "As", "Ks", "--rules", "order21")
+    assert r.returncode == 0 and "soft 21" in r.stdout and "A+K suited" in r.stdout
+    r = cli("bluffjack", "odds", "Kh 6d", "--format", "json")
+    data = json.loads(r.stdout)
+    assert data["bust_next"] == pytest.approx(0.6) and data["final"]["bust"] == pytest.approx(0.6)
+    r = cli("bluffjack", "table", "--stand-on", "17", "--out", tmp_path / "odds")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "odds" / "bluffjack_final_totals.parquet").exists()
+    out = tmp_path / "hs"
+    r = cli("bluffjack", "hit-stand", "--opponents", "1,2", "--rules", "source,charlie=5+house=false",
+            "--stderr", "0.01", "--improve-rounds", "1", "--improve-trials", "5000", "--out", out,
+            "--no-progress")
+    assert r.returncode == 0, r.stderr
+    best = pd.read_parquet(out / "bluffjack_best.parquet")
+    assert set(best["rules"]) == {"source", "charlie5+no-house"}
+    assert best[best["rules"] == "source"]["br_equity"].notna().all()
+    assert (out / "bluffjack_stand_on.png").exists() and (out / "bluffjack_rule_effects.png").exists()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["brag", "equity", "As Ks Xs"], "malformed card"),
+    (["brag", "equity", "As Ks"], "a Brag hand has 3 cards; got 2"),
+    (["brag", "equity", "As Ks Qs Js"], "got 4"),
+    (["brag", "equity", "As As Qs"], "duplicate card"),
+    (["brag", "equity", "As Ks Qs", "--opponents", "17"], "1-16 opponents; got 17"),
+    (["brag", "equity", "As Ks Qs", "--opponents", "0"], "1-16 opponents; got 0"),
+    (["brag", "equity", "As Ks Qs", "--opponents", "two"], "--opponents: cannot read 'two'"),
+    (["brag", "equity", "As Ks Qs", "--rules", "jokers"], "unknown Brag rules 'jokers'"),
+    (["brag", "equity", "As Ks Qs", "--format", "xml"], "--format must be table or json"),
+    (["brag", "equity", "As Ks Qs", "--opponents", "2", "--trials", "5", "--stderr", "0.1"], "not both"),
+    (["brag", "blind", "--stakes", "-1"], "stakes must be positive"),
+    (["brag", "blind", "--strategies", "open,peek"], "unknown hero strategy 'peek'"),
+    (["brag", "blind", "--opponents", "20"], "opponents must be 1-16"),
+    (["brag", "table", "--opponents", "0-3"], "1-16 opponents; got 0"),
+    (["bluffjack", "total", "As", "1d"], "malformed card"),
+    (["bluffjack", "total", "As", "Kd", "--rules", "charlie=6x"], "charlie must be a card count"),
+    (["bluffjack", "odds", "As Kd", "--seen", "Kd"], "both in the hand and seen"),
+    (["bluffjack", "odds", "As Kd", "--stand-on", "25"], "2-21"),
+    (["bluffjack", "odds", "As Kd", "--rules", "joker=1"], "unknown Bluffjack rule option 'joker'"),
+    (["bluffjack", "hit-stand", "--opponents", "10"], "opponents must be 1-9"),
+    (["bluffjack", "hit-stand", "--rules", "source,charlie=12"], "charlie must be 0"),
+    (["bluffjack", "hit-stand", "--opp-stand-on", "30"], "2-21"),
+])
+def test_bad_input_is_one_line_and_exit_2(cli, args: list[str], message: str) -> None:
+    r = cli(*args)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], r.stderr
+    assert "Traceback" not in r.stderr
