@@ -178,7 +178,7 @@ def pot_share(p, mask, n, pot, rules):
 
 
 @kernel(inline=True)
-def terminal_utility(t, p, terms_class, term_in, term_pot, money, winners, n, rules):
+def terminal_utility(t, p, terms, term_in, term_pot, money, winners, n, rules):
     """Player ``p``'s net chips at terminal ``t`` on the deal whose ``money``/``winners`` are given."""
-    c = terms_class[t]
+    c = terms[t, 0]
     return pot_share(p, winners[c], n, term_pot[t], rules) - term_in[t, p] + money[c, p]
