@@ -19,6 +19,7 @@ is a summary of the equilibrium, not itself an equilibrium of anything.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -205,3 +206,26 @@ def values_table(result: DilemmaSolveResult, reach: Reach) -> pd.DataFrame:
         "free_fold": spec.free_fold, "deck": spec.deck_obj.name,
         "nash_conv": result.nash_conv,
     })
+
+
+def write_answers(result: DilemmaSolveResult, out: str | Path, name: str) -> dict[str, Any]:
+    """Write the solution's tables into ``out`` (CSV + Parquet + manifest each):
+    ``{name}_policy`` (shared policy format), ``{name}_free_fold`` (+ ``_summary``),
+    ``{name}_lines`` (strategy by betting line and bucket), ``{name}_values`` and
+    ``{name}_history``. Returns the frames and the manifest."""
+    from analysis.core.io import write_table
+
+    reach = reach_of(result)
+    manifest = result.manifest()
+    frames = {
+        f"{name}_policy": policy_table(result, reach),
+        f"{name}_free_fold": free_fold_table(result, reach),
+        f"{name}_lines": line_table(result, reach),
+        f"{name}_values": values_table(result, reach),
+        f"{name}_history": result.history,
+    }
+    frames[f"{name}_free_fold_summary"] = free_fold_summary(frames[f"{name}_free_fold"])
+    for table, df in frames.items():
+        meta = policy_manifest(result, table) if table.endswith("_policy") else manifest
+        write_table(df, out, table, meta)
+    return {"frames": frames, "manifest": manifest, "reach": reach}

@@ -265,6 +265,32 @@ class DilemmaSolveResult:
             seconds=round(self.seconds, 3), fingerprint=self.game.fingerprint)
 
 
+MAX_INFOSET_ACTIONS = 40_000_000
+"""Largest abstraction a solver allocates (regrets and sums: 640 MB); a bigger one is an error."""
+
+
+def check_run(spec: DilemmaSpec, method: str, target: float | None = None,
+              tree: PublicTree | None = None) -> SolverSettings:
+    """Raise :class:`DilemmaError` for a method, target or size that cannot run on ``spec``
+    (called before the deals are drawn, so bad options fail at once)."""
+    settings = SolverSettings(method).normalised()
+    if settings.method != "mccfr" and spec.players != 2:
+        raise DilemmaError(f"{settings.method} runs heads-up only (full width); use --method mccfr "
+                           f"for {spec.players} players")
+    if target is not None:
+        if not target > 0:
+            raise DilemmaError(f"target must be > 0 chips; got {target}")
+        if spec.players != 2:
+            raise DilemmaError("a NashConv target needs 2 players (3 players: no exact best "
+                               "response; give --iterations)")
+    tree = tree or build_public_tree(spec)
+    size = tree.n_infoset_actions
+    if size > MAX_INFOSET_ACTIONS:
+        raise DilemmaError(f"the abstraction has {size:,} infoset-actions (limit "
+                           f"{MAX_INFOSET_ACTIONS:,}): use fewer buckets, sizes or raises")
+    return settings
+
+
 def solve_dilemma(game: DilemmaGame, method: str = "cfr+", iterations: int = 1000, *,
                   target: float | None = None, check_every: int | None = None, seed: int = 0,
                   state: str | Path | None = None, check: CheckCallback | None = None,
@@ -275,6 +301,7 @@ def solve_dilemma(game: DilemmaGame, method: str = "cfr+", iterations: int = 100
     ``check(iteration, total, nash_conv, change)`` is called at every check (every
     ``check_every`` iterations, default ``iterations // 20``).
     """
+    check_run(game.spec, method, target, game.tree)
     settings = SolverSettings(method, alternating, seed=seed).normalised()
     total = int(iterations)
     if total < 0:
@@ -282,12 +309,6 @@ def solve_dilemma(game: DilemmaGame, method: str = "cfr+", iterations: int = 100
     every = int(check_every) if check_every is not None else max(1, total // 20)
     if every < 1:
         raise DilemmaError(f"check_every must be >= 1; got {check_every}")
-    if target is not None:
-        if not target > 0:
-            raise DilemmaError(f"target must be > 0 chips; got {target}")
-        if game.spec.players != 2:
-            raise DilemmaError("a NashConv target needs 2 players (3 players: no exact best "
-                               "response; give --iterations)")
     if state is not None and Path(state).exists():
         solver = DilemmaSolver.load(state, game)
         if solver.settings != settings:
