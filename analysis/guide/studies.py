@@ -92,6 +92,19 @@ def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     return {"manifest": result.manifest, "tables": _tables(folder), "charts": _charts(folder)}
 
 
+# ----------------------------------------------------------------------------- equilibrium
+
+
+def run_equilibrium(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
+    """The abstracted hand solved heads-up and three-handed, with and without folding for free,
+    and on the bare deck (Texas Hold'em's answer on 40 cards)."""
+    from .writers import write_equilibrium_study
+
+    res = write_equilibrium_study(folder, options.deck, quick=options.quick, seed=options.seed,
+                                  echo=echo, progress=options.progress)
+    return {"manifest": res["manifest"], "tables": _tables(folder), "charts": _charts(folder)}
+
+
 STUDIES: tuple[Study, ...] = (
     Study("starting_hands", "Starting hands: equity of every class against 1-9 random hands",
           run_starting_hands),
@@ -99,4 +112,6 @@ STUDIES: tuple[Study, ...] = (
     Study("economy", "Board economics: bonus, penalty and effect cards by street", run_economy),
     Study("fold_vs_check", "The dilemma: fold for free, or check and risk the penalty?",
           run_fold_vs_check),
+    Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
+          run_equilibrium),
 )

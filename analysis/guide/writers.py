@@ -114,3 +114,20 @@ def write_fold_vs_check_study(out: str | Path, spec: GridSpec, *, charts: bool =
              f"checking better for {r.share_check:.0%} of hands")
     echo(f"tables and charts in {out}/")
     return result
+
+
+def write_equilibrium_study(out: str | Path, deck: str = "reference", *, quick: bool = False,
+                            seed: int = 0, charts: bool = True, echo: Callable[[str], Any] = print,
+                            progress: Progress | None = None) -> dict[str, Any]:
+    """Solve the abstracted hand in every variant of the "At equilibrium" study (heads-up and
+    three-handed, with and without folding for free, the bare deck), write each solution's
+    tables and the combined ones into ``out``, and draw the charts."""
+    from analysis.charts.equilibrium import equilibrium_charts
+    from analysis.studies.equilibrium import equilibrium_variants, run_equilibrium
+
+    variants = equilibrium_variants(deck, quick=quick, seed=seed)
+    echo(f"  {len(variants)} solves; " + variants[0].spec().describe())
+    frames = run_equilibrium(out, variants, preview=quick, echo=echo, progress=progress)
+    manifest = frames.pop("manifest")
+    written = equilibrium_charts(frames, out, manifest) if charts else []
+    return {"frames": frames, "manifest": manifest, "charts": written}

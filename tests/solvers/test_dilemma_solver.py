@@ -154,3 +154,17 @@ def test_cli_bad_dilemma_options(cli, args, message) -> None:
     assert res.returncode == 2
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
+
+
+@pytest.mark.slow
+def test_three_handed_bare_deck_has_no_fold_for_free_but_the_river_exception_makes_one() -> None:
+    """Three-handed, 400,000 MCCFR iterations: on the bare deck nobody folds for free (< 1%);
+    with the reference deck river folds come back (the river exception lets a river folder
+    escape the penalty when another player loses the showdown)."""
+    out = {}
+    for deck in ("bare", "reference"):
+        r = solve_dilemma(build_game(THREE.with_options(deck=deck)), "mccfr", 400_000,
+                          check_every=400_000, seed=1)
+        out[deck] = free_fold_summary(free_fold_table(r, reach_of(r))).set_index("street")["fold_free"]
+    assert (out["bare"] < 0.01).all(), out["bare"]
+    assert out["reference"]["river"] > 0.05, out["reference"]

@@ -4,7 +4,7 @@
   public tree; heads-up it also builds the payoff matrices.
 - :class:`DilemmaSolver` holds regrets and strategy sums and adds iterations:
   heads-up full width (``cfr``, ``cfr+``, ``dcfr``: :mod:`.vector`) or sampled
-  (``mccfr``, any player count: :mod:`._sampled_kernels`); its state saves to an
+  (``mccfr``, any player count, linearly averaged: :mod:`._sampled_kernels`); its state saves to an
   ``.npz`` (atomically) and resumes bit for bit.
 - :func:`solve_dilemma` runs to an iteration count or, heads-up, to a NashConv
   target, records NashConv (heads-up, exact) and the change of the average
@@ -119,6 +119,7 @@ class DilemmaSolver:
             self.regret = np.zeros(a)
             self.ssum = np.zeros(a)
             self._key = derive_key(self.settings.seed, "dilemma-mccfr")
+            self.sampled_opts = np.array([1, 0], np.int64)  # linear averaging, plain regrets
             t = game.tree
             max_k = int(t.nodes[:, N_COUNT].max())
             self._scratch = (np.zeros((3, t.n_nodes), np.int64), np.zeros(t.n_nodes),
@@ -145,7 +146,7 @@ class DilemmaSolver:
             g = self.game
             SK.sampled_iterations(g.tree.kernel_args, (g.deals.records, g.deals.hist),
                                   g.settle_args(), self.regret, self.ssum, self._key,
-                                  self.iteration + 1, n, self._scratch)
+                                  self.iteration + 1, n, self.sampled_opts, self._scratch)
         self.iteration += n
         self.seconds += time.perf_counter() - t0
 
