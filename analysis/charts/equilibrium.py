@@ -8,6 +8,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from . import new_figure, save_figure
 
@@ -30,6 +31,7 @@ def _panel(ax: Any, sub: pd.DataFrame, title: str) -> None:
     ax.set_xlabel("strength bucket (0 = weakest)")
     ax.set_ylabel("folds when nobody has bet (%)")
     ax.set_ylim(-3, 103)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
 

@@ -103,7 +103,7 @@ def equilibrium(folder: Path, info: dict[str, Any]) -> list:
         "its average strategy shows how settled it is). Payoffs are the real settlement's on every "
         "sampled deal. The abstraction: " + abstractions.get("hu", "") ))]
     if "three" in abstractions:
-        out.append(_block("note", "Three-handed: " + abstractions["three"]))
+        out.append(_block("p", "Three-handed: " + abstractions["three"]))
     by = summary.pivot_table(index="label", columns="street", values="fold_free", sort=False)
     cols = [c for c in ("flop", "turn", "river", "all") if c in by.columns]
     by = (100 * by[cols]).round(2)
@@ -123,11 +123,12 @@ def equilibrium(folder: Path, info: dict[str, Any]) -> list:
                     "such decisions: folding ends the hand and the folder pays the current board's "
                     "penalty anyway, so checking is almost always at least as good.")
     if "three-handed" in set(summary["label"]):
-        text.append(f"Three-handed it is {_pct(share('three-handed'))} "
-                    f"(flop {_pct(share('three-handed', 'flop'))}, turn "
-                    f"{_pct(share('three-handed', 'turn'))}, river {_pct(share('three-handed', 'river'))}):"
-                    " a folder escapes the penalty of the later board as long as the hand goes on "
-                    "without it, and weak hands take that exit.")
+        streets = [f"{st} {_pct(share('three-handed', st))}" for st in ("flop", "turn", "river")
+                   if share("three-handed", st) == share("three-handed", st)]
+        text.append(f"Three-handed it is {_pct(share('three-handed'))} ({', '.join(streets)}): "
+                    "before the river a folder escapes the penalty of the later board as long as "
+                    "the hand goes on without it; on the river the river exception excuses a folder "
+                    "when another player loses the showdown; weak hands take those exits.")
     bare = [lab for lab in summary["label"].unique() if "bare" in lab]
     if bare:
         text.append("On the bare deck (no corners, no effects: Texas Hold'em's rules on 40 cards) "

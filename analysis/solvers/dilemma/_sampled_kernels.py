@@ -39,11 +39,6 @@ from evaluator.jit import kernel
 
 from .._mccfr_kernels import _match, _sample
 from ._deal_kernels import G_PLAYERS, deal_payoffs, terminal_utility
-
-S_LINEAR, S_PLUS = 0, 1
-"""Entries of ``opts``: weight iteration ``t``'s strategy by ``t`` (linear averaging, as
-DCFR/Pluribus discount early play); floor regrets at zero after each update (regret-matching+)."""
-
 from .public_tree import (
     N_COUNT,
     N_FIRST,
@@ -54,6 +49,10 @@ from .public_tree import (
     STREET,
     TERMINAL,
 )
+
+S_LINEAR, S_PLUS = 0, 1
+"""Entries of ``opts``: weight iteration ``t``'s strategy by ``t`` (linear averaging, as
+DCFR/Pluribus discount early play); floor regrets at zero after each update (regret-matching+)."""
 
 
 @kernel
