@@ -29,6 +29,7 @@ are serial anyway):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -160,10 +161,8 @@ def dilemma_heads_up(buckets: int, sizes: str, raise_cap: int, deals: int, secon
         if time.perf_counter() - started > seconds:
             raise TimeoutError
 
-    try:
+    with contextlib.suppress(TimeoutError):  # the time limit
         solve_dilemma(game, method, 100_000, target=target, check_every=100, check=check)
-    except TimeoutError:
-        pass
     row.update(method=method, trace=trace, target=target, load_after=_load(),
                reached=bool(trace and trace[-1][1] <= target),
                seconds_to_target=trace[-1][2] if trace and trace[-1][1] <= target else None,
