@@ -37,6 +37,7 @@ from .public_tree import (
     N_COUNT,
     N_FACING,
     N_FIRST,
+    N_INDEX,
     N_KIND,
     N_LIVE,
     N_PLAYER,
@@ -92,7 +93,7 @@ def _action_rows(result: DilemmaSolveResult, reach: Reach) -> pd.DataFrame:
         k = int(nodes[v, N_COUNT])
         f = int(nodes[v, N_FIRST])
         start = int(game.info_start[v])
-        off = int(nodes[v, 5])
+        off = int(nodes[v, N_INDEX])
         probs = result.average[off: off + hs * k].reshape(hs, k)
         r = reach.infoset[start: start + hs]
         hist = np.arange(hs)
@@ -189,6 +190,10 @@ def policy_manifest(result: DilemmaSolveResult, name: str) -> dict[str, Any]:
     spec = result.game.spec
     return {**result.manifest(), "policy": name, "n_buckets": spec.buckets,
             "strength": STRENGTH_DEFINITION,
+            "size_definition": ("bet: that share of the pot; raise: to the call plus that share "
+                                "of the pot after calling ($10 steps); all-in rows have size NaN"),
+            "players_definition": "players still in (not folded, all-in included), actor included",
+            "position_definition": "the actor's index among the players still in, in acting order",
             "source": f"equilibrium of the Dilemma abstraction ({result.settings.method}, "
                       f"{result.iterations:,} iterations), reach-weighted over betting lines and "
                       "bucket histories"}

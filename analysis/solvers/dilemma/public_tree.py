@@ -259,7 +259,7 @@ def _lay_out(spec: DilemmaSpec, raw: list[dict], classes: dict[tuple, int]) -> P
     for v, old in enumerate(order):
         r = raw[old]
         ch = r["children"]
-        s = r["street"] if r["kind"] != STREET else r["street"]
+        s = r["street"]  # a STREET node's vector is over the histories before the deal
         nodes[v, N_KIND] = r["kind"]
         nodes[v, N_PLAYER] = r.get("player", -1)
         nodes[v, N_FIRST] = new_id[ch[0]] if ch else -1

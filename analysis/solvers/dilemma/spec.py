@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -81,7 +81,6 @@ class DilemmaSpec:
     deals_per_board: int = 32
     seed: int = 0
     big_blind: int = 20
-    meta: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sizes", parse_sizes(self.sizes))
@@ -174,7 +173,6 @@ class DilemmaSpec:
     def as_dict(self) -> dict[str, Any]:
         """The options as plain data (manifests, state files)."""
         out = asdict(self)
-        out.pop("meta", None)
         out["sizes"] = [s if s == ALLIN else float(s) for s in self.sizes]
         out["deck"] = self.deck_obj.label
         out["rules"] = self.rules_obj.as_dict()
@@ -216,11 +214,3 @@ class DilemmaSpec:
             "(settle_core: pot, bonus, penalty of the last round's losers, river exception, "
             "effects, bank) pays on each deal, averaged over the deals of each bucket history."
         )
-
-
-def spec_from_options(**options: Any) -> DilemmaSpec:
-    """A spec from CLI-like options (strings allowed), with one-line errors."""
-    try:
-        return DilemmaSpec(**{k: v for k, v in options.items() if v is not None})
-    except TypeError as exc:
-        raise DilemmaError(f"unknown option: {exc}") from None

@@ -32,6 +32,7 @@ from .public_tree import (
     N_KIND,
     N_PLAYER,
     N_STREET,
+    N_VEC,
     T_CLASS,
     PublicTree,
 )
@@ -242,7 +243,7 @@ class VectorCFR:
         for v in np.flatnonzero(t.nodes[:, N_KIND] == DECISION):
             s = int(t.nodes[v, N_STREET])
             h = int(t.hist_sizes[s])
-            o = int(t.nodes[v, 9])
+            o = int(t.nodes[v, N_VEC])
             p = int(t.nodes[v, N_PLAYER])
             own = self.reach[p, o:o + h]
             opp = self.reach[1 - p, o:o + h]
