@@ -125,6 +125,7 @@ def test_policy_table_is_the_shared_format() -> None:
     assert pol.loc[~pol["action"].isin(["bet", "raise"]), "size"].isna().all()
 
 
+@pytest.mark.slow
 def test_cli_solves_the_dilemma_game_and_resumes(cli, tmp_path) -> None:
     args = ["solve", "dilemma", "--street", "river", "--buckets", "3", "--sizes", "1,allin",
             "--deals", "2000", "--method", "cfr+", "--state", tmp_path / "s.npz", "--out", tmp_path]
