@@ -66,6 +66,38 @@ print(json.dumps({"import": t1 - t0, "tree": t2 - t1, "cfr+br": t3 - t2, "mccfr"
 """
 
 
+_DILEMMA_PROBE = """
+import json, time
+t0 = time.perf_counter()
+from analysis.solvers.dilemma import DilemmaSpec, build_game, solve_dilemma, reach_of
+t1 = time.perf_counter()
+g2 = build_game(DilemmaSpec(players=2, street="river", buckets=2, sizes="allin", deals=200))
+_ = g2.matrices
+t2 = time.perf_counter()
+r2 = solve_dilemma(g2, "dcfr", 1)
+reach_of(r2)
+t3 = time.perf_counter()
+g3 = build_game(DilemmaSpec(players=3, street="river", buckets=2, sizes="allin", deals=200))
+r3 = solve_dilemma(g3, "mccfr", 1)
+reach_of(r3)
+t4 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "deals+matrices": t2 - t1, "vector cfr+br+reach": t3 - t2,
+                  "mccfr+deal reach": t4 - t3}))
+"""
+
+
+def dilemma_compile_times() -> dict[str, dict[str, float]]:
+    """First-call times of the Dilemma kernels in fresh processes, empty then filled cache."""
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="numba-cache-") as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for label in ("cold", "warm"):
+            proc = subprocess.run([sys.executable, "-c", _DILEMMA_PROBE], capture_output=True,
+                                  text=True, env=env, cwd=ROOT, check=True)
+            out[label] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return out
+
+
 def _timed(fn) -> tuple[float, float]:
     w, c = time.perf_counter(), time.process_time()
     fn()
@@ -250,6 +282,11 @@ def run_dilemma(args) -> dict:
     """The issue's targets on 2 cores (numba and BLAS threads as the machine gives them)."""
     numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
     out = {}
+    if not args.no_compile:
+        out["compile"] = dilemma_compile_times()
+        print(f"\n[dilemma kernels: compile, fresh process, seconds; load {_load()}]")
+        for label, row in out["compile"].items():
+            print(f"  {label:<5} " + "  ".join(f"{k} {v:7.3f}" for k, v in row.items()))
     print(f"\n[dilemma heads-up flop, {args.hu_buckets} buckets, sizes {args.hu_sizes}, "
           f"raise cap {args.hu_raise_cap}, {args.hu_deals:,} deals, {args.hu_method}; load {_load()}]")
     hu = dilemma_heads_up(args.hu_buckets, args.hu_sizes, args.hu_raise_cap, args.hu_deals,
