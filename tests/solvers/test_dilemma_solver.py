@@ -169,3 +169,16 @@ def test_three_handed_bare_deck_has_no_fold_for_free_but_the_river_exception_mak
         out[deck] = free_fold_summary(free_fold_table(r, reach_of(r))).set_index("street")["fold_free"]
     assert (out["bare"] < 0.01).all(), out["bare"]
     assert out["reference"]["river"] > 0.05, out["reference"]
+
+
+def test_heads_up_numbers_do_not_depend_on_the_thread_count() -> None:
+    from analysis.core.threads import numba_threads
+
+    game = build_game(SMALL)
+    out = []
+    for threads in (1, 2):
+        with numba_threads(threads):
+            s = DilemmaSolver(game, SolverSettings("dcfr"))
+            s.run(30)
+            out.append((s.average_strategy(), s.evaluate().nash_conv))
+    assert np.array_equal(out[0][0], out[1][0]) and out[0][1] == out[1][1]

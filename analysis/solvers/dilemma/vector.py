@@ -8,14 +8,20 @@ each terminal class (effects, penalty, bonus of the real settlement). A
 terminal's counterfactual values for all of a player's histories are then a few
 matrix products with the opponent's reach (numpy/BLAS), and the tree sweeps are
 numba kernels (:mod:`._vector_kernels`). Results equal the flat-tree CFR on the
-expanded game (tested); BLAS may round differently with another thread count.
+expanded game (tested). Each product runs on one BLAS thread and the products of
+an iteration run side by side, so the numbers do not depend on the thread count.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+import numba
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from analysis.dilemma.settlement.layout import new_arrays
 
@@ -168,6 +174,7 @@ class VectorCFR:
         self.toff = np.concatenate([[0], np.cumsum(tsz)]).astype(np.int64)
         self.term_reach = np.zeros(int(self.toff[-1]))
         self.term_value = np.zeros(int(self.toff[-1]))
+        self._pool: ThreadPoolExecutor | None = None
 
     # ------------------------------------------------------------------ pieces
 
@@ -183,12 +190,21 @@ class VectorCFR:
             out = self.term_value[self.toff[lo]: self.toff[hi]].reshape(hi - lo, h)
             out[:] = 0.0
             live = r.any(axis=1)  # lines the opponent never plays have zero values: skipped
+            jobs = []
             for mat, cols, coefs in self.m.plans[trav][s]:
                 keep = live[cols]
-                if not keep.any():
-                    continue
-                cols, coefs = cols[keep], coefs[keep]
-                out[cols] += (r[cols] * coefs[:, None]) @ (mat.T if trav == 0 else mat)
+                if keep.any():
+                    jobs.append((mat, cols[keep], coefs[keep]))
+
+            def product(job, r=r):
+                mat, cols, coefs = job
+                return (r[cols] * coefs[:, None]) @ (mat.T if trav == 0 else mat)
+
+            # each product on one BLAS thread, products side by side, summed in plan order:
+            # the same bits with any number of threads
+            results = self._pool.map(product, jobs) if self._pool is not None else map(product, jobs)
+            for (_, cols, _), y in zip(jobs, results, strict=True):
+                out[cols] += y
 
     def _values(self, strategy: np.ndarray, trav: int, mode: int, weight: float = 0.0,
                 do_forward: bool = True) -> float:
@@ -204,6 +220,27 @@ class VectorCFR:
 
     def run(self, first_iteration: int, n_iterations: int) -> None:
         """Iterations ``first_iteration ..`` (1-based), as ``cfr_iterations`` orders them."""
+        with self._threads():
+            self._run(first_iteration, n_iterations)
+
+    @contextlib.contextmanager
+    def _threads(self) -> Iterator[None]:
+        """BLAS on one thread (many small products: its threads only wait for each other, six
+        times slower on a busy machine, and rounding would change with their number); the
+        products run side by side on a pool of ``numba.get_num_threads()`` threads instead."""
+        n = numba.get_num_threads()
+        with threadpool_limits(limits=1, user_api="blas"):
+            if n > 1:
+                with ThreadPoolExecutor(n) as pool:
+                    self._pool = pool
+                    try:
+                        yield
+                    finally:
+                        self._pool = None
+            else:
+                yield
+
+    def _run(self, first_iteration: int, n_iterations: int) -> None:
         regret_matching(self.regret, self.infos, self.strategy, -1)
         for it in range(first_iteration, first_iteration + n_iterations):
             w = VK.iteration_weight(self.method, it, self.coefs)
@@ -223,6 +260,10 @@ class VectorCFR:
 
     def evaluate(self, strategy: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]]:
         """Exact best-response values and on-policy values of both players under ``strategy``."""
+        with self._threads():
+            return self._evaluate(strategy)
+
+    def _evaluate(self, strategy: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]]:
         t = self.tree
         VK.forward(t.nodes, t.hist_sizes, t.spec.buckets, strategy, self.reach)
         br, ev = [], []
@@ -237,6 +278,10 @@ class VectorCFR:
         """Probability of reaching every information set (decision node x actor's history) when
         everyone plays ``strategy``: own reach x sum over the opponent's histories of chance x
         opponent's reach. One entry per row of ``infos``."""
+        with threadpool_limits(limits=1, user_api="blas"):
+            return self._reach_probabilities(strategy)
+
+    def _reach_probabilities(self, strategy: np.ndarray) -> np.ndarray:
         t = self.tree
         VK.forward(t.nodes, t.hist_sizes, t.spec.buckets, strategy, self.reach)
         out = []
