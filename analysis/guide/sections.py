@@ -133,7 +133,9 @@ def equilibrium(folder: Path, info: dict[str, Any]) -> list:
     if bare:
         text.append("On the bare deck (no corners, no effects: Texas Hold'em's rules on 40 cards) "
                     "folding for free vanishes: " + ", ".join(f"{lab} {_pct(share(lab))}" for lab in bare)
-                    + ", as it must where checking can never cost anything.")
+                    + ": checking can never cost anything there, so folding is at best "
+                    "indifferent (what remains is mostly river hands that lose either way, "
+                    "within the solutions' NashConv).")
     out.append(_block("p", " ".join(text)))
     out.append(_block("p", "Share of decisions with nobody to call that fold (%), by street, and "
                            "how close each solution is:"))

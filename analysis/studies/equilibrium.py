@@ -60,10 +60,10 @@ def equilibrium_variants(deck: str = "reference", quick: bool = False, seed: int
         three = dict(buckets=3, street="turn", sizes="1,allin", raise_cap=2, deals=10_000,
                      method="mccfr", iterations=150_000, check_every=25_000)
     else:
-        hu = dict(buckets=10, street="flop", sizes="1,allin", raise_cap=2, deals=1_000_000,
+        hu = dict(buckets=8, street="flop", sizes="1,allin", raise_cap=2, deals=500_000,
                   method="dcfr", iterations=1500, check_every=100, target_pot_share=0.005)
-        three = dict(buckets=4, street="flop", sizes="1,allin", raise_cap=2, deals=400_000,
-                     method="mccfr", iterations=1_000_000, check_every=100_000)
+        three = dict(buckets=4, street="flop", sizes="1,allin", raise_cap=2, deals=200_000,
+                     method="mccfr", iterations=600_000, check_every=60_000)
     out = [
         Variant("hu", "heads-up", 2, deck, True, seed=seed, **hu),
         Variant("hu_no_free_fold", "heads-up, no fold for free", 2, deck, False, seed=seed, **hu),
