@@ -59,14 +59,12 @@ def test_heads_up_converges_and_reach_is_exact_both_ways() -> None:
     # general sum: the bank pays and takes
     assert abs(sum(r.profile.values)) > 0.5
     # reach from the payoff matrices equals the deal-by-deal pass (the 3-player path)
-    from analysis.solvers.dilemma import _sampled_kernels as SK
+    from analysis.solvers.dilemma import answers
 
+    by_deals = answers.reach_of(r, by_deals=True)
     reach = reach_of(r)
-    out, ev = np.zeros(game.infos.shape[0]), np.zeros(2)
-    SK.deal_reach(game.tree.kernel_args, (game.deals.records, game.deals.hist), game.settle_args(),
-                  r.average, game.info_start, 0, game.deals.n_deals, 1.0 / game.deals.n_deals, out,
-                  ev, (np.zeros(game.tree.n_nodes), *game.settle_scratch()))
-    assert np.allclose(out, reach.infoset, atol=1e-12)
+    assert np.allclose(by_deals.infoset, reach.infoset, atol=1e-12)
+    ev = by_deals.values
     assert np.allclose(ev, r.profile.values, atol=1e-9)
 
 

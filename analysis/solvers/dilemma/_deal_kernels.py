@@ -182,3 +182,4 @@ def terminal_utility(t, p, terms, term_in, term_pot, money, winners, n, rules):
     """Player ``p``'s net chips at terminal ``t`` on the deal whose ``money``/``winners`` are given."""
     c = terms[t, 0]
     return pot_share(p, winners[c], n, term_pot[t], rules) - term_in[t, p] + money[c, p]
+

@@ -33,8 +33,10 @@ each information set and each player's expected payoff under a strategy profile.
 from __future__ import annotations
 
 import numpy as np
+from numba import prange
 
 from analysis.core.rng import bounded, seed_state
+from analysis.dilemma.settlement.layout import N_OUT, N_PCOLS, N_TCOLS
 from evaluator.jit import kernel
 
 from .._mccfr_kernels import _match, _sample
@@ -182,28 +184,32 @@ def sampled_iterations(tree, deals, settle_args, regret, ssum, key, first_iterat
 
 
 @kernel
-def deal_reach(tree, deals, settle_args, strategy, info_start, lo, hi, weight, reach_out, ev_out,
-               scratch):
+def deal_reach(tree, deals, settle_args, strategy, info_start, lo, hi, weight, reach_out, money_out,
+               mask_reach, scratch):
     """Add, for deals ``lo..hi-1`` (each of probability ``weight``), the probability of reaching
-    every information set (``reach_out[info_start[v] + history]``) and each player's expected
-    payoff (``ev_out``) when everyone plays ``strategy``; every line is expanded."""
-    nodes, terms, term_in, term_pot, classes, _ = tree
+    every information set (``reach_out[info_start[v] + history]``) when everyone plays
+    ``strategy`` (every line expanded), and what the players' expected payoff needs:
+    ``money_out[p]`` the expected non-pot money, ``mask_reach[t, m]`` the probability of ending
+    at terminal ``t`` with main-pot winners ``m`` (the pot shares are added in Python)."""
+    nodes, terms, _, _, classes, _ = tree
     records, hist = deals
     game, deck, rules = settle_args
     reach, money, winners, players, board, table, out = scratch
     n = game[G_PLAYERS]
+    class_reach = np.zeros(classes.shape[0])
     for d in range(lo, hi):
         deal_payoffs(records[d], game, classes, deck, rules, players, board, table, out, money, winners)
+        class_reach[:] = 0.0
         reach[0] = weight
         for v in range(nodes.shape[0]):
             r = reach[v]
             kind = nodes[v, N_KIND]
             f = nodes[v, N_FIRST]
             if kind == TERMINAL:
-                if r != 0.0:
-                    for p in range(n):
-                        ev_out[p] += r * terminal_utility(nodes[v, N_INDEX], p, terms, term_in,
-                                                          term_pot, money, winners, n, rules)
+                t = nodes[v, N_INDEX]
+                c = terms[t, 0]
+                class_reach[c] += r
+                mask_reach[t, winners[c]] += r
                 continue
             if kind == STREET:
                 reach[f] = r
@@ -215,3 +221,23 @@ def deal_reach(tree, deals, settle_args, strategy, info_start, lo, hi, weight, r
             off = nodes[v, N_INDEX] + h * k
             for j in range(k):
                 reach[f + j] = r * strategy[off + j]
+        for c in range(classes.shape[0]):
+            for p in range(n):
+                money_out[p] += class_reach[c] * money[c, p]
+
+
+@kernel(parallel=True)
+def deal_reach_chunks(tree, deals, settle_args, strategy, info_start, bounds, weight, reach_out,
+                      money_out, mask_reach):
+    """:func:`deal_reach` over the deal chunks ``bounds[c]..bounds[c+1]`` side by side, chunk
+    ``c`` into ``reach_out[c]``, ``money_out[c]``, ``mask_reach[c]`` (the caller adds the chunks
+    in order: the same numbers with any number of threads)."""
+    nodes = tree[0]
+    classes = tree[4]
+    n = settle_args[0][G_PLAYERS]
+    for c in prange(bounds.shape[0] - 1):
+        scratch = (np.zeros(nodes.shape[0]), np.zeros((classes.shape[0], n), np.int64),
+                   np.zeros(classes.shape[0], np.int64), np.zeros((n, N_PCOLS), np.int64),
+                   np.zeros((2, 5), np.int64), np.zeros(N_TCOLS, np.int64), np.zeros(N_OUT, np.int64))
+        deal_reach(tree, deals, settle_args, strategy, info_start, bounds[c], bounds[c + 1], weight,
+                   reach_out[c], money_out[c], mask_reach[c], scratch)

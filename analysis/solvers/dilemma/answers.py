@@ -46,11 +46,15 @@ from .public_tree import (
     RAISE,
 )
 from .solver import DilemmaSolveResult
-from .vector import VectorCFR
+from .vector import VectorCFR, pot_share
 
 STRENGTH_DEFINITION = ("evaluator.strength on the current board: the share of the two-card "
                        "holdings the player cannot see that its hand beats (ties half); "
                        "bucket = min(int(strength * n_buckets), n_buckets - 1)")
+
+
+REACH_CHUNKS = 16
+"""Fixed chunks of deals for the three-handed reach pass (threads never change the sums)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,22 +65,43 @@ class Reach:
     values: tuple[float, ...]
 
 
-def reach_of(result: DilemmaSolveResult) -> Reach:
-    """Exact reach probabilities and values of the result's average strategy (on the sample)."""
+def reach_of(result: DilemmaSolveResult, by_deals: bool = False) -> Reach:
+    """Exact reach probabilities and values of the result's average strategy (on the sample):
+    heads-up from the payoff matrices, otherwise (or with ``by_deals``) deal by deal."""
     game = result.game
     avg = result.average
-    if game.spec.players == 2:
+    if game.spec.players == 2 and not by_deals:
         vec = VectorCFR(game.tree, game.matrices, 0, True, np.zeros(3))
         values = result.profile.values if result.profile is not None else vec.evaluate(avg)[1]
         return Reach(vec.reach_probabilities(avg), tuple(values))
     n_info = int(game.infos.shape[0])
-    out = np.zeros(n_info)
-    ev = np.zeros(game.spec.players)
-    scratch = (np.zeros(game.tree.n_nodes), *game.settle_scratch())
-    SK.deal_reach(game.tree.kernel_args, (game.deals.records, game.deals.hist), game.settle_args(),
-                  avg, game.info_start, 0, game.deals.n_deals, 1.0 / game.deals.n_deals, out, ev,
-                  scratch)
-    return Reach(out, tuple(float(x) for x in ev))
+    n_deals = game.deals.n_deals
+    n = game.spec.players
+    bounds = np.linspace(0, n_deals, REACH_CHUNKS + 1).astype(np.int64)
+    out = np.zeros((REACH_CHUNKS, n_info))
+    money = np.zeros((REACH_CHUNKS, n))
+    masks = np.zeros((REACH_CHUNKS, game.tree.n_terminals, 2 ** n))
+    SK.deal_reach_chunks(game.tree.kernel_args, (game.deals.records, game.deals.hist),
+                         game.settle_args(), avg, game.info_start, bounds, 1.0 / n_deals, out,
+                         money, masks)
+    return Reach(out.sum(axis=0), tuple(money.sum(axis=0) + _pot_values(game, masks.sum(axis=0))))
+
+
+def _pot_values(game: Any, mask_reach: np.ndarray) -> np.ndarray:
+    """Each player's expected pot share minus chips put in, from the probability of every
+    (terminal, main-pot winners) pair."""
+    t = game.tree
+    n = game.spec.players
+    first = game.spec.rules_obj.split_remainder == "first_winner"
+    out = np.zeros(n)
+    for m in range(1, 2 ** n):
+        winners = tuple(p for p in range(n) if (m >> p) & 1)
+        prob = mask_reach[:, m]
+        for p in winners:
+            shares = np.array([pot_share(p, winners, int(pot), first) for pot in t.term_pot])
+            out[p] += float(prob @ shares)
+    total = mask_reach.sum(axis=1)
+    return out - total @ t.term_in
 
 
 def _action_rows(result: DilemmaSolveResult, reach: Reach) -> pd.DataFrame:
