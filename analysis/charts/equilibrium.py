@@ -8,7 +8,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 
 from . import new_figure, save_figure
 
@@ -89,15 +89,18 @@ def plot_convergence(history: pd.DataFrame, out_dir: str | Path,
             s = sub.dropna(subset=["avg_change_per_1000"])
             b.plot(s["iteration"], s["avg_change_per_1000"], marker=".", label=label)
     a.set_yscale("log")
-    a.axhline(0.5, color="0.4", linestyle="--", linewidth=1)
-    a.set_title("Heads-up: NashConv of the average strategy (exact)")
+    a.axhline(0.5, color="0.4", linestyle="--", linewidth=1, label="0.5% of the pot")
+    a.set_title("Heads-up: NashConv (exact)")
     a.set_xlabel("DCFR iterations")
     a.set_ylabel("NashConv (% of the starting pot)")
     b.set_yscale("log")
-    b.set_title("Three-handed: change of the average strategy")
-    b.set_xlabel("MCCFR iterations")
+    b.set_title("Three-handed: average-strategy change")
+    b.set_xlabel("MCCFR iterations (thousands)")
     b.set_ylabel("mean |change| per 1,000 iterations")
-    for ax in (a, b):
+    b.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x / 1000:g}"))
+    for ax in (a, b):  # plain numbers: "$" is never math in this lab, so no mathtext labels
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
         ax.grid(alpha=0.3)
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=8)
