@@ -90,6 +90,85 @@ def _blank_nan(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
     return rounded.astype(object).where(rounded.notna(), "")
 
 
+def equilibrium(folder: Path, info: dict[str, Any]) -> list:
+    """Equilibrium fold-for-free frequencies, the value of the option, and the bare-deck check."""
+    summary = _csv(folder, "equilibrium_summary")
+    free = _csv(folder, "equilibrium_free_fold")
+    option = _csv(folder, "equilibrium_option_value")
+    if summary is None or free is None:
+        return []
+    manifest = info.get("manifest", {})
+    abstractions = manifest.get("abstractions", {})
+    out = [_block("p", (
+        "Against fixed opponents the fold-vs-check study gives a best response. Here every player "
+        "plays as well as possible: the abstracted hand is solved to an equilibrium with "
+        "counterfactual regret minimisation, heads-up exactly (full-width DCFR; its distance from "
+        "an equilibrium, NashConv, is computed exactly: the game is not zero-sum because the bank "
+        "pays bonuses and takes penalties, so NashConv, the players' total gain from deviating, is "
+        "the measure) and three-handed by Monte Carlo CFR (no exact best response; the change of "
+        "its average strategy shows how settled it is). Payoffs are the real settlement's on every "
+        "sampled deal. The abstraction: " + abstractions.get("hu", "") ))]
+    if "three" in abstractions:
+        out.append(_block("p", "Three-handed: " + abstractions["three"]))
+    by = summary.pivot_table(index="label", columns="street", values="fold_free", sort=False)
+    cols = [c for c in ("flop", "turn", "river", "all") if c in by.columns]
+    by = (100 * by[cols]).round(2)
+    facts = summary.drop_duplicates("label").set_index("label")
+    by["NashConv (% pot)"] = (100 * facts["nash_conv_pot"]).round(3)
+    by["avg change / 1,000 it."] = facts["avg_change_per_1000"].round(5)
+    by["iterations"] = facts["iterations"]
+    by = by.reset_index().rename(columns={"label": "game"})
+
+    def share(label: str, street: str = "all") -> float:
+        row = summary[(summary["label"] == label) & (summary["street"] == street)]
+        return float(row["fold_free"].iloc[0]) if len(row) else float("nan")
+
+    text = []
+    if "heads-up" in set(summary["label"]):
+        text.append(f"Heads-up, a player folds when nobody has bet in {_pct(share('heads-up'))} of "
+                    "such decisions: folding ends the hand and the folder pays the current board's "
+                    "penalty anyway, so checking is almost always at least as good.")
+    if "three-handed" in set(summary["label"]):
+        streets = [f"{st} {_pct(share('three-handed', st))}" for st in ("flop", "turn", "river")
+                   if share("three-handed", st) == share("three-handed", st)]
+        text.append(f"Three-handed it is {_pct(share('three-handed'))} ({', '.join(streets)}): "
+                    "before the river a folder escapes the penalty of the later board as long as "
+                    "the hand goes on without it; on the river the river exception excuses a folder "
+                    "when another player loses the showdown; weak hands take those exits.")
+    bare = [lab for lab in summary["label"].unique() if "bare" in lab]
+    if bare:
+        text.append("On the bare deck (no corners, no effects: Texas Hold'em's rules on 40 cards) "
+                    "folding for free vanishes: " + ", ".join(f"{lab} {_pct(share(lab))}" for lab in bare)
+                    + ": checking can never cost anything there, so folding is at best "
+                    "indifferent (what remains is mostly river hands that lose either way, "
+                    "within the solutions' NashConv).")
+    out.append(_block("p", " ".join(text)))
+    out.append(_block("p", "Share of decisions with nobody to call that fold (%), by street, and "
+                           "how close each solution is:"))
+    out.append(_block("table", frame=by))
+    if option is not None and len(option):
+        rows = option.copy()
+        rows["option_value"] = rows["option_value"].round(3)
+        out.append(_block("p", (
+            "What the option is worth: each seat's equilibrium value with the fold-for-free action "
+            "minus its value when folding is only allowed facing a bet (equilibria of general-sum "
+            "games need not be unique; these are the ones the solvers found).")))
+        out.append(_block("table", frame=rows[["game_players", "deck", "position", "value_with",
+                                               "value_without", "option_value"]].round(3)))
+    three = free[(free["label"] == "three-handed")]
+    if len(three):
+        piv = three.assign(fold=100 * three["fold_free"]).pivot_table(
+            index=["street", "players", "position"], columns="bucket", values="fold", sort=False)
+        piv = piv.round(1).reset_index()
+        piv.columns = [str(c) if not isinstance(c, int | float) else f"b{int(c)}" for c in piv.columns]
+        out.append(_block("p", "Three-handed, folds when nobody has bet (%) by street, players "
+                               "still in, position in the round and strength bucket (b0 weakest):"))
+        out.append(_block("table", frame=piv))
+    out.append(_block("note", "Policy tables in the shared format (equilibrium_*_policy) let the "
+                              "betting engine play these strategies."))
+    return out
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -324,6 +403,10 @@ _TITLES = {
     "bluffjack_stand_on": "Bluffjack: pot share of stand on N against threshold players",
     "bluffjack_best_response_gain": "Bluffjack: what watching the table is worth",
     "bluffjack_rule_effects": "Bluffjack: what each rule option is worth",
+    "equilibrium_free_fold_by_bucket": "At equilibrium: folding for free by strength and street",
+    "equilibrium_free_fold_by_position": "At equilibrium: folding for free by position",
+    "equilibrium_convergence": "How close the solutions are (NashConv, strategy change)",
+    "equilibrium_option_value": "The value of the fold-for-free option",
 }
 
 

@@ -167,6 +167,17 @@ def run_bluffjack(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
                           "bluffjack_stand": res.manifest, "bluffjack_best": res.manifest,
                           "bluffjack_rule": res.manifest},
             "tables": _tables(folder), "charts": _charts(folder)}
+# ----------------------------------------------------------------------------- equilibrium
+
+
+def run_equilibrium(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
+    """The abstracted hand solved heads-up and three-handed, with and without folding for free,
+    and on the bare deck (Texas Hold'em's answer on 40 cards)."""
+    from .writers import write_equilibrium_study
+
+    res = write_equilibrium_study(folder, options.deck, quick=options.quick, seed=options.seed,
+                                  echo=echo, progress=options.progress)
+    return {"manifest": res["manifest"], "tables": _tables(folder), "charts": _charts(folder)}
 
 
 STUDIES: tuple[Study, ...] = (
@@ -176,6 +187,8 @@ STUDIES: tuple[Study, ...] = (
     Study("economy", "Board economics: bonus, penalty and effect cards by street", run_economy),
     Study("fold_vs_check", "The dilemma: fold for free, or check and risk the penalty?",
           run_fold_vs_check),
+    Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
+          run_equilibrium),
     Study("whole_games", "Which way of playing wins whole games", run_whole_games),
     Study("brag", "Three Card Brag: hand odds, equity against 1-16 hands, and blind play", run_brag),
     Study("bluffjack", "Bluffjack: bust odds, and hit or stand against 1-9 opponents", run_bluffjack),

@@ -236,3 +236,18 @@ def write_bluffjack_hit_stand_study(out: str | Path, spec: Any, *, charts: bool 
     if charts:
         hit_stand_charts(res.frames, out, res.manifest)
     return res
+def write_equilibrium_study(out: str | Path, deck: str = "reference", *, quick: bool = False,
+                            seed: int = 0, charts: bool = True, echo: Callable[[str], Any] = print,
+                            progress: Progress | None = None) -> dict[str, Any]:
+    """Solve the abstracted hand in every variant of the "At equilibrium" study (heads-up and
+    three-handed, with and without folding for free, the bare deck), write each solution's
+    tables and the combined ones into ``out``, and draw the charts."""
+    from analysis.charts.equilibrium import equilibrium_charts
+    from analysis.studies.equilibrium import equilibrium_variants, run_equilibrium
+
+    variants = equilibrium_variants(deck, quick=quick, seed=seed)
+    echo(f"  {len(variants)} solves; " + variants[0].spec().describe())
+    frames = run_equilibrium(out, variants, preview=quick, echo=echo, progress=progress)
+    manifest = frames.pop("manifest")
+    written = equilibrium_charts(frames, out, manifest) if charts else []
+    return {"frames": frames, "manifest": manifest, "charts": written}

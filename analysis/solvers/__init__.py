@@ -11,6 +11,11 @@ Typical use::
 Game trees are data (:mod:`.tree`, :mod:`.betting`); the known games Kuhn and
 Leduc (:mod:`.games`) prove the solvers against published figures. Importing
 this package is light; the numba kernels load on first use.
+
+The abstracted Dilemma Hold'em hand (public betting tree, seeded deal sample,
+real settlement payoffs, heads-up vector-form CFR with exact NashConv, MCCFR for
+three players, fold-for-free answers and policy tables) is
+:mod:`analysis.solvers.dilemma`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,185 @@
+"""Numba kernels of the abstraction's chance: sampled deals, and what the settlement pays on them.
+
+Deals (:func:`deal_streams`): stream ``k`` of the generator key draws one board
+(five cards in the order flop, turn, river) and ``trials`` holdings for every
+player from the cards left; each player's strength on every street of the
+abstraction (``evaluator.strength.board_strengths``: all unseen two-card holdings
+scored once per board and street) gives its bucket, and the 7-card score ranks
+the showdown. One record per deal (``R_*`` columns of :mod:`.deals`).
+
+Payoffs (:func:`deal_payoffs`): for one deal and every terminal *class* of the
+public tree (last round, fold streets, all-in), the settlement core
+(``settle_core``, the real rules) is run once with stacks that no payment can
+exhaust (or zero for an all-in player, as in the hand), and returns each
+player's money from everything but the pot (effects, penalty, bonus) and the
+set of main-pot winners. A terminal then pays ``pot share - chips put in +
+that money`` (:func:`terminal_utility`), which equals the settlement of the
+real end state exactly (tested against ``settle_core`` and the readable referee).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from analysis.core.rng import deal, seed_state
+from analysis.dilemma.settlement._kernel import settle_core
+from analysis.dilemma.settlement.layout import (
+    P_BONUS,
+    P_EFFECT,
+    P_FOLD,
+    P_HOLE0,
+    P_HOLE1,
+    P_IN,
+    P_PENALTY,
+    P_ROLE,
+    P_SCORE,
+    P_STACK,
+    ROLE_WINNER,
+    T_BANK1,
+    T_BANK2,
+    T_BANK3,
+    T_DEALER,
+    T_LAST,
+    T_LEVEL,
+    T_NBOARD,
+)
+from analysis.dilemma.settlement.rules import R_REMAINDER_FIRST
+from evaluator._kernels import score_cards
+from evaluator.jit import kernel
+from evaluator.strength import board_strengths
+
+from .public_tree import C_ALLIN, C_FOLD0, C_LAST
+
+BIG_STACK = 10_000_000
+"""Chips behind that no settlement payment can exhaust (stands for 'at least the liability')."""
+
+# game entries (int64) shared by the kernels
+G_PLAYERS, G_FIRST, G_BUCKETS, G_NCARDS, G_STACK, G_BANK1, G_BANK2, G_BANK3 = range(8)
+N_GAME = 8
+
+
+@kernel
+def deal_streams(streams, trials, offsets, key, game, eval_tables, records, stats):
+    """Deal every stream (one board, ``trials[i]`` holdings) into ``records[offsets[i]:]``."""
+    n = game[G_PLAYERS]
+    first = game[G_FIRST]
+    n_buckets = game[G_BUCKETS]
+    n_cards = game[G_NCARDS]
+    n_streets = 4 - first
+    for i in prange(streams.shape[0]):
+        rng = np.empty(4, np.uint64)
+        seed_state(rng, key, streams[i])
+        avail = np.arange(n_cards)
+        deal(rng, avail, n_cards, 5)
+        board = avail[:5].copy()
+        rest = avail[5:].copy()
+        m = trials[i]
+        holes = np.empty((m * n, 2), np.int64)
+        for t in range(m):
+            deal(rng, rest, n_cards - 5, 2 * n)
+            for p in range(n):
+                holes[t * n + p, 0] = rest[2 * p]
+                holes[t * n + p, 1] = rest[2 * p + 1]
+        pair_score = np.zeros((n_cards, n_cards), np.int64)
+        flat = np.empty(n_cards * n_cards, np.int64)
+        nonb = np.empty(n_cards, np.int64)
+        hand = np.empty(7, np.uint8)
+        strength = np.empty(m * n)
+        row0 = offsets[i]
+        for s in range(n_streets):
+            board_strengths(first + 2 + s, board, holes, m * n, eval_tables, n_cards, pair_score,
+                            flat, nonb, hand, strength)
+            for t in range(m):
+                for p in range(n):
+                    b = np.int64(strength[t * n + p] * n_buckets)
+                    if b >= n_buckets:
+                        b = n_buckets - 1
+                    records[row0 + t, 5 + 2 * n + s * n + p] = b
+                    stats[i, s * n_buckets + b] += 1.0
+        cards = np.empty(7, np.uint8)
+        for b in range(5):
+            cards[2 + b] = board[b]
+        for t in range(m):
+            r = row0 + t
+            for b in range(5):
+                records[r, b] = board[b]
+            for p in range(n):
+                records[r, 5 + 2 * p] = holes[t * n + p, 0]
+                records[r, 6 + 2 * p] = holes[t * n + p, 1]
+                cards[0] = holes[t * n + p, 0]
+                cards[1] = holes[t * n + p, 1]
+                records[r, 5 + 2 * n + n_streets * n + p] = score_cards(cards, 7, eval_tables)
+
+
+@kernel
+def deal_payoffs(record, game, classes, deck, rules, players, board, table, out, money, winners):
+    """Settle one deal (a record row) for every class: ``money[c, p]`` (all but the pot) and
+    ``winners[c]`` (bit mask of the main-pot winners). ``players/board/table/out`` are the
+    settlement core's scratch arrays (``layout.new_arrays``)."""
+    n = game[G_PLAYERS]
+    for b in range(5):
+        board[0, b] = record[b]
+        board[1, b] = 1 if b < 3 else b - 1
+    score_col = 5 + 2 * n + (4 - game[G_FIRST]) * n
+    for c in range(classes.shape[0]):
+        last = classes[c, C_LAST]
+        allin = classes[c, C_ALLIN] != 0
+        n_live = 0
+        for p in range(n):
+            fold = classes[c, C_FOLD0 + p]
+            live = fold < 0
+            if live:
+                n_live += 1
+            players[p, P_FOLD] = fold
+            players[p, P_SCORE] = record[score_col + p] if live else -1
+            players[p, P_HOLE0] = record[5 + 2 * p]
+            players[p, P_HOLE1] = record[6 + 2 * p]
+            if allin and live:
+                players[p, P_STACK] = 0
+                players[p, P_IN] = game[G_STACK]
+            else:
+                players[p, P_STACK] = BIG_STACK
+                players[p, P_IN] = 0
+        table[T_BANK1] = game[G_BANK1]
+        table[T_BANK2] = game[G_BANK2]
+        table[T_BANK3] = game[G_BANK3]
+        table[T_LEVEL] = 0
+        table[T_LAST] = last
+        table[T_DEALER] = n - 1
+        table[T_NBOARD] = 5 if n_live >= 2 else last + 2
+        settle_core(players, n, board, table, deck, rules, out)
+        mask = 0
+        for p in range(n):
+            money[c, p] = players[p, P_EFFECT] - players[p, P_PENALTY] + players[p, P_BONUS]
+            if players[p, P_ROLE] & ROLE_WINNER:
+                mask |= 1 << p
+        winners[c] = mask
+
+
+@kernel(inline=True)
+def pot_share(p, mask, n, pot, rules):
+    """What player ``p`` takes from a single pot ``pot`` won by the players in ``mask`` (shares
+    in $10 units; the remainder to the bank, or to the first winner after the DEALER, the last
+    seat, when the rules say so)."""
+    if not (mask >> p) & 1:
+        return 0
+    k = 0
+    first = -1
+    for q in range(n):
+        if (mask >> q) & 1:
+            k += 1
+            if first < 0:
+                first = q
+    share = pot // (10 * k) * 10
+    if rules[R_REMAINDER_FIRST] != 0 and p == first:
+        share += pot - share * k
+    return share
+
+
+@kernel(inline=True)
+def terminal_utility(t, p, terms, term_in, term_pot, money, winners, n, rules):
+    """Player ``p``'s net chips at terminal ``t`` on the deal whose ``money``/``winners`` are given."""
+    c = terms[t, 0]
+    return pot_share(p, winners[c], n, term_pot[t], rules) - term_in[t, p] + money[c, p]
+

@@ -1,0 +1,191 @@
+"""Vector-form kernels over the public tree: per node, one value per bucket history.
+
+Two-player full-width CFR (and the exact best response) on the abstraction:
+a forward sweep spreads each player's *reach* over its bucket histories
+(:func:`forward`); the terminal values are matrix products with the payoff
+matrices (numpy, in :mod:`.vector`); a backward sweep (:func:`backward`) sums
+them up the tree for the traversing player:
+
+- at the traverser's decision node: ``v(h) = sum_a sigma(h, a) v_a(h)`` and the
+  regrets ``v_a(h) - v(h)`` (mode CFR), or the average strategy's value (mode
+  EV), or ``max_a v_a(h)`` (mode BR: a best response per information set);
+- at the other player's node: ``v(h) = sum_a v_a(h)`` (its strategy is in the
+  reach the terminal products used);
+- where the next street's buckets are dealt: ``v(h) = sum_b v(h * B + b)``.
+
+Values carry the chance probability and the opponent's reach (they are
+counterfactual values), so the regret of an information set ``(node, h)`` is
+exactly what the flat-tree CFR kernels compute on the expanded tree (tested).
+Layouts: :mod:`.public_tree` (``N_*`` columns); ``reach`` float64[players, V] and
+``value`` float64[V] hold one block of ``hist_sizes[street]`` per node at
+``nodes[v, N_VEC]``; terminal blocks are gathered by terminal number
+(``toff``) so that each street's terminals form one matrix.
+"""
+
+from __future__ import annotations
+
+from evaluator.jit import kernel
+
+from .._layout import C_GAMMA, M_CFR_PLUS, M_DCFR
+from ._deal_kernels import deal_payoffs
+from .public_tree import (
+    N_COUNT,
+    N_FIRST,
+    N_INDEX,
+    N_KIND,
+    N_PLAYER,
+    N_STREET,
+    N_VEC,
+    STREET,
+    T_NODE,
+    TERMINAL,
+)
+
+MODE_CFR, MODE_EV, MODE_BR = 0, 1, 2
+
+
+@kernel
+def iteration_weight(method, t, coefs):
+    """The average-strategy weight of iteration ``t`` (CFR 1, CFR+ t, DCFR t**gamma)."""
+    if method == M_CFR_PLUS:
+        return float(t)
+    if method == M_DCFR:
+        return float(t) ** coefs[C_GAMMA]
+    return 1.0
+
+
+@kernel
+def forward(nodes, hist_sizes, n_buckets, strategy, reach):
+    """Every player's reach of every (node, history) under ``strategy`` (root: 1)."""
+    n_players = reach.shape[0]
+    h0 = hist_sizes[nodes[0, N_STREET]]
+    for q in range(n_players):
+        for h in range(h0):
+            reach[q, nodes[0, N_VEC] + h] = 1.0
+    for v in range(nodes.shape[0]):
+        kind = nodes[v, N_KIND]
+        if kind == TERMINAL:
+            continue
+        f = nodes[v, N_FIRST]
+        ov = nodes[v, N_VEC]
+        hs = hist_sizes[nodes[v, N_STREET]]
+        if kind == STREET:
+            oc = nodes[f, N_VEC]
+            hn = hist_sizes[nodes[f, N_STREET]]
+            for q in range(n_players):
+                for h in range(hn):
+                    reach[q, oc + h] = reach[q, ov + h // n_buckets]
+            continue
+        k = nodes[v, N_COUNT]
+        p = nodes[v, N_PLAYER]
+        base = nodes[v, N_INDEX]
+        for a in range(k):
+            oc = nodes[f + a, N_VEC]
+            for q in range(n_players):
+                if q == p:
+                    for h in range(hs):
+                        reach[q, oc + h] = reach[q, ov + h] * strategy[base + h * k + a]
+                else:
+                    for h in range(hs):
+                        reach[q, oc + h] = reach[q, ov + h]
+
+
+@kernel
+def gather_terminals(nodes, terms, hist_sizes, toff, reach_row, out):
+    """Copy one player's reach at every terminal into ``out`` (blocks by terminal number)."""
+    for t in range(terms.shape[0]):
+        v = terms[t, T_NODE]
+        ov = nodes[v, N_VEC]
+        o = toff[t]
+        for h in range(hist_sizes[nodes[v, N_STREET]]):
+            out[o + h] = reach_row[ov + h]
+
+
+@kernel
+def backward(nodes, terms, hist_sizes, n_buckets, toff, strategy, regret, ssum, own_reach,
+             term_value, value, trav, mode, weight):
+    """Values of the traverser ``trav`` bottom-up (see the module doc); returns the root's total.
+
+    Mode CFR also adds the regrets and ``weight * own reach * sigma`` to the strategy sums.
+    """
+    for v in range(nodes.shape[0] - 1, -1, -1):
+        kind = nodes[v, N_KIND]
+        ov = nodes[v, N_VEC]
+        hs = hist_sizes[nodes[v, N_STREET]]
+        if kind == TERMINAL:
+            o = toff[nodes[v, N_INDEX]]
+            for h in range(hs):
+                value[ov + h] = term_value[o + h]
+            continue
+        f = nodes[v, N_FIRST]
+        if kind == STREET:
+            oc = nodes[f, N_VEC]
+            for h in range(hs):
+                total = 0.0
+                for b in range(n_buckets):
+                    total += value[oc + h * n_buckets + b]
+                value[ov + h] = total
+            continue
+        k = nodes[v, N_COUNT]
+        base = nodes[v, N_INDEX]
+        if nodes[v, N_PLAYER] != trav:
+            for h in range(hs):
+                total = 0.0
+                for a in range(k):
+                    total += value[nodes[f + a, N_VEC] + h]
+                value[ov + h] = total
+            continue
+        for h in range(hs):
+            off = base + h * k
+            if mode == MODE_BR:
+                best = value[nodes[f, N_VEC] + h]
+                for a in range(1, k):
+                    x = value[nodes[f + a, N_VEC] + h]
+                    if x > best:
+                        best = x
+                value[ov + h] = best
+                continue
+            total = 0.0
+            for a in range(k):
+                total += strategy[off + a] * value[nodes[f + a, N_VEC] + h]
+            value[ov + h] = total
+            if mode == MODE_CFR:
+                r = own_reach[ov + h]
+                for a in range(k):
+                    regret[off + a] += value[nodes[f + a, N_VEC] + h] - total
+                    ssum[off + a] += weight * r * strategy[off + a]
+    total = 0.0
+    for h in range(hist_sizes[nodes[0, N_STREET]]):
+        total += value[nodes[0, N_VEC] + h]
+    return total
+
+
+@kernel
+def build_matrices(records, hist, n_players, first, classes, class_street, class_slot, deck, rules,
+                   game, mat_off, hist_sizes, weight, flat, money, winners, players, board, table,
+                   out):
+    """Heads-up payoff matrices per street ``s`` (index ``mat_off[s] + (k * H + h0) * H + h1``):
+    k = 0 the chance probability of the history pair, 1 and 2 player 0 / 1 having the better
+    river hand, ``3 + 2 * slot + p`` player ``p``'s non-pot money in the class at that slot."""
+    n_streets = hist_sizes.shape[0]
+    score_col = 5 + 2 * n_players + n_streets * n_players
+    for d in range(records.shape[0]):
+        deal_payoffs(records[d], game, classes, deck, rules, players, board, table, out, money, winners)
+        s0 = records[d, score_col]
+        s1 = records[d, score_col + 1]
+        for s in range(n_streets):
+            hh = hist_sizes[s]
+            cell = hist[d, s, 0] * hh + hist[d, s, 1]
+            o = mat_off[s]
+            flat[o + cell] += weight
+            if s0 > s1:
+                flat[o + hh * hh + cell] += weight
+            elif s1 > s0:
+                flat[o + 2 * hh * hh + cell] += weight
+        for c in range(classes.shape[0]):
+            s = class_street[c]
+            hh = hist_sizes[s]
+            cell = hist[d, s, 0] * hh + hist[d, s, 1]
+            for p in range(2):
+                k = 3 + 2 * class_slot[c] + p
+                flat[mat_off[s] + k * hh * hh + cell] += weight * money[c, p]
