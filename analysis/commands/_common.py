@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from analysis.runners import Backend, make_backend
+if TYPE_CHECKING:
+    from analysis.runners import Backend
 
 GameOpt = Annotated[
     str, typer.Option("--game", "-g", help="dilemma (40 cards) or holdem (52 cards)")
@@ -37,4 +38,6 @@ SchedulerOpt = Annotated[
 
 def backend(threads: int | None, workers: int | None, scheduler: str | None) -> Backend:
     """The runner backend the options ask for (local unless --workers or --scheduler)."""
+    from analysis.runners import make_backend
+
     return make_backend(threads=threads, workers=workers, scheduler=scheduler)

@@ -7,16 +7,7 @@ from enum import StrEnum
 
 import typer
 
-from evaluator import (
-    CATEGORIES,
-    best_five,
-    category,
-    category_counts,
-    describe,
-    evaluate,
-    format_cards,
-    get_game,
-)
+import evaluator as ev
 
 from ._common import GameOpt
 
@@ -34,13 +25,13 @@ def register(app: typer.Typer) -> None:
         game: GameOpt = "dilemma",
     ) -> None:
         """Evaluate one hand: category, score (higher is better) and the best five cards."""
-        spec = get_game(game)
+        spec = ev.get_game(game)
         text = " ".join(cards)
-        score = evaluate(text, spec)
-        typer.echo(f"category:  {category(score)}")
+        score = ev.evaluate(text, spec)
+        typer.echo(f"category:  {ev.category(score)}")
         typer.echo(f"score:     {score}")
-        typer.echo(f"best five: {format_cards(best_five(text, spec), spec)}")
-        typer.echo(f"reads:     {describe(text, spec)}")
+        typer.echo(f"best five: {ev.format_cards(ev.best_five(text, spec), spec)}")
+        typer.echo(f"reads:     {ev.describe(text, spec)}")
 
     @app.command("categories")
     def categories_cmd(
@@ -49,16 +40,16 @@ def register(app: typer.Typer) -> None:
         fmt: CountFormat = typer.Option(CountFormat.table, "--format"),
     ) -> None:
         """Exact number of hands of each category over all hands of a size (enumerated)."""
-        spec = get_game(game)
-        counts = category_counts(spec, cards)
+        spec = ev.get_game(game)
+        counts = ev.category_counts(spec, cards)
         total = sum(counts.values())
         if fmt is CountFormat.json:
             typer.echo(json.dumps(counts))
         elif fmt is CountFormat.csv:
             typer.echo("category,hands,probability")
-            for name in CATEGORIES:
+            for name in ev.CATEGORIES:
                 typer.echo(f"{name},{counts[name]},{counts[name] / total:.10f}")
         else:
             typer.echo(f"{spec.summary}, all {total:,} {cards}-card hands")
-            for name in reversed(CATEGORIES):
+            for name in reversed(ev.CATEGORIES):
                 typer.echo(f"{name:<16}{counts[name]:>14,}  {counts[name] / total:10.6%}")

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from analysis.dilemma.settlement import Rules
-from analysis.engine.games import GameConfig
-from analysis.engine.history import read_history, replay, write_history
-from analysis.engine.policy import builtin_policies, load_policy
-from analysis.engine.simulate import hand_histories
-from analysis.guide.writers import write_game_study
 from analysis.runners import progress_bar
 
 from ._common import SchedulerOpt, ThreadsOpt, WorkersOpt, backend
+
+if TYPE_CHECKING:
+    from analysis.engine.games import GameConfig
 
 StrategiesOpt = Annotated[
     str,
@@ -27,6 +24,10 @@ StrategiesOpt = Annotated[
 
 def _config(strategies: str, players: int | None, game: str, structure: str | None, deck: str | None,
             rule: list[str], stack: int | None, max_hands: int, seed: int) -> GameConfig:
+    from analysis.dilemma.settlement import Rules
+    from analysis.engine.games import GameConfig
+    from analysis.engine.policy import load_policy
+
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     for name in dict.fromkeys(names):
         load_policy(name)  # an unknown or malformed strategy is reported first
@@ -62,6 +63,9 @@ def register(app: typer.Typer) -> None:
             workers: WorkersOpt = None,
             scheduler: SchedulerOpt = None,
         ) -> None:
+            from analysis.engine.policy import builtin_policies
+            from analysis.guide.writers import write_game_study
+
             config = _config(strategies, players, game, structure, deck, rule, stack, max_hands, seed)
             with progress_bar() as update:
                 result = write_game_study(out, config, games, kind=kind,
@@ -101,6 +105,9 @@ def register_history(game_app: typer.Typer) -> None:
         seed: int = typer.Option(0, "--seed", min=0, help="seed: same seed, same hands"),
     ) -> None:
         """Play single hands at one table (the DEALER moving each hand) and write their histories."""
+        from analysis.engine.history import write_history
+        from analysis.engine.simulate import hand_histories
+
         config = _config(strategies, players, game, structure, deck, [], stack, 1, seed)
         lines = hand_histories(config.setup(), list(config.strategies), hands, seed=seed)
         write_history(lines, out)
@@ -111,6 +118,8 @@ def register_history(game_app: typer.Typer) -> None:
         history: Path = typer.Argument(..., help="hand-history file (JSON lines)"),
     ) -> None:
         """Replay every hand of a history through the referee: each action checked, results compared."""
+        from analysis.engine.history import read_history, replay
+
         count = 0
         for where, data in read_history(history):
             replay(data, where)

@@ -8,9 +8,6 @@ from pathlib import Path
 
 import typer
 
-from analysis.dilemma.settlement import check_expected, load_hand_record, settle_record
-from analysis.engine.history import history_record
-
 
 class SettleFormat(StrEnum):
     text = "text"
@@ -38,7 +35,11 @@ def register(app: typer.Typer) -> None:
 
         With --line, RECORD is a hand history: the hand on that line is replayed by the referee
         (every action checked) and its end settled step by step."""
+        from analysis.dilemma.settlement import check_expected, load_hand_record, settle_record
+
         if line is not None or record.suffix == ".jsonl":
+            from analysis.engine.history import history_record
+
             hand = history_record(record, line or 1)
         else:
             hand = load_hand_record(record)
