@@ -44,18 +44,24 @@ def economy(folder: Path, info: dict[str, Any]) -> list:
 
 
 def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
-    """When folding for free is right: break-even strengths and the share of hands that should check."""
+    """When folding for free is right against each model when the hero plays on well: break-even
+    strengths, later free folds, and what a weaker continuation costs."""
     be = _csv(folder, "fold_vs_check_break_even")
     cells = _csv(folder, "fold_vs_check")
     if be is None or cells is None:
         return []
+    continuation = info.get("manifest", {}).get("continuation", "")
     out = [_block("p", (
         "When nobody has bet, a Texas Hold'em player checks for free. In Dilemma Hold'em, staying "
         "in makes you a participant of the next betting round and exposes you to a larger board's "
         "penalty (and to red effects); folding escapes it only if the hand goes on without you — "
         "heads-up, folding ends the hand and you pay the current board's penalty anyway. Each "
         "cell below plays both choices on the same deals and settles them with the full rules. "
-        "*Strength* is the share of two-card holdings your cards beat on the board so far."))]
+        "After checking, the hero plays on by a **best response** to the opponents' model: on "
+        "every later street it checks, calls or folds for free by its strength, whichever is "
+        f"worth more against that model ({continuation}). *Strength* is the share of two-card "
+        "holdings your cards beat on the board so far. The numbers hold against the model named; "
+        "the next section asks what happens when everyone plays well."))]
     for model, sub in be.groupby("model", sort=False):
         heads_up = sub[sub["opponents"] == sub["opponents"].min()]
         multi = sub[sub["opponents"] == sub["opponents"].max()]
@@ -71,6 +77,17 @@ def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
                      f"should check (check with strength ≥ {worst['break_even_strength']:.2f}).")
         else:
             text += "Checking is better for most hands in every spot of the grid."
+        mine = cells[cells["model"] == model]
+        if "later_fold_free" in mine and mine["street"].ne("river").any():
+            early = mine[mine["street"] != "river"]
+            weights = early["combos"]
+            by_opp = early.groupby("opponents").apply(
+                lambda g: (g["later_fold_free"] * g["combos"]).sum() / g["combos"].sum(),
+                include_groups=False)
+            text += (f" Having checked on the flop or turn, the best response later folds for free "
+                     f"in {(early['later_fold_free'] * weights).sum() / weights.sum():.0%} of deals "
+                     f"(with {by_opp.index[0]} opponent {by_opp.iloc[0]:.0%}, with {by_opp.index[-1]} "
+                     f"{by_opp.iloc[-1]:.0%}).")
         out.append(_block("p", text))
         pivot = sub.pivot_table(index=["street", "pot"], columns="opponents",
                                 values="break_even_strength").reset_index()
@@ -78,10 +95,45 @@ def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
         pivot = pivot.sort_values(["street", "pot"], key=lambda c: c.map(order) if c.name == "street" else c)
         pivot.columns = [str(c) if not isinstance(c, int | float) else f"{int(c)} opp"
                          for c in pivot.columns]
-        out.append(_block("p", f"Break-even strength ({model}): check when your hand beats at "
-                               "least this share of holdings; 0 means always check, 1 always fold."))
+        out.append(_block("p", f"Break-even strength ({model}, best response after checking): check "
+                               "when your hand beats at least this share of holdings; 0 means always "
+                               "check, 1 always fold."))
         out.append(_block("table", frame=pivot))
+    out.extend(_continuations(folder))
     return out
+
+
+CONTINUATION_NAMES = {"check_down": "check down", "check_fold": "check, fold to a bet",
+                      "call_down": "call down", "best_response_no_free_fold": "best response, never folding for free"}
+
+
+def _continuations(folder: Path) -> list:
+    """How much a weaker continuation costs, and how often it flips the verdict."""
+    others = _csv(folder, "fold_vs_check_continuations")
+    if others is None or others.empty:
+        return []
+    hands = others["hand"].nunique()
+    opps = ", ".join(str(o) for o in sorted(others["opponents"].unique()))
+    cost = others.pivot_table(index=["model", "street"], columns="continuation", values="minus_main",
+                              aggfunc="mean", sort=False)
+    cost = cost[[c for c in CONTINUATION_NAMES if c in cost.columns]]
+    others["flips"] = (others["ev_check_main"] > others["ev_fold"]) != (others["ev_check"] > others["ev_fold"])
+    flips = others.groupby("continuation")["flips"].mean()
+    free = others[others["continuation"] == "best_response_no_free_fold"]
+    text = (f"**What the continuation is worth.** On {hands} classes × every street × {opps} opponents "
+            f"(pot ${int(others['pot'].iloc[0])}), the same deals were also played on with the fixed "
+            "policies of earlier editions of this guide. Their value of checking is lower, by the "
+            "amounts below (mean over the classes, $ per hand); a fixed policy changes the verdict "
+            "fold-or-check in "
+            + ", ".join(f"{flips[c]:.0%} of spots ({CONTINUATION_NAMES[c]})" for c in CONTINUATION_NAMES
+                        if c in flips.index and c != "best_response_no_free_fold") + ".")
+    if len(free):
+        worst = free.sort_values("minus_main").iloc[0]
+        text += (f" The option to fold for free later is worth ${-free['minus_main'].mean():.1f} per hand "
+                 f"on average, and most (${-worst['minus_main']:.1f}) to {worst['hand']} on the "
+                 f"{worst['street']} with {int(worst['opponents'])} opponents ({worst['model']}).")
+    table = cost.rename(columns=CONTINUATION_NAMES).map(lambda v: f"{v:+.1f}").reset_index()
+    return [_block("p", text), _block("table", frame=table)]
 
 
 def _blank_nan(frame: pd.DataFrame, digits: int) -> pd.DataFrame:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,20 +76,36 @@ def run_economy(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- fold vs check
 
 
+COMPARE_HANDS = ("AA", "KQs", "A10o", "99", "98s", "J7o", "55", "A2o", "64s", "72o")
+
+
 def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
-    """The fold-vs-check grid: every class × street × opponents × pot × model."""
-    from analysis.studies.fold_vs_check import GridSpec
+    """The fold-vs-check grid with the best response (every class × street × opponents × pot ×
+    model), and the fixed continuations beside it on a subset (what a weak continuation costs)."""
+    from analysis.core.io import write_table
+    from analysis.studies.fold_vs_check import GridSpec, run_grid
 
     from .writers import write_fold_vs_check_study
 
     if options.quick:
         spec = GridSpec(deck=options.deck, opponents=(1, 3), pots=(40, 300), stderr=6.0,
-                        max_trials=20_000, seed=options.seed,
+                        max_trials=20_000, seed=options.seed, train_deals=2_000,
                         hands=("AA", "A10s", "A10o", "99", "98s", "75o", "55", "A2o", "32o", "72o"))
+        compare = GridSpec(deck=options.deck, opponents=(1, 3), pots=(120,), stderr=6.0,
+                           max_trials=20_000, seed=options.seed, train_deals=2_000,
+                           hands=COMPARE_HANDS[::3], compare=True)
     else:
         spec = GridSpec(deck=options.deck, seed=options.seed)
+        compare = GridSpec(deck=options.deck, seed=options.seed, opponents=(1, 3, 5), pots=(120,),
+                           hands=COMPARE_HANDS, compare=True)
     result = write_fold_vs_check_study(folder, spec, preview=options.quick, echo=echo,
                                        backend=options.backend, progress=options.progress)
+    echo(f"  continuations compared on {len(compare.hands)} classes x {len(compare.streets)} streets "
+         f"x {len(compare.opponents)} opponent counts, pot ${compare.pots[0]}")
+    others = run_grid(compare, out_dir=folder / "compare", backend=options.backend,
+                      progress=options.progress, preview=options.quick)
+    write_table(others.continuations, folder, "fold_vs_check_continuations", others.manifest)
+    shutil.rmtree(folder / "compare", ignore_errors=True)
     return {"manifest": result.manifest, "tables": _tables(folder), "charts": _charts(folder)}
 
 
@@ -186,7 +203,7 @@ STUDIES: tuple[Study, ...] = (
     Study("streets", "Made hands by street: how often each category turns up", run_streets),
     Study("economy", "Board economics: bonus, penalty and effect cards by street", run_economy),
     Study("fold_vs_check", "The dilemma: fold for free, or check and risk the penalty?",
-          run_fold_vs_check),
+          run_fold_vs_check, version=2),
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
     Study("whole_games", "Which way of playing wins whole games", run_whole_games),

@@ -24,7 +24,14 @@ from ..ranges import starting_classes
 from .cells import BEST_RESPONSE, DEFAULT_BANK, Cells, Spot, compile_spots, make_context
 from .layout import C_PLAN, N_PENALTY_BINS, N_STRENGTH_BINS, PENALTY_BASE, STRENGTH_BASE
 from .plan import TABLE_CELLS, TRAIN_DEALS, FoldCheckPlan, TrainPlan, gap_schedule
-from .results import bins_frame, break_even_table, plan_table, summaries, weighted_bins
+from .results import (
+    bins_frame,
+    break_even_table,
+    comparisons,
+    plan_table,
+    summaries,
+    weighted_bins,
+)
 from .spot import abstraction_text
 
 
@@ -49,6 +56,9 @@ class GridSpec:
     """Strength buckets of the best response's information sets."""
     train_deals: int = TRAIN_DEALS
     """Training deals per cell of the best response."""
+    compare: bool = False
+    """Also play the fixed policies (and the best response without free folds) on every deal
+    of every cell: the table ``fold_vs_check_continuations``."""
 
 
 @dataclass
@@ -61,6 +71,9 @@ class GridResult:
     manifest: dict[str, Any]
     plans: pd.DataFrame = field(default_factory=pd.DataFrame)
     """The best responses' plans (see :func:`plans_frame`); empty for a fixed policy."""
+    continuations: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """With ``GridSpec.compare``: each cell's value of checking under every other
+    continuation, on the same deals (see :func:`continuations_frame`)."""
 
     def to_frame(self) -> pd.DataFrame:
         return self.cells
@@ -70,11 +83,15 @@ class GridResult:
         """A grid written by :meth:`write`, read back (e.g. to redraw its charts)."""
         folder = Path(folder)
         manifest = json.loads((folder / "fold_vs_check.manifest.json").read_text())
-        plans = folder / "fold_vs_check_plans.parquet"
+
+        def optional(name: str) -> pd.DataFrame:
+            path = folder / f"{name}.parquet"
+            return pd.read_parquet(path) if path.exists() else pd.DataFrame()
+
         return cls(pd.read_parquet(folder / "fold_vs_check.parquet"),
                    pd.read_parquet(folder / "fold_vs_check_strength.parquet"),
                    pd.read_parquet(folder / "fold_vs_check_penalty.parquet"), manifest,
-                   pd.read_parquet(plans) if plans.exists() else pd.DataFrame())
+                   optional("fold_vs_check_plans"), optional("fold_vs_check_continuations"))
 
     @property
     def break_even(self) -> pd.DataFrame:
@@ -87,8 +104,9 @@ class GridResult:
         for name, df in (("fold_vs_check", self.cells), ("fold_vs_check_break_even", self.break_even),
                          ("fold_vs_check_strength", self.strength_curve),
                          ("fold_vs_check_penalty", self.penalty_view),
-                         ("fold_vs_check_plans", self.plans)):
-            if name == "fold_vs_check_plans" and df.empty:
+                         ("fold_vs_check_plans", self.plans),
+                         ("fold_vs_check_continuations", self.continuations)):
+            if df.empty:
                 continue
             paths.extend(write_table(df, out, name, self.manifest).values())
         return paths
@@ -114,13 +132,16 @@ def run_grid(
     continuation is ``best_response``), then evaluate on independent deals. With ``out_dir``
     both runs are saved in ``out_dir/.partial/`` as they go and a rerun resumes them."""
     ctx = make_context(spec.deck, Rules.parse(dict(spec.rules)), DEFAULT_BANK, 0)
-    compiled = compile_spots(grid_spots(spec, ctx.deck), ctx, spec.seed, buckets=spec.buckets)
+    is_br = spec.policy == BEST_RESPONSE
+    compiled = compile_spots(grid_spots(spec, ctx.deck), ctx, spec.seed, buckets=spec.buckets,
+                             no_free=is_br and spec.compare)
+    compiled.compare = spec.compare
     tables = len(compiled.cells) >= TABLE_CELLS
     plans = None
     plan_frame = pd.DataFrame()
     resumed = False
-    if spec.policy == BEST_RESPONSE:
-        train = TrainPlan(compiled, spec.train_deals, use_tables=tables)
+    if is_br:
+        train = TrainPlan(compiled, spec.train_deals, no_free=spec.compare, use_tables=tables)
         trained = run(train, backend=backend, state_dir=out_dir, progress=progress,
                       label="fold-vs-check: training best responses")
         plans, reach = train.plans(trained.totals, len(compiled.cells))
@@ -149,7 +170,19 @@ def run_grid(
         max_gap_se=float(cells["gap_se"].max()), bank=list(DEFAULT_BANK),
         backend=result.backend, resumed=result.resumed and (resumed or plans is None),
     )
-    return GridResult(cells, strength, penalty, manifest, plan_frame)
+    others = continuations_frame(cells, comparisons(compiled, totals)) if spec.compare else None
+    return GridResult(cells, strength, penalty, manifest, plan_frame,
+                      pd.DataFrame() if others is None else others)
+
+
+def continuations_frame(cells: pd.DataFrame, others: pd.DataFrame) -> pd.DataFrame:
+    """The other continuations beside each cell's labels and main value of checking:
+    ``minus_main`` is their value of checking minus the main continuation's (same deals)."""
+    labels = cells[["hand", "street", "opponents", "pot", "model", "policy", "ev_fold",
+                    "ev_check", "strength"]].rename(columns={"policy": "main",
+                                                            "ev_check": "ev_check_main"})
+    frame = labels.iloc[others["cell"].to_numpy()].reset_index(drop=True)
+    return pd.concat([frame, others.drop(columns="cell").reset_index(drop=True)], axis=1)
 
 
 def plans_frame(compiled: Cells, plans: np.ndarray, reach: np.ndarray) -> pd.DataFrame:
