@@ -41,7 +41,8 @@ def score3(a, b, c, table):
 
 @kernel
 def score_batch_serial(hands, table, out):
-    """``out[i]`` = score of row ``i`` of an ``(n, 3)`` uint8 array, on one thread."""
+    """``out[i]`` = score of row ``i`` of an ``(n, 3)`` array of card ids (any integer dtype,
+    validated), on one thread."""
     for i in range(hands.shape[0]):
         out[i] = score3(hands[i, 0], hands[i, 1], hands[i, 2], table)
 

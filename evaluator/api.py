@@ -37,26 +37,31 @@ def evaluate_batch(
 ) -> np.ndarray:
     """Scores (int32) of the rows of an ``(n, k)`` array of card ids, k in 5..7.
 
-    Rows are validated (ids in the deck, no card twice in a row); validation and
-    evaluation run in parallel over all numba threads unless ``threads=False``.
+    Any integer dtype is taken as it is (uint8 is the most compact; an int64 array,
+    what ``np.array`` of Python ints gives, is not converted: the kernels are compiled
+    for each dtype). Rows are validated (ids in the deck, no card twice in a row) block
+    by block just before they are scored, in one pass over the array; it runs in
+    parallel over all numba threads unless ``threads=False``.
     """
     spec = get_game(game)
     arr = np.asarray(hands)
     if arr.ndim != 2 or arr.shape[1] not in HAND_SIZES:
         raise CardError(f"hands must be an (n, 5|6|7) array of card ids; got shape {arr.shape}")
-    if not np.issubdtype(arr.dtype, np.integer):
+    if not np.issubdtype(arr.dtype, np.integer):  # bool and float arrays are refused here
         raise CardError(f"hands must hold integer card ids; got dtype {arr.dtype}")
-    check = K.first_invalid_row if threads else K.first_invalid_row_serial
-    bad = check(arr, spec.n_cards) if arr.size else -1
+    if not arr.dtype.isnative:  # numba takes native byte order only
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    arr = np.ascontiguousarray(arr)  # no copy for a C-contiguous array
+    out = np.empty(arr.shape[0], dtype=np.int32)
+    if not arr.size:
+        return out
+    kernel = K.score_checked if threads else K.score_checked_serial
+    bad = kernel(arr, get_tables(spec).kernel_args, spec.n_cards, out)
     if bad >= 0:
         row = arr[bad]
         if row.min() < 0 or row.max() >= spec.n_cards:
             raise CardError(f"row {bad}: card ids must be in 0..{spec.n_cards - 1} for the {spec.summary}")
         raise CardError(f"row {bad} repeats a card: {format_cards(row, spec)}")
-    arr = np.ascontiguousarray(arr, dtype=np.uint8)
-    out = np.empty(arr.shape[0], dtype=np.int32)
-    kernel = K.score_batch if threads else K.score_batch_serial
-    kernel(arr, get_tables(spec).kernel_args, out)
     return out
 
 

@@ -61,6 +61,10 @@ def parse_cards(
     else:
         chunks = list(text)
     for chunk in chunks:
+        if isinstance(chunk, bool | np.bool_):
+            raise CardError(
+                f"card {chunk!r}: write a card as text like 'As' or as an id 0..{spec.n_cards - 1}"
+            )
         if isinstance(chunk, int | np.integer):
             if not 0 <= int(chunk) < spec.n_cards:
                 raise CardError(f"card id {int(chunk)} is not in the {spec.summary}")

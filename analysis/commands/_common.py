@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -41,3 +42,36 @@ def backend(threads: int | None, workers: int | None, scheduler: str | None) -> 
     from analysis.runners import make_backend
 
     return make_backend(threads=threads, workers=workers, scheduler=scheduler)
+
+
+def _nearest_existing(path: Path) -> Path:
+    path = path.absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def out_folder(value: Path | None) -> Path | None:
+    """``--out FOLDER`` checked before any work: not an existing file, under a folder."""
+    if value is None:
+        return value
+    if value.exists() and not value.is_dir():
+        raise typer.BadParameter(f"{value} exists and is not a folder")
+    base = _nearest_existing(value)
+    if not base.is_dir():
+        raise typer.BadParameter(f"cannot create {value}: {base} is a file, not a folder")
+    try:  # created now, so a folder that cannot be made fails before any work
+        value.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot create {value}: {exc.strerror or exc}") from None
+    return value
+
+
+def out_file(value: Path | None) -> Path | None:
+    """``--out FILE`` checked before any work: not a folder, its folder can be created."""
+    if value is None:
+        return value
+    if value.is_dir():
+        raise typer.BadParameter(f"{value} is a folder; give a file name")
+    out_folder(value.parent if str(value.parent) else Path("."))
+    return value

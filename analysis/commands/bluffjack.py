@@ -11,7 +11,7 @@ import typer
 from analysis.runners import progress_bar
 from evaluator.errors import LabError
 
-from ._common import SchedulerOpt, ThreadsOpt, WorkersOpt, backend
+from ._common import SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
 from ._lists import int_list, word_list
 
 RulesOpt = typer.Option(
@@ -76,7 +76,7 @@ def register(app: typer.Typer) -> None:
     def table_cmd(
         rules: str = RulesOpt,
         stand_on: str = typer.Option("12-21", "--stand-on", help="stand-on totals, e.g. 12-21"),
-        out: Path = typer.Option(Path("results/bluffjack-odds"), "--out", help="output folder"),
+        out: Path = typer.Option(Path("results/bluffjack-odds"), "--out", help="output folder", callback=out_folder),
         charts: bool = typer.Option(True, "--charts/--no-charts"),
     ) -> None:
         """Exact bust-next and final-total odds of every two-card start: CSV + Parquet + charts."""
@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
         rules: str = typer.Option(
             "source,charlie5,charlie7,charlie10,charlie5-cards,order21,no-house", "--rules",
             help="rule sets, the base first: names, or options joined by + (charlie=5+order21=true)"),
-        out: Path = typer.Option(Path("results/bluffjack"), "--out", help="output folder"),
+        out: Path = typer.Option(Path("results/bluffjack"), "--out", help="output folder", callback=out_folder),
         seed: int = typer.Option(0, "--seed"),
         stderr: float = typer.Option(0.001, "--stderr", help="standard-error target of every pot share"),
         trials: int = typer.Option(None, "--trials", help="a fixed number of deals per cell instead"),
@@ -105,7 +105,7 @@ def register(app: typer.Typer) -> None:
         workers: WorkersOpt = None,
         scheduler: SchedulerOpt = None,
         charts: bool = typer.Option(True, "--charts/--no-charts"),
-        progress: bool = typer.Option(True, "--progress/--no-progress"),
+        progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on a terminal"),
     ) -> None:
         """Hit or stand against 1-9 opponents who stand on a threshold: the best stand-on-N by
         opponents and seat, the best response to what you see, and each rule option's effect."""
@@ -120,7 +120,7 @@ def register(app: typer.Typer) -> None:
                             stderr=stderr, trials=trials, improve_rounds=improve_rounds,
                             improve_trials=improve_trials, best_response=best_response)
         started = time.perf_counter()
-        with progress_bar(progress) as update:
+        with progress_bar(None if progress else False) as update:
             res = write_bluffjack_hit_stand_study(out, spec, charts=charts,
                                                   backend=backend(threads, workers, scheduler),
                                                   progress=update)

@@ -11,7 +11,7 @@ import typer
 from analysis.runners import progress_bar
 from evaluator.errors import LabError
 
-from ._common import SchedulerOpt, ThreadsOpt, WorkersOpt, backend
+from ._common import SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
 from ._lists import float_list, int_list, word_list
 
 RulesOpt = typer.Option("source", "--rules",
@@ -87,7 +87,7 @@ def register(app: typer.Typer) -> None:
     def table_cmd(
         opponents: str = typer.Option("1-16", "--opponents", help="opponent counts, e.g. 1-16 or 1,2,5"),
         rules: str = RulesOpt,
-        out: Path = typer.Option(Path("results/brag"), "--out", help="output folder"),
+        out: Path = typer.Option(Path("results/brag"), "--out", help="output folder", callback=out_folder),
         seed: int = typer.Option(0, "--seed"),
         stderr: float = typer.Option(0.002, "--stderr", help="standard-error target of Monte Carlo cells"),
         trials: int = typer.Option(None, "--trials", help="a fixed number of deals per class instead"),
@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
         workers: WorkersOpt = None,
         scheduler: SchedulerOpt = None,
         charts: bool = typer.Option(True, "--charts/--no-charts"),
-        progress: bool = typer.Option(True, "--progress/--no-progress"),
+        progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on a terminal"),
     ) -> None:
         """Category odds, every class heads-up (exact) and against 2-16 hands (Monte Carlo),
         percentiles, the weakest hand ahead of N opponents: CSV + Parquet + manifest + charts."""
@@ -103,7 +103,7 @@ def register(app: typer.Typer) -> None:
 
         started = time.perf_counter()
         counts = int_list(opponents, "--opponents")
-        with progress_bar(progress) as update:
+        with progress_bar(None if progress else False) as update:
             res = write_brag_study(out, counts, rules, seed=seed, stderr=stderr, trials=trials,
                                    charts=charts, backend=backend(threads, workers, scheduler),
                                    progress=update)
@@ -128,7 +128,7 @@ def register(app: typer.Typer) -> None:
                                              help="RULES §4: either of the last two may see; or the "
                                                   "common rule that an open player cannot see a blind one"),
         rules: str = RulesOpt,
-        out: Path = typer.Option(Path("results/brag-blind"), "--out", help="output folder"),
+        out: Path = typer.Option(Path("results/brag-blind"), "--out", help="output folder", callback=out_folder),
         seed: int = typer.Option(0, "--seed"),
         stderr: float = typer.Option(0.01, "--stderr", help="standard-error target (antes)"),
         trials: int = typer.Option(None, "--trials", help="a fixed number of deals per cell instead"),
@@ -136,7 +136,7 @@ def register(app: typer.Typer) -> None:
         workers: WorkersOpt = None,
         scheduler: SchedulerOpt = None,
         charts: bool = typer.Option(True, "--charts/--no-charts"),
-        progress: bool = typer.Option(True, "--progress/--no-progress"),
+        progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on a terminal"),
     ) -> None:
         """Is staying blind worth it? Expected money (antes) of blind and open play against
         opponents who look and play a threshold, by opponents and stake."""
@@ -150,7 +150,7 @@ def register(app: typer.Typer) -> None:
                          strategies=word_list(strategies, "--strategies"),
                          open_sees_blind=open_sees_blind, rules=rules, seed=seed, stderr=stderr,
                          trials=trials)
-        with progress_bar(progress) as update:
+        with progress_bar(None if progress else False) as update:
             _, summary, manifest = write_brag_blind_study(
                 out, {"custom": spec}, charts=charts, backend=backend(threads, workers, scheduler),
                 progress=update)

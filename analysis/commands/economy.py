@@ -7,14 +7,14 @@ from pathlib import Path
 
 import typer
 
-from ._common import DeckOpt
+from ._common import DeckOpt, out_folder
 
 
 def register(app: typer.Typer) -> None:
     @app.command("economy")
     def economy_cmd(
         deck: DeckOpt = "reference",
-        out: Path = typer.Option(Path("results"), "--out", help="folder for tables and charts"),
+        out: Path = typer.Option(Path("results"), "--out", help="folder for tables and charts", callback=out_folder),
         losers: int = typer.Option(
             3, "--losers", min=1, max=9, help="net transfers for 1..N losers"
         ),

@@ -11,7 +11,7 @@ import typer
 from analysis.runners import progress_bar
 from evaluator.errors import LabError
 
-from ._common import GameOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend
+from ._common import GameOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
 
 
 class EquityFormat(StrEnum):
@@ -86,14 +86,14 @@ def register(app: typer.Typer) -> None:
     def starting_hands_cmd(
         game: GameOpt = "dilemma",
         opponents: str = typer.Option("1-9", "--opponents", help="opponent counts, e.g. 1-9 or 1,2,5"),
-        out: Path = typer.Option(Path("results/starting-hands"), "--out", help="output folder"),
+        out: Path = typer.Option(Path("results/starting-hands"), "--out", help="output folder", callback=out_folder),
         seed: int = typer.Option(0, "--seed", min=0),
         stderr: float = typer.Option(0.001, "--stderr", help="standard-error target of Monte Carlo cells"),
         threads: ThreadsOpt = None,
         workers: WorkersOpt = None,
         scheduler: SchedulerOpt = None,
         charts: bool = typer.Option(True, "--charts/--no-charts", help="also draw the charts"),
-        progress: bool = typer.Option(True, "--progress/--no-progress"),
+        progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on a terminal"),
     ) -> None:
         """Every starting class vs 1..9 random opponents (exact vs 1): table, manifest, charts.
 
@@ -105,7 +105,7 @@ def register(app: typer.Typer) -> None:
         from ..guide.writers import write_starting_hand_study
 
         started = time.perf_counter()
-        with progress_bar(progress) as update:
+        with progress_bar(None if progress else False) as update:
             res, paths, written = write_starting_hand_study(
                 game, out, opponents, seed=seed, stderr=stderr, charts=charts,
                 backend=backend(threads, workers, scheduler), progress=update)
@@ -116,7 +116,7 @@ def register(app: typer.Typer) -> None:
 
     @table.command("streets")
     def streets_cmd(
-        out: Path = typer.Option(Path("results/streets"), "--out", help="output folder"),
+        out: Path = typer.Option(Path("results/streets"), "--out", help="output folder", callback=out_folder),
         charts: bool = typer.Option(True, "--charts/--no-charts"),
     ) -> None:
         """Exact made-hand category probabilities at flop, turn and river for both decks."""

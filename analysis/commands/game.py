@@ -9,7 +9,7 @@ import typer
 
 from analysis.runners import progress_bar
 
-from ._common import SchedulerOpt, ThreadsOpt, WorkersOpt, backend
+from ._common import SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_file, out_folder
 
 if TYPE_CHECKING:
     from analysis.engine.games import GameConfig
@@ -44,7 +44,7 @@ def register(app: typer.Typer) -> None:
 
     def common(kind: str):
         def cmd(
-            out: Path = typer.Option(..., "--out", "-o", help="folder for the tables and charts"),
+            out: Path = typer.Option(..., "--out", "-o", help="folder for the tables and charts", callback=out_folder),
             strategies: StrategiesOpt = "abc,fold-free-multiway,tight-aggressive,calling-station,maniac,fold-free-always",
             players: int | None = typer.Option(None, "--players", "-n",
                                                help="seats (2-10); default: one per strategy"),
@@ -94,7 +94,8 @@ def register_history(game_app: typer.Typer) -> None:
 
     @game_app.command("hands")
     def hands_cmd(
-        out: Path = typer.Option(..., "--out", "-o", help="hand-history file to write (JSON lines)"),
+        out: Path = typer.Option(..., "--out", "-o", help="hand-history file to write (JSON lines)",
+                                callback=out_file),
         strategies: StrategiesOpt = "abc,maniac",
         players: int | None = typer.Option(None, "--players", "-n", help="seats (2-10)"),
         hands: int = typer.Option(100, "--hands", min=1, help="hands to play"),

@@ -8,13 +8,13 @@ import typer
 
 from analysis.runners import progress_bar
 
-from ._common import DeckOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend
+from ._common import DeckOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
 
 
 def register(app: typer.Typer) -> None:
     @app.command("guide")
     def guide_cmd(
-        out: Path = typer.Option(Path("results"), "--out", help="results folder"),
+        out: Path = typer.Option(Path("results"), "--out", help="results folder", callback=out_folder),
         deck: DeckOpt = "reference",
         quick: bool = typer.Option(False, "--quick", help="small-trial preview (marked on every figure)"),
         only: list[str] = typer.Option([], "--only", help="run only this study (repeatable)"),

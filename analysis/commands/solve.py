@@ -17,7 +17,7 @@ import typer
 from analysis.runners import progress_bar
 from analysis.solvers.errors import SolverError
 
-from ._common import DeckOpt
+from ._common import DeckOpt, out_folder
 
 KNOWN_GAMES = ("kuhn", "kuhn3", "leduc", "leduc-iso", "dilemma")
 _DILEMMA_ONLY = ("players", "street", "buckets", "sizes", "raise_cap", "deck", "deals",
@@ -104,12 +104,12 @@ def register(app: typer.Typer) -> None:
     def solve_cmd(
         game: str = typer.Argument(..., help="dilemma, kuhn, kuhn3, leduc, leduc-iso, or a JSON game file"),
         method: str = typer.Option("cfr+", "--method", "-m", help="cfr, cfr+, dcfr or mccfr"),
-        iterations: int = typer.Option(1000, "--iterations", "-n", help="total iterations"),
+        iterations: int = typer.Option(1000, "--iterations", "-n", min=1, help="total iterations"),
         target: float = typer.Option(None, "--target", help="stop at this exploitability (dilemma: NashConv in chips)"),
         check_every: int = typer.Option(None, "--check-every", help="iterations between checks"),
         seed: int = typer.Option(0, "--seed", help="seed of MCCFR and of the dilemma deal sample"),
         state: Path = typer.Option(None, "--state", help=".npz file to resume from and save to"),
-        out: Path = typer.Option(None, "--out", help="folder for the strategy and history tables"),
+        out: Path = typer.Option(None, "--out", help="folder for the strategy and history tables", callback=out_folder),
         alternating: bool = typer.Option(True, "--alternating/--simultaneous"),
         progress: bool = typer.Option(False, "--progress", help="print every check on stderr"),
         players: int = typer.Option(None, "--players", help="dilemma: 2 or 3"),

@@ -12,7 +12,7 @@ import typer
 
 from analysis.runners import progress_bar
 
-from ._common import DeckOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend
+from ._common import DeckOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
 
 
 class SpotFormat(StrEnum):
@@ -21,6 +21,37 @@ class SpotFormat(StrEnum):
 
 
 MAX_OPPONENTS = 9
+POLICY_HELP = ("after checking: best_response (to the opponents' model) or a fixed policy "
+               "(check_down, check_fold, call_down)")
+VERDICTS = {"check": "CHECK", "fold": "FOLD", "close": "too close to call", "equal": "either"}
+
+
+def print_spot(res, seed: int, elapsed: float) -> None:
+    """A spot's answer as text: the two branches, the verdict, the other continuations on the
+    same deals, the option value of later free folds, and the best response's plan."""
+    r = res.row
+    floats = {"float_format": lambda v: f"{v:9.2f}"}
+    typer.echo(f"spot: {res.spot.label()} | model {r['model']} | continuation {r['policy']} | "
+               f"deck {res.manifest['deck']}")
+    typer.echo(res.to_frame().to_string(index=False, **floats))
+    typer.echo(f"gap check - fold: {r['gap']:+.2f} ± {r['gap_se']:.2f}  "
+               f"(P[check better] = {r['p_check_better']:.3f}) → {VERDICTS[r['decision']]}")
+    method = "exact: every opponent holding" if res.manifest["exact"] else f"seed {seed}"
+    typer.echo(f"{r['trials']:,} deals ({method}), {elapsed:.1f} s; showdown equity "
+               f"{r['equity']:.3f}; folding costs a penalty in {r['fold_pays_share']:.1%} of deals")
+    if len(res.others):
+        typer.echo("\nEV(check) on the same deals under each continuation (minus: vs the main one):")
+        frame = res.others.drop(columns="cell").rename(columns={"ev_check_se": "se"})
+        typer.echo(frame.to_string(index=False, **floats))
+    if "fold_free_option_value" in r:
+        typer.echo(f"option to fold for free later: worth {r['fold_free_option_value']:+.2f} ± "
+                   f"{r['fold_free_option_value_se']:.2f} of EV(check) "
+                   f"(EV(check) never folding for free: {r['ev_check_no_free_fold']:.2f})")
+    if len(res.plan):
+        typer.echo("\nthe best response's plan (strength = share of holdings beaten; reach = "
+                   "share of deals):")
+        typer.echo(res.plan.to_string(index=False, float_format=lambda v: f"{v:5.2f}"))
+    typer.echo(f"continuation: {res.manifest['continuation']}")
 
 
 def parse_int_list(text: str | Iterable[int], what: str) -> tuple[int, ...]:
@@ -46,10 +77,12 @@ def parse_int_list(text: str | Iterable[int], what: str) -> tuple[int, ...]:
 
 
 def grid_spec_from_options(*, deck: str, models: str, policy: str, streets: str, opponents: str,
-                           pots: str, hands: str, stderr: float, max_trials: int, seed: int):
+                           pots: str, hands: str, stderr: float, max_trials: int, seed: int,
+                           buckets: int = 20, compare: bool = False):
     """A :class:`GridSpec` from the command's comma-separated options (validated)."""
     from analysis.dilemma.effects import street_code
     from analysis.studies.fold_vs_check import GridSpec, SpotError
+    from analysis.studies.fold_vs_check.cells import BEST_RESPONSE
     from analysis.studies.fold_vs_check.models import load_model, load_policy
 
     street_list = tuple(s.strip() for s in streets.split(",") if s.strip())
@@ -59,14 +92,18 @@ def grid_spec_from_options(*, deck: str, models: str, policy: str, streets: str,
     model_list = tuple(m.strip() for m in models.split(",") if m.strip())
     for m in model_list:
         load_model(m)
-    load_policy(policy)
+    if policy != BEST_RESPONSE:
+        load_policy(policy)
+    if not 2 <= buckets <= 100:
+        raise SpotError(f"--buckets: 2 to 100; got {buckets}")
     opp = parse_int_list(opponents, "--opponents")
     if min(opp) < 1 or max(opp) > MAX_OPPONENTS:
         raise SpotError(f"--opponents: 1 to {MAX_OPPONENTS}; got {opponents}")
     return GridSpec(deck=deck, models=model_list, policy=policy, streets=street_list,
                     opponents=opp, pots=parse_int_list(pots, "--pots"),
                     hands=tuple(h.strip() for h in hands.split(",") if h.strip()),
-                    stderr=stderr, max_trials=max_trials, seed=seed)
+                    stderr=stderr, max_trials=max_trials, seed=seed, buckets=buckets,
+                    compare=compare)
 
 
 def register(app: typer.Typer) -> None:
@@ -83,10 +120,15 @@ def register(app: typer.Typer) -> None:
         pot: int = typer.Option(40, "--pot", help="chips in the pot at the decision"),
         stack: int = typer.Option(None, "--stack", help="chips behind each player (default 1000 - share)"),
         model: str = typer.Option("passive", "--model", help="opponent model name or TOML path"),
-        policy: str = typer.Option("check_down", "--policy", help="check_down, check_fold or call_down"),
+        policy: str = typer.Option("best_response", "--policy", help=POLICY_HELP),
+        buckets: int = typer.Option(20, "--buckets", help="strength buckets of the best response (2-100)"),
+        train_deals: int = typer.Option(10_000, "--train-deals", min=100,
+                                        help="deals the best response is trained on"),
+        compare: bool = typer.Option(True, "--compare/--no-compare",
+                                     help="also play the fixed policies on the same deals"),
         deck: DeckOpt = "reference",
         trials: int = typer.Option(None, "--trials", min=1, help="fixed number of trials"),
-        stderr: float = typer.Option(1.0, "--stderr", min=0.0, help="stop when the gap's SE <= this ($)"),
+        stderr: float = typer.Option(1.0, "--stderr", help="stop when the gap's SE <= this ($), more than 0"),
         seed: int = typer.Option(0, "--seed", min=0),
         exact: bool = typer.Option(None, "--exact/--sample",
                                    help="enumerate every opponent holding (river, 1-2 opponents); default: when possible"),
@@ -103,29 +145,23 @@ def register(app: typer.Typer) -> None:
             res = evaluate_spot(hand, board=board, street=street, opponents=opponents, pot=pot,
                                 stack=stack, model=model, policy=policy, deck=deck, trials=trials,
                                 stderr=None if trials else stderr, seed=seed, exact=exact,
+                                buckets=buckets, train_deals=train_deals, compare=compare,
                                 backend=backend(threads, workers, scheduler), progress=update)
         elapsed = time.perf_counter() - start
         if fmt is SpotFormat.json:
             typer.echo(json.dumps(res.to_dict(), indent=2, default=str))
             return
-        r = res.row
-        typer.echo(f"spot: {res.spot.label()} | model {r['model']} | policy {r['policy']} | "
-                   f"deck {res.manifest['deck']}")
-        typer.echo(res.to_frame().to_string(index=False, float_format=lambda v: f"{v:9.2f}"))
-        verdict = {"check": "CHECK", "fold": "FOLD", "close": "too close to call",
-                   "equal": "either"}[r["decision"]]
-        typer.echo(f"gap check - fold: {r['gap']:+.2f} ± {r['gap_se']:.2f}  "
-                   f"(P[check better] = {r['p_check_better']:.3f}) → {verdict}")
-        method = "exact: every opponent holding" if res.manifest["exact"] else f"seed {seed}"
-        typer.echo(f"{r['trials']:,} deals ({method}), {elapsed:.1f} s; showdown equity "
-                   f"{r['equity']:.3f}; folding costs a penalty in {r['fold_pays_share']:.1%} of deals")
+        print_spot(res, seed, elapsed)
 
     @study.command("fold-vs-check")
     def grid_cmd(
         deck: DeckOpt = "reference",
-        out: Path = typer.Option(Path("results/fold_vs_check"), "--out"),
+        out: Path = typer.Option(Path("results/fold_vs_check"), "--out", callback=out_folder),
         models: str = typer.Option("passive,threshold", "--models", help="comma-separated models"),
-        policy: str = typer.Option("check_down", "--policy"),
+        policy: str = typer.Option("best_response", "--policy", help=POLICY_HELP),
+        buckets: int = typer.Option(20, "--buckets", help="strength buckets of the best response (2-100)"),
+        compare: bool = typer.Option(False, "--compare/--no-compare",
+                                     help="also play the fixed policies on every cell's deals"),
         streets: str = typer.Option("flop,turn,river", "--streets"),
         opponents: str = typer.Option("1-5", "--opponents"),
         pots: str = typer.Option("40,120,300", "--pots"),
@@ -143,7 +179,8 @@ def register(app: typer.Typer) -> None:
 
         spec = grid_spec_from_options(deck=deck, models=models, policy=policy, streets=streets,
                                       opponents=opponents, pots=pots, hands=hands, stderr=stderr,
-                                      max_trials=max_trials, seed=seed)
+                                      max_trials=max_trials, seed=seed, buckets=buckets,
+                                      compare=compare)
         with progress_bar() as update:
             write_fold_vs_check_study(out, spec, charts=charts, echo=typer.echo,
                                       backend=backend(threads, workers, scheduler), progress=update)

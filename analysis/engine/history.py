@@ -114,11 +114,16 @@ def setup_of(data: dict[str, Any], where: str = "<history>") -> TableSetup:
     except LabError as exc:
         raise _fail(where, f"field 'rules': {exc}") from None
     blinds = table.get("blinds", [10, 20] if game == "dilemma" else [1, 2])
+    if not isinstance(blinds, list) or len(blinds) != 2:
+        raise _fail(where, "field 'table.blinds': [small blind, big blind], e.g. [10, 20]")
+    bank = table.get("bank", [300, 700, 500])
+    if not isinstance(bank, list) or len(bank) != 3:
+        raise _fail(where, "field 'table.bank': three stacks [bank 1, bank 2, bank 3], e.g. [300, 700, 500]")
     try:
         return TableSetup(names=tuple(str(s) for s in seats), stacks=tuple(stacks), dealer=dealer,
                           blinds=(blinds[0], blinds[1]), game=game, structure=structure,
-                          bank=tuple(table.get("bank", (300, 700, 500))),  # type: ignore[arg-type]
-                          blind_level=int(table.get("blind_level", 0)),
+                          bank=tuple(bank),  # type: ignore[arg-type]
+                          blind_level=table.get("blind_level", 0),
                           deck=data.get("deck", "reference" if game == "dilemma" else "holdem"),
                           rules=rules).validate()
     except LabError as exc:
@@ -219,19 +224,23 @@ def replay(data: dict[str, Any], where: str = "<history>", *, check_result: bool
 
 def read_history(path: str | Path) -> Iterator[tuple[str, dict[str, Any]]]:
     """``(where, data)`` for every non-empty line of a JSON-lines history file."""
+    from analysis.core.text import BOM, read_utf8
+
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise HistoryError(f"cannot read hand history {str(path)!r}: {exc.strerror or exc}") from None
+    text = read_utf8(p, p.name, HistoryError, "hand history").removeprefix(BOM)
     for k, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         where = f"{p.name} line {k}"
         try:
-            yield where, json.loads(line)
+            data = json.loads(line)
         except json.JSONDecodeError as exc:
             raise HistoryError(f"{where}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+        except RecursionError:
+            raise HistoryError(f"{where}: not usable JSON: nested too deeply") from None
+        except ValueError:  # an integer of more than 4300 digits
+            raise HistoryError(f"{where}: not usable JSON: a number has too many digits") from None
+        yield where, data
 
 
 def write_history(lines: Sequence[dict[str, Any]], path: str | Path) -> Path:
@@ -275,6 +284,7 @@ def history_record(path: str | Path, line: int) -> Any:
     """The settlement record (``HandRecord``) of the Dilemma hand on ``line`` of a history file:
     the hand is replayed by the referee first, so an illegal action is reported."""
     from analysis.dilemma.settlement import HandRecord
+    from analysis.dilemma.settlement.record import parse_expected
 
     for where, data in read_history(path):
         if where.endswith(f" line {line}"):
@@ -289,6 +299,11 @@ def history_record(path: str | Path, line: int) -> Any:
             res = data.get("result")
             if isinstance(res, dict) and "stacks" in res:
                 expected = {k: res[k] for k in ("stacks", "bank", "game_over", "blind_level") if k in res}
+
+                def fail(at: str, problem: str, at_line: str = where) -> HistoryError:
+                    return _fail(at_line, f"field 'result{at.removeprefix('expected')}': {problem}")
+
+                expected = parse_expected(expected, list(setup.names), fail)
             return HandRecord(state=hand.hand_state().validate(), deck=setup.deck,
                               rules=setup.rules.as_dict(), expected=expected,
                               comment=str(data.get("comment", "")), source=where)

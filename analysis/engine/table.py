@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import Any
 
 from analysis.dilemma.settlement import Rules
+from analysis.dilemma.settlement.state import bank_order_problem
 
 from .errors import TableError
 from .structures import Structure, get_structure
@@ -65,8 +67,16 @@ class TableSetup:
             raise TableError(f"blinds {small}/{big}: chips come in units of {unit}")
         if self.game == "dilemma" and unit % 10:
             raise TableError("structure unit: Dilemma Hold'em chips come in $10 units")
-        if any(b < 0 for b in self.bank) or len(self.bank) != 3:
-            raise TableError(f"bank {list(self.bank)}: three stacks, none negative")
+        if len(self.bank) != 3 or any(
+                isinstance(b, bool) or not isinstance(b, Integral) or b < 0 for b in self.bank):
+            raise TableError(f"bank {list(self.bank)}: three whole numbers of chips, none negative")
+        if self.game == "dilemma":
+            problem = bank_order_problem(self.bank)
+            if problem:
+                raise TableError(problem)
+        level = self.blind_level
+        if isinstance(level, bool) or not isinstance(level, Integral) or level not in (0, 1, 2):
+            raise TableError(f"blind_level: 0, 1 or 2, got {self.blind_level!r}")
         return self
 
     @property

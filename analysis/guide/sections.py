@@ -1,6 +1,8 @@
 """The text of each guide section, read from the study's own result tables.
 
 One function per study, named after it: ``f(folder, index) -> list[Block]``.
+(Over 500 lines because it holds the prose of every section; each function is short
+and reads only its own study's tables.)
 """
 
 from __future__ import annotations
@@ -66,9 +68,10 @@ def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
         heads_up = sub[sub["opponents"] == sub["opponents"].min()]
         multi = sub[sub["opponents"] == sub["opponents"].max()]
         fold_all = sub[sub["share_check"] < 0.5]
-        text = (f"**{model} opponents.** With {int(heads_up['opponents'].iloc[0])} opponent, checking "
-                f"is better for {heads_up['share_check'].mean():.0%} of hands on average; with "
-                f"{int(multi['opponents'].iloc[0])} opponents for {multi['share_check'].mean():.0%}. ")
+        text = (f"**{model} opponents.** Averaged over the boards a street can bring, checking is "
+                f"better for {heads_up['share_check'].mean():.0%} of starting classes with "
+                f"{int(heads_up['opponents'].iloc[0])} opponent and for "
+                f"{multi['share_check'].mean():.0%} with {int(multi['opponents'].iloc[0])} opponents. ")
         if len(fold_all):
             worst = fold_all.sort_values("share_check").iloc[0]
             text += (f"Folding for free is right for most hands in {len(fold_all)} of {len(sub)} spots; "
@@ -76,7 +79,17 @@ def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
                      f"and a ${int(worst['pot'])} pot, where only {worst['share_check']:.0%} of hands "
                      f"should check (check with strength ≥ {worst['break_even_strength']:.2f}).")
         else:
-            text += "Checking is better for most hands in every spot of the grid."
+            text += "Checking is better for most classes in every spot of the grid."
+        folds = sub[sub["break_even_strength"] > 0]
+        if len(folds):
+            top = folds.sort_values("break_even_strength").iloc[-1]
+            streets = sorted(folds["street"].unique(), key=["flop", "turn", "river"].index)
+            text += (f" On a given board, though, weak holdings should fold for free: break-even "
+                     f"strengths above 0 appear only on the {' and '.join(streets)}, up to "
+                     f"{top['break_even_strength']:.2f} ({top['street']}, {int(top['opponents'])} "
+                     f"opponents, ${int(top['pot'])} pot).")
+        else:
+            text += " Not even on a given board is folding for free better: every break-even is 0."
         mine = cells[cells["model"] == model]
         if "later_fold_free" in mine and mine["street"].ne("river").any():
             early = mine[mine["street"] != "river"]

@@ -76,7 +76,7 @@ def run_economy(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- fold vs check
 
 
-COMPARE_HANDS = ("AA", "KQs", "A10o", "99", "98s", "J7o", "55", "A2o", "64s", "72o")
+COMPARE_HANDS = ("AA", "A10s", "A10o", "99", "98s", "97o", "55", "A2o", "64s", "72o")
 
 
 def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:

@@ -22,6 +22,17 @@ class ScheduleError(LabError):
     """A trial count or standard-error target that cannot be used."""
 
 
+MAX_TRIALS = 10**12
+"""The most trials a cell may ask for: hours of work at a hundred million trials a second."""
+
+
+def _check_max(trials: int, what: str) -> None:
+    if trials > MAX_TRIALS:
+        raise ScheduleError(f"{what} of {trials:,} is more than the {MAX_TRIALS:,} a run may ask for "
+                            f"(that many already take about {MAX_TRIALS / 1e8 / 3600:.0f} hours at 100 million "
+                            "trials a second); use a standard-error target or fewer trials")
+
+
 class Schedule(ABC):
     """Targets per cell: :meth:`first`, then :meth:`next` after each round."""
 
@@ -57,6 +68,7 @@ class FixedTrials(Schedule):
     def __post_init__(self) -> None:
         if isinstance(self.trials, bool) or not isinstance(self.trials, int | np.integer) or self.trials < 1:
             raise ScheduleError(f"trials must be a whole number >= 1; got {self.trials!r}")
+        _check_max(int(self.trials), "a trial count")
 
     def first(self, n_cells: int, stream_size: int) -> np.ndarray:
         return np.full(n_cells, int(self.trials), np.int64)
@@ -97,6 +109,7 @@ class StderrTarget(Schedule):
         if self.max_trials < 1 or self.first_trials < 1:
             raise ScheduleError(f"trial counts must be >= 1; got first {self.first_trials}, "
                                 f"max {self.max_trials}")
+        _check_max(int(self.max_trials), "a trial cap")
 
     @property
     def needs_stderr(self) -> bool:

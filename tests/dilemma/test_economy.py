@@ -148,7 +148,7 @@ def test_board_values_agree_with_the_settlement_engine(deck_name):
             folded = None if (showdown or i == 0) else street
             players.append(PlayerState(f"P{i + 1}", 10_000, 100, folded, hole))
         st = HandState(
-            tuple(players), tuple(board), last_round=street, bank=(10**6, 0, 0), blind_level=2
+            tuple(players), tuple(board), last_round=street, bank=(0, 0, 10**6), blind_level=2
         )
         res = settle(st, deck, rules)
         if len(res.winners) != 1:

@@ -18,6 +18,16 @@ from evaluator.tables import get_tables
 RULE_CHOICES = {name: values for name, values in Rules.CHOICES.items()}
 
 
+def legal_bank(bank: list[int]) -> tuple[int, int, int]:
+    """A bank state that can arise in play (RULES §1.8): a bank that is empty empties the
+    banks before it too (they are drawn from first and never refilled)."""
+    b = list(bank)
+    for t in (2, 1):
+        if b[t] == 0:
+            b[:t] = [0] * t
+    return b[0], b[1], b[2]
+
+
 def random_deck(rng: np.random.Generator, name: str = "stress") -> Deck:
     """A deck with many effect cards of every kind and random corners (effects fire often)."""
     n = 40
@@ -89,7 +99,7 @@ def end_states(draw) -> HandState:
         known = folds[i] is None and not conceded[i] and showdown
         hole = holes[i] if known or draw(st.booleans()) else ()
         players.append(PlayerState(f"P{i + 1}", stack, put_in, folds[i], hole, conceded[i]))
-    bank = tuple(draw(st.sampled_from([0, 10, 20, 40, 60, 100, 300, 700])) for _ in range(3))
+    bank = legal_bank([draw(st.sampled_from([0, 10, 20, 40, 60, 100, 300, 700])) for _ in range(3)])
     return HandState(
         players=tuple(players),
         board=board,
@@ -180,7 +190,7 @@ def _seeded_state(rng: np.random.Generator) -> HandState:
         stack = int(stacks[i]) if stacks[i] or put_in else 20
         hole = tuple(int(c) for c in cards[n_board + 2 * i : n_board + 2 * i + 2])
         players.append(PlayerState(f"P{i + 1}", stack, put_in, folds[i], hole, False))
-    bank = tuple(int(x) for x in rng.choice([0, 10, 30, 70, 300, 700], 3))
+    bank = legal_bank([int(x) for x in rng.choice([0, 10, 30, 70, 300, 700], 3)])
     return HandState(
         tuple(players),
         tuple(int(c) for c in cards[:n_board]),

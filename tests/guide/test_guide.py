@@ -109,3 +109,13 @@ def test_fresh_recomputes_a_finished_study(cli, tmp_path):
     assert "streets: done" in first.stdout and "kept" in kept.stdout
     assert "streets: done" in fresh.stdout and "kept" not in fresh.stdout
     assert "Made hands by street" in (tmp_path / "README.md").read_text()
+
+
+def test_the_continuation_comparison_names_classes_of_the_deck():
+    """The guide's comparison subset (only part of it runs in --quick) is all real classes."""
+    from analysis.dilemma.decks import load_deck
+    from analysis.guide.studies import COMPARE_HANDS
+    from analysis.studies.ranges import starting_classes
+
+    names = {c.name for c in starting_classes(load_deck("reference").spec)}
+    assert set(COMPARE_HANDS) <= names

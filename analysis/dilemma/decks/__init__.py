@@ -17,7 +17,9 @@ effect printed on it (RULES §1.1, §1.7)::
 ``colour`` (none/green/blue/red) and ``effect`` default to none; ``amount`` is
 dollars for dividend/levy/subsidy/crash/windfall, a factor for boom/slump/bubble,
 and absent for insurance/rebate. ``[cards.As]`` tables work as well as the
-one-line form. ``10s`` may also be written ``Ts``.
+one-line form. ``10s`` may also be written ``Ts``. Dollar figures are 0 to
+:data:`MAX_DOLLARS`, factors 0 to :data:`MAX_FACTOR`. The file is UTF-8 text (a
+leading byte-order mark is allowed).
 
 Shipped decks (``load_deck("reference")``): ``reference`` (RULES §1.7, assumed
 values), ``plain`` (same corners, no effects), ``bare`` (no corners, no effects:
@@ -36,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from analysis.core.text import decode_utf8
 from evaluator.cards import parse_cards
 from evaluator.errors import LabError
 from evaluator.spec import GameSpec, get_game
@@ -54,6 +57,14 @@ from ..effects import (
 
 BUILTIN_DECKS: tuple[str, ...] = ("reference", "plain", "bare", "holdem")
 """Names of the decks shipped inside the package (``analysis/decks/data/*.toml``)."""
+
+MAX_DOLLARS = 10_000
+"""Largest dollar figure on a card (corner or effect amount): ten starting stacks ($1,000,
+RULES §1.1), more than the whole starting bank ($1,500) and nearly all the money of a full
+ten-player table ($11,500); every payment is capped at what the payer holds anyway. The bound
+also keeps every sum of the int64 settlement core far from overflow."""
+MAX_FACTOR = 100
+"""Largest multiplier (boom, slump, bubble): five of them on one board stay within int64."""
 
 _CARD_FIELDS = ("plus", "minus", "colour", "effect", "amount")
 _DECK_FIELDS = ("name", "game", "description", "assumed")
@@ -204,11 +215,27 @@ class _Reporter:
         return DeckError(f"{', '.join(where)}: {problem}")
 
 
+def _shown(value: Any) -> str:
+    """``repr`` of a value, shortened if it is very long (a number of 4,000 digits)."""
+    text = repr(value)
+    if len(text) <= 24:
+        return text
+    if isinstance(value, int):
+        return f"a number of {len(text.lstrip('-'))} digits"
+    return text[:20] + "..."
+
+
 def _dollars(value: Any, rep: _Reporter, card: str, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise rep.fail(f"must be a whole number of dollars, got {value!r}", card, field)
+        raise rep.fail(f"must be a whole number of dollars, got {_shown(value)}", card, field)
     if value < 0:
-        raise rep.fail(f"must not be negative, got {value}", card, field)
+        raise rep.fail(f"must not be negative, got {_shown(value)}", card, field)
+    if value > MAX_DOLLARS:
+        raise rep.fail(
+            f"must be 0 to {MAX_DOLLARS} dollars (a multiple of 10), got {_shown(value)}",
+            card,
+            field,
+        )
     if value % 10:
         raise rep.fail(f"must be a multiple of $10, got {value}", card, field)
     return value
@@ -216,11 +243,16 @@ def _dollars(value: Any, rep: _Reporter, card: str, field: str) -> int:
 
 def parse_deck(text: str, source: str = "<deck>") -> Deck:
     """Validate the text of a deck file and compile it to a :class:`Deck` (errors name the card)."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors write
     rep = _Reporter(source, text)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DeckError(f"{source}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise DeckError(f"{source}: not valid TOML: nested too deeply") from None
+    except ValueError:  # an integer longer than Python reads (4300 digits by default)
+        raise DeckError(f"{source}: not valid TOML: a number has too many digits") from None
     unknown = sorted(set(data) - {"deck", "cards"})
     if unknown:
         raise rep.fail(f"unknown section {unknown[0]!r}: a deck file has [deck] and [cards]")
@@ -304,7 +336,7 @@ def parse_deck(text: str, source: str = "<deck>") -> Deck:
             )
         value = row.get("amount")
         if kind.amount is AmountKind.NONE:
-            if value not in (None, 0) or isinstance(value, bool):
+            if value is not None and (type(value) is not int or value != 0):
                 raise rep.fail(f"effect {kind.name} takes no amount", key, "amount")
             value = 0
         elif value is None:
@@ -314,9 +346,13 @@ def parse_deck(text: str, source: str = "<deck>") -> Deck:
             value = _dollars(value, rep, key, "amount")
         else:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise rep.fail(f"must be a whole-number factor, got {value!r}", key, "amount")
+                raise rep.fail(f"must be a whole-number factor, got {_shown(value)}", key, "amount")
             if value < 0:
-                raise rep.fail(f"must not be negative, got {value}", key, "amount")
+                raise rep.fail(f"must not be negative, got {_shown(value)}", key, "amount")
+            if value > MAX_FACTOR:
+                raise rep.fail(
+                    f"must be a factor 0 to {MAX_FACTOR}, got {_shown(value)}", key, "amount"
+                )
         colour[card] = COLOURS.index(colour_name)
         opcode[card] = kind.op
         amount[card] = value
@@ -383,10 +419,10 @@ def load_deck(name_or_path: str | Path | Deck = "reference") -> Deck:
         key = (str(path.resolve()), stamp)
         if key in _CACHE:
             return _CACHE[key]
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DeckError(f"cannot read deck file {label}: {exc}") from None
-    deck = parse_deck(text, label)
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DeckError(f"cannot read deck file {label}: {exc.strerror or exc}") from None
+    deck = parse_deck(decode_utf8(data, label, DeckError), label)
     _CACHE[key] = deck
     return deck
 
@@ -462,6 +498,8 @@ __all__ = [
     "COLOUR_BLUE",
     "COLOUR_GREEN",
     "COLOUR_RED",
+    "MAX_DOLLARS",
+    "MAX_FACTOR",
     "Deck",
     "DeckError",
     "build_builtin",

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from analysis.core.text import load_json, read_utf8
 from evaluator import get_game, parse_cards
 from evaluator.errors import LabError
 
@@ -31,6 +32,7 @@ _RECORD_FIELDS = {
     "expected",
 }
 _PLAYER_FIELDS = {"name", "stack", "in", "folded", "hole", "conceded", "comment"}
+_EXPECTED_FIELDS = ("stacks", "bank", "game_over", "blind_level")
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,8 @@ def parse_hand_record(data: Any, source: str = "<record>") -> HandRecord:
         if not isinstance(name, str) or not name.strip():
             raise fail(f"{where}.name", "a non-empty string")
         folded = raw.get("folded")
+        if folded is False:  # "did not fold"; 0 is the pre-flop (0 == False in Python)
+            folded = None
         conceded = raw.get("conceded", False)
         if not isinstance(conceded, bool):
             raise fail(f"{where}.conceded", "true or false")
@@ -131,7 +135,7 @@ def parse_hand_record(data: Any, source: str = "<record>") -> HandRecord:
                 name=name.strip(),
                 stack=raw["stack"],
                 put_in=raw["in"],
-                folded=None if folded in (None, False) else street(folded, f"{where}.folded"),
+                folded=None if folded is None else street(folded, f"{where}.folded"),
                 hole=cards(raw.get("hole"), f"{where}.hole"),
                 conceded=conceded,
             )
@@ -142,6 +146,8 @@ def parse_hand_record(data: Any, source: str = "<record>") -> HandRecord:
     if not isinstance(bank, list) or len(bank) != 3:
         raise fail("bank", "three stacks [bank 1, bank 2, bank 3], e.g. [300, 700, 500]")
     level = data.get("blind_level", 0)
+    if isinstance(level, bool) or not isinstance(level, int) or level not in (0, 1, 2):
+        raise fail("blind_level", f"0, 1 or 2 (blinds 10/20, 20/40, 30/60), got {_brief(level)}")
     if "blinds" in data:
         if "blind_level" in data:
             raise fail("blinds", "give blinds or blind_level, not both")
@@ -177,8 +183,8 @@ def parse_hand_record(data: Any, source: str = "<record>") -> HandRecord:
     except SettlementError as exc:
         raise SettlementError(f"{source}: {exc}") from None
     expected = data.get("expected")
-    if expected is not None and not isinstance(expected, dict):
-        raise fail("expected", "an object with stacks and bank")
+    if expected is not None:
+        expected = parse_expected(expected, [p.name for p in players], fail)
     return HandRecord(
         state=state,
         deck=deck,
@@ -189,20 +195,68 @@ def parse_hand_record(data: Any, source: str = "<record>") -> HandRecord:
     )
 
 
+def _brief(value: Any) -> str:
+    """A value for an error message: short scalars and flat lists as JSON, else their kind."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list) and (
+        len(value) > 8 or any(isinstance(v, list | dict) for v in value)
+    ):
+        return "a list"
+    text = json.dumps(value)
+    return text if len(text) <= 30 else f"{text[:24]}..."
+
+
+def parse_expected(
+    value: Any, names: list[str], fail: Callable[[str, str], LabError]
+) -> dict[str, Any]:
+    """Check an ``expected`` block (``{"stacks": {name: dollars}, "bank": [b1, b2, b3],
+    "game_over": bool, "blind_level": 0..2}``, every part optional); ``fail(where, problem)``
+    builds the error."""
+
+    def whole(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    if not isinstance(value, dict):
+        raise fail("expected", 'an object like {"stacks": {"P1": 1060}, "bank": [280, 700, 500]}')
+    for key in value:
+        if key not in _EXPECTED_FIELDS:
+            raise fail(f"expected.{key}", f"unknown field; use {', '.join(_EXPECTED_FIELDS)}")
+    stacks = value.get("stacks")
+    if stacks is not None:
+        if not isinstance(stacks, dict):
+            raise fail("expected.stacks", 'an object of player name -> dollars, e.g. {"P1": 1060}')
+        for who, want in stacks.items():
+            if who not in names:
+                raise fail(
+                    f"expected.stacks.{who}", f"not a player; the players are {', '.join(names)}"
+                )
+            if not whole(want):
+                raise fail(
+                    f"expected.stacks.{who}", f"a whole number of dollars, got {_brief(want)}"
+                )
+    bank = value.get("bank")
+    if bank is not None and (
+        not isinstance(bank, list) or len(bank) != 3 or not all(whole(b) for b in bank)
+    ):
+        raise fail(
+            "expected.bank",
+            f"three stacks [bank 1, bank 2, bank 3], e.g. [280, 700, 500], got {_brief(bank)}",
+        )
+    over = value.get("game_over")
+    if over is not None and not isinstance(over, bool):
+        raise fail("expected.game_over", f"true or false, got {_brief(over)}")
+    level = value.get("blind_level")
+    if level is not None and (not whole(level) or level not in (0, 1, 2)):
+        raise fail("expected.blind_level", f"0, 1 or 2, got {_brief(level)}")
+    return value
+
+
 def load_hand_record(path: str | Path) -> HandRecord:
     """Read and validate a JSON hand record file (see ``docs/settlement.md`` for the format)."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SettlementError(
-            f"cannot read hand record {str(path)!r}: {exc.strerror or exc}"
-        ) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SettlementError(f"{p.name}: not valid JSON: {exc}") from None
-    return parse_hand_record(data, p.name)
+    text = read_utf8(p, p.name, SettlementError, "hand record")
+    return parse_hand_record(load_json(text, p.name, SettlementError), p.name)
 
 
 def check_expected(result: SettlementResult, expected: Mapping[str, Any]) -> list[str]:

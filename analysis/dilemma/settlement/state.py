@@ -17,6 +17,11 @@ from .layout import pack_hand
 BOARD_SIZE_AFTER = (0, 3, 4, 5)
 """Number of board cards once each street has been dealt."""
 
+MAX_CHIPS = 10**9
+"""Largest amount of money in one stack, pot share or bank stack of an end state: far above
+any real table (a whole game holds $11,500, RULES §1.1) and far below int64 overflow in the
+settlement core."""
+
 
 @dataclass(frozen=True)
 class PlayerState:
@@ -91,7 +96,7 @@ class HandState:
         dup = {x for x in names if names.count(x) > 1}
         if dup:
             raise SettlementError(f"players: duplicate name {sorted(dup)[0]!r}")
-        if self.last_round not in (0, 1, 2, 3):
+        if not _is_int(self.last_round) or self.last_round not in (0, 1, 2, 3):
             raise SettlementError(f"last_round: must be a street 0..3, got {self.last_round!r}")
         for i, p in enumerate(self.players):
             where = f"players[{i}] ({p.name})"
@@ -101,6 +106,8 @@ class HandState:
                 raise SettlementError(
                     f"{where}: no chips and nothing in; a bankrupt player is not dealt in"
                 )
+            if p.folded is not None and not _is_int(p.folded):
+                raise SettlementError(f"{where}.folded: a street 0..3 or None, got {p.folded!r}")
             if p.folded is not None and not 0 <= p.folded <= self.last_round:
                 raise SettlementError(
                     f"{where}.folded: {STREETS[p.folded] if 0 <= p.folded <= 3 else p.folded} "
@@ -114,10 +121,13 @@ class HandState:
             _check_money(value, f"bank[{t}]")
         if len(self.bank) != 3:
             raise SettlementError("bank: three stacks (bank 1, bank 2, bank 3)")
-        if self.blind_level not in (0, 1, 2):
+        problem = bank_order_problem(self.bank)
+        if problem:
+            raise SettlementError(problem)
+        if not _is_int(self.blind_level) or self.blind_level not in (0, 1, 2):
             raise SettlementError(f"blind_level: 0, 1 or 2, got {self.blind_level!r}")
-        if self.dealer is not None and not 0 <= self.dealer < n:
-            raise SettlementError(f"dealer: seat index 0..{n - 1}, got {self.dealer}")
+        if self.dealer is not None and (not _is_int(self.dealer) or not 0 <= self.dealer < n):
+            raise SettlementError(f"dealer: seat index 0..{n - 1}, got {self.dealer!r}")
         live = [p for p in self.players if p.live]
         if not live:
             raise SettlementError("players: everybody folded; one player must be left in the hand")
@@ -179,7 +189,7 @@ class HandState:
             (f"players[{i}] ({p.name}).hole", p.hole) for i, p in enumerate(self.players)
         ]:
             for c in cards:
-                if not 0 <= c < spec.n_cards:
+                if not _is_int(c) or not 0 <= c < spec.n_cards:
                     raise SettlementError(f"{label}: card id {c} is not in the {spec.summary}")
                 if c in seen:
                     raise SettlementError(
@@ -210,11 +220,39 @@ def default_streets(n_board: int) -> tuple[int, ...]:
     return (1, 1, 1, 2, 3)[:n_board]
 
 
+def bank_order_problem(bank: Sequence[int]) -> str | None:
+    """Why the bank's three stacks cannot arise in play, or ``None`` if they can.
+
+    Payments out are drawn from bank 1, then 2, then 3, and payments in go to the
+    lowest-numbered non-empty bank (RULES §1.5), so an emptied bank is never refilled
+    (RULES §1.8): once a bank is empty, every bank before it is empty too.
+    """
+    for t in (1, 2):
+        if bank[t] == 0:
+            for s in range(t):
+                if bank[s]:
+                    return (
+                        f"bank {'/'.join(str(b) for b in bank)}: bank {t + 1} is empty but bank "
+                        f"{s + 1} holds {bank[s]}; this cannot arise in play: banks are drawn "
+                        f"from in order and an emptied bank is never refilled (RULES §1.8)"
+                    )
+    return None
+
+
+def _is_int(value: Any) -> bool:
+    """An integer and not a bool (``True`` is an ``int`` in Python)."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
 def _check_money(value: Any, where: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+    if not _is_int(value):
         raise SettlementError(f"{where}: must be a whole number of dollars, got {value!r}")
     if value < 0:
         raise SettlementError(f"{where}: must not be negative, got {value}")
+    if value > MAX_CHIPS:
+        text = str(value)
+        shown = text if len(text) <= 24 else f"a number of {len(text)} digits"
+        raise SettlementError(f"{where}: must be at most {MAX_CHIPS} dollars, got {shown}")
     if value % 10:
         raise SettlementError(f"{where}: chips come in $10 units, got {value}")
 

@@ -182,6 +182,9 @@ def _player(spec_in: PlayerLike, spec: GameSpec, number: int) -> _Player:
         ids = None
     if ids is not None and len(ids) == 2:
         return _Player(format_cards(ids, spec), "hand", (ids[0], ids[1]))
+    if ids is not None and len(text.replace(",", " ").split()) == len(ids):
+        raise EquityError(f"player {number}: {text!r} is {len(ids)} card{'s' * (len(ids) != 1)}; "
+                          "a hand is exactly two cards (or give a range, like AA or 77+)")
     try:
         rng = parse_range(text, spec)
     except RangeError as exc:

@@ -184,8 +184,14 @@ def compile_spots(spots: Sequence[Spot], ctx: Context, seed: int, *, buckets: in
         sb, bb = ctx.rules.blinds[ctx.level]
         if spot.pot < sb + bb:
             raise SpotError(f"pot ${spot.pot} is smaller than the blinds (${sb} + ${bb})")
+        if spot.pot % 10 or (spot.stack is not None and spot.stack % 10):
+            what, value = ("pot", spot.pot) if spot.pot % 10 else ("stack", spot.stack)
+            raise SpotError(f"{what} must be a multiple of $10 (chips are $10 units); got {value}")
+        if spot.stack is not None and spot.stack < 0:
+            raise SpotError(f"stack must be >= 0; got {spot.stack}")
         if spot.behind < 0:
-            raise SpotError(f"stack must be >= 0; got {spot.behind}")
+            raise SpotError(f"pot ${spot.pot} is too large: {spot.players} players starting with "
+                            f"$1,000 each put in at most ${1000 * spot.players:,} (or give --stack)")
         combos, name, count, kind = resolve_hand(spot.hand, deck, board)
         policy = ctx.policy_index(spot.policy)
         i = len(rows)

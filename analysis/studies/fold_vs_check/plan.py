@@ -21,7 +21,7 @@ from evaluator.strength import strength_table, table_fits
 from evaluator.tables import get_tables
 
 from . import _kernels as K
-from .cells import Cells
+from .cells import Cells, SpotError
 from .layout import N_STATS, S_GAP, S_GAP2, S_N, n_infos
 
 STREAM = 1000
@@ -45,7 +45,12 @@ def gap_stderr(totals: np.ndarray) -> np.ndarray:
 def gap_schedule(*, stderr: float | None, trials: int | None, max_trials: int) -> Schedule:
     """A fixed trial count, or rounds until the gap's standard error is at most ``stderr``."""
     if trials is not None:
+        if trials < 1:
+            raise SpotError(f"trials must be at least 1; got {trials}")
         return FixedTrials(int(trials))
+    if stderr is None or not stderr > 0:
+        raise SpotError(f"the standard-error target must be more than $0; got {stderr} "
+                        "(or give a trial count)")
     return StderrTarget(target=float(stderr), first_trials=FIRST_TRIALS, max_trials=int(max_trials),
                         margin=1.05, stop="projection", max_rounds=MAX_ROUNDS)
 

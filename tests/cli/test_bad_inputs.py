@@ -1,0 +1,243 @@
+"""Every command refuses bad input with one line: ``error: ...`` on stderr, exit code 2.
+
+A table of (command line, words the message must contain), driven through the
+real entry point (:func:`analysis.cli.run`) in this process, so a hundred cases
+cost seconds. A new command joins this table (README, contributor notes).
+
+``{tmp}`` in an argument is a folder of prepared bad files (see ``bad_files``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from analysis.cli import run
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORD = ROOT / "examples" / "hand_example_C.json"
+HISTORY = ROOT / "examples" / "hand_history_example_C.jsonl"
+
+# (arguments, words the one line must contain (case-insensitive))
+CASES: list[tuple[str, ...]] = [
+    # --- the program and its groups
+    ("nosuch", "no such command"),
+    ("--nosuch", "no such option"),
+    ("table nosuch", "no such command"),
+    ("study nosuch", "no such command"),
+    ("game nosuch", "no such command"),
+    ("brag nosuch", "no such command"),
+    ("bluffjack nosuch", "no such command"),
+    # --- eval / categories
+    ("eval", "missing argument"),
+    ("eval As", "5, 6 or 7 cards", "got 1"),
+    ("eval As Ah Kd", "not in the dilemma deck"),
+    ("eval As As 2c 3d 4h", "duplicate", "As"),
+    ("eval Zz 2c 3d 4h 5s", "Zz"),
+    ("eval As 2c 3d 4h 5s 6h 7c 8d", "5, 6 or 7 cards", "got 8"),
+    ("eval --game nosuch As 2c 3d 4h 5s", "nosuch"),
+    ("categories --cards 4", "--cards"),
+    ("categories --cards 8", "--cards"),
+    ("categories --format xml", "--format"),
+    ("categories --game poker", "poker"),
+    # --- equity
+    ("equity", "missing argument"),
+    ("equity AA", "at least 2 players"),
+    ("equity 'As Ah 9c' random", "3 cards", "two cards"),
+    ("equity As random", "1 card", "two cards"),
+    ("equity AA -10%(AA)", "-10%(AA)", "'--'"),
+    ("equity AA -- -10%(AA)", "-10%"),
+    ("equity AA 150%(A10o)", "weight"),
+    ("equity AA 40%(77-99", "missing ')'"),
+    ("equity AA A10o --board 'As 2c'", "board"),
+    ("equity AA A10o --board 'Zz 2c 3d'", "Zz"),
+    ("equity 'As Ah' 'As 2c'", "As"),
+    ("equity AA A10o --trials 0", "--trials"),
+    ("equity AA A10o --trials abc", "--trials"),
+    ("equity AA A10o --trials 100000000000000000000", "1,000,000,000,000"),
+    ("equity AA A10o --stderr 0", "standard-error", "positive"),
+    ("equity AA A10o --stderr -1", "standard-error"),
+    ("equity AA A10o --seed -1", "--seed"),
+    ("equity AA A10o --threads 0", "--threads"),
+    ("equity AA A10o --workers 0", "--workers"),
+    ("equity AA A10o --format xml", "--format"),
+    ("equity AA A10o --game chess", "chess"),
+    ("equity AA " + " ".join(["random"] * 17), "players"),
+    ("equity AA A10o --dead 'Zz'", "Zz"),
+    ("equity AA A10o --vs-random -1", "--vs-random"),
+    ("equity AA --vs-random 20", "players"),
+    # --- table
+    ("table starting-hands --opponents 0", "opponent"),
+    ("table starting-hands --opponents 1-20", "opponent"),
+    ("table starting-hands --opponents abc", "opponents", "abc"),
+    ("table starting-hands --game chess", "chess"),
+    ("table starting-hands --stderr 0", "standard-error"),
+    ("table starting-hands --threads 0", "--threads"),
+    ("table starting-hands --out {tmp}/afile", "--out", "not a folder"),
+    ("table starting-hands --out {tmp}/afile/sub", "--out", "is a file"),
+    ("table starting-hands --out /proc/dilemma-x", "--out", "cannot create"),
+    ("table streets --out {tmp}/afile", "--out", "not a folder"),
+    ("table streets --nosuch", "no such option"),
+    # --- study
+    ("study spot", "--hand"),
+    ("study spot --hand AA --pot 45", "multiple of $10"),
+    ("study spot --hand AA --stack 15", "multiple of $10"),
+    ("study spot --hand AA --stack -10", "stack"),
+    ("study spot --hand AA --pot 4000", "pot $4000 is too large"),
+    ("study spot --hand AA --pot 10", "blinds"),
+    ("study spot --hand AA --stderr 0", "standard-error", "more than $0"),
+    ("study spot --hand AA --trials 0", "--trials"),
+    ("study spot --hand AA --opponents 0", "opponents"),
+    ("study spot --hand AA --opponents 10", "opponents"),
+    ("study spot --hand AA --opponents abc", "--opponents"),
+    ("study spot --hand AA --street preflop", "flop, turn or river"),
+    ("study spot --hand AA --board 'As 2c'", "3, 4 or 5 cards"),
+    ("study spot --hand AA --board 'As 2c 3d' --street turn", "turn board has 4 cards"),
+    ("study spot --hand ZZ", "ZZ"),
+    ("study spot --hand 'As Ah' --board 'As 2c 3d'", "As"),
+    ("study spot --hand AA --model nosuch", "nosuch"),
+    ("study spot --hand AA --policy nosuch", "nosuch"),
+    ("study spot --hand AA --buckets 1", "buckets"),
+    ("study spot --hand AA --format xml", "--format"),
+    ("study spot --hand AA --seed -1", "--seed"),
+    ("study spot --hand AA --deck nosuch", "nosuch"),
+    ("study spot --hand AA --exact --street flop", "exact enumeration"),
+    ("study fold-vs-check --pots 45", "multiple of $10"),
+    ("study fold-vs-check --pots abc", "--pots"),
+    ("study fold-vs-check --opponents 0-3", "--opponents"),
+    ("study fold-vs-check --streets preflop", "--streets"),
+    ("study fold-vs-check --models nosuch", "nosuch"),
+    ("study fold-vs-check --policy nosuch", "nosuch"),
+    ("study fold-vs-check --buckets 500", "--buckets"),
+    ("study fold-vs-check --stderr 0", "--stderr"),
+    ("study fold-vs-check --hands ZZ --out {tmp}/fvc", "ZZ"),
+    ("study fold-vs-check --out {tmp}/afile", "--out", "not a folder"),
+    ("study fold-vs-check --out /proc/dilemma-x", "--out", "cannot create"),
+    # --- deck
+    ("deck --deck nosuch", "nosuch"),
+    ("deck --deck {tmp}/invalid.toml", "invalid.toml"),
+    ("deck --deck {tmp}/baddeck.toml", "baddeck.toml"),
+    ("deck --deck {tmp}/missing.toml", "missing.toml"),
+    # --- settle
+    ("settle", "missing argument"),
+    ("settle {tmp}/missing.json", "missing.json"),
+    ("settle {tmp}/notjson.json", "notjson.json"),
+    ("settle {tmp}/wrongshape.json", "wrongshape.json"),
+    ("settle {tmp}", "directory"),
+    ("settle {record} --format xml", "--format"),
+    ("settle {record} --rule nosuch=1", "nosuch"),
+    ("settle {record} --rule winners", "winners"),
+    ("settle {record} --deck nosuch", "nosuch"),
+    ("settle {history} --line 0", "--line"),
+    ("settle {history} --line 999", "999"),
+    # --- economy
+    ("economy --deck nosuch", "nosuch"),
+    ("economy --out {tmp}/afile", "--out", "not a folder"),
+    ("economy --out /proc/dilemma-x", "--out", "cannot create"),
+    ("economy --losers 0", "--losers"),
+    # --- guide
+    ("guide --only nosuch --out {tmp}/guide", "nosuch"),
+    ("guide --out {tmp}/afile", "--out", "not a folder"),
+    ("guide --deck nosuch --out {tmp}/guide", "nosuch"),
+    ("guide --seed -1", "--seed"),
+    ("guide --threads 0", "--threads"),
+    # --- game
+    ("game simulate", "--out"),
+    ("game simulate --out {tmp}/g --strategies nosuch", "nosuch"),
+    ("game simulate --out {tmp}/g --players 1", "players"),
+    ("game simulate --out {tmp}/g --games 0", "--games"),
+    ("game simulate --out {tmp}/g --structure nosuch", "nosuch"),
+    ("game simulate --out {tmp}/g --stack 15", "stack"),
+    ("game simulate --out {tmp}/afile", "--out", "not a folder"),
+    ("game tournament --out {tmp}/g --strategies abc", "2 to 10 players"),
+    ("game hands --out {tmp}", "--out", "folder"),
+    ("game hands --out {tmp}/h.jsonl --hands 0", "--hands"),
+    ("game replay {tmp}/missing.jsonl", "missing.jsonl"),
+    ("game replay {tmp}/notjson.json", "notjson.json"),
+    # --- brag
+    ("brag eval As Ah", "3 cards", "got 2"),
+    ("brag eval As Ah Zz", "Zz"),
+    ("brag eval As Ah Kd --rules nosuch", "nosuch"),
+    ("brag equity 'As Ah Kd' --opponents 0", "opponents"),
+    ("brag equity 'As Ah Kd' --stderr 0", "standard-error"),
+    ("brag equity 'As Ah'", "3 cards", "got 2"),
+    ("brag table --opponents 0", "opponents"),
+    ("brag table --out {tmp}/afile", "--out", "not a folder"),
+    ("brag blind --stakes abc", "--stakes"),
+    ("brag blind --strategies nosuch", "first hero strategy must be 'open'"),
+    # --- bluffjack
+    ("bluffjack total", "missing argument"),
+    ("bluffjack total Zz", "Zz"),
+    ("bluffjack total As --rules nosuch", "nosuch"),
+    ("bluffjack odds 'As 9c' --stand-on 40", "stand"),
+    ("bluffjack odds 'Zz'", "Zz"),
+    ("bluffjack table --out {tmp}/afile", "--out", "not a folder"),
+    ("bluffjack hit-stand --opponents 0", "opponents"),
+    ("bluffjack hit-stand --stderr 0", "standard-error"),
+    # --- solve
+    ("solve", "missing argument"),
+    ("solve chess", "chess"),
+    ("solve kuhn --method nosuch", "nosuch"),
+    ("solve kuhn --iterations 0", "--iterations"),
+    ("solve kuhn --out {tmp}/afile", "--out", "not a folder"),
+    ("solve dilemma --players 9", "players"),
+    ("solve dilemma --street preflop", "street"),
+    ("solve dilemma --buckets 0", "buckets"),
+]
+
+
+@pytest.fixture(scope="module")
+def bad_files(tmp_path_factory) -> Path:
+    """Files a careless or hostile user might pass."""
+    tmp = tmp_path_factory.mktemp("bad")
+    (tmp / "afile").write_text("a file, not a folder\n")
+    (tmp / "notjson.json").write_text("this is not JSON\n")
+    (tmp / "wrongshape.json").write_text(json.dumps({"a": 1}))
+    (tmp / "invalid.toml").write_text("garbage = = 1\n")
+    (tmp / "baddeck.toml").write_text('[[cards]]\nname = "x"\n')
+    return tmp
+
+
+def _argv(line: str, tmp: Path) -> list[str]:
+    import shlex
+
+    text = line.format(tmp=tmp, record=RECORD, history=HISTORY)
+    return shlex.split(text)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_bad_input_is_one_line_and_exit_2(case, bad_files, capsys):
+    line, *words = case
+    code = run(_argv(line, bad_files))
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert code == 2, f"exit {code}; stderr {err!r}; stdout {out[-300:]!r}"
+    assert len(lines) == 1, f"{len(lines)} lines on stderr: {err!r}"
+    assert lines[0].startswith("error: "), lines[0]
+    assert "Traceback" not in err + out
+    for word in words:
+        assert word.lower() in lines[0].lower(), f"{word!r} not in {lines[0]!r}"
+
+
+def test_the_table_is_large_and_covers_every_command():
+    """At least 100 cases, and every registered command appears in the table."""
+    from typer.main import get_command
+
+    from analysis.cli import app
+
+    assert len(CASES) >= 100
+    group = get_command(app)
+    names = []
+    for name, command in group.commands.items():
+        subs = getattr(command, "commands", None)
+        names.extend(f"{name} {sub}" for sub in subs) if subs else names.append(name)
+    lines = [c[0] for c in CASES]
+    missing = [n for n in names if not any(line == n or line.startswith(n + " ") for line in lines)]
+    assert not missing, f"commands without a bad-input case: {missing}"
+
+
+def test_no_arguments_prints_help(capsys):
+    assert run([]) == 0
+    assert "Usage" in capsys.readouterr().out

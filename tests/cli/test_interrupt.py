@@ -1,0 +1,83 @@
+"""Ctrl-C stops a command within about a second: one line saying what was saved, exit 130,
+only whole files left, and the same command run again resumes the finished work."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _start(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "analysis.cli", *args], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _interrupt(proc: subprocess.Popen, ready) -> tuple[int, str, float]:
+    """Wait until ``ready()`` (the work is under way), send SIGINT; exit code, stderr, delay."""
+    deadline = time.monotonic() + 300
+    while not ready() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert proc.poll() is None, "the command ended before it could be interrupted"
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    return proc.returncode, err, time.monotonic() - sent
+
+
+def _warm(*args: str) -> None:
+    """Run a small job of the same command first: its kernels compiled and cached, so the
+    interrupt lands in the work itself (a numba compile cannot be cut short)."""
+    done = subprocess.run([sys.executable, "-m", "analysis.cli", *args], cwd=ROOT, text=True,
+                          capture_output=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+
+
+def _stray_files(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.name.endswith(".tmp") or p.name.startswith(".~")]
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_monte_carlo_equity():
+    _warm("equity", "AA", "random", "random", "--trials", "100000")
+    proc = _start("equity", "AA", "random", "random", "--trials", "5000000000", "--seed", "1")
+    start = time.monotonic()
+    code, err, delay = _interrupt(proc, lambda: time.monotonic() - start > 15)
+    lines = err.strip().splitlines()
+    assert code == 130, err
+    assert len(lines) == 1 and lines[0].startswith("interrupted: "), err
+    assert "Traceback" not in err and "SystemError" not in err
+    assert "trials" in lines[0]
+    assert delay < 5, f"took {delay:.1f} s to stop"  # about a second; slack for a loaded machine
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_table_keeps_whole_files_and_resumes(tmp_path):
+    out = tmp_path / "table"
+    _warm("table", "starting-hands", "--game", "dilemma", "--opponents", "3", "--stderr", "0.05",
+          "--no-charts", "--out", str(tmp_path / "warm"))
+    args = ("table", "starting-hands", "--game", "dilemma", "--opponents", "3", "--stderr", "0.002",
+            "--no-charts", "--out", str(out))
+    proc = _start(*args)
+    code, err, delay = _interrupt(proc, lambda: any((out / ".partial").glob("*.npz")))
+    lines = err.strip().splitlines()
+    assert code == 130, err
+    assert len(lines) == 1 and lines[0].startswith("interrupted: "), err
+    assert "saved" in lines[0] and "resume" in lines[0]
+    assert "Traceback" not in err
+    assert delay < 5, f"took {delay:.1f} s to stop"
+    assert not _stray_files(out)
+    assert not list(out.glob("*.csv")), "no table before the run is finished"
+    done = subprocess.run([sys.executable, "-m", "analysis.cli", *args], cwd=ROOT, text=True,
+                          capture_output=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((out / "starting_hands_dilemma.manifest.json").read_text())
+    assert manifest["resumed"] is True
+    assert not _stray_files(out)
