@@ -14,12 +14,14 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# two workers (pytest-xdist), a test file per worker at a time: numba compiles and
+# subprocess start-ups overlap, so the suite takes about half the time on 2 cores
 test: $(STAMP)
 	$(BIN)/ruff check evaluator analysis scripts tests
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --dist loadfile
 
 test-fast: $(STAMP)
-	$(BIN)/pytest -q -m "not slow"
+	$(BIN)/pytest -q -n 2 --dist loadfile -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check evaluator analysis scripts tests

@@ -27,7 +27,8 @@ UsageError, ClickException = _click.UsageError, _click.ClickException
 NoArgsIsHelp = getattr(_click, "NoArgsIsHelpError", ())
 Abort = (typer.Abort, *([_click.Abort] if hasattr(_click, "Abort") else []))
 
-NOTHING_SAVED = "stopped by Ctrl-C; this command keeps no partial results, rerun it to start again"
+NOTHING_SAVED = ("stopped by Ctrl-C; every file written so far is whole, and the same command "
+                 "run again resumes from what it saved (commands that keep no state start over)")
 
 
 class Stopped(BaseException):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import warnings
+import zlib
 
 import pytest
 
@@ -112,7 +113,7 @@ def play_one(rng: random.Random, structure: str) -> None:
 
 @pytest.mark.parametrize("structure", list(STRUCTURES))
 def test_referee_agrees_with_pokerkit_on_random_hands(structure):
-    rng = random.Random(hash(structure) % 1000)
+    rng = random.Random(zlib.crc32(structure.encode()))  # hash() of a str changes per process
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for _ in range(300):
