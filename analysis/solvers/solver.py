@@ -22,6 +22,7 @@ import pandas as pd
 
 from analysis.core.io import atomic_path, provenance, write_table
 from analysis.core.rng import derive_key
+from analysis.runners.interrupt import Interrupted, interruptible
 
 from . import _layout as L
 from ._cfr_kernels import cfr_iterations, normalise_sums, regret_matching
@@ -274,17 +275,18 @@ def solve(game: Any, method: str = "cfr+", iterations: int = 1000, *,
         raise SolverError(f"target_exploitability must be > 0; got {target_exploitability}")
     solver = _start(tree, settings, state)
     pv = None
-    while solver.iteration < total:
-        step = min(every - solver.iteration % every, total - solver.iteration)
-        solver.run(step)
-        if solver.iteration % every == 0 or solver.iteration == total:
-            pv = solver.record()
-            if state is not None:
-                solver.save(state)
-            if progress is not None:
-                progress(solver.iteration, total, pv.exploitability)
-            if target_exploitability is not None and pv.exploitability <= target_exploitability:
-                break
+    with interruptible() as stop:
+        while solver.iteration < total:
+            step = min(every - solver.iteration % every, total - solver.iteration)
+            run_chunked(solver, step, stop, lambda: stop_and_save(solver, total, state))
+            if solver.iteration % every == 0 or solver.iteration == total:
+                pv = solver.record()
+                if state is not None:
+                    solver.save(state)
+                if progress is not None:
+                    progress(solver.iteration, total, pv.exploitability)
+                if target_exploitability is not None and pv.exploitability <= target_exploitability:
+                    break
     if pv is None:  # nothing to run (0 iterations, or a finished state resumed)
         pv = solver.evaluate()
         if not solver.history or solver.history[-1][0] != solver.iteration:
@@ -294,6 +296,36 @@ def solve(game: Any, method: str = "cfr+", iterations: int = 1000, *,
     history = pd.DataFrame(solver.history, columns=_HISTORY_COLUMNS).astype({"iteration": "int64"})
     return SolveResult(tree, settings, solver.iteration, solver.average_strategy(), pv, history,
                        solver.seconds)
+
+
+CHUNK_SECONDS = 0.5
+"""Iterations go to the kernels in calls of about this long, so Ctrl-C is seen within a second."""
+
+
+def run_chunked(solver: Any, n: int, stop: Any, stopped: Any) -> None:
+    """Run ``n`` iterations of ``solver`` in kernel calls of about :data:`CHUNK_SECONDS`
+    (the kernels take the absolute iteration number, so the result is the same as one
+    call); when ``stop`` is set after a call, ``stopped()`` saves and raises."""
+    done, chunk = 0, 1
+    while done < n:
+        k = min(chunk, n - done)
+        start = time.perf_counter()
+        solver.run(k)
+        seconds = time.perf_counter() - start
+        done += k
+        if stop.is_set():
+            stopped()
+        chunk = max(1, min(4 * k, int(k * CHUNK_SECONDS / max(seconds, 1e-9))))
+
+
+def stop_and_save(solver: Any, total: int, state: str | Path | None) -> None:
+    """Ctrl-C: save the solver's state (when there is a state file) and say so."""
+    if state is not None:
+        solver.save(state)
+        where = f"the solver state is saved in {state}; run the same command again to resume"
+    else:
+        where = "nothing was saved (give --state FILE to keep the progress)"
+    raise Interrupted(f"stopped after {solver.iteration:,} of {total:,} iterations; {where}")
 
 
 def _start(tree: GameTree, settings: SolverSettings, state: str | Path | None) -> Solver:

@@ -86,3 +86,21 @@ def test_unreadable_state_is_a_solver_error(tmp_path: Path) -> None:
         Solver.load(bad, kuhn())
     with pytest.raises(SolverError, match="cannot read solver state"):
         Solver.load(tmp_path / "missing.npz", kuhn())
+
+
+def test_ctrl_c_stops_after_one_short_kernel_call_and_saves(tmp_path: Path) -> None:
+    """The first chunk is one iteration; a set stop flag saves the state and says where."""
+    import threading
+
+    from analysis.runners.interrupt import Interrupted
+    from analysis.solvers.solver import run_chunked, stop_and_save
+
+    tree = leduc()
+    solver = Solver(tree, SolverSettings("cfr+", seed=4))
+    stop = threading.Event()
+    stop.set()
+    path = tmp_path / "state.npz"
+    with pytest.raises(Interrupted, match="saved in"):
+        run_chunked(solver, 1000, stop, lambda: stop_and_save(solver, 1000, path))
+    assert solver.iteration == 1
+    assert Solver.load(path, tree).iteration == 1

@@ -32,10 +32,11 @@ from analysis.core.io import atomic_path
 from analysis.core.rng import derive_key
 from analysis.dilemma.settlement.layout import new_arrays
 from analysis.runners import Backend, Progress
+from analysis.runners.interrupt import interruptible
 
 from .. import _layout as L
 from ..evaluate import ProfileValue
-from ..solver import SolverSettings
+from ..solver import SolverSettings, run_chunked, stop_and_save
 from . import _sampled_kernels as SK
 from .deals import DealTable, game_args, sample_deals
 from .public_tree import DECISION, N_COUNT, N_KIND, N_STREET, PublicTree, build_public_tree
@@ -318,18 +319,19 @@ def solve_dilemma(game: DilemmaGame, method: str = "cfr+", iterations: int = 100
     else:
         solver = DilemmaSolver(game, settings)
     checked = False
-    while solver.iteration < total:
-        step = min(every - solver.iteration % every, total - solver.iteration)
-        solver.run(step)
-        if solver.iteration % every == 0 or solver.iteration == total:
-            nc, change = solver.record()
-            checked = True
-            if state is not None:
-                solver.save(state)
-            if check is not None:
-                check(solver.iteration, total, nc, change)
-            if target is not None and nc <= target:
-                break
+    with interruptible() as stop:
+        while solver.iteration < total:
+            step = min(every - solver.iteration % every, total - solver.iteration)
+            run_chunked(solver, step, stop, lambda: stop_and_save(solver, total, state))
+            if solver.iteration % every == 0 or solver.iteration == total:
+                nc, change = solver.record()
+                checked = True
+                if state is not None:
+                    solver.save(state)
+                if check is not None:
+                    check(solver.iteration, total, nc, change)
+                if target is not None and nc <= target:
+                    break
     if not checked and (not solver.history or solver.history[-1][0] != solver.iteration):
         solver.record()
         if state is not None:
