@@ -347,6 +347,9 @@ def main(argv: list[str] | None = None) -> int:
         api = evaluator.evaluate_batch(hands, game, threads=False)
         if not np.array_equal(api, out_s):
             raise SystemExit(f"BUG: evaluate_batch disagrees with the kernel on {game}")
+        wide = hands.astype(np.int64)  # what np.array(list_of_ints) gives: scored without a copy
+        if not np.array_equal(evaluator.evaluate_batch(wide, game, threads=False), out_s):
+            raise SystemExit(f"BUG: evaluate_batch on int64 ids disagrees on {game}")
         deck = "52" if game == "holdem" else "40"
         n_cards = int(deck)
         if K.first_invalid_row(hands, n_cards) != -1 or K.first_invalid_row_serial(hands, n_cards) != -1:
@@ -360,6 +363,9 @@ def main(argv: list[str] | None = None) -> int:
                 lambda: evaluator.evaluate_batch(hands, game, threads=False),
             ),
             ("ours evaluate_batch", n_threads, lambda: evaluator.evaluate_batch(hands, game)),
+            ("ours evaluate_batch int64", 1,
+             lambda: evaluator.evaluate_batch(wide, game, threads=False)),
+            ("ours evaluate_batch int64", n_threads, lambda: evaluator.evaluate_batch(wide, game)),
             ("ours validation only", 1, lambda: K.first_invalid_row_serial(hands, n_cards)),
             ("ours validation only", n_threads, lambda: K.first_invalid_row(hands, n_cards)),
         ]

@@ -37,6 +37,11 @@ SchedulerOpt = Annotated[
 ]
 
 
+ProgressOpt = Annotated[
+    bool, typer.Option("--progress/--no-progress", help="progress bar (drawn on a terminal only)")
+]
+
+
 def backend(threads: int | None, workers: int | None, scheduler: str | None) -> Backend:
     """The runner backend the options ask for (local unless --workers or --scheduler)."""
     from analysis.runners import make_backend

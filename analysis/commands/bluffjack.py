@@ -11,7 +11,7 @@ import typer
 from analysis.runners import progress_bar
 from evaluator.errors import LabError
 
-from ._common import SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
+from ._common import ProgressOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
 from ._lists import int_list, word_list
 
 RulesOpt = typer.Option(
@@ -105,7 +105,7 @@ def register(app: typer.Typer) -> None:
         workers: WorkersOpt = None,
         scheduler: SchedulerOpt = None,
         charts: bool = typer.Option(True, "--charts/--no-charts"),
-        progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on a terminal"),
+        progress: ProgressOpt = True,
     ) -> None:
         """Hit or stand against 1-9 opponents who stand on a threshold: the best stand-on-N by
         opponents and seat, the best response to what you see, and each rule option's effect."""
@@ -120,7 +120,7 @@ def register(app: typer.Typer) -> None:
                             stderr=stderr, trials=trials, improve_rounds=improve_rounds,
                             improve_trials=improve_trials, best_response=best_response)
         started = time.perf_counter()
-        with progress_bar(None if progress else False) as update:
+        with progress_bar(progress) as update:
             res = write_bluffjack_hit_stand_study(out, spec, charts=charts,
                                                   backend=backend(threads, workers, scheduler),
                                                   progress=update)

@@ -11,7 +11,7 @@ import typer
 from analysis.runners import progress_bar
 from evaluator.errors import LabError
 
-from ._common import SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
+from ._common import ProgressOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
 from ._lists import float_list, int_list, word_list
 
 RulesOpt = typer.Option("source", "--rules",
@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
         workers: WorkersOpt = None,
         scheduler: SchedulerOpt = None,
         charts: bool = typer.Option(True, "--charts/--no-charts"),
-        progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on a terminal"),
+        progress: ProgressOpt = True,
     ) -> None:
         """Category odds, every class heads-up (exact) and against 2-16 hands (Monte Carlo),
         percentiles, the weakest hand ahead of N opponents: CSV + Parquet + manifest + charts."""
@@ -103,7 +103,7 @@ def register(app: typer.Typer) -> None:
 
         started = time.perf_counter()
         counts = int_list(opponents, "--opponents")
-        with progress_bar(None if progress else False) as update:
+        with progress_bar(progress) as update:
             res = write_brag_study(out, counts, rules, seed=seed, stderr=stderr, trials=trials,
                                    charts=charts, backend=backend(threads, workers, scheduler),
                                    progress=update)
@@ -136,7 +136,7 @@ def register(app: typer.Typer) -> None:
         workers: WorkersOpt = None,
         scheduler: SchedulerOpt = None,
         charts: bool = typer.Option(True, "--charts/--no-charts"),
-        progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on a terminal"),
+        progress: ProgressOpt = True,
     ) -> None:
         """Is staying blind worth it? Expected money (antes) of blind and open play against
         opponents who look and play a threshold, by opponents and stake."""
@@ -150,7 +150,7 @@ def register(app: typer.Typer) -> None:
                          strategies=word_list(strategies, "--strategies"),
                          open_sees_blind=open_sees_blind, rules=rules, seed=seed, stderr=stderr,
                          trials=trials)
-        with progress_bar(None if progress else False) as update:
+        with progress_bar(progress) as update:
             _, summary, manifest = write_brag_blind_study(
                 out, {"custom": spec}, charts=charts, backend=backend(threads, workers, scheduler),
                 progress=update)

@@ -11,7 +11,7 @@ import typer
 from analysis.runners import progress_bar
 from evaluator.errors import LabError
 
-from ._common import GameOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
+from ._common import GameOpt, ProgressOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
 
 
 class EquityFormat(StrEnum):
@@ -93,7 +93,7 @@ def register(app: typer.Typer) -> None:
         workers: WorkersOpt = None,
         scheduler: SchedulerOpt = None,
         charts: bool = typer.Option(True, "--charts/--no-charts", help="also draw the charts"),
-        progress: bool = typer.Option(True, "--progress/--no-progress", help="progress bar on a terminal"),
+        progress: ProgressOpt = True,
     ) -> None:
         """Every starting class vs 1..9 random opponents (exact vs 1): table, manifest, charts.
 
@@ -105,7 +105,7 @@ def register(app: typer.Typer) -> None:
         from ..guide.writers import write_starting_hand_study
 
         started = time.perf_counter()
-        with progress_bar(None if progress else False) as update:
+        with progress_bar(progress) as update:
             res, paths, written = write_starting_hand_study(
                 game, out, opponents, seed=seed, stderr=stderr, charts=charts,
                 backend=backend(threads, workers, scheduler), progress=update)

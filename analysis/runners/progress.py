@@ -19,11 +19,10 @@ def no_progress(done: int, total: int, label: str) -> None:
 
 
 @contextmanager
-def progress_bar(enabled: bool | None = None, transient: bool = False) -> Iterator[Progress]:
-    """A rich progress bar on stderr (one line per label); ``enabled=None``: only on a terminal."""
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled:
+def progress_bar(enabled: bool = True, transient: bool = False) -> Iterator[Progress]:
+    """A rich progress bar on stderr (one line per label), drawn only when ``enabled`` and
+    stderr is a terminal (redirected output gets no bar lines)."""
+    if not (enabled and sys.stderr.isatty()):
         yield no_progress
         return
     from rich.console import Console

@@ -36,6 +36,33 @@ _METHODS = {"cfr": "cfr", "vanilla": "cfr", "cfr+": "cfr+", "cfr_plus": "cfr+", 
             "external": "mccfr"}
 _CODES = {"cfr": L.M_CFR, "cfr+": L.M_CFR_PLUS, "dcfr": L.M_DCFR}
 _STATE_FORMAT = 1
+
+
+def write_state(path: str | Path, info: dict[str, Any], **arrays: Any) -> Path:
+    """A solver's state as one ``.npz``: its arrays and a JSON ``info`` record (with the
+    format number), written whole or not at all."""
+    path = Path(path)
+    record = json.dumps({"format": _STATE_FORMAT, **info}, sort_keys=True)
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+        np.savez(fh, info=np.array(record), **arrays)
+    return path
+
+
+def read_state(path: str | Path, keys: tuple[str, ...],
+               error: type[Exception]) -> tuple[dict[str, Any], dict[str, np.ndarray], SolverSettings]:
+    """The ``info`` record, the arrays named by ``keys`` and the settings of a file written by
+    :func:`write_state`; anything unreadable is one ``error`` naming the file."""
+    try:
+        with np.load(Path(path), allow_pickle=False) as z:
+            info = json.loads(str(z["info"]))
+            arrays = {k: z[k] for k in keys}
+    except (OSError, KeyError, ValueError) as exc:
+        raise error(f"cannot read solver state {path}: {exc}") from None
+    try:
+        settings = SolverSettings(**info["settings"])
+    except (TypeError, KeyError) as exc:
+        raise error(f"solver state {path}: unreadable settings ({exc})") from None
+    return info, arrays, settings
 _HISTORY_COLUMNS = ["iteration", "exploitability", "nash_conv", "seconds"]
 
 Progress = Callable[[int, int, float], None]
@@ -151,33 +178,22 @@ class Solver:
 
     def save(self, path: str | Path) -> Path:
         """Write the state (regrets, sums, iteration, history, settings, tree id) atomically."""
-        path = Path(path)
-        info = {"format": _STATE_FORMAT, "tree": self.tree.name,
-                "fingerprint": self.tree.fingerprint, "settings": asdict(self.settings)}
-        with atomic_path(path) as tmp, open(tmp, "wb") as fh:
-            np.savez(fh, regret=self.regret, ssum=self.ssum,
-                     iteration=np.int64(self.iteration), seconds=np.float64(self.seconds),
-                     history=np.array(self.history, np.float64).reshape(-1, 4),
-                     info=np.array(json.dumps(info, sort_keys=True)))
-        return path
+        return write_state(path, {"tree": self.tree.name, "fingerprint": self.tree.fingerprint,
+                                  "settings": asdict(self.settings)},
+                           regret=self.regret, ssum=self.ssum, iteration=np.int64(self.iteration),
+                           seconds=np.float64(self.seconds),
+                           history=np.array(self.history, np.float64).reshape(-1, 4))
 
     @classmethod
     def load(cls, path: str | Path, tree: GameTree) -> Solver:
         """Resume from a file written by :meth:`save` (on the same tree)."""
-        try:
-            with np.load(Path(path), allow_pickle=False) as z:
-                info = json.loads(str(z["info"]))
-                regret, ssum = z["regret"], z["ssum"]
-                iteration, seconds, history = int(z["iteration"]), float(z["seconds"]), z["history"]
-        except (OSError, KeyError, ValueError) as exc:
-            raise SolverError(f"cannot read solver state {path}: {exc}") from None
+        info, z, settings = read_state(path, ("regret", "ssum", "iteration", "seconds", "history"),
+                                       SolverError)
+        regret, ssum = z["regret"], z["ssum"]
+        iteration, seconds, history = int(z["iteration"]), float(z["seconds"]), z["history"]
         if info.get("fingerprint") != tree.fingerprint:
             raise SolverError(f"solver state {path} was saved for tree '{info.get('tree')}' "
                               f"({info.get('fingerprint')}), not '{tree.name}' ({tree.fingerprint})")
-        try:
-            settings = SolverSettings(**info["settings"])
-        except (TypeError, KeyError) as exc:
-            raise SolverError(f"solver state {path}: unreadable settings ({exc})") from None
         solver = cls(tree, settings)
         if regret.shape != solver.regret.shape or ssum.shape != solver.ssum.shape:
             raise SolverError(f"solver state {path}: arrays do not fit tree '{tree.name}'")

@@ -17,7 +17,6 @@ switching to a best response (0 exactly at an equilibrium).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -28,7 +27,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.core.io import atomic_path
 from analysis.core.rng import derive_key
 from analysis.dilemma.settlement.layout import new_arrays
 from analysis.runners import Backend, Progress
@@ -36,14 +34,13 @@ from analysis.runners.interrupt import interruptible
 
 from .. import _layout as L
 from ..evaluate import ProfileValue
-from ..solver import SolverSettings, run_chunked, stop_and_save
+from ..solver import SolverSettings, read_state, run_chunked, stop_and_save, write_state
 from . import _sampled_kernels as SK
 from .deals import DealTable, game_args, sample_deals
 from .public_tree import DECISION, N_COUNT, N_KIND, N_STREET, PublicTree, build_public_tree
 from .spec import DilemmaError, DilemmaSpec
 from .vector import PayoffMatrices, VectorCFR, build_matrices, infos_of
 
-_STATE_FORMAT = 1
 _CODES = {"cfr": L.M_CFR, "cfr+": L.M_CFR_PLUS, "dcfr": L.M_DCFR}
 HISTORY_COLUMNS = ["iteration", "nash_conv", "nash_conv_pot", "avg_change_per_1000", "seconds"]
 CheckCallback = Callable[[int, int, float, float], None]
@@ -184,36 +181,24 @@ class DilemmaSolver:
 
     def save(self, path: str | Path) -> Path:
         """Write the state (regrets, sums, iteration, history, settings, game id) atomically."""
-        path = Path(path)
-        info = {"format": _STATE_FORMAT, "game": self.game.fingerprint,
-                "spec": self.game.spec.as_dict(), "settings": asdict(self.settings)}
         prev = self._prev_avg if self._prev_avg is not None else np.zeros(0)
-        with atomic_path(path) as tmp, open(tmp, "wb") as fh:
-            np.savez(fh, regret=self.regret, ssum=self.ssum, iteration=np.int64(self.iteration),
-                     seconds=np.float64(self.seconds), prev_avg=prev,
-                     prev_iteration=np.int64(self._prev_iteration),
-                     history=np.array(self.history, np.float64).reshape(-1, len(HISTORY_COLUMNS)),
-                     info=np.array(json.dumps(info, sort_keys=True)))
-        return path
+        return write_state(path, {"game": self.game.fingerprint, "spec": self.game.spec.as_dict(),
+                                  "settings": asdict(self.settings)},
+                           regret=self.regret, ssum=self.ssum, iteration=np.int64(self.iteration),
+                           seconds=np.float64(self.seconds), prev_avg=prev,
+                           prev_iteration=np.int64(self._prev_iteration),
+                           history=np.array(self.history, np.float64).reshape(-1, len(HISTORY_COLUMNS)))
 
     @classmethod
     def load(cls, path: str | Path, game: DilemmaGame) -> DilemmaSolver:
         """Resume from a file written by :meth:`save` (same abstraction, same deals)."""
-        try:
-            with np.load(Path(path), allow_pickle=False) as z:
-                info = json.loads(str(z["info"]))
-                arrays = {k: z[k] for k in ("regret", "ssum", "history", "prev_avg")}
-                iteration, seconds = int(z["iteration"]), float(z["seconds"])
-                prev_iteration = int(z["prev_iteration"])
-        except (OSError, KeyError, ValueError) as exc:
-            raise DilemmaError(f"cannot read solver state {path}: {exc}") from None
+        keys = ("regret", "ssum", "history", "prev_avg", "iteration", "seconds", "prev_iteration")
+        info, arrays, settings = read_state(path, keys, DilemmaError)
+        iteration, seconds = int(arrays["iteration"]), float(arrays["seconds"])
+        prev_iteration = int(arrays["prev_iteration"])
         if info.get("game") != game.fingerprint:
             raise DilemmaError(f"solver state {path} was saved for another abstraction or deal "
                                f"sample ({info.get('game')}), not {game.fingerprint}")
-        try:
-            settings = SolverSettings(**info["settings"])
-        except (TypeError, KeyError) as exc:
-            raise DilemmaError(f"solver state {path}: unreadable settings ({exc})") from None
         solver = cls(game, settings)
         if arrays["regret"].shape != solver.regret.shape:
             raise DilemmaError(f"solver state {path}: arrays do not fit the abstraction")

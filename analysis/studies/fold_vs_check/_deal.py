@@ -154,6 +154,23 @@ def strength_of(s, seat, dl, n, sources, eval_tables, n_cards):
 
 
 @kernel
+def range_histogram(weights, on, n_cards, nums, sb, nb, hist, top):
+    """``hist[v]``: the weight of the range's holdings off the board (``on``) whose strength
+    rank on this board is ``v`` (``nums`` maps a holding's rank to it); returns the total."""
+    hist[: top + 1] = 0.0
+    total = 0.0
+    for a in range(n_cards):
+        if on[a]:
+            continue
+        for b in range(a):
+            w = weights[b + a * (a - 1) // 2]
+            if w > 0.0 and not on[b]:
+                hist[nums[holding_rank(a, b, sb, nb)]] += w
+                total += w
+    return total
+
+
+@kernel
 def relative_script(street0, dl, n, model, sources, eval_tables, n_cards, weights, nums, hist):
     """Would-bet and would-call of every opponent of a *relative* model, street by street.
 
@@ -199,16 +216,7 @@ def relative_script(street0, dl, n, model, sources, eval_tables, n_cards, weight
         for j in range(1, n):
             if not live[j]:
                 continue
-            hist[: top + 1] = 0.0
-            total = 0.0
-            for a in range(n_cards):
-                if on[a]:
-                    continue
-                for b in range(a):
-                    w = weights[j, b + a * (a - 1) // 2]
-                    if w > 0.0 and not on[b]:
-                        hist[nums[holding_rank(a, b, sb, nb)]] += w
-                        total += w
+            total = range_histogram(weights[j], on, n_cards, nums, sb, nb, hist, top)
             mine = nums[holding_rank(holes[j, 0], holes[j, 1], sb, nb)]
             below = 0.0
             for v in range(mine):
@@ -234,16 +242,7 @@ def relative_script(street0, dl, n, model, sources, eval_tables, n_cards, weight
                 live[j] = False
                 continue
             # keep the holdings that would have done the same
-            hist[: top + 1] = 0.0
-            total = 0.0
-            for a in range(n_cards):
-                if on[a]:
-                    continue
-                for b in range(a):
-                    w = weights[j, b + a * (a - 1) // 2]
-                    if w > 0.0 and not on[b]:
-                        hist[nums[holding_rank(a, b, sb, nb)]] += w
-                        total += w
+            total = range_histogram(weights[j], on, n_cards, nums, sb, nb, hist, top)
             cum = 0.0
             for v in range(top + 1):  # hist becomes the share strictly below v, plus half at v
                 h = hist[v]
