@@ -10,6 +10,7 @@ with exit code 130. Never a traceback, never a usage box.
 from __future__ import annotations
 
 import re
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -131,7 +132,11 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 def main() -> None:
     """Entry point: bad input is one line on stderr and exit code 2, never a traceback."""
-    sys.exit(run())
+    code = run()
+    # The work is over and its exit code known: a Ctrl-C while the interpreter shuts down
+    # (when Python hands SIGINT back to the system) must not kill it silently with -2.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -63,7 +63,9 @@ def test_ctrl_c_during_a_table_keeps_whole_files_and_resumes(tmp_path):
     out = tmp_path / "table"
     _warm("table", "starting-hands", "--game", "dilemma", "--opponents", "3", "--stderr", "0.05",
           "--no-charts", "--out", str(tmp_path / "warm"))
-    args = ("table", "starting-hands", "--game", "dilemma", "--opponents", "3", "--stderr", "0.002",
+    # About 15 s of work on two threads (0.002 took under a second: the Ctrl-C could land
+    # after the work, while the interpreter was shutting down).
+    args = ("table", "starting-hands", "--game", "dilemma", "--opponents", "3", "--stderr", "0.0002",
             "--no-charts", "--out", str(out))
     proc = _start(*args)
     code, err, delay = _interrupt(proc, lambda: any((out / ".partial").glob("*.npz")))
