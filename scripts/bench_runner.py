@@ -67,9 +67,10 @@ def overhead(label: str, fn) -> None:
 
 
 def grid(spec: GridSpec, workers: int | None):
-    backend = make_backend(workers=workers) if workers else None
+    backend = make_backend(workers=workers) if workers else make_backend()
     start = time.perf_counter()
-    result = run_grid(spec, backend=backend)
+    with backend:  # a cluster starts once for both runs (train, evaluate), as in the CLI
+        result = run_grid(spec, backend=backend)
     return result, time.perf_counter() - start
 
 

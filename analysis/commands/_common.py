@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
+import click
 import typer
 
 if TYPE_CHECKING:
@@ -43,10 +44,13 @@ ProgressOpt = Annotated[
 
 
 def backend(threads: int | None, workers: int | None, scheduler: str | None) -> Backend:
-    """The runner backend the options ask for (local unless --workers or --scheduler)."""
+    """The runner backend the options ask for (local unless --workers or --scheduler), kept
+    open until the command ends (a Dask cluster starts once for all of a command's runs)."""
     from analysis.runners import make_backend
 
-    return make_backend(threads=threads, workers=workers, scheduler=scheduler)
+    chosen = make_backend(threads=threads, workers=workers, scheduler=scheduler)
+    ctx = click.get_current_context(silent=True)
+    return ctx.with_resource(chosen) if ctx is not None else chosen
 
 
 def _nearest_existing(path: Path) -> Path:

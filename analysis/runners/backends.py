@@ -58,6 +58,13 @@ class Backend(ABC):
     def session(self, plan: Plan) -> Any:
         """A context manager yielding a :class:`Session` for ``plan``."""
 
+    def __enter__(self) -> Backend:
+        """Keep whatever the backend starts (a cluster) open until the block ends."""
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
 
 class _LocalSession(Session):
     def __init__(self, plan: Plan) -> None:

@@ -77,8 +77,26 @@ class _DaskSession(Session):
         self.done.clear()
 
 
+QUIET_CONFIG = {
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.admin.system-monitor.gil.enabled": False,
+    "distributed.worker.profile.enabled": False,
+}
+"""Dask's housekeeping for clusters this backend starts: event-loop ticks every second
+instead of every 20 ms, the system monitor every 5 s, no statistical profiler. An idle
+2-worker LocalCluster then costs 0.7 CPU-seconds per 20 s instead of 2.6 (measured),
+CPU the workers' kernels get back on a small machine."""
+
+
 class DaskBackend(Backend):
-    """A ``LocalCluster`` of ``workers`` processes, or the cluster at ``scheduler``."""
+    """A ``LocalCluster`` of ``workers`` processes, or the cluster at ``scheduler``.
+
+    Used as a context manager (``with DaskBackend(workers=2) as backend: ...``) the
+    cluster is started at the first run and kept for every run until the block ends,
+    so a study of several runs (train, then evaluate) starts it once; otherwise each
+    run starts and closes its own.
+    """
 
     def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
         if (workers is None) == (scheduler is None):
@@ -88,38 +106,73 @@ class DaskBackend(Backend):
         self.workers = workers
         self.scheduler = scheduler
         self.label = f"dask LocalCluster ({workers} workers)" if workers else f"dask {scheduler}"
+        self._keep_open = 0
+        self._client: Any = None
+        self._cluster: Any = None
+        self._threads: int | None = None
 
-    @contextmanager
-    def session(self, plan: Plan) -> Iterator[Session]:
+    def __enter__(self) -> DaskBackend:
+        self._keep_open += 1
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._keep_open -= 1
+        if not self._keep_open:
+            self.close()
+
+    def _connect(self) -> Any:
+        """The client, starting the LocalCluster or joining the scheduler on first use."""
+        if self._client is not None:
+            return self._client
         try:
+            import dask
             from distributed import Client, LocalCluster
         except ImportError:
             raise DaskError("dask.distributed is not installed: pip install 'dask[distributed]'") from None
-        cluster = None
         try:
             if self.workers is not None:
-                cores = os.cpu_count() or 1
-                threads = max(1, cores // self.workers)
-                cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=logging.ERROR)
-                client = Client(cluster)
+                self._threads = max(1, (os.cpu_count() or 1) // self.workers)
+                with dask.config.set(QUIET_CONFIG):
+                    self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
+                                                 processes=True, dashboard_address=None,
+                                                 silence_logs=logging.ERROR)
+                self._client = Client(self._cluster)
             else:
-                threads = None
                 try:
-                    client = Client(self.scheduler, timeout="10s")
+                    self._client = Client(self.scheduler, timeout="10s")
                 except (OSError, TimeoutError) as exc:
                     raise DaskError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
         except DaskError:
+            self.close()
             raise
         except Exception as exc:  # noqa: BLE001 - any start-up failure is one clear line
+            self.close()
             raise DaskError(f"cannot start a Dask cluster: {exc}") from None
+        return self._client
+
+    @contextmanager
+    def session(self, plan: Plan) -> Iterator[Session]:
+        client = self._connect()
         try:
             n_workers = max(1, len(client.scheduler_info().get("workers", {})))
-            yield _DaskSession(client, plan, threads, slots=2 * n_workers)
+            session = _DaskSession(client, plan, self._threads, slots=2 * n_workers)
+            try:
+                yield session
+            finally:
+                session.cancel()
+                session.plan_future.release()
         finally:
+            if not self._keep_open:
+                self.close()
+
+    def close(self) -> None:
+        """Close the client and the cluster this backend started (if any)."""
+        client, cluster = self._client, self._cluster
+        self._client = self._cluster = None
+        if client is not None:
             client.close()
-            if cluster is not None:
-                cluster.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def dask_available() -> bool:

@@ -30,6 +30,9 @@ TASK_SECONDS = 0.5
 DASK_TASK_SECONDS = 2.0
 """Dask tasks: long enough that scheduling overhead stays small."""
 CHECKPOINT_SECONDS = 5.0
+TAIL_SPLIT = 8
+"""With several workers, a round's last tasks shrink (each at most the work left over the
+slots in flight, down to 1/8 of a full task), so no worker idles while one finishes."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,9 @@ def run(plan: Plan, *, backend: Backend | None = None, state_dir: str | Path | N
                     if k < len(keys):
                         limit = keys[k]
                     want = clock.task_trials(size)
+                    if session.slots > 1:  # the round's last tasks shrink so the workers end together
+                        left = int(cum[m] - cum[next_pos])
+                        want = min(want, max(left // session.slots, want // TAIL_SPLIT))
                     end = int(np.searchsorted(cum, cum[next_pos] + want, side="left"))
                     end = min(max(end, next_pos + 1), limit)
                     session.submit(next_pos, (cells[next_pos:end], streams[next_pos:end],

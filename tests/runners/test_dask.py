@@ -48,3 +48,31 @@ def test_an_unreachable_scheduler_is_one_clear_error():
 
     with pytest.raises(DaskError, match="cannot reach"):
         equity("As Ah", "random", trials=40000, backend=make_backend(scheduler="tcp://127.0.0.1:9"))
+
+
+def test_a_backend_kept_open_starts_its_cluster_once_for_several_runs():
+    from analysis.studies.equity import equity
+
+    spec = GridSpec(models=("passive",), streets=("river",), opponents=(1,), pots=(40,),
+                    hands=("AA",), stderr=20.0, max_trials=20_000, seed=3)
+    backend = make_backend(workers=1)
+    with backend:
+        run_grid(spec, backend=backend)  # two runs: training, then evaluation
+        client = backend._client
+        assert client is not None and client.status == "running"
+        equity("As Ah", "random", trials=40000, backend=backend)
+        assert backend._client is client
+    assert backend._client is None and client.status == "closed"
+
+
+def test_the_command_line_runs_on_a_local_cluster_with_the_local_numbers(capsys):
+    import json
+
+    from analysis.cli import run
+
+    answers = []
+    for extra in ([], ["--workers", "2"]):
+        assert run(["equity", "AA", "random", "--trials", "100000", "--seed", "2",
+                    "--format", "json", *extra]) == 0
+        answers.append(json.loads(capsys.readouterr().out)["players"])
+    assert answers[0] == answers[1]

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from analysis.runners import FixedTrials, Interrupted, LocalBackend, Plan, StderrTarget, run
+from analysis.runners.backends import Backend, Session, run_task
 from analysis.runners.schedule import ScheduleError
 
 
@@ -63,6 +64,54 @@ def test_totals_do_not_depend_on_the_task_size():
     large = run(Darts(), task_seconds=10.0)
     assert np.array_equal(small.totals, large.totals) and np.array_equal(small.trials, large.trials)
     assert (Darts().stderr(small.totals) <= 0.01).all()
+
+
+class Scrambled(Backend):
+    """Several tasks in flight, finishing in a seeded random order (like Dask workers);
+    each task reports a fixed time per trial, so the runner sizes tasks as on a cluster."""
+
+    label = "scrambled"
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self.sizes: list[int] = []
+
+    def session(self, plan):
+        backend = self
+
+        class _Session(Session):
+            slots = backend.slots
+
+            def __init__(self) -> None:
+                self.flight: list = []
+                self.rng = np.random.default_rng(5)
+
+            def submit(self, key, task):
+                backend.sizes.append(int(task[2].sum()))
+                self.flight.append((key, task))
+
+            def next_done(self):
+                key, task = self.flight.pop(int(self.rng.integers(len(self.flight))))
+                rows, _ = run_task(plan, *task)
+                return key, rows, 1e-6 * float(task[2].sum())
+
+            def cancel(self):
+                self.flight.clear()
+
+        from contextlib import nullcontext
+        return nullcontext(_Session())
+
+
+def test_tasks_finishing_out_of_order_give_the_same_totals_and_the_round_ends_in_small_tasks():
+    schedule = StderrTarget(target=0.002, first_trials=20_000, max_trials=1_000_000)
+    local = run(Darts(schedule=schedule))
+    backend = Scrambled(slots=4)
+    scrambled = run(Darts(schedule=schedule), backend=backend, task_seconds=0.005)
+    assert np.array_equal(local.totals, scrambled.totals)
+    assert np.array_equal(local.trials, scrambled.trials)
+    full = max(backend.sizes)
+    assert full >= 8 * Darts.stream_size
+    assert max(backend.sizes[-3:]) < full / 2  # the tail was split between the slots
 
 
 def test_fixed_trials_end_with_a_partial_stream():

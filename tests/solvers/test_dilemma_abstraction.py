@@ -132,6 +132,7 @@ def test_tree_states_the_rules_of_betting() -> None:
     ({"buckets": 1}, "buckets must be"),
     ({"deck": "nosuch"}, "unknown deck"),
     ({"preflop_in": 15}, "multiple of $10"),
+    ({"bank": (300, 0, 500)}, "bank 2 is empty but bank 1 holds 300"),
 ])
 def test_bad_options_are_one_line_errors(options, message) -> None:
     with pytest.raises(DilemmaError, match=message.replace("$", r"\$")) as err:

@@ -145,6 +145,7 @@ def test_grid_resumes_from_its_saved_run(tmp_path):
         ({"model": "maniac"}, "unknown opponent model 'maniac'"),
         ({"policy": "shove"}, "unknown policy 'shove'"),
         ({"board": "As 8d 2c"}, "both in the hand and on the board"),
+        ({"bank": (300, 0, 500)}, "bank 2 is empty but bank 1 holds 300"),
     ],
 )
 def test_impossible_spots_are_refused(kwargs, message):

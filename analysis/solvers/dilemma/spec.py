@@ -21,6 +21,7 @@ import numpy as np
 from analysis.dilemma.decks import Deck, load_deck
 from analysis.dilemma.effects import OP_CRASH, OP_LEVY, OP_SLUMP, STREETS
 from analysis.dilemma.settlement import Rules
+from analysis.dilemma.settlement.state import bank_order_problem
 
 from ..errors import SolverError
 
@@ -117,6 +118,8 @@ class DilemmaSpec:
             raise DilemmaError(f"preflop in ({self.preflop_in}) must be below the stack ({self.stack})")
         if len(self.bank) != 3 or any(b < 0 or b % 10 for b in self.bank):
             raise DilemmaError(f"bank must be three multiples of $10; got {self.bank}")
+        if problem := bank_order_problem(self.bank):
+            raise DilemmaError(problem)
         self.deck_obj  # noqa: B018 - load now: a bad deck is an error here
         self.rules_obj  # noqa: B018
 

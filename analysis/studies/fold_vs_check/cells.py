@@ -11,6 +11,7 @@ from analysis.core.rng import derive_key
 from analysis.dilemma.decks import Deck, load_deck
 from analysis.dilemma.effects import STREETS, street_code
 from analysis.dilemma.settlement import Rules
+from analysis.dilemma.settlement.state import bank_order_problem
 from evaluator import CardError, format_cards, parse_cards
 from evaluator.errors import LabError
 
@@ -221,6 +222,8 @@ def make_context(deck: str | Deck, rules: Rules | None, bank: Sequence[int], lev
     bank = tuple(int(b) for b in bank)
     if len(bank) != 3 or min(bank) < 0:
         raise SpotError(f"bank is three stacks of chips >= 0; got {bank}")
+    if problem := bank_order_problem(bank):
+        raise SpotError(problem)
     if level not in (0, 1, 2):
         raise SpotError(f"blind level is 0, 1 or 2; got {level}")
     return Context(load_deck(deck), rules or Rules(), bank, level)  # type: ignore[arg-type]
