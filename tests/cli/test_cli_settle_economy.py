@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -18,13 +19,18 @@ runner = CliRunner()
 
 
 def run_main(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:
-    """Run the real entry point (with its LabError handling) in-process."""
+    """Run the real entry point (with its LabError handling) in-process. As the process's
+    entry point, ``main`` ignores Ctrl-C once the work is done; the handler is put back."""
     monkeypatch.setattr(sys, "argv", ["dilemma", *args])
     code = 0
+    handler = signal.getsignal(signal.SIGINT)
     try:
         main()
     except SystemExit as exc:
         code = int(exc.code or 0)
+    finally:
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        signal.signal(signal.SIGINT, handler)
     out = capsys.readouterr()
     return code, out.out, out.err
 
