@@ -98,13 +98,16 @@ class DaskBackend(Backend):
     run starts and closes its own.
     """
 
-    def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
+    def __init__(self, workers: int | None = None, scheduler: str | None = None,
+                 connect_timeout: float = 10.0) -> None:
         if (workers is None) == (scheduler is None):
             raise DaskError("give either a number of workers or a scheduler address")
         if workers is not None and not 1 <= workers <= 256:
             raise DaskError(f"workers must be between 1 and 256; got {workers}")
         self.workers = workers
         self.scheduler = scheduler
+        self.connect_timeout = connect_timeout
+        """Seconds to wait for the scheduler at ``scheduler`` before giving up."""
         self.label = f"dask LocalCluster ({workers} workers)" if workers else f"dask {scheduler}"
         self._keep_open = 0
         self._client: Any = None
@@ -139,7 +142,7 @@ class DaskBackend(Backend):
                 self._client = Client(self._cluster)
             else:
                 try:
-                    self._client = Client(self.scheduler, timeout="10s")
+                    self._client = Client(self.scheduler, timeout=f"{self.connect_timeout}s")
                 except (OSError, TimeoutError) as exc:
                     raise DaskError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
         except DaskError:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from analysis.runners import make_backend
-from analysis.runners.dask import DaskError, dask_available
+from analysis.runners.dask import DaskBackend, DaskError, dask_available
 from analysis.studies.fold_vs_check import GridSpec, run_grid
 
 pytestmark = pytest.mark.skipif(not dask_available(), reason="dask.distributed is not installed")
@@ -47,7 +47,8 @@ def test_an_unreachable_scheduler_is_one_clear_error():
     from analysis.studies.equity import equity
 
     with pytest.raises(DaskError, match="cannot reach"):
-        equity("As Ah", "random", trials=40000, backend=make_backend(scheduler="tcp://127.0.0.1:9"))
+        equity("As Ah", "random", trials=40000,
+               backend=DaskBackend(scheduler="tcp://127.0.0.1:9", connect_timeout=1))
 
 
 def test_a_backend_kept_open_starts_its_cluster_once_for_several_runs():
