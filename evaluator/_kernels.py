@@ -273,22 +273,9 @@ def _finish_block(hands, lo, hi, slots, values, slot_mask, flush, out, flagged):
 
 @kernel
 def score_batch_serial(hands, tables, out):
-    """Scores of the rows of ``hands`` (m x k card ids, k in 5..7) into ``out``, one thread."""
-    n, k = hands.shape
-    slots = np.empty(_BLOCK, np.uint32)
-    flagged = np.empty(_BLOCK, np.uint32)
-    if k == 7:
-        key, key_last, bucket_shift, slot_shift, slot_mask, displace, values = _seven_table(tables)
-        for lo in range(0, n, _BLOCK):
-            hi = min(n, lo + _BLOCK)
-            _slots7(hands, lo, hi, key, key_last, bucket_shift, slot_shift, slot_mask, displace,
-                    slots)
-            _finish_block(hands, lo, hi, slots, values, slot_mask, tables[-1], out, flagged)
-    else:
-        for lo in range(0, n, _BLOCK):
-            hi = min(n, lo + _BLOCK)
-            _slots_any(hands, lo, hi, tables, slots)
-            _finish_block(hands, lo, hi, slots, tables[6], tables[4], tables[-1], out, flagged)
+    """Scores of the rows of ``hands`` (m x k card ids, k in 5..7) into ``out``, one thread
+    (:func:`score_checked_serial` without the validation)."""
+    score_checked_serial(hands, tables, 0, out)
 
 
 @kernel(parallel=True)
@@ -482,9 +469,10 @@ def first_invalid_row_serial(hands, n_cards):
 
 @kernel
 def score_checked_serial(hands, tables, n_cards, out):
-    """:func:`score_batch_serial` with the rows validated block by block just before they are
-    scored (while the block is in cache): returns the first row with a card id off
-    ``0..n_cards-1`` or a card twice (rows from it on are not scored), else -1."""
+    """Scores of the rows of ``hands`` into ``out``, one thread, with the rows validated block
+    by block just before they are scored (while the block is in cache): returns the first row
+    with a card id off ``0..n_cards-1`` or a card twice (rows from it on are not scored), else
+    -1. ``n_cards`` 0 skips the validation (:func:`score_batch_serial`)."""
     n, k = hands.shape
     bits = _card_bits(n_cards)
     slots = np.empty(_BLOCK, np.uint32)
@@ -493,7 +481,7 @@ def score_checked_serial(hands, tables, n_cards, out):
         key, key_last, bucket_shift, slot_shift, slot_mask, displace, values = _seven_table(tables)
         for lo in range(0, n, _BLOCK):
             hi = min(n, lo + _BLOCK)
-            bad = _first_invalid(hands, lo, hi, bits)
+            bad = _first_invalid(hands, lo, hi, bits) if n_cards else -1
             if bad >= 0:
                 return np.int64(bad)
             _slots7(hands, lo, hi, key, key_last, bucket_shift, slot_shift, slot_mask, displace,
@@ -502,7 +490,7 @@ def score_checked_serial(hands, tables, n_cards, out):
     else:
         for lo in range(0, n, _BLOCK):
             hi = min(n, lo + _BLOCK)
-            bad = _first_invalid(hands, lo, hi, bits)
+            bad = _first_invalid(hands, lo, hi, bits) if n_cards else -1
             if bad >= 0:
                 return np.int64(bad)
             _slots_any(hands, lo, hi, tables, slots)

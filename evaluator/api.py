@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _kernels as K
-from .cards import CardsLike, format_cards, parse_cards
+from .cards import CardsLike, card_rows, format_cards, invalid_row_error, parse_cards
 from .errors import CardError
 from .spec import CATEGORIES, GameSpec, get_game
 from .tables import CATEGORY_SHIFT, FLUSH, STRAIGHT_FLUSH, get_tables
@@ -44,17 +44,15 @@ def evaluate_batch(
     parallel over all numba threads unless ``threads=False``.
     """
     spec = get_game(game)
-    arr = np.asarray(hands)
-    if arr.ndim != 2 or arr.shape[1] not in HAND_SIZES:
-        raise CardError(f"hands must be an (n, 5|6|7) array of card ids; got shape {arr.shape}")
-    if not np.issubdtype(arr.dtype, np.integer):  # bool and float arrays are refused here
-        raise CardError(f"hands must hold integer card ids; got dtype {arr.dtype}")
-    if not arr.dtype.isnative:  # numba takes native byte order only
-        arr = arr.astype(arr.dtype.newbyteorder("="))
-    arr = np.ascontiguousarray(arr)  # no copy for a C-contiguous array
+    arr = card_rows(hands, HAND_SIZES, "hands must be an (n, 5|6|7) array of card ids")
     out = np.empty(arr.shape[0], dtype=np.int32)
     if not arr.size:
         return out
+    kernel = K.score_checked if threads else K.score_checked_serial
+    bad = kernel(arr, get_tables(spec).kernel_args, spec.n_cards, out)
+    if bad >= 0:
+        raise invalid_row_error(arr, bad, spec)
+    return out
     kernel = K.score_checked if threads else K.score_checked_serial
     bad = kernel(arr, get_tables(spec).kernel_args, spec.n_cards, out)
     if bad >= 0:

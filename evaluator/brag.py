@@ -29,7 +29,7 @@ import numpy as np
 
 from . import _brag_kernels as K
 from ._kernels import first_invalid_row, first_invalid_row_serial
-from .cards import CardsLike, format_cards, parse_cards
+from .cards import CardsLike, card_rows, format_cards, invalid_row_error, parse_cards
 from .errors import CardError, LabError
 from .spec import HOLDEM, GameSpec
 
@@ -193,21 +193,11 @@ def evaluate_batch(hands: np.ndarray, rules: BragRules | str | None = None, *,
     """Scores (int32) of the rows of an ``(n, 3)`` array of card ids of any integer dtype
     (not converted), validated (ids in the deck, no card twice in a row); parallel over all
     numba threads unless ``threads=False``."""
-    arr = np.asarray(hands)
-    if arr.ndim != 2 or arr.shape[1] != HAND_SIZE:
-        raise CardError(f"Brag hands must be an (n, 3) array of card ids; got shape {arr.shape}")
-    if not np.issubdtype(arr.dtype, np.integer):
-        raise CardError(f"hands must hold integer card ids; got dtype {arr.dtype}")
-    if not arr.dtype.isnative:  # numba takes native byte order only
-        arr = arr.astype(arr.dtype.newbyteorder("="))
-    arr = np.ascontiguousarray(arr)  # no copy for a C-contiguous array
+    arr = card_rows(hands, (HAND_SIZE,), "Brag hands must be an (n, 3) array of card ids")
     check = first_invalid_row if threads else first_invalid_row_serial
     bad = check(arr, BRAG.n_cards) if arr.size else -1
     if bad >= 0:
-        row = arr[bad]
-        if row.min() < 0 or row.max() >= BRAG.n_cards:
-            raise CardError(f"row {bad}: card ids must be in 0..{BRAG.n_cards - 1} for the {BRAG.summary}")
-        raise CardError(f"row {bad} repeats a card: {format_cards(row, BRAG)}")
+        raise invalid_row_error(arr, bad, BRAG)
     out = np.empty(arr.shape[0], dtype=np.int32)
     kernel = K.score_batch if threads else K.score_batch_serial
     kernel(arr, score_table(get_brag_rules(rules)), out)

@@ -110,3 +110,25 @@ def mask_to_cards(mask: int) -> list[int]:
 def full_deck(game: str | GameSpec = "dilemma") -> np.ndarray:
     """All card ids of the game's deck, ascending (uint8)."""
     return np.arange(get_game(game).n_cards, dtype=np.uint8)
+
+
+def card_rows(hands: np.ndarray, sizes: tuple[int, ...], shape_text: str) -> np.ndarray:
+    """``hands`` as a native-order, C-contiguous 2-D integer array of any dtype (not converted,
+    no copy when it already is one), with rows of a length in ``sizes``; ``shape_text`` starts
+    the error for a bad shape (``"hands must be an (n, 3) array of card ids"``)."""
+    arr = np.asarray(hands)
+    if arr.ndim != 2 or arr.shape[1] not in sizes:
+        raise CardError(f"{shape_text}; got shape {arr.shape}")
+    if not np.issubdtype(arr.dtype, np.integer):  # bool and float arrays are refused here
+        raise CardError(f"hands must hold integer card ids; got dtype {arr.dtype}")
+    if not arr.dtype.isnative:  # numba takes native byte order only
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    return np.ascontiguousarray(arr)
+
+
+def invalid_row_error(arr: np.ndarray, bad: int, spec: GameSpec) -> CardError:
+    """The error for row ``bad``, which a validating kernel found invalid."""
+    row = arr[bad]
+    if row.min() < 0 or row.max() >= spec.n_cards:
+        return CardError(f"row {bad}: card ids must be in 0..{spec.n_cards - 1} for the {spec.summary}")
+    return CardError(f"row {bad} repeats a card: {format_cards(row, spec)}")
