@@ -8,6 +8,7 @@ import pytest
 from evaluator import (
     CATEGORIES,
     CardError,
+    GameSpec,
     best_five,
     category,
     category_counts,
@@ -219,6 +220,21 @@ def test_seven_card_counts_of_both_decks():
     }
     assert counts["flush"] < counts["full_house"]  # RULES §1.3 note
     assert sum(counts.values()) == comb(40, 7)
+
+
+@pytest.mark.parametrize("wheel", [True, False])
+def test_enumerated_counts_match_hand_by_hand_scores_on_a_small_deck(wheel):
+    """The enumeration (partial sums, the last card walked by rank) against every hand of a
+    28-card deck scored one row at a time by ``evaluate_batch``, for 5, 6 and 7 cards."""
+    from itertools import combinations
+
+    spec = GameSpec(name=f"seven-ranks-{wheel}", ranks=("2", "3", "4", "5", "6", "7", "A"),
+                    wheel=wheel)
+    for k in (5, 6, 7):
+        hands = np.array(list(combinations(range(spec.n_cards), k)), dtype=np.uint8)
+        codes = evaluate_batch(hands, spec) >> 12
+        expected = {name: int(np.count_nonzero(codes == i)) for i, name in enumerate(CATEGORIES)}
+        assert category_counts(spec, k) == expected
 
 
 def test_tables_rebuild_from_first_principles_match_the_cache():
