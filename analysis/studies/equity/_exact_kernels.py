@@ -316,27 +316,6 @@ def flush_board_classes(avail, need, k, suit_weight, n_ranks):
     return rows[:, :k], weights
 
 
-@kernel
-def canonical_rows(rows, perms):
-    """The rows of ``rows`` (card sets) that are the smallest of their orbit under the suit
-    permutations ``perms`` (identity first), and each one's orbit size (int64): every
-    orbit of a permutation-invariant set of rows, once, with its weight."""
-    n = rows.shape[0]
-    weights = np.empty(n, np.int64)
-    keep = 0
-    for i in range(n):
-        mask = np.uint64(0)
-        for j in range(rows.shape[1]):
-            mask |= _ONE << np.uint64(rows[i, j])
-        w = orbit_weight(mask, perms)
-        if w:
-            for j in range(rows.shape[1]):
-                rows[keep, j] = rows[i, j]
-            weights[keep] = w
-            keep += 1
-    return rows[:keep], weights[:keep]
-
-
 @kernel(inline=True)
 def _choose(n, k):
     if k < 0 or k > n:
@@ -357,7 +336,7 @@ def exact_fixed_split(hands, board, n_known, avail, fboards, fweights, n_ranks, 
     multiset is scored once, weighted by its number of boards. ``fboards`` lists
     the boards on which somebody can make a flush (:func:`flush_boards`); they
     are scored in full, and their rank-only outcome is subtracted again, each
-    with its weight ``fweights`` (its suit orbit's size, :func:`canonical_rows`).
+    with its weight ``fweights`` (the boards it stands for, :func:`flush_board_classes`).
     """
     n_players = hands.shape[0]
     n = avail.shape[0]
