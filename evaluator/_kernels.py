@@ -36,12 +36,16 @@ multiplier: the hash of a hand is the plain sum of its 7 keys.
 Card arrays of any integer dtype are scored as they are: numba compiles (and caches)
 a variant per dtype, and card ids index the tables as unsigned numbers (:func:`_u`),
 so signed dtypes get no negative-index wrap-around code. :func:`score_checked` and
-:func:`score_checked_serial` (what ``evaluate_batch`` calls) validate each block with
-:func:`_first_invalid` just before scoring it, while it is in cache: one pass over
-the array instead of two. Measured (20M random 7-card rows of 40 cards through
-``evaluate_batch``, one thread, a 2-core VM under load, best of 3): uint8 ~97 ms
-before and after; int64 ~185 ms when the rows were validated, then copied to
-uint8, then scored, ~128 ms now (the rest is the 8x larger array's memory traffic).
+:func:`score_checked_serial` (what ``evaluate_batch`` calls) validate the rows inside
+pass 1 (:func:`_slots7`): a branch-free per-row test OR-ed into one word per block,
+the key tables padded to 256 entries so an invalid id hashes harmlessly, and only a
+failed block is scanned again to name its first bad row. Measured (2M random
+7-card uint8 rows of 52 cards, one thread, ``taskset -c 0``, load ~3, best of 15,
+same run): raw kernel 342 M/s, validating first then scoring each block 239-244,
+the fused pass 251-260. The test itself (7 table loads, 6 ORs, a popcount) is
+most of the remaining gap: it was tried as shifts instead of loads, as
+sum-versus-OR instead of popcount, and as a separate vectorised loop (AVX2,
+slower: 348 M/s alone, strided byte loads) with no better result.
 A new dtype compiles in ~1.4 s (serial) and ~1.6 s (parallel) once, then loads
 from the cache.
 
@@ -90,6 +94,8 @@ _BLOCK = 2048
 """Rows per block of the three passes: the slot words stay in L1 (512..4096 measured flat)."""
 _COUNT_UNITS = 64
 """Work units of :func:`category_counts` (see :func:`_count_unit`)."""
+_LANES = 4
+"""Category histograms per unit of :func:`_count_unit7` (a power of two)."""
 
 # Slot words: flush flags of the four suits in bits 19, 23, 27 and 31. The
 # 7-card keys hold their suit counters at SEVEN_SUIT_SHIFT (16), so their flags
@@ -98,10 +104,14 @@ _FLAGS = np.uint64(FLUSH_BITS << SEVEN_SUIT_SHIFT)
 _FLAG_SHIFT = np.uint64(SUIT_SHIFT - SEVEN_SUIT_SHIFT)
 _SEVEN_SHIFT = np.uint64(SEVEN_SUIT_SHIFT)
 _SEVEN_INIT = np.uint64(SEVEN_FLUSH_INIT)
+_SEVEN_ONE_EACH = np.uint64(0x1111 << SEVEN_SUIT_SHIFT)
+"""One more card in each suit counter of a 7-card key sum."""
 assert MAX_SLOT_BITS <= 19 and SUIT_SHIFT >= SEVEN_SUIT_SHIFT
 
 _U32 = np.uint64(32)
 _BYTE = np.uint64(255)
+_N_BYTES = 256
+_SEVEN = np.uint64(7)
 
 
 @kernel(inline=True)
@@ -196,11 +206,13 @@ def _seven_table(tables):
     ``key[c]`` is ``((5**rank * m) mod 2**32) << 32`` plus the card's suit bit at
     ``SEVEN_SUIT_SHIFT``; ``key_last`` is the same plus the suit counters' start
     value (added with one card of each hand, so a 7-card sum is 7 loads and 6
-    additions). ``displace`` and ``values`` are views of the 7-card part of
+    additions). Both have 256 entries, 0 past the deck, so any byte indexes them:
+    the fused validate-and-score pass hashes a block before it knows the block is
+    valid. ``displace`` and ``values`` are views of the 7-card part of
     ``tables[5]`` and ``tables[6]``.
     """
     card_key, m = tables[0], tables[7]
-    keys = np.empty((2, card_key.shape[0]), dtype=np.uint64)
+    keys = np.zeros((2, _N_BYTES), dtype=np.uint64)
     for c in range(card_key.shape[0]):
         rank_part = ((card_key[c] & _LOW32) * m) << _U32
         keys[0, c] = rank_part | ((card_key[c] >> _SUIT_SHIFT) << _SEVEN_SHIFT)
@@ -216,37 +228,81 @@ def _u(card):
     return np.uint64(card)
 
 
+@kernel(inline=True)
+def _b(card):
+    """A card id of any integer dtype as an index into a 256-entry table (free for uint8)."""
+    return np.uint64(card) & _BYTE
+
+
+@kernel(inline=True)
+def _bad7(hands, i, bits):
+    """Non-zero when 7-card row ``i`` has a card off the deck or a card twice.
+
+    The OR of the cards' bits (:func:`_card_bits`) has 7 bits set exactly when the row
+    is valid: a repeated card or one off the deck (bit 0) leaves fewer; ids above 255
+    are caught by ``over``. No branch and no ``x | 1 << c`` (LLVM makes that a serial
+    chain of ``bts``).
+    """
+    c0, c1, c2, c3 = hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3]
+    c4, c5, c6 = hands[i, 4], hands[i, 5], hands[i, 6]
+    over = np.uint64(np.int64((c0 | c1 | c2 | c3) | (c4 | c5 | c6)) >> 8)
+    mask = ((bits[_b(c0)] | bits[_b(c1)]) | (bits[_b(c2)] | bits[_b(c3)])) | (
+        (bits[_b(c4)] | bits[_b(c5)]) | bits[_b(c6)])
+    return over | (_popcount(mask) ^ _SEVEN)
+
+
 @kernel
-def _slots7(hands, lo, hi, key, key_last, bucket_shift, slot_shift, slot_mask, displace, slots):
-    """Pass 1 for 7-card rows ``lo:hi``: their slot words into ``slots[:hi - lo]``.
+def _slots7(hands, lo, hi, key, key_last, bucket_shift, slot_shift, slot_mask, displace, bits,
+            slots):
+    """Pass 1 for 7-card rows ``lo:hi``: their slot words into ``slots[:hi - lo]``; returns
+    whether a row of the block is invalid (:func:`_bad7`), checked unless ``bits`` is empty.
 
     The hash is the sum of the pre-multiplied keys; bucket and slot come from
     its high bits, the flags are its bits 19, 23, 27, 31. Indices are unsigned
-    so numba emits no negative-index wrap-around code.
+    so numba emits no negative-index wrap-around code, and taken modulo 256
+    (the key tables have 256 entries) so an invalid id reads a key, not past
+    the table: the check costs no branch per row, a block's verdict is the OR of
+    its rows'.
     """
+    bad = np.uint64(0)
+    check = bits.shape[0] != 0
     for m in range(np.uint64(hi - lo)):
         i = np.uint64(lo) + m
-        h = ((key[_u(hands[i, 0])] + key[_u(hands[i, 1])])
-             + (key[_u(hands[i, 2])] + key[_u(hands[i, 3])])) + (
-            (key[_u(hands[i, 4])] + key[_u(hands[i, 5])]) + key_last[_u(hands[i, 6])]
+        if check:  # loop-invariant: LLVM unswitches the loop
+            bad |= _bad7(hands, i, bits)
+        h = ((key[_b(hands[i, 0])] + key[_b(hands[i, 1])])
+             + (key[_b(hands[i, 2])] + key[_b(hands[i, 3])])) + (
+            (key[_b(hands[i, 4])] + key[_b(hands[i, 5])]) + key_last[_b(hands[i, 6])]
         )
         slot = ((h >> slot_shift) & slot_mask) ^ displace[h >> bucket_shift]
         slots[m] = np.uint32(slot | (h & _FLAGS))
+    return bad != 0
 
 
 @kernel
-def _slots_any(hands, lo, hi, tables, slots):
-    """Pass 1 for rows ``lo:hi`` of any size (5-7) with the general table."""
+def _slots_any(hands, lo, hi, tables, bits, slots):
+    """Pass 1 for rows ``lo:hi`` of any size (5-7) with the general table; returns whether a
+    row is invalid, checked (before its ids index) unless ``bits`` is empty."""
     key, mult, bucket_shift, slot_shift, slot_mask, displace = tables[:6]
     k = np.uint64(hands.shape[1])
+    check = bits.shape[0] != 0
     for m in range(np.uint64(hi - lo)):
         i = np.uint64(lo) + m
+        if check:
+            over = np.int64(0)
+            mask = np.uint64(0)
+            for j in range(k):
+                over |= np.int64(hands[i, j])
+                mask |= bits[_b(hands[i, j])]
+            if (over >> 8) != 0 or _popcount(mask) != k:
+                return True
         acc = _INIT
         for j in range(k):
             acc += key[_u(hands[i, j])]
         h = (acc & _LOW32) * mult
         slot = ((h >> slot_shift) & slot_mask) ^ displace[h >> bucket_shift]
         slots[m] = np.uint32(slot | ((acc >> _FLAG_SHIFT) & _FLAGS))
+    return False
 
 
 @kernel
@@ -359,6 +415,81 @@ def _count_unit(u, n_cards, k, key, init, low_mask, mult, bucket_shift, slot_shi
                         part[t] = part[t - 1] + key[idx[t]]
 
 
+@kernel(inline=True)
+def _flush7(h, cards, flush):
+    """Score of a 7-card flush hand with key sum ``h`` (the 7-card table's) and ``cards``."""
+    suit = np.int64(trailing_zeros((h & _FLAGS) >> _SEVEN_SHIFT) >> 2)
+    ranks = np.int64(0)
+    for j in range(7):
+        x = cards[j]
+        ranks |= np.int64((x & 3) == suit) << (x >> 2)
+    return flush[ranks]
+
+
+@kernel
+def _count_unit7(u, n_cards, key, displace, values, bucket_shift, slot_shift, slot_mask, flush,
+                 counts):
+    """:func:`_count_unit` for 7-card hands with the 7-card table, written as nested loops
+    over partial sums of the pre-multiplied keys (the hash of a hand is its key sum).
+
+    The last card is walked by rank: when the first six cards hold at most four of a
+    suit, the last card's cards of one rank all give the same non-flush hand (the
+    look-up reads the rank part of the sum), so that hand is looked up once and
+    counted as many times as there are such cards; only the one card that completes
+    a flush is scored on its own. ``counts`` has ``_LANES`` rows (by the last card's
+    rank) so that runs of one category do not chain increments on one store.
+    """
+    n = n_cards
+    cards = np.empty(7, np.int64)
+    item = -1
+    for c in range(2, n - 4):
+        for b in range(1, c):
+            for a in range(b):
+                item += 1
+                turn, pos = divmod(item, _COUNT_UNITS)
+                if (pos if turn % 2 == 0 else _COUNT_UNITS - 1 - pos) != u:
+                    continue
+                cards[0] = a
+                cards[1] = b
+                cards[2] = c
+                p3 = _SEVEN_INIT + key[a] + key[b] + key[c]
+                for d in range(c + 1, n - 3):
+                    cards[3] = d
+                    p4 = p3 + key[d]
+                    for e in range(d + 1, n - 2):
+                        cards[4] = e
+                        p5 = p4 + key[e]
+                        for f in range(e + 1, n - 1):
+                            cards[5] = f
+                            p6 = p5 + key[f]
+                            if p6 & _FLAGS:  # five of a suit already: every hand is a flush
+                                for g in range(f + 1, n):
+                                    cards[6] = g
+                                    sc = _flush7(p6 + key[g], cards, flush)
+                                    counts[(g >> 2) & (_LANES - 1), sc >> CATEGORY_SHIFT] += 1
+                                continue
+                            four = (p6 + _SEVEN_ONE_EACH) & _FLAGS  # a suit with four cards
+                            fs = np.int64(trailing_zeros(four >> _SEVEN_SHIFT) >> 2) if four else -1
+                            g = f + 1
+                            while g < n:
+                                r = g >> 2
+                                top = min(n, 4 * r + 4)
+                                cnt = top - g
+                                lane = r & (_LANES - 1)
+                                x = 4 * r + fs
+                                if fs >= 0 and g <= x < top:
+                                    cnt -= 1
+                                    cards[6] = x
+                                    sc = _flush7(p6 + key[x], cards, flush)
+                                    counts[lane, sc >> CATEGORY_SHIFT] += 1
+                                if cnt:
+                                    h = p6 + key[g]
+                                    sc = values[((h >> slot_shift) & slot_mask)
+                                                ^ displace[h >> bucket_shift]]
+                                    counts[lane, sc >> CATEGORY_SHIFT] += cnt
+                                g = top
+
+
 @kernel(parallel=True)
 def category_counts(n_cards, k, tables):
     """Number of ``k``-card hands (5-7) of each category over all hands of a deck.
@@ -366,20 +497,22 @@ def category_counts(n_cards, k, tables):
     Enumerates every combination, split into work units by the three lowest
     cards (see :func:`_count_unit`) so that threads get equal work; split by the
     lowest card alone, the first of two threads got ~99% of it. 7-card hands
-    use the 7-card table. Counts are integers summed per unit: identical for any
-    number of threads.
+    use the 7-card table and walk the last card by rank (:func:`_count_unit7`):
+    all C(52,7) on one thread (``taskset -c 0``, load ~4, same run) 0.396-0.426 s
+    before, 0.211 s after, OMPEval's nested loops 0.276 s. Counts are integers
+    summed per unit: identical for any number of threads.
     """
     flush = tables[-1]
-    per_unit = np.zeros((_COUNT_UNITS, _N_CATEGORIES), dtype=np.int64)
+    per_unit = np.zeros((_COUNT_UNITS, _LANES, _N_CATEGORIES), dtype=np.int64)
     key7, _, bucket7, slot7, mask7, displace7, values7 = _seven_table(tables)
     for u in prange(_COUNT_UNITS):
         if k == 7:
-            _count_unit(u, n_cards, k, key7, _SEVEN_INIT, ~np.uint64(0), _ONE, bucket7, slot7,
-                        mask7, displace7, values7, _SEVEN_SHIFT, flush, per_unit[u])
+            _count_unit7(u, n_cards, key7, displace7, values7, bucket7, slot7, mask7, flush,
+                         per_unit[u])
         else:
             _count_unit(u, n_cards, k, tables[0], _INIT, _LOW32, tables[1], tables[2], tables[3],
-                        tables[4], tables[5], tables[6], _SUIT_SHIFT, flush, per_unit[u])
-    return per_unit.sum(axis=0)
+                        tables[4], tables[5], tables[6], _SUIT_SHIFT, flush, per_unit[u, 0])
+    return per_unit.sum(axis=0).sum(axis=0)
 
 
 # -- validation ------------------------------------------------------------------------------
@@ -414,21 +547,14 @@ def _bit(bits, card):
 def _first_invalid(hands, lo, hi, bits):
     """First row of ``lo:hi`` with a card off the deck or a card twice, else -1.
 
-    A row is valid when the OR of its cards' bits has ``k`` bits set: a repeated
-    card or one off the deck (bit 0) leaves fewer. Values outside 0..255 are
-    caught by ``over``. No branch per card and no ``x | 1 << c`` (LLVM makes
-    that a serial chain of ``bts``): 1.9 ns a 7-card row instead of 5.5.
+    A row is valid when the OR of its cards' bits has ``k`` bits set (see
+    :func:`_bad7`): 1.9 ns a 7-card row (5.5 with ``x | 1 << c``).
     """
     k = hands.shape[1]
     want = np.uint64(k)
     if k == 7:  # written out: 2x faster than the loop below
         for i in range(np.uint64(lo), np.uint64(hi)):
-            c0, c1, c2, c3 = hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3]
-            c4, c5, c6 = hands[i, 4], hands[i, 5], hands[i, 6]
-            over = np.int64((c0 | c1 | c2 | c3) | (c4 | c5 | c6))
-            mask = (_bit(bits, c0) | _bit(bits, c1)) | (_bit(bits, c2) | _bit(bits, c3))
-            mask |= (_bit(bits, c4) | _bit(bits, c5)) | _bit(bits, c6)
-            if (over >> 8) != 0 or _popcount(mask) != want:
+            if _bad7(hands, i, bits):
                 return np.int64(i)
         return -1
     for i in range(lo, hi):
@@ -469,31 +595,28 @@ def first_invalid_row_serial(hands, n_cards):
 
 @kernel
 def score_checked_serial(hands, tables, n_cards, out):
-    """Scores of the rows of ``hands`` into ``out``, one thread, with the rows validated block
-    by block just before they are scored (while the block is in cache): returns the first row
-    with a card id off ``0..n_cards-1`` or a card twice (rows from it on are not scored), else
-    -1. ``n_cards`` 0 skips the validation (:func:`score_batch_serial`)."""
+    """Scores of the rows of ``hands`` into ``out``, one thread, validating the rows in the
+    scoring pass itself (:func:`_slots7`): returns the first row with a card id off
+    ``0..n_cards-1`` or a card twice, found by rescanning the one block that failed (rows
+    from that block on are not scored), else -1. ``n_cards`` 0 skips the validation
+    (:func:`score_batch_serial`)."""
     n, k = hands.shape
-    bits = _card_bits(n_cards)
+    bits = _card_bits(n_cards) if n_cards else np.zeros(0, np.uint64)
     slots = np.empty(_BLOCK, np.uint32)
     flagged = np.empty(_BLOCK, np.uint32)
     if k == 7:
         key, key_last, bucket_shift, slot_shift, slot_mask, displace, values = _seven_table(tables)
         for lo in range(0, n, _BLOCK):
             hi = min(n, lo + _BLOCK)
-            bad = _first_invalid(hands, lo, hi, bits) if n_cards else -1
-            if bad >= 0:
-                return np.int64(bad)
-            _slots7(hands, lo, hi, key, key_last, bucket_shift, slot_shift, slot_mask, displace,
-                    slots)
+            if _slots7(hands, lo, hi, key, key_last, bucket_shift, slot_shift, slot_mask,
+                       displace, bits, slots):
+                return _first_invalid(hands, lo, hi, bits)
             _finish_block(hands, lo, hi, slots, values, slot_mask, tables[-1], out, flagged)
     else:
         for lo in range(0, n, _BLOCK):
             hi = min(n, lo + _BLOCK)
-            bad = _first_invalid(hands, lo, hi, bits) if n_cards else -1
-            if bad >= 0:
-                return np.int64(bad)
-            _slots_any(hands, lo, hi, tables, slots)
+            if _slots_any(hands, lo, hi, tables, bits, slots):
+                return _first_invalid(hands, lo, hi, bits)
             _finish_block(hands, lo, hi, slots, tables[6], tables[4], tables[-1], out, flagged)
     return np.int64(-1)
 

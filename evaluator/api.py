@@ -39,9 +39,9 @@ def evaluate_batch(
 
     Any integer dtype is taken as it is (uint8 is the most compact; an int64 array,
     what ``np.array`` of Python ints gives, is not converted: the kernels are compiled
-    for each dtype). Rows are validated (ids in the deck, no card twice in a row) block
-    by block just before they are scored, in one pass over the array; it runs in
-    parallel over all numba threads unless ``threads=False``.
+    for each dtype). Rows are validated (ids in the deck, no card twice in a row) in the
+    scoring pass itself; it runs in parallel over all numba threads unless
+    ``threads=False``.
     """
     spec = get_game(game)
     arr = card_rows(hands, HAND_SIZES, "hands must be an (n, 5|6|7) array of card ids")
@@ -52,14 +52,6 @@ def evaluate_batch(
     bad = kernel(arr, get_tables(spec).kernel_args, spec.n_cards, out)
     if bad >= 0:
         raise invalid_row_error(arr, bad, spec)
-    return out
-    kernel = K.score_checked if threads else K.score_checked_serial
-    bad = kernel(arr, get_tables(spec).kernel_args, spec.n_cards, out)
-    if bad >= 0:
-        row = arr[bad]
-        if row.min() < 0 or row.max() >= spec.n_cards:
-            raise CardError(f"row {bad}: card ids must be in 0..{spec.n_cards - 1} for the {spec.summary}")
-        raise CardError(f"row {bad} repeats a card: {format_cards(row, spec)}")
     return out
 
 

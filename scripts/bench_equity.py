@@ -43,6 +43,7 @@ from analysis.studies.equity import _exact_kernels as K  # noqa: E402
 from analysis.studies.equity import equity  # noqa: E402
 from analysis.studies.starting_hands import headsup_exact, starting_hand_table  # noqa: E402
 from evaluator import parse_cards  # noqa: E402
+from evaluator.suits import suit_orbit_weights, suit_permutation_array, suit_permutations_fixing  # noqa: E402
 from evaluator.tables import get_tables  # noqa: E402
 
 HOLDEM_RANKS = "23456789TJQKA"
@@ -97,16 +98,29 @@ def bench_exact_headsup(repeat: int) -> dict:
     board = np.zeros(5, np.uint8)
     need = np.array([4, 4, 4, 4], np.int64)
 
-    def kernel():
+    perms = suit_permutation_array(suit_permutations_fixing(hands))
+    identity = perms[:1]
+
+    def kernel():  # what equity() runs: rank multisets, flush-board classes, suit orbits
+        fb, fw = K.flush_board_classes(avail, need, 5, suit_orbit_weights(perms), 13)
+        return K.exact_fixed_split(hands, board, 0, avail, fb, fw, 13, tables)
+
+    def kernel_all_flush_boards():  # the split before suit orbits and flush-board classes
         fb = K.flush_boards(avail, need, 5)
-        return K.exact_fixed_split(hands, board, 0, avail, fb, 13, tables)
+        return K.exact_fixed_split(hands, board, 0, avail, fb, np.ones(len(fb), np.int64), 13, tables)
 
     kernel()
+    kernel_all_flush_boards()
     split = best_of(kernel, repeat)
-    K.exact_fixed(hands, board, 0, avail, tables)
-    plain = best_of(lambda: K.exact_fixed(hands, board, 0, avail, tables), max(3, repeat // 4))
+    split_all = best_of(kernel_all_flush_boards, repeat)
+    K.exact_fixed(hands, board, 0, avail, identity, tables)
+    K.exact_fixed(hands, board, 0, avail, perms, tables)
+    plain = best_of(lambda: K.exact_fixed(hands, board, 0, avail, identity, tables), max(3, repeat // 4))
+    orbits = best_of(lambda: K.exact_fixed(hands, board, 0, avail, perms, tables), max(3, repeat // 4))
     out = {"api_ms": api * 1e3, "api_cpu_ms_all_threads": cpu * 1e3,
-           "api_projected_ms_idle": cpu * 1e3 / (os.cpu_count() or 1), "kernel_split_ms": split * 1e3, "kernel_every_board_ms": plain * 1e3,
+           "api_projected_ms_idle": cpu * 1e3 / (os.cpu_count() or 1), "kernel_split_ms": split * 1e3,
+           "kernel_split_every_flush_board_ms": split_all * 1e3,
+           "kernel_every_board_ms": plain * 1e3, "kernel_every_orbit_ms": orbits * 1e3,
            "equity": res.players[0].equity}
     try:
         import itertools

@@ -10,8 +10,8 @@ What is measured (all on the same seeded random 7-card hands):
   dispatcher's cache hit/miss counters say which). Optionally a subprocess with an
   empty ``NUMBA_CACHE_DIR`` measures the true no-cache compile time.
 * ours: the raw kernels (``score_batch_serial`` one thread, ``score_batch`` all numba
-  threads), the public ``evaluate_batch`` (which also validates the rows, then scores
-  them; ``threads=False`` does both on one thread) and the validation kernel alone
+  threads), the public ``evaluate_batch`` (which validates the rows inside the scoring
+  pass; ``threads=False`` on one thread) and the stand-alone validation kernel
   (``first_invalid_row_serial`` / ``first_invalid_row``), warm, best of ``--repeat``
   rounds that run every case once; on the 52-card and the 40-card deck. The machine may be shared: the load average
   is printed at the start and the end; run the script several times and keep the best.

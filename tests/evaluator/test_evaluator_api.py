@@ -8,6 +8,7 @@ import pytest
 from evaluator import (
     CATEGORIES,
     CardError,
+    GameSpec,
     best_five,
     category,
     category_counts,
@@ -125,6 +126,52 @@ def test_batch_rejects_bad_hands(hands, message):
         evaluate_batch(hands, "dilemma")
 
 
+def _first_bad_row(hands: np.ndarray, n_cards: int) -> int:
+    """Slow reference: the first row with an id off ``0..n_cards-1`` or a repeated id, else -1."""
+    for i, row in enumerate(hands.tolist()):
+        if len(set(row)) != len(row) or not all(0 <= c < n_cards for c in row):
+            return i
+    return -1
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int64])
+@pytest.mark.parametrize("k", [5, 6, 7])
+@pytest.mark.parametrize("threads", [False, True])
+def test_batch_validation_folded_into_scoring_names_the_first_bad_row(dtype, k, threads):
+    """The check done inside the scoring pass, block by block, names the same row as a plain
+    scan, wherever the bad row is (first, last, mid-block, past a block or chunk edge), with
+    the same one-line errors; valid rows score as row by row."""
+    rng = np.random.default_rng(11)
+    n = 40_000  # several 2048-row blocks and 16384-row parallel chunks
+    hands = rng.permuted(np.tile(np.arange(40, dtype=dtype), (n, 1)), axis=1)[:, :k].copy()
+    scores = evaluate_batch(hands, "dilemma", threads=threads)
+    assert _first_bad_row(hands, 40) == -1
+    assert np.array_equal(scores[:300], [evaluate(h, "dilemma") for h in hands[:300].tolist()])
+    signed = np.issubdtype(dtype, np.signedinteger)
+    faults = [40, 63, 64, 255] + ([256, 300, -1, -200] if signed else [])
+    if signed:
+        faults.append(2**40 + 3)  # low byte 3: a valid-looking id once masked
+    for row in (0, 2047, 2048, 16383, 16384, 30_001, n - 1):
+        for col in sorted({0, k - 1, int(rng.integers(k))}):
+            for fault in [*faults, "repeat"]:
+                bad = hands.copy()
+                if fault == "repeat":
+                    bad[row, col] = bad[row, (col + 1) % k]
+                    message = f"row {row} repeats a card"
+                else:
+                    bad[row, col] = fault
+                    message = f"row {row}: card ids must be in 0..39"
+                assert _first_bad_row(bad[row : row + 1], 40) == 0  # the rest is valid
+                with pytest.raises(CardError, match=message):
+                    evaluate_batch(bad, "dilemma", threads=threads)
+    # two bad rows: the first one is named, even when a later chunk fails too
+    bad = hands.copy()
+    bad[n - 5, 0] = 99
+    bad[5000, 1] = bad[5000, 2]
+    with pytest.raises(CardError, match="row 5000 repeats a card"):
+        evaluate_batch(bad, "dilemma", threads=threads)
+
+
 @pytest.mark.parametrize("text", ["As Ah 2s 3s", "As Ah 2s 3s 4s 5s 6s 7s"])
 def test_wrong_number_of_cards(text):
     with pytest.raises(CardError, match="a hand has 5, 6 or 7 cards"):
@@ -173,6 +220,21 @@ def test_seven_card_counts_of_both_decks():
     }
     assert counts["flush"] < counts["full_house"]  # RULES §1.3 note
     assert sum(counts.values()) == comb(40, 7)
+
+
+@pytest.mark.parametrize("wheel", [True, False])
+def test_enumerated_counts_match_hand_by_hand_scores_on_a_small_deck(wheel):
+    """The enumeration (partial sums, the last card walked by rank) against every hand of a
+    28-card deck scored one row at a time by ``evaluate_batch``, for 5, 6 and 7 cards."""
+    from itertools import combinations
+
+    spec = GameSpec(name=f"seven-ranks-{wheel}", ranks=("2", "3", "4", "5", "6", "7", "A"),
+                    wheel=wheel)
+    for k in (5, 6, 7):
+        hands = np.array(list(combinations(range(spec.n_cards), k)), dtype=np.uint8)
+        codes = evaluate_batch(hands, spec) >> 12
+        expected = {name: int(np.count_nonzero(codes == i)) for i, name in enumerate(CATEGORIES)}
+        assert category_counts(spec, k) == expected
 
 
 def test_tables_rebuild_from_first_principles_match_the_cache():

@@ -17,6 +17,7 @@ from analysis.studies.equity import _exact_kernels as K
 from analysis.studies.equity.monte_carlo import STREAM as CHUNK
 from analysis.studies.ranges import RangeError, parse_range
 from evaluator import CATEGORIES, LabError, get_game, parse_cards
+from evaluator.suits import suit_orbit_weights, suit_permutation_array, suit_permutations_fixing
 from evaluator.tables import get_tables
 from tests.reference.evaluator import ref_best
 
@@ -64,35 +65,65 @@ def test_exact_matches_brute_force(hands: list[str], board: str, game: str, dead
         assert [p.categories[c] for c in CATEGORIES] == pytest.approx(list(ref["cats"][i]), abs=1e-12)
 
 
-def _fixed_both_ways(hands: list[str], game: str, board: str = ""):
+def _fixed_all_ways(hands: list[str], game: str, board: str = "", dead: str = ""):
+    """The known-hands enumeration done every way: plain (every board, the reference), by
+    suit orbits, split by suits (every flush board), split with flush-board classes and
+    suit orbits."""
     spec = get_game(game)
     tables = get_tables(spec).kernel_args
     hs = np.array([parse_cards(h, spec) for h in hands], np.uint8)
     b = parse_cards(board, spec)
+    d = parse_cards(dead, spec)
     board_arr = np.zeros(5, np.uint8)
     board_arr[: len(b)] = b
-    used = set(hs.ravel()) | set(b)
+    used = set(hs.ravel()) | set(b) | set(d)
     avail = np.array([c for c in range(spec.n_cards) if c not in used], np.uint8)
-    full = K.exact_fixed(hs, board_arr, len(b), avail, tables)
+    identity = suit_permutation_array([(0, 1, 2, 3)])
+    perms = suit_permutation_array(suit_permutations_fixing([*hs, b, d]))
+    ways = {
+        "plain": K.exact_fixed(hs, board_arr, len(b), avail, identity, tables),
+        "orbits": K.exact_fixed(hs, board_arr, len(b), avail, perms, tables),
+    }
     need = np.array([
         min(5 - sum(c % 4 == s for c in b) - sum(c % 4 == s for c in h) for h in hs) for s in range(4)
     ], np.int64)
-    fb = K.flush_boards(avail, need, 5 - len(b))
-    split = K.exact_fixed_split(hs, board_arr, len(b), avail, fb, spec.n_ranks, tables)
-    return full, split
+    k = 5 - len(b)
+    reach = [max(int(x), 0) for x in need if x <= k]
+    assert not any(x + y <= k for i, x in enumerate(reach) for y in reach[i + 1:])  # split applies
+    fb = K.flush_boards(avail, need, k)
+    ways["split"] = K.exact_fixed_split(hs, board_arr, len(b), avail, fb, np.ones(len(fb), np.int64),
+                                        spec.n_ranks, tables)
+    rows, weights = K.flush_board_classes(avail, need, k, suit_orbit_weights(perms), spec.n_ranks)
+    assert weights.sum() == len(fb)
+    ways["classes"] = K.exact_fixed_split(hs, board_arr, len(b), avail, rows, weights, spec.n_ranks,
+                                          tables)
+    return ways, len(perms)
 
 
-@pytest.mark.parametrize(("hands", "game", "board"), [
-    (["As Ah", "Kd Kc"], "holdem", ""),
-    (["Ah Kh", "7c 2d", "Qh Jh"], "holdem", ""),
-    (["As 10s", "9d 9c", "5h 4h", "Ac 2c"], "dilemma", ""),
-    (["As 10s", "9s 8s"], "dilemma", "2s"),
+@pytest.mark.parametrize(("hands", "game", "board", "dead", "group"), [
+    (["As Ah", "Kd Kc"], "holdem", "", "", 4),
+    (["Ah Kh", "7c 2d", "Qh Jh"], "holdem", "", "", 1),
+    (["Ah Kh", "Qd Jd"], "holdem", "", "", 2),
+    (["As Ah", "Ks Kh"], "holdem", "", "", 4),
+    (["As Ah", "Ks Kh"], "holdem", "", "2d", 2),
+    (["As 10s", "9d 9c", "5h 4h", "Ac 2c"], "dilemma", "", "", 1),
+    (["As 10s", "9s 8s"], "dilemma", "2s", "", 6),
+    (["As 10s", "9s 8s"], "dilemma", "2s 3h 4d", "", 1),
+    (["As Ah", "Ks Kh"], "holdem", "2d 2c 7s", "", 2),
+    (["As Ah", "Ks Kh"], "holdem", "2d 2c 7s 9h", "", 2),
+    (["Ad Ac", "10s 10h"], "dilemma", "2s 3h", "", 2),
+    (["Ad Ac", "10s 10h"], "dilemma", "", "", 4),
 ])
-def test_suit_split_enumeration_equals_full_enumeration(hands: list[str], game: str, board: str) -> None:
-    """The rank-multiset shortcut gives exactly the counts of one board at a time."""
-    full, split = _fixed_both_ways(hands, game, board)
-    for a, b in zip(full, split, strict=True):
-        np.testing.assert_array_equal(a, b)
+def test_suit_split_enumeration_equals_full_enumeration(hands: list[str], game: str, board: str,
+                                                         dead: str, group: int) -> None:
+    """Suit orbits, the rank-multiset split and flush-board classes give exactly the counts of
+    one board at a time."""
+    ways, n_perms = _fixed_all_ways(hands, game, board, dead)
+    assert n_perms == group
+    plain = ways.pop("plain")
+    for name, other in ways.items():
+        for a, b in zip(plain, other, strict=True):
+            np.testing.assert_array_equal(a, b, err_msg=name)
 
 
 def test_known_holdem_values() -> None:

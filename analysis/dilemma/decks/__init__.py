@@ -157,6 +157,15 @@ class Deck:
             kind.name if kind.amount is AmountKind.NONE else f"{kind.name} {int(self.amount[card])}"
         )
 
+    def suit_permutations(self) -> list[tuple[int, ...]]:
+        """The suit permutations that leave every card's data (colour, corners, effect,
+        amount) unchanged, identity first: only these may merge suit-symmetric deals in a
+        computation whose money depends on the cards (derived from the data, see
+        :func:`evaluator.suits.suit_permutations_preserving`)."""
+        from evaluator.suits import suit_permutations_preserving
+
+        return suit_permutations_preserving(self.kernel_args)
+
     def to_toml(self) -> str:
         """The deck as a TOML file that :func:`load_deck` reads back to the same deck."""
         lines = [

@@ -33,6 +33,7 @@ from ._scoring import (
     N_CATEGORIES,
     _score_row,
     _tally,
+    orbit_weight,
 )
 
 # -- exact: every player's two cards known ------------------------------------------------
@@ -65,13 +66,16 @@ def _fixed_units(n, k):
 
 
 @kernel(parallel=True)
-def exact_fixed(hands, board, n_known, avail, tables):
+def exact_fixed(hands, board, n_known, avail, perms, tables):
     """Exact enumeration of every completion of the board for players with known hands.
 
     ``hands`` (P, 2) uint8, ``board`` uint8[5] with ``n_known`` known cards first,
-    ``avail`` the sorted cards the rest of the board can come from. Returns
-    ``(wins (P, P+1), cats (P, 9), deals)`` as int64. Board partial sums are kept
-    per player and depth, so each deal costs one addition and one lookup per player.
+    ``avail`` the sorted cards the rest of the board can come from, ``perms`` (G, 4)
+    the suit permutations (identity first) that fix every hand, the known board and
+    ``avail``: of each orbit of completions only the smallest is scored, weighted by
+    the orbit's size (:func:`orbit_weight`; a single permutation skips the test).
+    Returns ``(wins (P, P+1), cats (P, 9), deals)`` as int64. Board partial sums are
+    kept per player and depth, so each deal costs one addition and one lookup per player.
     """
     n_players = hands.shape[0]
     n = avail.shape[0]
@@ -91,6 +95,7 @@ def exact_fixed(hands, board, n_known, avail, tables):
         base[p] = acc
     n_prefix = 2 if k >= 2 else k
     r = k - n_prefix  # cards enumerated inside a unit (0..3)
+    sym = perms.shape[0] > 1
     for blk in prange(n_blocks):
         buf = np.empty((n_players, 7), np.uint8)
         for p in range(n_players):
@@ -101,42 +106,53 @@ def exact_fixed(hands, board, n_known, avail, tables):
         sc = np.empty(n_players, np.int32)
         acc0 = np.empty(n_players, np.uint64)
         part = np.empty((max(r, 1), n_players), np.uint64)
+        mpart = np.zeros(max(r, 1), np.uint64)  # mpart[d]: mask of the completion to depth d
         idx = np.empty(max(r, 1), np.int64)
         for u in range(blk, n_units, n_blocks):
             start = 0
+            mask0 = np.uint64(0)
             for p in range(n_players):
                 acc0[p] = base[p]
             for j in range(n_prefix):
                 c = avail[units[u, j]]
+                mask0 |= _ONE << np.uint64(c)
                 for p in range(n_players):
                     acc0[p] += key[c]
                     buf[p, 2 + n_known + j] = c
                 start = units[u, j] + 1
             if r == 0:
+                w = orbit_weight(mask0, perms) if sym else 1
+                if w == 0:
+                    continue
                 for p in range(n_players):
                     sc[p] = _score_row(acc0[p], buf, p, 7, tables)
-                _tally(sc, n_players, wins, cats, blk, 1)
-                deals[blk] += 1
+                _tally(sc, n_players, wins, cats, blk, w)
+                deals[blk] += w
                 continue
             pos0 = 2 + n_known + n_prefix
             # outer levels 0..r-2 held in idx/part; level r-1 is the inner loop
             for d in range(r - 1):
                 idx[d] = start + d
                 c = avail[idx[d]]
+                mpart[d] = (mask0 if d == 0 else mpart[d - 1]) | (_ONE << np.uint64(c))
                 for p in range(n_players):
                     prev = acc0[p] if d == 0 else part[d - 1, p]
                     part[d, p] = prev + key[c]
                     buf[p, pos0 + d] = c
             while True:
                 first = idx[r - 2] + 1 if r >= 2 else start
+                prev_mask = mask0 if r == 1 else mpart[r - 2]
                 for last in range(first, n):
                     c = avail[last]
+                    w = orbit_weight(prev_mask | (_ONE << np.uint64(c)), perms) if sym else 1
+                    if w == 0:
+                        continue
                     for p in range(n_players):
                         prev = acc0[p] if r == 1 else part[r - 2, p]
                         buf[p, pos0 + r - 1] = c
                         sc[p] = _score_row(prev + key[c], buf, p, 7, tables)
-                    _tally(sc, n_players, wins, cats, blk, 1)
-                    deals[blk] += 1
+                    _tally(sc, n_players, wins, cats, blk, w)
+                    deals[blk] += w
                 j = r - 2
                 while j >= 0 and idx[j] == n - r + j:
                     j -= 1
@@ -147,6 +163,7 @@ def exact_fixed(hands, board, n_known, avail, tables):
                     if t > j:
                         idx[t] = idx[t - 1] + 1
                     c = avail[idx[t]]
+                    mpart[t] = (mask0 if t == 0 else mpart[t - 1]) | (_ONE << np.uint64(c))
                     for p in range(n_players):
                         prev = acc0[p] if t == 0 else part[t - 1, p]
                         part[t, p] = prev + key[c]
@@ -203,6 +220,102 @@ def flush_boards(avail, need, k):
     return out[:, :k]
 
 
+@kernel
+def _rank_tuples(n_ranks, k):
+    """Every non-decreasing ``k``-tuple of ranks ``0..n_ranks-1`` (rank multisets), as rows."""
+    out = np.empty((_choose(n_ranks + k - 1, k), max(k, 1)), np.int64)
+    idx = np.zeros(max(k, 1), np.int64)
+    row = 0
+    while True:
+        for j in range(k):
+            out[row, j] = idx[j]
+        row += 1
+        j = k - 1
+        while j >= 0 and idx[j] == n_ranks - 1:
+            j -= 1
+        if j < 0:
+            break
+        idx[j] += 1
+        for t in range(j + 1, k):
+            idx[t] = idx[j]
+    return out
+
+
+@kernel
+def _flush_classes_pass(avail, need, k, suit_weight, n_ranks, rows, weights, fill):
+    """Count (``fill`` False) or write the rows of :func:`flush_board_classes`."""
+    n = avail.shape[0]
+    row = 0
+    same = np.empty(n, np.uint8)
+    other = np.zeros((n_ranks, 4), np.uint8)  # other[r, i]: i-th avail card of rank r off suit s
+    n_other = np.zeros(n_ranks, np.int64)
+    for s in range(4):
+        if suit_weight[s] == 0 or need[s] > k:
+            continue
+        n_s = 0
+        n_other[:] = 0
+        for i in range(n):
+            c = avail[i]
+            if c & 3 == s:
+                same[n_s] = c
+                n_s += 1
+            else:
+                r = c >> 2
+                other[r, n_other[r]] = c
+                n_other[r] += 1
+        for j in range(max(need[s], 0), min(k, n_s) + 1):
+            suited = combinations(same[:n_s], j)
+            ranks = _rank_tuples(n_ranks, k - j)
+            for b in range(ranks.shape[0]):
+                ways = np.int64(suit_weight[s])
+                t = 0
+                while t < k - j:
+                    m = 1
+                    while t + m < k - j and ranks[b, t + m] == ranks[b, t]:
+                        m += 1
+                    ways *= _choose(n_other[ranks[b, t]], m)
+                    t += m
+                if ways == 0:
+                    continue
+                for a in range(suited.shape[0]):
+                    if fill:
+                        for t in range(j):
+                            rows[row, t] = suited[a, t]
+                        t = 0
+                        while t < k - j:  # the first m cards of each rank stand for all
+                            r = ranks[b, t]
+                            m = 0
+                            while t + m < k - j and ranks[b, t + m] == r:
+                                rows[row, j + t + m] = other[r, m]
+                                m += 1
+                            t += m
+                        weights[row] = ways
+                    row += 1
+    return row
+
+
+@kernel
+def flush_board_classes(avail, need, k, suit_weight, n_ranks):
+    """The completions of :func:`flush_boards` in classes scored alike, with their sizes.
+
+    A board with at least ``need[s]`` cards of suit ``s`` (the only suit anyone can
+    flush in, as :func:`flush_boards` requires) scores the same for every player
+    whatever the suits of its other cards: only their ranks and its suit-``s`` cards
+    count. So each choice of suit-``s`` cards and rank multiset of the others is one
+    row (real cards: the first available ones of each rank), weighted by the number
+    of boards it stands for. Suits with ``suit_weight[s]`` 0 are skipped: they are in
+    the orbit of a suit counted ``suit_weight`` times under the suit permutations that
+    fix the known cards. Returns ``(rows uint8 (B, k), weights int64[B])``.
+    """
+    empty_rows = np.empty((0, max(k, 1)), np.uint8)
+    empty_w = np.empty(0, np.int64)
+    total = _flush_classes_pass(avail, need, k, suit_weight, n_ranks, empty_rows, empty_w, False)
+    rows = np.empty((total, max(k, 1)), np.uint8)
+    weights = np.empty(total, np.int64)
+    _flush_classes_pass(avail, need, k, suit_weight, n_ranks, rows, weights, True)
+    return rows[:, :k], weights
+
+
 @kernel(inline=True)
 def _choose(n, k):
     if k < 0 or k > n:
@@ -214,7 +327,7 @@ def _choose(n, k):
 
 
 @kernel(parallel=True)
-def exact_fixed_split(hands, board, n_known, avail, fboards, n_ranks, tables):
+def exact_fixed_split(hands, board, n_known, avail, fboards, fweights, n_ranks, tables):
     """Exact enumeration for known hands, split by suits: the same result as :func:`exact_fixed`
     with far fewer evaluations.
 
@@ -222,7 +335,8 @@ def exact_fixed_split(hands, board, n_known, avail, fboards, n_ranks, tables):
     so all such boards with the same rank multiset give the same outcome: each
     multiset is scored once, weighted by its number of boards. ``fboards`` lists
     the boards on which somebody can make a flush (:func:`flush_boards`); they
-    are scored in full, and their rank-only outcome is subtracted again.
+    are scored in full, and their rank-only outcome is subtracted again, each
+    with its weight ``fweights`` (the boards it stands for, :func:`flush_board_classes`).
     """
     n_players = hands.shape[0]
     n = avail.shape[0]
@@ -281,6 +395,7 @@ def exact_fixed_split(hands, board, n_known, avail, fboards, n_ranks, tables):
         sf = np.empty(n_players, np.int32)
         sr = np.empty(n_players, np.int32)
         for b in range(blk, n_f, n_blocks):
+            w = fweights[b]
             bacc = np.uint64(0)
             for t in range(k):
                 c = fboards[b, t]
@@ -291,8 +406,8 @@ def exact_fixed_split(hands, board, n_known, avail, fboards, n_ranks, tables):
                 acc = base[p] + bacc
                 sf[p] = _score_row(acc, buf, p, 7, tables)
                 sr[p] = hash_score(acc, tables)
-            _tally(sf, n_players, wins, cats, blk, 1)
-            _tally(sr, n_players, wins, cats, blk, -1)
+            _tally(sf, n_players, wins, cats, blk, w)
+            _tally(sr, n_players, wins, cats, blk, -w)
     return wins.sum(axis=0), cats.sum(axis=0), deals.sum()
 
 

@@ -55,6 +55,34 @@ def _score_hole(acc, board, a, b, tables):
     return hash_score(acc, tables)
 
 
+_LANE = np.uint64(0x1111111111111111)
+"""Bit ``4 * rank`` of every rank: a card mask's cards of suit ``s`` are ``(mask >> s) & _LANE``."""
+
+
+@kernel(inline=True)
+def permute_mask(mask, perm):
+    """The image of a card mask under the suit permutation ``perm`` (``perm[s]``: image of ``s``)."""
+    out = np.uint64(0)
+    for s in range(4):
+        out |= ((mask >> np.uint64(s)) & _LANE) << np.uint64(perm[s])
+    return out
+
+
+@kernel(inline=True)
+def orbit_weight(mask, perms):
+    """Size of the orbit of card mask ``mask`` under the group ``perms`` ((G, 4), identity
+    first) when ``mask`` is the smallest mask of its orbit, else 0: summing a statistic of
+    the canonical masks times this weight sums it over every mask."""
+    stab = 1
+    for q in range(1, perms.shape[0]):
+        image = permute_mask(mask, perms[q])
+        if image < mask:
+            return 0
+        if image == mask:
+            stab += 1
+    return perms.shape[0] // stab
+
+
 @kernel(inline=True)
 def _tally(sc, n_players, wins, cats, row, weight):
     """Add one deal with scores ``sc[:n_players]`` to ``wins[row]`` and ``cats[row]``."""

@@ -33,6 +33,7 @@ from analysis.core.rng import derive_key
 from analysis.core.threads import numba_threads
 from analysis.runners import Backend, Progress, run
 from evaluator import CATEGORIES, CardError, GameSpec, LabError, format_cards, get_game, parse_cards
+from evaluator.suits import suit_orbit_weights, suit_permutation_array, suit_permutations_fixing
 
 from ..ranges import Range, RangeError, parse_range
 from .monte_carlo import EquityPlan, equity_schedule, player_stats
@@ -290,7 +291,8 @@ def equity(
 
     with numba_threads(threads):
         if all_known and exact is not False:
-            stats, deals, method = _exact_known(ps, board_arr, len(board_ids), avail, spec, tables, K)
+            stats, deals, method = _exact_known(ps, board_arr, len(board_ids), avail, dead_ids, spec,
+                                                 tables, K)
             is_exact = True
         else:
             plan = None
@@ -354,9 +356,13 @@ def _check_disjoint(ps: list[_Player], board: list[int], dead: list[int], spec: 
 # -- exact --------------------------------------------------------------------------------
 
 
-def _exact_known(ps, board_arr, n_known, avail, spec, tables, K):
-    """Every player's hand known: enumerate the board, split by suits when possible."""
+def _exact_known(ps, board_arr, n_known, avail, dead_ids, spec, tables, K):
+    """Every player's hand known: enumerate the board, split by suits when possible, each
+    orbit of boards under the suit permutations fixing the known cards scored once."""
     hands = np.array([p.cards for p in ps], dtype=np.uint8)
+    perms = suit_permutation_array(
+        suit_permutations_fixing([*(p.cards for p in ps), board_arr[:n_known], dead_ids])
+    )
     k = 5 - n_known
     need = np.empty(4, np.int64)
     for s in range(4):
@@ -367,10 +373,12 @@ def _exact_known(ps, board_arr, n_known, avail, spec, tables, K):
         a + b <= k for i, a in enumerate(reachable) for b in reachable[i + 1:]
     )
     if split:
-        fboards = K.flush_boards(avail, need, k)
-        wins, cats, deals = K.exact_fixed_split(hands, board_arr, n_known, avail, fboards, spec.n_ranks, tables)
+        fboards, fweights = K.flush_board_classes(avail, need, k, suit_orbit_weights(perms),
+                                                  spec.n_ranks)
+        wins, cats, deals = K.exact_fixed_split(hands, board_arr, n_known, avail, fboards,
+                                                fweights, spec.n_ranks, tables)
     else:
-        wins, cats, deals = K.exact_fixed(hands, board_arr, n_known, avail, tables)
+        wins, cats, deals = K.exact_fixed(hands, board_arr, n_known, avail, perms, tables)
     return (wins.astype(np.float64), cats.astype(np.float64), float(deals)), int(deals), "exact"
 
 
