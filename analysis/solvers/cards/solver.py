@@ -1,0 +1,208 @@
+"""Solve a card-level spot: build the tree and tables, run DCFR or CFR+, measure exploitability.
+
+Typical use::
+
+    from analysis.solvers.cards import Spot, CardSolver
+    spot = Spot.holdem("Td9d6hQc", "66+, A8s+", "QQ-22, ATo+", pot=200, stack=900)
+    solver = CardSolver(spot)
+    solver.run(target_pct=0.3)              # iterate until exploitability <= 0.3% of the pot
+    solver.exploitability                   # chips
+    solver.expected_values()                # each player's expected share of the pot
+
+Numbers are identical whatever the number of numba threads (see :mod:`._kernels`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from evaluator import evaluate_batch
+
+from . import _kernels as K
+from .spot import Spot, SpotError
+from .tree import CHANCE, COUNT, DECISION, KIND, PLAYER, SLOT, TASK, ExpandedTree, action_tree, expand
+
+METHODS = {"dcfr": K.METHOD_DCFR, "cfr+": K.METHOD_CFR_PLUS}
+CHECK_EVERY = 10
+"""Iterations between two exploitability measurements in :meth:`CardSolver.run` (as postflop-solver)."""
+
+Progress = Callable[[int, float], None]
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Holdings of both players (padded to the same length) and the showdown tables."""
+
+    hands: np.ndarray  # int64[2, H, 2]
+    weights: np.ndarray  # float64[2, H] (0 beyond a player's holdings)
+    n_hands: np.ndarray  # int64[2]
+    same: np.ndarray  # int64[2, H]: the identical holding of the other player, or -1
+    strength: np.ndarray  # int32[2, B, H]: score on each river board, -1 if blocked
+    order: np.ndarray  # int32[2, B, H]: holdings by increasing strength
+    pairs: float  # weighted number of compatible holding pairs
+
+
+def build_tables(spot: Spot, boards: np.ndarray) -> Tables:
+    """Holding arrays and, per river board, each holding's strength and the order by strength."""
+    held = [spot.holdings(p) for p in range(2)]
+    n = np.array([len(c) for c, _ in held], dtype=np.int64)
+    size = int(n.max())
+    hands = np.zeros((2, size, 2), dtype=np.int64)
+    weights = np.zeros((2, size))
+    same = np.full((2, size), -1, dtype=np.int64)
+    index = []
+    for p, (combos, w) in enumerate(held):
+        hands[p, : n[p]] = combos
+        weights[p, : n[p]] = w
+        index.append({(int(a), int(b)): i for i, (a, b) in enumerate(combos)})
+    for p in range(2):
+        for i, (a, b) in enumerate(held[p][0]):
+            same[p, i] = index[1 - p].get((int(a), int(b)), -1)
+    n_boards = len(boards)
+    strength = np.full((2, n_boards, size), -1, dtype=np.int32)
+    base = list(spot.board)
+    for b, dealt in enumerate(boards):
+        board = base + [int(c) for c in dealt if c >= 0]
+        bits = 0
+        for c in board:
+            bits |= 1 << c
+        for p in range(2):
+            combos = held[p][0].astype(np.int64)
+            ok = ((1 << combos[:, 0]) | (1 << combos[:, 1])) & bits == 0
+            rows = np.column_stack([combos[ok], np.tile(board, (int(ok.sum()), 1))]).astype(np.uint8)
+            scores = evaluate_batch(rows, spot.spec, threads=False)
+            strength[p, b, np.flatnonzero(ok)] = scores
+    order = np.argsort(strength, axis=2, kind="stable").astype(np.int32)
+    # padding rows have strength -1 and sort first; the sweeps skip them
+    compatible = ((hands[0, : n[0], None, :, None] != hands[1, None, : n[1], None, :]).all(axis=(2, 3)))
+    pairs = float(weights[0, : n[0]] @ compatible @ weights[1, : n[1]])
+    if pairs <= 0.0:
+        raise SpotError("the two ranges have no pair of holdings that fit together on this board")
+    return Tables(hands, weights, n, same, strength, order, pairs)
+
+
+class CardSolver:
+    """DCFR (postflop-solver's) or CFR+ on one heads-up spot, with exact exploitability."""
+
+    def __init__(self, spot: Spot, method: str = "dcfr") -> None:
+        if method not in METHODS:
+            raise SpotError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
+        self.spot = spot
+        self.method = method
+        self.public = action_tree(spot)
+        sizes = tuple(len(spot.holdings(p)[0]) for p in range(2))
+        self.tree: ExpandedTree = expand(spot, self.public, sizes)  # type: ignore[arg-type]
+        self.tables = build_tables(spot, self.tree.boards)
+        t = self.tables
+        self.regrets = tuple(np.zeros(max(s, 1), dtype=np.float32) for s in self.tree.storage)
+        self.sums = tuple(np.zeros(max(s, 1), dtype=np.float32) for s in self.tree.storage)
+        self.iterations = 0
+        self.history: list[tuple[int, float, float]] = []  # iteration, exploitability, seconds
+        self._exploitability: float | None = None
+        nodes = self.tree.nodes
+        self._task_parent = np.zeros(len(self.tree.tasks), dtype=np.int64)
+        for v in np.flatnonzero((nodes[:, KIND] == CHANCE) & (nodes[:, TASK] >= 0)):
+            t0, k = nodes[v, TASK], nodes[v, COUNT]
+            self._task_parent[t0 : t0 + k] = t0
+        h = t.hands.shape[1]
+        self._task_vals = np.zeros((max(len(self.tree.tasks), 1), h))
+        self._chance_reach = np.zeros((max(len(self.tree.tasks), 1), h))
+        self._iopts = np.zeros(K.N_IOPTS, dtype=np.int64)
+        self._iopts[K.O_N_CARDS] = spot.spec.n_cards
+        self._iopts[K.O_BOARD_LEN] = len(spot.board)
+        self._iopts[K.O_METHOD] = METHODS[method]
+        self._coefs = np.zeros(K.N_COEFS)
+        self._coefs[K.C_HALF_POT] = spot.pot / 2.0
+        self._coefs[K.C_INV_PAIRS] = 1.0 / t.pairs
+        self._pool = self._buffers(numba.get_num_threads())
+
+    def _buffers(self, n_sets: int) -> tuple:
+        d, a, h = self.tree.max_depth, self.tree.max_actions, self.tables.hands.shape[1]
+        n_sets = max(1, min(n_sets, len(self.tree.tasks)))
+        return (np.zeros((n_sets, d, h)), np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d, h)),
+                np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d), dtype=np.int64),
+                np.zeros((n_sets, self.spot.spec.n_cards)))
+
+    @property
+    def _tree_args(self) -> tuple:
+        t = self.tables
+        return (self.tree.nodes, t.hands, t.same, t.n_hands, t.strength, t.order)
+
+    def _args(self) -> tuple:
+        return (self._tree_args, self.regrets, self.sums, self._pool, self.tree.tasks, self._task_parent,
+                self.tables.weights, self._iopts, self._coefs, self._task_vals, self._chance_reach)
+
+    def step(self, count: int = 1) -> None:
+        """Run ``count`` more iterations."""
+        K.iterate(*self._args(), self.iterations, count)
+        self.iterations += count
+        self._exploitability = None
+
+    def root_values(self, mode: int) -> np.ndarray:
+        """Both players' root value rows (float64[2, H]) under the average strategy or best responses."""
+        out = np.zeros((2, self.tables.hands.shape[1]))
+        K.root_values(*self._args(), mode, out)
+        return out
+
+    def expected_values(self) -> np.ndarray:
+        """Each player's expected share of the pot under the average strategies (they sum to the pot)."""
+        vals = self.root_values(K.MODE_EV)
+        w = self.tables.weights
+        return (w * vals).sum(axis=1) + self.spot.pot / 2.0
+
+    def best_response_values(self) -> np.ndarray:
+        """Each player's expected share of the pot when it best-responds to the other's average strategy."""
+        vals = self.root_values(K.MODE_BR)
+        w = self.tables.weights
+        return (w * vals).sum(axis=1) + self.spot.pot / 2.0
+
+    @property
+    def exploitability(self) -> float:
+        """The mean of both players' best-response gains, in chips (0 at an equilibrium)."""
+        if self._exploitability is None:
+            br = self.best_response_values()
+            self._exploitability = float((br.sum() - self.spot.pot) / 2.0)
+        return self._exploitability
+
+    @property
+    def exploitability_pct(self) -> float:
+        """Exploitability as a % of the starting pot."""
+        return 100.0 * self.exploitability / self.spot.pot
+
+    def run(self, *, target_pct: float = 0.3, max_iterations: int = 1000,
+            progress: Progress | None = None, check_every: int = CHECK_EVERY) -> float:
+        """Iterate until exploitability <= ``target_pct``% of the pot (checked every ``check_every``
+        iterations) or ``max_iterations``; returns the exploitability in chips."""
+        start = time.perf_counter()
+        target = self.spot.pot * target_pct / 100.0
+        expl = self.exploitability
+        while self.iterations < max_iterations and expl > target:
+            self.step(min(check_every - self.iterations % check_every, max_iterations - self.iterations))
+            expl = self.exploitability
+            self.history.append((self.iterations, expl, time.perf_counter() - start))
+            if progress is not None:
+                progress(self.iterations, expl)
+        return expl
+
+    def strategy(self, node: int) -> np.ndarray:
+        """The average strategy at decision node ``node``: float64[actions, holdings of the actor]."""
+        nodes = self.tree.nodes
+        if nodes[node, KIND] != DECISION:
+            raise SpotError(f"node {node} is not a decision")
+        p, k = int(nodes[node, PLAYER]), int(nodes[node, COUNT])
+        n = int(self.tables.n_hands[p])
+        out = np.zeros((k, n))
+        K.strategy_into(self.sums[p], int(nodes[node, SLOT]), k, n, out)
+        return out
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes held by the tree, the tables and the solver state."""
+        arrays = [self.tree.nodes, *self.regrets, *self.sums, self.tables.strength, self.tables.order,
+                  *self._pool, self._task_vals, self._chance_reach]
+        return int(sum(a.nbytes for a in arrays))
