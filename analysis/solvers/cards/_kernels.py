@@ -36,6 +36,8 @@ from numba import prange
 
 from evaluator.jit import kernel
 
+from .tree import AMOUNT as AMT
+from .tree import BOARD as BRD
 from .tree import (
     CARD,
     CHANCE,
@@ -49,12 +51,9 @@ from .tree import (
     IDX,
     KIND,
     PLAYER,
-    SHOWDOWN,
     SLOT,
     TASK,
 )
-from .tree import AMOUNT as AMT
-from .tree import BOARD as BRD
 
 MODE_CFR, MODE_EV, MODE_BR = 0, 1, 2
 METHOD_DCFR, METHOD_CFR_PLUS = 0, 1
@@ -106,6 +105,17 @@ def strategy_into(table, slot, k, n, out):
 
 
 @kernel
+def _dealt_bits(nodes, v):
+    """The cards dealt since the root at node ``v`` as a 64-bit mask."""
+    bits = np.int64(0)
+    if nodes[v, DEALT0] >= 0:
+        bits |= np.int64(1) << nodes[v, DEALT0]
+    if nodes[v, DEALT1] >= 0:
+        bits |= np.int64(1) << nodes[v, DEALT1]
+    return bits
+
+
+@kernel
 def fold_value(nodes, v, hands, same, n_hands, trav, reach, coefs, minus, out):
     """Counterfactual values of the traverser's holdings at fold terminal ``v``."""
     opp = 1 - trav
@@ -120,12 +130,11 @@ def fold_value(nodes, v, hands, same, n_hands, trav, reach, coefs, minus, out):
             total += r
             minus[hands[opp, o, 0]] += r
             minus[hands[opp, o, 1]] += r
-    d0 = nodes[v, DEALT0]
-    d1 = nodes[v, DEALT1]
+    dead = _dealt_bits(nodes, v)
     for h in range(n_hands[trav]):
         c1 = hands[trav, h, 0]
         c2 = hands[trav, h, 1]
-        if c1 == d0 or c1 == d1 or c2 == d0 or c2 == d1:
+        if ((np.int64(1) << c1) | (np.int64(1) << c2)) & dead:
             out[h] = 0.0
             continue
         x = total - minus[c1] - minus[c2]
@@ -324,7 +333,7 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
         if d > 0:
             _child_reach(nodes, v, d, opened[d - 1], tree, bufs, iopts)
         kind = nodes[v, KIND]
-        if kind == FOLD or kind == SHOWDOWN:
+        if kind < CHANCE:  # FOLD or SHOWDOWN: a terminal
             if values:
                 if kind == FOLD:
                     fold_value(nodes, v, hands, same, n_hands, trav, reach[d], coefs, minus, vals[d])

@@ -25,7 +25,18 @@ from evaluator import evaluate_batch
 
 from . import _kernels as K
 from .spot import Spot, SpotError
-from .tree import CHANCE, COUNT, DECISION, KIND, PLAYER, SLOT, TASK, ExpandedTree, action_tree, expand
+from .tree import (
+    CHANCE,
+    COUNT,
+    DECISION,
+    KIND,
+    PLAYER,
+    SLOT,
+    TASK,
+    ExpandedTree,
+    action_tree,
+    expand,
+)
 
 METHODS = {"dcfr": K.METHOD_DCFR, "cfr+": K.METHOD_CFR_PLUS}
 CHECK_EVERY = 10
