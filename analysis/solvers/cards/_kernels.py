@@ -126,10 +126,9 @@ def fold_value(nodes, v, hands, same, n_hands, trav, reach, coefs, minus, out):
     total = 0.0
     for o in range(n_hands[opp]):
         r = reach[o]
-        if r != 0.0:
-            total += r
-            minus[hands[opp, o, 0]] += r
-            minus[hands[opp, o, 1]] += r
+        total += r
+        minus[hands[opp, o, 0]] += r
+        minus[hands[opp, o, 1]] += r
     dead = _dealt_bits(nodes, v)
     for h in range(n_hands[trav]):
         c1 = hands[trav, h, 0]
@@ -145,53 +144,47 @@ def fold_value(nodes, v, hands, same, n_hands, trav, reach, coefs, minus, out):
 
 
 @kernel
-def showdown_value(nodes, v, hands, strength, order, trav, reach, coefs, minus, out):
-    """Counterfactual values of the traverser's holdings at showdown ``v`` (two sweeps by strength)."""
+def showdown_value(nodes, v, showdown, trav, reach, coefs, minus, out):
+    """Counterfactual values of the traverser's holdings at showdown ``v`` (two sweeps by strength).
+
+    ``showdown`` = (count, holding, score, cards): per player and river board, the
+    holdings that do not touch the board in increasing order of strength.
+    """
+    count, holding, score, cards = showdown
     opp = 1 - trav
     b = nodes[v, BRD]
     pay = (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS]
-    st = strength[trav, b]
-    so = strength[opp, b]
-    ot = order[trav, b]
-    oo = order[opp, b]
-    size = ot.shape[0]  # padding rows (strength -1) sort first
+    nt = count[trav, b]
+    no = count[opp, b]
+    ht, st, ct = holding[trav, b], score[trav, b], cards[trav, b]
+    ho, so, co = holding[opp, b], score[opp, b], cards[opp, b]
+    out[:] = 0.0
     # wins: opponent holdings strictly weaker
     minus[:] = 0.0
     total = 0.0
     j = 0
-    for i in range(size):
-        h = ot[i]
-        s = st[h]
-        if s < 0:
-            out[h] = 0.0
-            continue
-        while j < size and so[oo[j]] < s:
-            o = oo[j]
-            r = reach[o]
-            if so[o] >= 0 and r != 0.0:
-                total += r
-                minus[hands[opp, o, 0]] += r
-                minus[hands[opp, o, 1]] += r
+    for i in range(nt):
+        s = st[i]
+        while j < no and so[j] < s:
+            r = reach[ho[j]]
+            total += r
+            minus[co[j, 0]] += r
+            minus[co[j, 1]] += r
             j += 1
-        out[h] = pay * (total - minus[hands[trav, h, 0]] - minus[hands[trav, h, 1]])
+        out[ht[i]] = pay * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
     # losses: opponent holdings strictly stronger
     minus[:] = 0.0
     total = 0.0
-    j = size - 1
-    for i in range(size - 1, -1, -1):
-        h = ot[i]
-        s = st[h]
-        if s < 0:
-            continue
-        while j >= 0 and so[oo[j]] > s:
-            o = oo[j]
-            r = reach[o]
-            if r != 0.0:
-                total += r
-                minus[hands[opp, o, 0]] += r
-                minus[hands[opp, o, 1]] += r
+    j = no - 1
+    for i in range(nt - 1, -1, -1):
+        s = st[i]
+        while j >= 0 and so[j] > s:
+            r = reach[ho[j]]
+            total += r
+            minus[co[j, 0]] += r
+            minus[co[j, 1]] += r
             j -= 1
-        out[h] -= pay * (total - minus[hands[trav, h, 0]] - minus[hands[trav, h, 1]])
+        out[ht[i]] -= pay * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
 
 
 @kernel
@@ -211,7 +204,7 @@ def _deposit(nodes, u, d, trav_n, acc, vals):
 @kernel
 def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
     """Finish the open node ``u`` at depth ``d``: its value from its children's, and the updates."""
-    _, _, _, n_hands, _, _ = tree
+    n_hands = tree[3]
     _, acc, vals, strat, _, _ = bufs
     trav = iopts[O_TRAV]
     mode = iopts[O_MODE]
@@ -281,7 +274,7 @@ def _unseen(nodes, u, iopts):
 @kernel
 def _child_reach(nodes, v, d, u, tree, bufs, iopts):
     """The opponent's reach at node ``v`` (depth ``d``) from its parent ``u``'s."""
-    _, hands, _, n_hands, _, _ = tree
+    hands, n_hands = tree[1], tree[3]
     reach, _, _, strat, _, _ = bufs
     trav = iopts[O_TRAV]
     opp = 1 - trav
@@ -311,7 +304,8 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
     sums of ``task_vals`` rows (``values``), or their reach is stored in
     ``chance_reach`` (``values`` false: a forward pass only).
     """
-    nodes, hands, same, n_hands, strength, order = tree
+    nodes, hands, same, n_hands = tree[0], tree[1], tree[2], tree[3]
+    showdown = (tree[4], tree[5], tree[6], tree[7])
     reach, acc, vals, strat, opened, minus = bufs
     trav = iopts[O_TRAV]
     opp = 1 - trav
@@ -338,8 +332,7 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                 if kind == FOLD:
                     fold_value(nodes, v, hands, same, n_hands, trav, reach[d], coefs, minus, vals[d])
                 else:
-                    showdown_value(nodes, v, hands, strength, order, trav, reach[d], coefs,
-                                   minus, vals[d])
+                    showdown_value(nodes, v, showdown, trav, reach[d], coefs, minus, vals[d])
                 _deposit(nodes, v, d, nt, acc, vals)
             v += 1
         elif kind == CHANCE and top and nodes[v, TASK] >= 0:
@@ -376,7 +369,7 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
 @kernel(parallel=True)
 def _run_tasks(tree, regrets, sums, pool, tasks, task_parent, iopts, coefs, task_vals, chance_reach):
     """Walk every task subtree (threads over buffer sets; each task's row written by one thread)."""
-    nodes, hands, _, n_hands, _, _ = tree
+    nodes, hands, n_hands = tree[0], tree[1], tree[3]
     n_sets = pool[0].shape[0]
     n_tasks = tasks.shape[0]
     opp = 1 - iopts[O_TRAV]

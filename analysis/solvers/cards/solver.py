@@ -54,7 +54,8 @@ class Tables:
     n_hands: np.ndarray  # int64[2]
     same: np.ndarray  # int64[2, H]: the identical holding of the other player, or -1
     strength: np.ndarray  # int32[2, B, H]: score on each river board, -1 if blocked
-    order: np.ndarray  # int32[2, B, H]: holdings by increasing strength
+    showdown: tuple  # per player and board, the unblocked holdings by increasing score:
+    # count int64[2, B], holding int64[2, B, H], score int32[2, B, H], cards int64[2, B, H, 2]
     pairs: float  # weighted number of compatible holding pairs
 
 
@@ -88,13 +89,30 @@ def build_tables(spot: Spot, boards: np.ndarray) -> Tables:
             rows = np.column_stack([combos[ok], np.tile(board, (int(ok.sum()), 1))]).astype(np.uint8)
             scores = evaluate_batch(rows, spot.spec, threads=False)
             strength[p, b, np.flatnonzero(ok)] = scores
-    order = np.argsort(strength, axis=2, kind="stable").astype(np.int32)
-    # padding rows have strength -1 and sort first; the sweeps skip them
+    showdown = _showdown_tables(strength, hands)
     compatible = ((hands[0, : n[0], None, :, None] != hands[1, None, : n[1], None, :]).all(axis=(2, 3)))
     pairs = float(weights[0, : n[0]] @ compatible @ weights[1, : n[1]])
     if pairs <= 0.0:
         raise SpotError("the two ranges have no pair of holdings that fit together on this board")
-    return Tables(hands, weights, n, same, strength, order, pairs)
+    return Tables(hands, weights, n, same, strength, showdown, pairs)
+
+
+def _showdown_tables(strength: np.ndarray, hands: np.ndarray) -> tuple:
+    """Per player and river board, the holdings that do not touch the board sorted by score."""
+    order = np.argsort(strength, axis=2, kind="stable")
+    count = (strength >= 0).sum(axis=2).astype(np.int64)
+    blocked = strength.shape[2] - count  # blocked and padding rows (score -1) sort first
+    holding = np.zeros(order.shape, dtype=np.int64)
+    score = np.zeros(order.shape, dtype=np.int32)
+    cards = np.zeros((*order.shape, 2), dtype=np.int64)
+    for p in range(2):
+        for b in range(order.shape[1]):
+            k, first = int(count[p, b]), int(blocked[p, b])
+            idx = order[p, b, first:]
+            holding[p, b, :k] = idx
+            score[p, b, :k] = strength[p, b, idx]
+            cards[p, b, :k] = hands[p, idx]
+    return count, holding, score, cards
 
 
 class CardSolver:
@@ -142,7 +160,7 @@ class CardSolver:
     @property
     def _tree_args(self) -> tuple:
         t = self.tables
-        return (self.tree.nodes, t.hands, t.same, t.n_hands, t.strength, t.order)
+        return (self.tree.nodes, t.hands, t.same, t.n_hands, *t.showdown)
 
     def _args(self) -> tuple:
         return (self._tree_args, self.regrets, self.sums, self._pool, self.tree.tasks, self._task_parent,
@@ -214,6 +232,6 @@ class CardSolver:
     @property
     def memory_bytes(self) -> int:
         """Bytes held by the tree, the tables and the solver state."""
-        arrays = [self.tree.nodes, *self.regrets, *self.sums, self.tables.strength, self.tables.order,
+        arrays = [self.tree.nodes, *self.regrets, *self.sums, self.tables.strength, *self.tables.showdown,
                   *self._pool, self._task_vals, self._chance_reach]
         return int(sum(a.nbytes for a in arrays))
