@@ -18,7 +18,10 @@ _LAZY = {
     "Spot": "analysis.solvers.cards.spot",
     "SpotError": "analysis.solvers.cards.spot",
     "StreetSizes": "analysis.solvers.cards.spot",
+    "SpotSolution": "analysis.solvers.cards.solution",
     "action_tree": "analysis.solvers.cards.tree",
+    "load_solution": "analysis.solvers.cards.solution",
+    "solve_spot": "analysis.solvers.cards.solution",
 }
 
 __all__ = sorted(_LAZY)

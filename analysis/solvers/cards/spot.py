@@ -101,8 +101,9 @@ class StreetSizes:
         """From texts such as ``("50%, a", "100%")``."""
         return cls(parse_sizes(bets, raise_sizes=False), parse_sizes(raises, raise_sizes=True))
 
-    def __str__(self) -> str:
-        return f"bets {', '.join(map(str, self.bets)) or '-'}; raises {', '.join(map(str, self.raises)) or '-'}"
+    def describe(self) -> dict:
+        """``{"bets": "50%, a", "raises": "100%"}`` (parses back with :meth:`parse`)."""
+        return {"bets": ", ".join(map(str, self.bets)), "raises": ", ".join(map(str, self.raises))}
 
 
 @dataclass(frozen=True)
@@ -131,11 +132,19 @@ class BetTree:
     def describe(self) -> dict:
         """A JSON-able description (for manifests and solution files)."""
         return {
-            "sizes": {s: [str(p) for p in self.sizes[i]] for i, s in enumerate(STREETS)},
+            "sizes": {s: [p.describe() for p in self.sizes[i]] for i, s in enumerate(STREETS)},
             "add_allin_threshold": self.add_allin_threshold,
             "force_allin_threshold": self.force_allin_threshold,
             "raise_cap": self.raise_cap,
         }
+
+
+    @classmethod
+    def from_dict(cls, d: dict) -> BetTree:
+        """The tree :meth:`describe` wrote."""
+        sizes = tuple(tuple(StreetSizes.parse(p["bets"], p["raises"]) for p in d["sizes"][s]) for s in STREETS)
+        return cls(sizes, float(d["add_allin_threshold"]), float(d["force_allin_threshold"]),  # type: ignore[arg-type]
+                   int(d["raise_cap"]))
 
 
 @dataclass(frozen=True)
@@ -178,6 +187,16 @@ class Spot:
         except (RangeError, ValueError) as exc:
             raise SpotError(str(exc)) from None
         return cls(spec.name, cards, ranges, int(pot), int(stack), BetTree.uniform(bets, raises, **tree_options))
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Spot:
+        """The spot :meth:`describe` wrote (ranges re-parsed from their text)."""
+        from analysis.studies.ranges import parse_range
+
+        spec = get_game(d["deck"])
+        ranges = tuple(parse_range(text, spec) for text in d["ranges"])
+        return cls(spec.name, tuple(parse_cards(d["board"], spec)), ranges, int(d["pot"]), int(d["stack"]),
+                   BetTree.from_dict(d["tree"]))
 
     @property
     def spec(self) -> GameSpec:
