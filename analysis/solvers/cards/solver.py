@@ -204,18 +204,25 @@ class CardSolver:
         return 100.0 * self.exploitability / self.spot.pot
 
     def run(self, *, target_pct: float = 0.3, max_iterations: int = 1000,
-            progress: Progress | None = None, check_every: int = CHECK_EVERY) -> float:
+            progress: Progress | None = None, check_every: int = CHECK_EVERY, stop=None) -> float:
         """Iterate until exploitability <= ``target_pct``% of the pot (checked every ``check_every``
-        iterations) or ``max_iterations``; returns the exploitability in chips."""
+        iterations) or ``max_iterations``; returns the exploitability in chips.
+
+        One iteration per kernel call: when ``stop`` (a ``threading.Event``) is set, the run
+        returns after the current iteration (the state stays resumable bit for bit).
+        """
         start = time.perf_counter()
         target = self.spot.pot * target_pct / 100.0
         expl = self.exploitability
         while self.iterations < max_iterations and expl > target:
-            self.step(min(check_every - self.iterations % check_every, max_iterations - self.iterations))
-            expl = self.exploitability
-            self.history.append((self.iterations, expl, time.perf_counter() - start))
-            if progress is not None:
-                progress(self.iterations, expl)
+            self.step(1)
+            if stop is not None and stop.is_set():
+                return expl
+            if self.iterations % check_every == 0 or self.iterations == max_iterations:
+                expl = self.exploitability
+                self.history.append((self.iterations, expl, time.perf_counter() - start))
+                if progress is not None:
+                    progress(self.iterations, expl)
         return expl
 
     def strategy(self, node: int) -> np.ndarray:

@@ -19,7 +19,9 @@ cards) and ``dilemma`` (the 40-card deck played for the pot, i.e. Dilemma's
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -197,6 +199,53 @@ class Spot:
         ranges = tuple(parse_range(text, spec) for text in d["ranges"])
         return cls(spec.name, tuple(parse_cards(d["board"], spec)), ranges, int(d["pot"]), int(d["stack"]),
                    BetTree.from_dict(d["tree"]))
+
+    @classmethod
+    def from_options(cls, path: str | Path | None = None, **given: object) -> Spot:
+        """A spot from a TOML file and/or options (options win): ``deck, board, oop, ip, pot, stack``
+        and a ``[tree]`` table (``bets, raises, add_allin_threshold, force_allin_threshold,
+        raise_cap``; per street ``[tree.flop]`` etc. with ``bets`` and ``raises``)."""
+        data: dict = {}
+        if path is not None:
+            try:
+                data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+                raise SpotError(f"cannot read spot file {path}: {exc}") from None
+        tree = dict(data.pop("tree", {}) or {})
+        unknown = set(data) - {"deck", "board", "oop", "ip", "pot", "stack"}
+        if unknown:
+            raise SpotError(f"spot file {path}: unknown key {sorted(unknown)[0]!r}")
+        for key in ("bets", "raises", "add_allin_threshold", "force_allin_threshold", "raise_cap"):
+            if given.get(key) is not None:
+                tree[key] = given[key]
+        for key in ("deck", "board", "oop", "ip", "pot", "stack"):
+            if given.get(key) is not None:
+                data[key] = given[key]
+        missing = [k for k in ("board", "oop", "ip", "pot", "stack") if k not in data]
+        if missing:
+            raise SpotError(f"a spot needs {', '.join(missing)} (options --{' --'.join(missing)} or a spot file)")
+        return cls.build(data, tree)
+
+    @classmethod
+    def build(cls, data: dict, tree: dict) -> Spot:
+        """A spot from plain values (see :meth:`from_options`)."""
+        from analysis.studies.ranges import RangeError, parse_range
+
+        spec = get_game(str(data.get("deck", "holdem")))
+        try:
+            board = tuple(parse_cards(str(data["board"]), spec))
+            ranges = (parse_range(str(data["oop"]), spec), parse_range(str(data["ip"]), spec))
+            default = StreetSizes.parse(str(tree.get("bets", "50%, a")), str(tree.get("raises", "100%")))
+            sizes = []
+            for street in STREETS:
+                own = tree.get(street)
+                s = default if own is None else StreetSizes.parse(str(own.get("bets", "")), str(own.get("raises", "")))
+                sizes.append((s, s))
+            bet_tree = BetTree(tuple(sizes), float(tree.get("add_allin_threshold", 0.0)),  # type: ignore[arg-type]
+                               float(tree.get("force_allin_threshold", 0.0)), int(tree.get("raise_cap", 0)))
+            return cls(spec.name, board, ranges, int(data["pot"]), int(data["stack"]), bet_tree)
+        except (RangeError, ValueError, TypeError, AttributeError) as exc:
+            raise SpotError(str(exc)) from None
 
     @property
     def spec(self) -> GameSpec:
