@@ -120,3 +120,15 @@ def test_same_numbers_on_one_and_two_threads():
 def test_bad_spots_are_one_error(args, match):
     with pytest.raises(SpotError, match=match):
         Spot.holdem(*args)
+
+
+@pytest.mark.parametrize("board", ["10d9d6hAc2s", "10d9d6hAc"])
+def test_the_forty_card_deck_equals_the_pairwise_reference(board):
+    spot = Spot.holdem(board, "AA, 99, 108s, 76s", "A10s, 88, 65s, 2h2d", 60, 200, "100%", "", deck="dilemma")
+    solver = CardSolver(spot)
+    solver.step(4)
+    strategies = _strategies(solver)
+    values = solver.root_values(K.MODE_BR)
+    for p in range(2):
+        ref = counterfactual_values(solver, strategies, p, best_response=True)
+        np.testing.assert_allclose(values[p, : solver.tables.n_hands[p]], ref, rtol=0, atol=1e-9)
