@@ -26,7 +26,11 @@ zero and averages the strategy linearly. Updates alternate between players.
 Parallel: the children of the first chance nodes below the root (the turn
 cards of a flop spot, the river cards of a turn spot) are *tasks*; each is
 walked by one thread with its own buffers and its value row is summed in task
-order afterwards, so the numbers do not depend on the thread count.
+order afterwards, so the numbers do not depend on the thread count. Suit
+isomorphism (postflop-solver's): when swapping two suits leaves the board and
+both ranges unchanged, a task whose card is the swapped image of an earlier
+task's card is not walked; its values are that task's with the holdings'
+suits swapped (exact: the strategies above it stay symmetric).
 """
 
 from __future__ import annotations
@@ -367,17 +371,26 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
 
 
 @kernel(parallel=True)
-def _run_tasks(tree, regrets, sums, pool, tasks, task_parent, iopts, coefs, task_vals, chance_reach):
-    """Walk every task subtree (threads over buffer sets; each task's row written by one thread)."""
+def _run_tasks(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach):
+    """Walk every task subtree that is not isomorphic to another (threads over buffer sets, each
+    task's row written by one thread), then fill the isomorphic ones by permuting holdings.
+
+    ``iso`` = (task_parent, work, iso_ref, iso_swap, perm): the chance node of each task, the
+    tasks to walk, for each task its reference task (-1: none) and suit swap, and the holding
+    permutation of each swap (``perm[k, p, h]``: the index of holding ``h`` with the suits swapped).
+    """
     nodes, hands, n_hands = tree[0], tree[1], tree[3]
+    task_parent, work, iso_ref, iso_swap, perm = iso
     n_sets = pool[0].shape[0]
-    n_tasks = tasks.shape[0]
-    opp = 1 - iopts[O_TRAV]
+    n_work = work.shape[0]
+    trav = iopts[O_TRAV]
+    opp = 1 - trav
     no = n_hands[opp]
     for c in prange(n_sets):
         bufs = (pool[0][c], pool[1][c], pool[2][c], pool[3][c], pool[4][c], pool[5][c])
         reach0 = np.empty(no)
-        for t in range(c, n_tasks, n_sets):
+        for i in range(c, n_work, n_sets):
+            t = work[i]
             r = tasks[t]
             src = chance_reach[task_parent[t]]
             card = nodes[r, CARD]
@@ -388,25 +401,31 @@ def _run_tasks(tree, regrets, sums, pool, tasks, task_parent, iopts, coefs, task
                 else:
                     reach0[h] = src[h] * inv
             walk(tree, regrets, sums, bufs, r, reach0, iopts, coefs, False, True, task_vals, chance_reach)
-            for h in range(n_hands[1 - opp]):
+            for h in range(n_hands[trav]):
                 task_vals[t, h] = bufs[2][0, h]
+    for t in range(tasks.shape[0]):
+        ref = iso_ref[t]
+        if ref >= 0:
+            k = iso_swap[t]
+            for h in range(n_hands[trav]):
+                task_vals[t, h] = task_vals[ref, perm[k, trav, h]]
 
 
 @kernel
-def traverse(tree, regrets, sums, pool, tasks, task_parent, weights, iopts, coefs, task_vals, chance_reach):
+def traverse(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals, chance_reach):
     """One full traversal for ``iopts[O_TRAV]`` in ``iopts[O_MODE]``; returns the root value row."""
     trav = iopts[O_TRAV]
     bufs0 = (pool[0][0], pool[1][0], pool[2][0], pool[3][0], pool[4][0], pool[5][0])
     reach0 = weights[1 - trav]
     if tasks.shape[0] > 0:
         walk(tree, regrets, sums, bufs0, 0, reach0, iopts, coefs, True, False, task_vals, chance_reach)
-        _run_tasks(tree, regrets, sums, pool, tasks, task_parent, iopts, coefs, task_vals, chance_reach)
+        _run_tasks(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach)
     walk(tree, regrets, sums, bufs0, 0, reach0, iopts, coefs, True, True, task_vals, chance_reach)
     return bufs0[2][0]
 
 
 @kernel
-def iterate(tree, regrets, sums, pool, tasks, task_parent, weights, iopts, coefs, task_vals, chance_reach,
+def iterate(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals, chance_reach,
             first, count):
     """Run iterations ``first .. first + count - 1`` (0-based) of the method in ``iopts``."""
     iopts[O_MODE] = MODE_CFR
@@ -414,18 +433,18 @@ def iterate(tree, regrets, sums, pool, tasks, task_parent, weights, iopts, coefs
         dcfr_coefs(t, coefs)
         for trav in range(2):
             iopts[O_TRAV] = trav
-            traverse(tree, regrets, sums, pool, tasks, task_parent, weights, iopts, coefs, task_vals,
+            traverse(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals,
                      chance_reach)
 
 
 @kernel
-def root_values(tree, regrets, sums, pool, tasks, task_parent, weights, iopts, coefs, task_vals, chance_reach,
+def root_values(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals, chance_reach,
                 mode, out):
     """Root value rows of both players under the average strategy (EV) or best responses (BR)."""
     iopts[O_MODE] = mode
     for trav in range(2):
         iopts[O_TRAV] = trav
-        row = traverse(tree, regrets, sums, pool, tasks, task_parent, weights, iopts, coefs, task_vals,
+        row = traverse(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals,
                        chance_reach)
         for h in range(out.shape[1]):
             out[trav, h] = row[h]

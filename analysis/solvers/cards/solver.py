@@ -26,6 +26,7 @@ from evaluator import evaluate_batch
 from . import _kernels as K
 from .spot import Spot, SpotError
 from .tree import (
+    CARD,
     CHANCE,
     COUNT,
     DECISION,
@@ -115,10 +116,80 @@ def _showdown_tables(strength: np.ndarray, hands: np.ndarray) -> tuple:
     return count, holding, score, cards
 
 
+def suit_swaps(spot: Spot) -> list[tuple[int, int]]:
+    """Pairs of suits whose swap leaves the board and both ranges (with their weights) unchanged."""
+    spec = spot.spec
+    ns = spec.n_suits
+    out = []
+    for a in range(ns):
+        for b in range(a + 1, ns):
+            def swap(c: int, a: int = a, b: int = b) -> int:
+                r, s = divmod(int(c), ns)
+                return r * ns + (b if s == a else a if s == b else s)
+
+            if {swap(c) for c in spot.board} != set(spot.board):
+                continue
+            same = True
+            for p in range(2):
+                combos, w = spot.holdings(p)
+                table = {(int(x), int(y)): float(v) for (x, y), v in zip(combos, w, strict=True)}
+                for (x, y), v in table.items():
+                    sx, sy = swap(x), swap(y)
+                    if table.get((max(sx, sy), min(sx, sy))) != v:
+                        same = False
+                        break
+            if same:
+                out.append((a, b))
+    return out
+
+
+def isomorphic_tasks(spot: Spot, tree: ExpandedTree, tables: Tables, task_parent: np.ndarray,
+                     enabled: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The tasks to walk, each task's reference task (-1 if walked) and swap, and the holding
+    permutation of each swap (see :func:`._kernels._run_tasks`)."""
+    n_tasks = len(tree.tasks)
+    iso_ref = np.full(n_tasks, -1, dtype=np.int64)
+    iso_swap = np.zeros(n_tasks, dtype=np.int64)
+    swaps = suit_swaps(spot) if enabled else []
+    ns = spot.spec.n_suits
+    size = tables.hands.shape[1]
+    perm = np.zeros((max(len(swaps), 1), 2, size), dtype=np.int64)
+    maps = []
+    for k, (a, b) in enumerate(swaps):
+        card_map = np.arange(spot.spec.n_cards)
+        for c in range(spot.spec.n_cards):
+            r, s = divmod(c, ns)
+            card_map[c] = r * ns + (b if s == a else a if s == b else s)
+        maps.append(card_map)
+        for p in range(2):
+            n = int(tables.n_hands[p])
+            index = {(int(x), int(y)): i for i, (x, y) in enumerate(tables.hands[p, :n])}
+            for i, (x, y) in enumerate(tables.hands[p, :n]):
+                sx, sy = int(card_map[x]), int(card_map[y])
+                perm[k, p, i] = index[(max(sx, sy), min(sx, sy))]
+    cards = tree.nodes[tree.tasks, CARD] if n_tasks else np.zeros(0, dtype=np.int64)
+    for t in range(n_tasks):
+        group = task_parent[t]
+        for k, card_map in enumerate(maps):
+            image = int(card_map[cards[t]])
+            if image >= cards[t]:
+                continue
+            ref = group + int(np.searchsorted(cards[group : group + _group_size(task_parent, group)], image))
+            if ref < n_tasks and cards[ref] == image and task_parent[ref] == group and iso_ref[ref] < 0:
+                iso_ref[t], iso_swap[t] = ref, k
+                break
+    work = np.flatnonzero(iso_ref < 0).astype(np.int64)
+    return work, iso_ref, iso_swap, perm
+
+
+def _group_size(task_parent: np.ndarray, group: int) -> int:
+    return int((task_parent == group).sum())
+
+
 class CardSolver:
     """DCFR (postflop-solver's) or CFR+ on one heads-up spot, with exact exploitability."""
 
-    def __init__(self, spot: Spot, method: str = "dcfr") -> None:
+    def __init__(self, spot: Spot, method: str = "dcfr", isomorphism: bool = True) -> None:
         if method not in METHODS:
             raise SpotError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
         self.spot = spot
@@ -138,6 +209,7 @@ class CardSolver:
         for v in np.flatnonzero((nodes[:, KIND] == CHANCE) & (nodes[:, TASK] >= 0)):
             t0, k = nodes[v, TASK], nodes[v, COUNT]
             self._task_parent[t0 : t0 + k] = t0
+        self._iso = (self._task_parent, *isomorphic_tasks(spot, self.tree, t, self._task_parent, isomorphism))
         h = t.hands.shape[1]
         self._task_vals = np.zeros((max(len(self.tree.tasks), 1), h))
         self._chance_reach = np.zeros((max(len(self.tree.tasks), 1), h))
@@ -152,7 +224,7 @@ class CardSolver:
 
     def _buffers(self, n_sets: int) -> tuple:
         d, a, h = self.tree.max_depth, self.tree.max_actions, self.tables.hands.shape[1]
-        n_sets = max(1, min(n_sets, len(self.tree.tasks)))
+        n_sets = max(1, min(n_sets, len(self._iso[1])))
         return (np.zeros((n_sets, d, h)), np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d, h)),
                 np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d), dtype=np.int64),
                 np.zeros((n_sets, self.spot.spec.n_cards)))
@@ -163,7 +235,7 @@ class CardSolver:
         return (self.tree.nodes, t.hands, t.same, t.n_hands, *t.showdown)
 
     def _args(self) -> tuple:
-        return (self._tree_args, self.regrets, self.sums, self._pool, self.tree.tasks, self._task_parent,
+        return (self._tree_args, self.regrets, self.sums, self._pool, self.tree.tasks, self._iso,
                 self.tables.weights, self._iopts, self._coefs, self._task_vals, self._chance_reach)
 
     def step(self, count: int = 1) -> None:
