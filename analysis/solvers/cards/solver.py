@@ -143,24 +143,39 @@ def suit_swaps(spot: Spot) -> list[tuple[int, int]]:
     return out
 
 
+def mirror_cards(spot: Spot, swaps: list[tuple[int, int]]) -> dict[int, tuple[int, int]]:
+    """Cards of the first chance nodes that mirror a lower card under a suit swap: ``{card:
+    (reference card, swap number)}`` (cards in increasing order; a reference never mirrors)."""
+    ns = spot.spec.n_suits
+    out: dict[int, tuple[int, int]] = {}
+    for c in range(spot.spec.n_cards):
+        if c in spot.board:
+            continue
+        r, s = divmod(c, ns)
+        for k, (a, b) in enumerate(swaps):
+            image = r * ns + (b if s == a else a if s == b else s)
+            if image < c and image not in out and image not in spot.board:
+                out[c] = (image, k)
+                break
+    return out
+
+
 def isomorphic_tasks(spot: Spot, tree: ExpandedTree, tables: Tables, task_parent: np.ndarray,
-                     enabled: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                     swaps: list[tuple[int, int]], mirrors: dict[int, tuple[int, int]],
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The tasks to walk, each task's reference task (-1 if walked) and swap, and the holding
     permutation of each swap (see :func:`._kernels._run_tasks`)."""
     n_tasks = len(tree.tasks)
     iso_ref = np.full(n_tasks, -1, dtype=np.int64)
     iso_swap = np.zeros(n_tasks, dtype=np.int64)
-    swaps = suit_swaps(spot) if enabled else []
     ns = spot.spec.n_suits
     size = tables.hands.shape[1]
     perm = np.zeros((max(len(swaps), 1), 2, size), dtype=np.int64)
-    maps = []
     for k, (a, b) in enumerate(swaps):
         card_map = np.arange(spot.spec.n_cards)
         for c in range(spot.spec.n_cards):
             r, s = divmod(c, ns)
             card_map[c] = r * ns + (b if s == a else a if s == b else s)
-        maps.append(card_map)
         for p in range(2):
             n = int(tables.n_hands[p])
             index = {(int(x), int(y)): i for i, (x, y) in enumerate(tables.hands[p, :n])}
@@ -168,22 +183,13 @@ def isomorphic_tasks(spot: Spot, tree: ExpandedTree, tables: Tables, task_parent
                 sx, sy = int(card_map[x]), int(card_map[y])
                 perm[k, p, i] = index[(max(sx, sy), min(sx, sy))]
     cards = tree.nodes[tree.tasks, CARD] if n_tasks else np.zeros(0, dtype=np.int64)
+    task_of = {(int(task_parent[t]), int(cards[t])): t for t in range(n_tasks)}
     for t in range(n_tasks):
-        group = task_parent[t]
-        for k, card_map in enumerate(maps):
-            image = int(card_map[cards[t]])
-            if image >= cards[t]:
-                continue
-            ref = group + int(np.searchsorted(cards[group : group + _group_size(task_parent, group)], image))
-            if ref < n_tasks and cards[ref] == image and task_parent[ref] == group and iso_ref[ref] < 0:
-                iso_ref[t], iso_swap[t] = ref, k
-                break
+        if int(cards[t]) in mirrors:
+            image, k = mirrors[int(cards[t])]
+            iso_ref[t], iso_swap[t] = task_of[(int(task_parent[t]), image)], k
     work = np.flatnonzero(iso_ref < 0).astype(np.int64)
     return work, iso_ref, iso_swap, perm
-
-
-def _group_size(task_parent: np.ndarray, group: int) -> int:
-    return int((task_parent == group).sum())
 
 
 class CardSolver:
@@ -196,7 +202,9 @@ class CardSolver:
         self.method = method
         self.public = action_tree(spot)
         sizes = tuple(len(spot.holdings(p)[0]) for p in range(2))
-        self.tree: ExpandedTree = expand(spot, self.public, sizes)  # type: ignore[arg-type]
+        swaps = suit_swaps(spot) if isomorphism else []
+        mirrors = mirror_cards(spot, swaps)
+        self.tree: ExpandedTree = expand(spot, self.public, sizes, frozenset(mirrors))  # type: ignore[arg-type]
         self.tables = build_tables(spot, self.tree.boards)
         t = self.tables
         self.regrets = tuple(np.zeros(max(s, 1), dtype=np.float32) for s in self.tree.storage)
@@ -209,7 +217,7 @@ class CardSolver:
         for v in np.flatnonzero((nodes[:, KIND] == CHANCE) & (nodes[:, TASK] >= 0)):
             t0, k = nodes[v, TASK], nodes[v, COUNT]
             self._task_parent[t0 : t0 + k] = t0
-        self._iso = (self._task_parent, *isomorphic_tasks(spot, self.tree, t, self._task_parent, isomorphism))
+        self._iso = (self._task_parent, *isomorphic_tasks(spot, self.tree, t, self._task_parent, swaps, mirrors))
         h = t.hands.shape[1]
         self._task_vals = np.zeros((max(len(self.tree.tasks), 1), h))
         self._chance_reach = np.zeros((max(len(self.tree.tasks), 1), h))
@@ -302,6 +310,8 @@ class CardSolver:
         nodes = self.tree.nodes
         if nodes[node, KIND] != DECISION:
             raise SpotError(f"node {node} is not a decision")
+        if nodes[node, SLOT] < 0:
+            raise SpotError(f"node {node} mirrors another card's subtree (suit isomorphism): ask for that card")
         p, k = int(nodes[node, PLAYER]), int(nodes[node, COUNT])
         n = int(self.tables.n_hands[p])
         out = np.zeros((k, n))

@@ -200,8 +200,13 @@ class ExpandedTree:
     max_actions: int
 
 
-def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int]) -> ExpandedTree:
-    """Write the tree out with every turn and river card (see the module doc)."""
+def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],
+           mirrored: frozenset[int] = frozenset()) -> ExpandedTree:
+    """Write the tree out with every turn and river card (see the module doc).
+
+    The subtrees below the first chance nodes whose card is in ``mirrored`` (suit
+    isomorphism: never walked) get no regret storage (``SLOT`` -1).
+    """
     spec = spot.spec
     deck = [c for c in range(spec.n_cards) if c not in spot.board]
     rows: list[list[int]] = []
@@ -212,7 +217,8 @@ def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int]) -> Expande
     tasks: list[int] = []
     depth_max = [0]
 
-    def emit(node: PublicNode, depth: int, idx: int, card: int, dealt: tuple[int, ...], in_chance: bool) -> int:
+    def emit(node: PublicNode, depth: int, idx: int, card: int, dealt: tuple[int, ...], in_chance: bool,
+             stored: bool = True) -> int:
         if len(rows) >= MAX_NODES:
             raise SpotError(f"the tree has more than {MAX_NODES:,} nodes: use fewer sizes or a later street")
         v = len(rows)
@@ -223,14 +229,15 @@ def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int]) -> Expande
         if node.kind == SHOWDOWN:
             row[BOARD] = board_index.setdefault((d0, d1), len(board_index))
         elif node.kind == DECISION:
-            row[SLOT] = storage[node.player]
-            storage[node.player] += len(node.actions) * n_holdings[node.player]
+            if stored:
+                row[SLOT] = storage[node.player]
+                storage[node.player] += len(node.actions) * n_holdings[node.player]
             decisions.append(v)
             actions.append(list(node.actions))
             row[COUNT] = len(node.children)
             row[FIRST] = v + 1
             for j, child in enumerate(node.children):
-                emit(child, depth + 1, j, -1, dealt, in_chance)
+                emit(child, depth + 1, j, -1, dealt, in_chance, stored)
         elif node.kind == CHANCE:
             cards = [c for c in deck if c not in dealt]
             row[COUNT] = len(cards)
@@ -240,7 +247,8 @@ def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int]) -> Expande
             for j, c in enumerate(cards):
                 if not in_chance:
                     tasks.append(len(rows))
-                emit(node.children[0], depth + 1, j, c, dealt + (c,), True)
+                emit(node.children[0], depth + 1, j, c, dealt + (c,), True,
+                     stored and (in_chance or c not in mirrored))
         row[END] = len(rows)
         return v
 
