@@ -370,6 +370,33 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
             _close(nodes, opened[n_open], n_open, tree, regrets, sums, bufs, iopts, coefs)
 
 
+@kernel
+def _run_set(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach, c):
+    """Walk the tasks of buffer set ``c`` (tasks ``work[c::n_sets]``), each into its ``task_vals`` row."""
+    nodes, hands, n_hands = tree[0], tree[1], tree[3]
+    task_parent, work = iso[0], iso[1]
+    n_sets = pool[0].shape[0]
+    trav = iopts[O_TRAV]
+    opp = 1 - trav
+    no = n_hands[opp]
+    bufs = (pool[0][c], pool[1][c], pool[2][c], pool[3][c], pool[4][c], pool[5][c])
+    reach0 = np.empty(no)
+    for i in range(c, work.shape[0], n_sets):
+        t = work[i]
+        r = tasks[t]
+        src = chance_reach[task_parent[t]]
+        card = nodes[r, CARD]
+        inv = 1.0 / (_unseen(nodes, r, iopts) + 1)
+        for h in range(no):
+            if hands[opp, h, 0] == card or hands[opp, h, 1] == card:
+                reach0[h] = 0.0
+            else:
+                reach0[h] = src[h] * inv
+        walk(tree, regrets, sums, bufs, r, reach0, iopts, coefs, False, True, task_vals, chance_reach)
+        for h in range(n_hands[trav]):
+            task_vals[t, h] = bufs[2][0, h]
+
+
 @kernel(parallel=True)
 def _run_tasks(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach):
     """Walk every task subtree that is not isomorphic to another (threads over buffer sets, each
@@ -379,30 +406,12 @@ def _run_tasks(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, c
     tasks to walk, for each task its reference task (-1: none) and suit swap, and the holding
     permutation of each swap (``perm[k, p, h]``: the index of holding ``h`` with the suits swapped).
     """
-    nodes, hands, n_hands = tree[0], tree[1], tree[3]
-    task_parent, work, iso_ref, iso_swap, perm = iso
+    n_hands = tree[3]
+    iso_ref, iso_swap, perm = iso[2], iso[3], iso[4]
     n_sets = pool[0].shape[0]
-    n_work = work.shape[0]
     trav = iopts[O_TRAV]
-    opp = 1 - trav
-    no = n_hands[opp]
-    for c in prange(n_sets):
-        bufs = (pool[0][c], pool[1][c], pool[2][c], pool[3][c], pool[4][c], pool[5][c])
-        reach0 = np.empty(no)
-        for i in range(c, n_work, n_sets):
-            t = work[i]
-            r = tasks[t]
-            src = chance_reach[task_parent[t]]
-            card = nodes[r, CARD]
-            inv = 1.0 / (_unseen(nodes, r, iopts) + 1)
-            for h in range(no):
-                if hands[opp, h, 0] == card or hands[opp, h, 1] == card:
-                    reach0[h] = 0.0
-                else:
-                    reach0[h] = src[h] * inv
-            walk(tree, regrets, sums, bufs, r, reach0, iopts, coefs, False, True, task_vals, chance_reach)
-            for h in range(n_hands[trav]):
-                task_vals[t, h] = bufs[2][0, h]
+    for c in prange(n_sets):  # callers set numba's parallel chunk size to 1 (see CardSolver)
+        _run_set(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach, c)
     for t in range(tasks.shape[0]):
         ref = iso_ref[t]
         if ref >= 0:

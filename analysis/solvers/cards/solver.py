@@ -15,7 +15,8 @@ Numbers are identical whatever the number of numba threads (see :mod:`._kernels`
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numba
@@ -40,6 +41,9 @@ from .tree import (
 )
 
 METHODS = {"dcfr": K.METHOD_DCFR, "cfr+": K.METHOD_CFR_PLUS}
+BUFFER_SETS = 32
+"""Scratch buffer sets for the parallel tasks (threads take sets one at a time; results do not
+depend on the thread count)."""
 CHECK_EVERY = 10
 """Iterations between two exploitability measurements in :meth:`CardSolver.run` (as postflop-solver)."""
 
@@ -114,6 +118,16 @@ def _showdown_tables(strength: np.ndarray, hands: np.ndarray) -> tuple:
             score[p, b, :k] = strength[p, b, idx]
             cards[p, b, :k] = hands[p, idx]
     return count, holding, score, cards
+
+
+@contextmanager
+def _one_set_at_a_time() -> Iterator[None]:
+    """Parallel loops hand out one buffer set at a time (dynamic balance on a busy machine)."""
+    previous = numba.set_parallel_chunksize(1)
+    try:
+        yield
+    finally:
+        numba.set_parallel_chunksize(previous)
 
 
 def suit_swaps(spot: Spot) -> list[tuple[int, int]]:
@@ -228,7 +242,7 @@ class CardSolver:
         self._coefs = np.zeros(K.N_COEFS)
         self._coefs[K.C_HALF_POT] = spot.pot / 2.0
         self._coefs[K.C_INV_PAIRS] = 1.0 / t.pairs
-        self._pool = self._buffers(numba.get_num_threads())
+        self._pool = self._buffers(BUFFER_SETS)
 
     def _buffers(self, n_sets: int) -> tuple:
         d, a, h = self.tree.max_depth, self.tree.max_actions, self.tables.hands.shape[1]
@@ -248,14 +262,16 @@ class CardSolver:
 
     def step(self, count: int = 1) -> None:
         """Run ``count`` more iterations."""
-        K.iterate(*self._args(), self.iterations, count)
+        with _one_set_at_a_time():
+            K.iterate(*self._args(), self.iterations, count)
         self.iterations += count
         self._exploitability = None
 
     def root_values(self, mode: int) -> np.ndarray:
         """Both players' root value rows (float64[2, H]) under the average strategy or best responses."""
         out = np.zeros((2, self.tables.hands.shape[1]))
-        K.root_values(*self._args(), mode, out)
+        with _one_set_at_a_time():
+            K.root_values(*self._args(), mode, out)
         return out
 
     def expected_values(self) -> np.ndarray:
