@@ -28,6 +28,8 @@ _LAZY = {
     "settle": "analysis.dilemma.settlement",
     "load_deck": "analysis.dilemma.decks",
     "board_economy": "analysis.dilemma.economy",
+    "solve_spot": "analysis.solvers.cards.solution",
+    "Spot": "analysis.solvers.cards.spot",
 }
 
 

@@ -1,5 +1,6 @@
-"""``dilemma solve``: run a solver on a known game, a JSON game description, or the abstracted
-Dilemma Hold'em hand (``dilemma solve dilemma --players 2 --street flop --buckets 10 ...``).
+"""``dilemma solve``: run a solver on a known game, a JSON game description, the abstracted
+Dilemma Hold'em hand (``dilemma solve dilemma --players 2 --street flop --buckets 10 ...``), or
+a heads-up spot card by card (``dilemma solve spot --board Td9d6hQc --oop 66+ --ip QQ-22 ...``).
 
 The command parses options, calls :func:`analysis.solvers.solve` or
 :func:`analysis.solvers.dilemma.solve_dilemma` and writes files; bad input raises a
@@ -19,9 +20,11 @@ from analysis.solvers.errors import SolverError
 
 from ._common import DeckOpt, out_folder
 
-KNOWN_GAMES = ("kuhn", "kuhn3", "leduc", "leduc-iso", "dilemma")
+KNOWN_GAMES = ("kuhn", "kuhn3", "leduc", "leduc-iso", "dilemma", "spot")
 _DILEMMA_ONLY = ("players", "street", "buckets", "sizes", "raise_cap", "deck", "deals",
                  "deals_per_board", "free_fold", "preflop_in")
+_SPOT_ONLY = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "spot_file", "output_format",
+              "threads")
 
 
 def load_game(name: str):  # -> GameTree (import kept lazy)
@@ -97,15 +100,88 @@ def solve_dilemma_cmd(options: dict, method: str, iterations: int, target: float
         echo(f"tables in {out}/")
 
 
+def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | None,
+                   state: Path | None, out: Path | None, show_progress: bool, echo=typer.echo) -> None:
+    """The ``spot`` game of ``dilemma solve``: a card-level heads-up spot, solved and written."""
+    import numba
+
+    from analysis.runners.interrupt import Interrupted, interruptible
+    from analysis.solvers.cards import CardSolver, Spot, SpotError, SpotSolution, load_solution
+
+    fmt = options.pop("output_format") or "text"
+    if fmt not in ("text", "json"):
+        raise SpotError(f"--format {fmt!r}: choose text or json")
+    threads = options.pop("threads")
+    if threads is not None:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    spot = Spot.from_options(options.pop("spot_file"), **options)
+    target_pct = 0.3 if target is None else target
+    if target_pct < 0:
+        raise SpotError(f"--target {target_pct}: a % of the pot must be non-negative")
+    if state is not None and state.exists():
+        solution = load_solution(state)
+        if solution.spot.describe() != spot.describe() or solution.solver.method != method:
+            raise SpotError(f"solution file {state} holds another spot or method; remove it or give another --state")
+        solver = solution.solver
+    else:
+        solver = CardSolver(spot, method)
+        solution = SpotSolution(solver)
+    say = echo if fmt == "text" else (lambda *a, **k: None)
+    say(f"{spot.spec.summary}; board {spot.describe()['board']}; pot {spot.pot}, stack {spot.stack}; "
+        f"{len(spot.holdings(0)[0])} vs {len(spot.holdings(1)[0])} holdings; "
+        f"{solver.tree.nodes.shape[0]:,} nodes, {solver.memory_bytes / 1e6:,.1f} MB")
+    with progress_bar(show_progress) as bar, interruptible() as stop:
+        label = f"{method} iterations (target {target_pct:g}% of the pot)"
+
+        def check(i: int, expl: float) -> None:
+            bar(i, iterations, label)
+            if show_progress:
+                echo(f"  {i:>7,} / {iterations:,}  exploitability {expl:.4g} chips "
+                     f"({100 * expl / spot.pot:.3g}% of the pot)", err=True)
+
+        solver.run(target_pct=target_pct, max_iterations=iterations, progress=check, stop=stop)
+        if stop.is_set():
+            where = (f"the solution is saved in {solution.save(state)}; run the same command again to resume"
+                     if state is not None else "nothing was saved (give --state FILE to keep the progress)")
+            raise Interrupted(f"stopped after {solver.iterations:,} iterations; {where}")
+    if state is not None:
+        solution.save(state)
+    summary = {**solution.manifest(), "root": _root_summary(solution)}
+    if fmt == "json":
+        echo(json.dumps(summary, sort_keys=True))
+    else:
+        echo(f"{method} x {solver.iterations:,} iterations; exploitability {solution.exploitability:.4g} chips "
+             f"({solution.exploitability_pct:.3g}% of the pot)")
+        ev = solution.ev()
+        echo(f"expected share of the pot: oop {ev['oop']:.3f}, ip {ev['ip']:.3f}")
+        echo("root (oop, range-weighted): " + ", ".join(f"{a} {100 * f:.1f}%" for a, f in summary["root"].items()))
+    if out is not None:
+        from analysis.core.io import provenance, write_table
+
+        write_table(solution.to_frame(), out, "spot_strategy", provenance(**solution.manifest()))
+        if fmt == "text":
+            echo(f"tables in {out}/ (spot_strategy.csv, .parquet, .manifest.json)")
+
+
+def _root_summary(solution) -> dict[str, float]:  # SpotSolution (import kept lazy)
+    """The first player's range-weighted frequency of each action at the root."""
+    table = solution.strategy()
+    w = solution.spot.holdings(0)[1]
+    freq = (table.to_numpy() * w[:, None]).sum(axis=0) / w.sum()
+    return {a: float(f) for a, f in zip(table.columns, freq, strict=True)}
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``solve`` command to a typer app."""
 
     @app.command("solve")
     def solve_cmd(
-        game: str = typer.Argument(..., help="dilemma, kuhn, kuhn3, leduc, leduc-iso, or a JSON game file"),
-        method: str = typer.Option("cfr+", "--method", "-m", help="cfr, cfr+, dcfr or mccfr"),
+        game: str = typer.Argument(..., help="dilemma, spot, kuhn, kuhn3, leduc, leduc-iso, or a JSON game file"),
+        method: str = typer.Option(None, "--method", "-m",
+                                   help="cfr, cfr+, dcfr or mccfr (default cfr+); spot: dcfr (default) or cfr+"),
         iterations: int = typer.Option(1000, "--iterations", "-n", min=1, help="total iterations"),
-        target: float = typer.Option(None, "--target", help="stop at this exploitability (dilemma: NashConv in chips)"),
+        target: float = typer.Option(None, "--target", help="stop at this exploitability (dilemma: NashConv in "
+                                     "chips; spot: % of the pot, default 0.3)"),
         check_every: int = typer.Option(None, "--check-every", help="iterations between checks"),
         seed: int = typer.Option(0, "--seed", help="seed of MCCFR and of the dilemma deal sample"),
         state: Path = typer.Option(None, "--state", help=".npz file to resume from and save to"),
@@ -122,6 +198,16 @@ def register(app: typer.Typer) -> None:
         deals_per_board: int = typer.Option(None, "--deals-per-board", help="dilemma: holdings per board"),
         free_fold: bool = typer.Option(None, "--free-fold/--no-free-fold", help="dilemma: allow folding when nobody has bet"),
         preflop_in: int = typer.Option(None, "--preflop-in", help="dilemma: chips each player put in before the first street"),
+        board: str = typer.Option(None, "--board", help="spot: 3 to 5 board cards, e.g. Td9d6hQc"),
+        oop: str = typer.Option(None, "--oop", help="spot: range of the first player (acts first)"),
+        ip: str = typer.Option(None, "--ip", help="spot: range of the second player"),
+        pot: int = typer.Option(None, "--pot", help="spot: pot at the start"),
+        stack: int = typer.Option(None, "--stack", help="spot: effective stack behind"),
+        bets: str = typer.Option(None, "--bets", help="spot: bet sizes, e.g. '50%, a' (default)"),
+        raises: str = typer.Option(None, "--raises", help="spot: raise sizes, e.g. '100%' (default) or '2.5x'"),
+        spot_file: Path = typer.Option(None, "--spot-file", help="spot: a TOML spot (options override it)"),
+        output_format: str = typer.Option(None, "--format", help="spot: text (default) or json"),
+        threads: int = typer.Option(None, "--threads", min=1, help="spot: numba threads (results do not change)"),
     ) -> None:
         """Solve a game; print its value, exploitability and NashConv; optionally write tables."""
         from analysis.solvers.solver import solve
@@ -130,7 +216,23 @@ def register(app: typer.Typer) -> None:
                            "raise_cap": raise_cap, "deck": deck, "deals": deals,
                            "deals_per_board": deals_per_board, "free_fold": free_fold,
                            "preflop_in": preflop_in}
-        if game.strip().lower() == "dilemma":
+        spot_options = {"board": board, "oop": oop, "ip": ip, "pot": pot, "stack": stack, "bets": bets,
+                         "raises": raises, "spot_file": spot_file, "output_format": output_format,
+                         "threads": threads}
+        key = game.strip().lower()
+        if key == "spot":
+            given = [k for k in _DILEMMA_ONLY if dilemma_options[k] is not None and k != "deck"]
+            if given:
+                raise SolverError(f"--{given[0].replace('_', '-')} is an option of the dilemma game, not of spot")
+            solve_spot_cmd({**spot_options, "deck": deck}, method or "dcfr", iterations, target, state, out,
+                           progress)
+            return
+        given_spot = [k for k in _SPOT_ONLY if spot_options[k] is not None]
+        if given_spot:
+            raise SolverError(f"--{given_spot[0].replace('_', '-').replace('output-format', 'format')} is an "
+                              f"option of the spot game, not of '{game}'")
+        method = method or "cfr+"
+        if key == "dilemma":
             solve_dilemma_cmd(dilemma_options, method, iterations, target, check_every, seed, state,
                               out, alternating)
             return

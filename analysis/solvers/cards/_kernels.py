@@ -1,0 +1,459 @@
+"""Vector-form CFR over a spot's expanded tree: one value per holding at every node.
+
+A traversal for player ``trav`` walks a subtree in depth-first preorder with one
+buffer row per depth (no per-node value arrays): ``reach[d]`` is the
+opponent's reach of each of its holdings at the open node of depth ``d``
+(chance probabilities included), ``acc[d, a]`` the traverser's counterfactual
+values of that node's children, ``vals[d]`` the value of the node just closed.
+Values are counterfactual: they carry the opponent's reach and the chance
+probability, and are divided by the number of (weighted) holding pairs, so
+``sum_h w(h) v_root(h) + pot / 2`` is the player's expected share of the pot.
+
+Terminals cost O(n) per node (postflop-solver's structure): a fold pays a
+constant, so a holding's value is the opponent's total reach minus the reach of
+holdings sharing one of its cards (per-card totals, the identical holding added
+back); a showdown sweeps both players' holdings in the order of strength of the
+river board, adding the opponent's reach below (then above) with the same
+per-card corrections. Holdings are sorted once per river board (O(n log n)).
+
+Iterations follow postflop-solver's DCFR (0-based ``t``): cumulative regrets
+times ``t'^1.5 / (t'^1.5 + 1)`` (``t' = max(t - 1, 0)``) where non-negative and
+times 0.5 where negative, then plus the new regrets; the cumulative strategy
+times ``((t - p) / (t - p + 1))^3`` (``p`` the power of 4 at or below ``t``, so
+it restarts at 1, 4, 16, ...) plus the current strategy. CFR+ clips regrets at
+zero and averages the strategy linearly. Updates alternate between players.
+
+Parallel: the children of the first chance nodes below the root (the turn
+cards of a flop spot, the river cards of a turn spot) are *tasks*; each is
+walked by one thread with its own buffers and its value row is summed in task
+order afterwards, so the numbers do not depend on the thread count. Suit
+isomorphism (postflop-solver's): when swapping two suits leaves the board and
+both ranges unchanged, a task whose card is the swapped image of an earlier
+task's card is not walked; its values are that task's with the holdings'
+suits swapped (exact: the strategies above it stay symmetric).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from evaluator.jit import kernel
+
+from .tree import AMOUNT as AMT
+from .tree import BOARD as BRD
+from .tree import (
+    CARD,
+    CHANCE,
+    COUNT,
+    DEALT0,
+    DEALT1,
+    DECISION,
+    DEPTH,
+    END,
+    FOLD,
+    IDX,
+    KIND,
+    PLAYER,
+    SLOT,
+    TASK,
+)
+
+MODE_CFR, MODE_EV, MODE_BR = 0, 1, 2
+METHOD_DCFR, METHOD_CFR_PLUS = 0, 1
+# coefs: float64 per call
+C_ALPHA, C_BETA, C_GAMMA, C_HALF_POT, C_INV_PAIRS, C_WEIGHT = range(6)
+N_COEFS = 6
+# iopts: int64 per call
+O_N_CARDS, O_BOARD_LEN, O_METHOD, O_TRAV, O_MODE = range(5)
+N_IOPTS = 5
+
+
+@kernel
+def dcfr_coefs(t, coefs):
+    """Fill postflop-solver's DCFR discounts of 0-based iteration ``t`` into ``coefs``."""
+    p4 = 0
+    if t > 0:
+        p4 = 1
+        while p4 * 4 <= t:
+            p4 *= 4
+    ta = float(max(t - 1, 0))
+    pa = ta * np.sqrt(ta)
+    tg = float(t - p4)
+    coefs[C_ALPHA] = pa / (pa + 1.0)
+    coefs[C_BETA] = 0.5
+    coefs[C_GAMMA] = (tg / (tg + 1.0)) ** 3
+    coefs[C_WEIGHT] = float(t + 1)
+
+
+@kernel
+def strategy_into(table, slot, k, n, out):
+    """A node's strategy into ``out[:k, :n]``: the positive parts of ``table`` normalised (uniform if none).
+
+    On regrets this is regret matching (the current strategy); on strategy sums, the average strategy.
+    """
+    for h in range(n):
+        total = 0.0
+        for a in range(k):
+            x = table[slot + a * n + h]
+            if x > 0.0:
+                total += x
+        if total > 0.0:
+            for a in range(k):
+                x = table[slot + a * n + h]
+                out[a, h] = x / total if x > 0.0 else 0.0
+        else:
+            u = 1.0 / k
+            for a in range(k):
+                out[a, h] = u
+
+
+@kernel
+def _dealt_bits(nodes, v):
+    """The cards dealt since the root at node ``v`` as a 64-bit mask."""
+    bits = np.int64(0)
+    if nodes[v, DEALT0] >= 0:
+        bits |= np.int64(1) << nodes[v, DEALT0]
+    if nodes[v, DEALT1] >= 0:
+        bits |= np.int64(1) << nodes[v, DEALT1]
+    return bits
+
+
+@kernel
+def fold_value(nodes, v, hands, same, n_hands, trav, reach, coefs, minus, out):
+    """Counterfactual values of the traverser's holdings at fold terminal ``v``."""
+    opp = 1 - trav
+    pay = (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS]
+    if nodes[v, PLAYER] == trav:
+        pay = -pay
+    minus[:] = 0.0
+    total = 0.0
+    for o in range(n_hands[opp]):
+        r = reach[o]
+        total += r
+        minus[hands[opp, o, 0]] += r
+        minus[hands[opp, o, 1]] += r
+    dead = _dealt_bits(nodes, v)
+    for h in range(n_hands[trav]):
+        c1 = hands[trav, h, 0]
+        c2 = hands[trav, h, 1]
+        if ((np.int64(1) << c1) | (np.int64(1) << c2)) & dead:
+            out[h] = 0.0
+            continue
+        x = total - minus[c1] - minus[c2]
+        s = same[trav, h]
+        if s >= 0:
+            x += reach[s]
+        out[h] = pay * x
+
+
+@kernel
+def showdown_value(nodes, v, showdown, trav, reach, coefs, minus, out):
+    """Counterfactual values of the traverser's holdings at showdown ``v`` (two sweeps by strength).
+
+    ``showdown`` = (count, holding, score, cards): per player and river board, the
+    holdings that do not touch the board in increasing order of strength.
+    """
+    count, holding, score, cards = showdown
+    opp = 1 - trav
+    b = nodes[v, BRD]
+    pay = (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS]
+    nt = count[trav, b]
+    no = count[opp, b]
+    ht, st, ct = holding[trav, b], score[trav, b], cards[trav, b]
+    ho, so, co = holding[opp, b], score[opp, b], cards[opp, b]
+    out[:] = 0.0
+    # wins: opponent holdings strictly weaker
+    minus[:] = 0.0
+    total = 0.0
+    j = 0
+    for i in range(nt):
+        s = st[i]
+        while j < no and so[j] < s:
+            r = reach[ho[j]]
+            total += r
+            minus[co[j, 0]] += r
+            minus[co[j, 1]] += r
+            j += 1
+        out[ht[i]] = pay * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
+    # losses: opponent holdings strictly stronger
+    minus[:] = 0.0
+    total = 0.0
+    j = no - 1
+    for i in range(nt - 1, -1, -1):
+        s = st[i]
+        while j >= 0 and so[j] > s:
+            r = reach[ho[j]]
+            total += r
+            minus[co[j, 0]] += r
+            minus[co[j, 1]] += r
+            j -= 1
+        out[ht[i]] -= pay * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
+
+
+@kernel
+def _deposit(nodes, u, d, trav_n, acc, vals):
+    """Hand the closed node's values (``vals[d]``) to its parent's accumulator at depth ``d - 1``."""
+    if d == 0:
+        return
+    if nodes[u, CARD] >= 0:
+        for h in range(trav_n):
+            acc[d - 1, 0, h] += vals[d, h]
+    else:
+        a = nodes[u, IDX]
+        for h in range(trav_n):
+            acc[d - 1, a, h] = vals[d, h]
+
+
+@kernel
+def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
+    """Finish the open node ``u`` at depth ``d``: its value from its children's, and the updates."""
+    n_hands = tree[3]
+    _, acc, vals, strat, _, _ = bufs
+    trav = iopts[O_TRAV]
+    mode = iopts[O_MODE]
+    n = n_hands[trav]
+    kind = nodes[u, KIND]
+    k = nodes[u, COUNT]
+    if kind == CHANCE:
+        for h in range(n):
+            vals[d, h] = acc[d, 0, h]
+    elif nodes[u, PLAYER] != trav:
+        for h in range(n):
+            x = 0.0
+            for a in range(k):
+                x += acc[d, a, h]
+            vals[d, h] = x
+    elif mode == MODE_BR:
+        for h in range(n):
+            x = acc[d, 0, h]
+            for a in range(1, k):
+                if acc[d, a, h] > x:
+                    x = acc[d, a, h]
+            vals[d, h] = x
+    else:
+        slot = nodes[u, SLOT]
+        s = strat[d]
+        if mode == MODE_EV:
+            strategy_into(sums[trav], slot, k, n, s)
+        else:
+            strategy_into(regrets[trav], slot, k, n, s)
+        for h in range(n):
+            x = 0.0
+            for a in range(k):
+                x += s[a, h] * acc[d, a, h]
+            vals[d, h] = x
+        if mode == MODE_CFR:
+            reg = regrets[trav]
+            cs = sums[trav]
+            if iopts[O_METHOD] == METHOD_DCFR:
+                alpha = coefs[C_ALPHA]
+                beta = coefs[C_BETA]
+                gamma = coefs[C_GAMMA]
+                for a in range(k):
+                    base = slot + a * n
+                    for h in range(n):
+                        r = reg[base + h]
+                        coef = alpha if r >= 0.0 else beta
+                        reg[base + h] = r * coef + (acc[d, a, h] - vals[d, h])
+                        cs[base + h] = cs[base + h] * gamma + s[a, h]
+            else:
+                w = coefs[C_WEIGHT]
+                for a in range(k):
+                    base = slot + a * n
+                    for h in range(n):
+                        r = reg[base + h] + (acc[d, a, h] - vals[d, h])
+                        reg[base + h] = r if r > 0.0 else 0.0
+                        cs[base + h] += w * s[a, h]
+    _deposit(nodes, u, d, n, acc, vals)
+
+
+@kernel
+def _unseen(nodes, u, iopts):
+    """Cards a chance node at ``u`` can deal for a given pair of holdings (deck - board - 4)."""
+    dealt = (1 if nodes[u, DEALT0] >= 0 else 0) + (1 if nodes[u, DEALT1] >= 0 else 0)
+    return iopts[O_N_CARDS] - iopts[O_BOARD_LEN] - dealt - 4
+
+
+@kernel
+def _child_reach(nodes, v, d, u, tree, bufs, iopts):
+    """The opponent's reach at node ``v`` (depth ``d``) from its parent ``u``'s."""
+    hands, n_hands = tree[1], tree[3]
+    reach, _, _, strat, _, _ = bufs
+    trav = iopts[O_TRAV]
+    opp = 1 - trav
+    n = n_hands[opp]
+    if nodes[u, KIND] == CHANCE:
+        c = nodes[v, CARD]
+        inv = 1.0 / _unseen(nodes, u, iopts)
+        for h in range(n):
+            if hands[opp, h, 0] == c or hands[opp, h, 1] == c:
+                reach[d, h] = 0.0
+            else:
+                reach[d, h] = reach[d - 1, h] * inv
+    elif nodes[u, PLAYER] == trav:
+        for h in range(n):
+            reach[d, h] = reach[d - 1, h]
+    else:
+        a = nodes[v, IDX]
+        for h in range(n):
+            reach[d, h] = reach[d - 1, h] * strat[d - 1, a, h]
+
+
+@kernel
+def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, task_vals, chance_reach):
+    """Traverse the subtree at ``root`` (opponent reach ``reach0``); the root's values end in ``bufs[2][0]``.
+
+    With ``top``, the chance nodes that own tasks are leaves: their values are the
+    sums of ``task_vals`` rows (``values``), or their reach is stored in
+    ``chance_reach`` (``values`` false: a forward pass only).
+    """
+    nodes, hands, same, n_hands = tree[0], tree[1], tree[2], tree[3]
+    showdown = (tree[4], tree[5], tree[6], tree[7])
+    reach, acc, vals, strat, opened, minus = bufs
+    trav = iopts[O_TRAV]
+    opp = 1 - trav
+    mode = iopts[O_MODE]
+    nt = n_hands[trav]
+    no = n_hands[opp]
+    base = nodes[root, DEPTH]
+    for h in range(no):
+        reach[0, h] = reach0[h]
+    n_open = 0
+    v = root
+    end = nodes[root, END]
+    while v < end:
+        d = nodes[v, DEPTH] - base
+        while n_open > d:
+            n_open -= 1
+            if values:
+                _close(nodes, opened[n_open], n_open, tree, regrets, sums, bufs, iopts, coefs)
+        if d > 0:
+            _child_reach(nodes, v, d, opened[d - 1], tree, bufs, iopts)
+        kind = nodes[v, KIND]
+        if kind < CHANCE:  # FOLD or SHOWDOWN: a terminal
+            if values:
+                if kind == FOLD:
+                    fold_value(nodes, v, hands, same, n_hands, trav, reach[d], coefs, minus, vals[d])
+                else:
+                    showdown_value(nodes, v, showdown, trav, reach[d], coefs, minus, vals[d])
+                _deposit(nodes, v, d, nt, acc, vals)
+            v += 1
+        elif kind == CHANCE and top and nodes[v, TASK] >= 0:
+            t0 = nodes[v, TASK]
+            if values:
+                for h in range(nt):
+                    vals[d, h] = 0.0
+                for j in range(nodes[v, COUNT]):
+                    for h in range(nt):
+                        vals[d, h] += task_vals[t0 + j, h]
+                _deposit(nodes, v, d, nt, acc, vals)
+            else:
+                for h in range(no):
+                    chance_reach[t0, h] = reach[d, h]
+            v = nodes[v, END]
+        else:
+            opened[d] = v
+            n_open = d + 1
+            if kind == CHANCE:
+                for h in range(nt):
+                    acc[d, 0, h] = 0.0
+            elif kind == DECISION and nodes[v, PLAYER] == opp:
+                if mode == MODE_CFR:
+                    strategy_into(regrets[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d])
+                else:
+                    strategy_into(sums[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d])
+            v += 1
+    while n_open > 0:
+        n_open -= 1
+        if values:
+            _close(nodes, opened[n_open], n_open, tree, regrets, sums, bufs, iopts, coefs)
+
+
+@kernel
+def _run_set(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach, c):
+    """Walk the tasks of buffer set ``c`` (tasks ``work[c::n_sets]``), each into its ``task_vals`` row."""
+    nodes, hands, n_hands = tree[0], tree[1], tree[3]
+    task_parent, work = iso[0], iso[1]
+    n_sets = pool[0].shape[0]
+    trav = iopts[O_TRAV]
+    opp = 1 - trav
+    no = n_hands[opp]
+    bufs = (pool[0][c], pool[1][c], pool[2][c], pool[3][c], pool[4][c], pool[5][c])
+    reach0 = np.empty(no)
+    for i in range(c, work.shape[0], n_sets):
+        t = work[i]
+        r = tasks[t]
+        src = chance_reach[task_parent[t]]
+        card = nodes[r, CARD]
+        inv = 1.0 / (_unseen(nodes, r, iopts) + 1)
+        for h in range(no):
+            if hands[opp, h, 0] == card or hands[opp, h, 1] == card:
+                reach0[h] = 0.0
+            else:
+                reach0[h] = src[h] * inv
+        walk(tree, regrets, sums, bufs, r, reach0, iopts, coefs, False, True, task_vals, chance_reach)
+        for h in range(n_hands[trav]):
+            task_vals[t, h] = bufs[2][0, h]
+
+
+@kernel(parallel=True)
+def _run_tasks(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach):
+    """Walk every task subtree that is not isomorphic to another (threads over buffer sets, each
+    task's row written by one thread), then fill the isomorphic ones by permuting holdings.
+
+    ``iso`` = (task_parent, work, iso_ref, iso_swap, perm): the chance node of each task, the
+    tasks to walk, for each task its reference task (-1: none) and suit swap, and the holding
+    permutation of each swap (``perm[k, p, h]``: the index of holding ``h`` with the suits swapped).
+    """
+    n_hands = tree[3]
+    iso_ref, iso_swap, perm = iso[2], iso[3], iso[4]
+    n_sets = pool[0].shape[0]
+    trav = iopts[O_TRAV]
+    for c in prange(n_sets):  # callers set numba's parallel chunk size to 1 (see CardSolver)
+        _run_set(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach, c)
+    for t in range(tasks.shape[0]):
+        ref = iso_ref[t]
+        if ref >= 0:
+            k = iso_swap[t]
+            for h in range(n_hands[trav]):
+                task_vals[t, h] = task_vals[ref, perm[k, trav, h]]
+
+
+@kernel
+def traverse(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals, chance_reach):
+    """One full traversal for ``iopts[O_TRAV]`` in ``iopts[O_MODE]``; returns the root value row."""
+    trav = iopts[O_TRAV]
+    bufs0 = (pool[0][0], pool[1][0], pool[2][0], pool[3][0], pool[4][0], pool[5][0])
+    reach0 = weights[1 - trav]
+    if tasks.shape[0] > 0:
+        walk(tree, regrets, sums, bufs0, 0, reach0, iopts, coefs, True, False, task_vals, chance_reach)
+        _run_tasks(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach)
+    walk(tree, regrets, sums, bufs0, 0, reach0, iopts, coefs, True, True, task_vals, chance_reach)
+    return bufs0[2][0]
+
+
+@kernel
+def iterate(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals, chance_reach,
+            first, count):
+    """Run iterations ``first .. first + count - 1`` (0-based) of the method in ``iopts``."""
+    iopts[O_MODE] = MODE_CFR
+    for t in range(first, first + count):
+        dcfr_coefs(t, coefs)
+        for trav in range(2):
+            iopts[O_TRAV] = trav
+            traverse(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals,
+                     chance_reach)
+
+
+@kernel
+def root_values(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals, chance_reach,
+                mode, out):
+    """Root value rows of both players under the average strategy (EV) or best responses (BR)."""
+    iopts[O_MODE] = mode
+    for trav in range(2):
+        iopts[O_TRAV] = trav
+        row = traverse(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals,
+                       chance_reach)
+        for h in range(out.shape[1]):
+            out[trav, h] = row[h]

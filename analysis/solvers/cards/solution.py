@@ -1,0 +1,278 @@
+"""A solved spot to read: strategies and the expected value of every action per holding.
+
+``solve_spot(spot)`` solves to a target and returns a :class:`SpotSolution`:
+
+- ``.exploitability`` (chips) and ``.exploitability_pct`` (% of the pot);
+- ``.ev()``: each player's expected share of the pot (they sum to the pot);
+- ``.strategy(line)``: per holding, the frequency of each action at the decision
+  reached by ``line`` (action labels such as ``"check"``, ``"bet 100"``, and the
+  dealt card, e.g. ``"Qc"``, at a chance node);
+- ``.to_frame()``: every decision of the first street, one row per holding and
+  action: frequency, the action's EV, the best action, the gap to the second
+  best, ``indifferent`` when that gap is below ``tolerance`` chips (a tie in
+  value that the solver may mix either way, apart from a real preference), and
+  ``regret``: what the holding's mixed strategy loses against its best action.
+
+EVs are in chips as shares of the starting pot: ``pot / 2`` plus the expected
+payoff from the root, conditional on the holding reaching the decision (a fold
+after putting ``x`` in since the root is worth ``-x``).
+
+A solution file (``.npz``, versioned) holds the spot, the method, the iterations
+and the solver's arrays; :func:`load_solution` rebuilds the tree and resumes
+bit for bit. A truncated, corrupt or foreign file is one :class:`SpotError`.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis.core.io import atomic_path
+
+from . import _kernels as K
+from .solver import CardSolver, Progress
+from .spot import Spot, SpotError
+from .tree import CARD, CHANCE, COUNT, DECISION, END, KIND, PLAYER, action_label
+
+FORMAT = "card-solver/1"
+DEFAULT_TOLERANCE_PCT = 0.1
+"""Default indifference tolerance: EVs closer than this % of the pot are a tie."""
+
+
+class SpotSolution:
+    """A :class:`CardSolver` read as answers (see the module doc)."""
+
+    def __init__(self, solver: CardSolver, tolerance: float | None = None) -> None:
+        self.solver = solver
+        self.spot = solver.spot
+        self.tolerance = self.spot.pot * DEFAULT_TOLERANCE_PCT / 100 if tolerance is None else float(tolerance)
+
+    @property
+    def exploitability(self) -> float:
+        """Mean best-response gain of the two players, in chips."""
+        return self.solver.exploitability
+
+    @property
+    def exploitability_pct(self) -> float:
+        """Exploitability as a % of the starting pot."""
+        return self.solver.exploitability_pct
+
+    @property
+    def iterations(self) -> int:
+        return self.solver.iterations
+
+    def ev(self) -> dict[str, float]:
+        """Each player's expected share of the pot under the average strategies."""
+        ev = self.solver.expected_values()
+        return {"oop": float(ev[0]), "ip": float(ev[1])}
+
+    # navigation -----------------------------------------------------------------------
+    def _children(self, v: int) -> list[int]:
+        nodes = self.solver.tree.nodes
+        out, c = [], v + 1
+        for _ in range(int(nodes[v, COUNT])):
+            out.append(c)
+            c = int(nodes[c, END])
+        return out
+
+    def _labels(self, v: int) -> list[str]:
+        nodes = self.solver.tree.nodes
+        if nodes[v, KIND] == CHANCE:
+            spec = self.spot.spec
+            return [spec.card_name(int(nodes[c, CARD])) for c in self._children(v)]
+        slot = int(np.searchsorted(self.solver.tree.decision_nodes, v))
+        return [action_label(a) for a in self.solver.tree.actions[slot]]
+
+    def node(self, line: Sequence[str] = ()) -> int:
+        """The node reached by a line of action labels and dealt cards from the root."""
+        v = 0
+        for step in line:
+            labels = [x.lower() for x in self._labels(v)] if self.solver.tree.nodes[v, KIND] >= CHANCE else []
+            key = str(step).strip().lower()
+            if key not in labels:
+                raise SpotError(f"no action {step!r} after {' / '.join(line[: list(line).index(step)]) or 'the root'}"
+                                f" (choose one of: {', '.join(labels) or 'none, the hand is over'})")
+            v = self._children(v)[labels.index(key)]
+        return v
+
+    def _opponent_reach(self, v: int) -> np.ndarray:
+        """The reach of the non-acting player's holdings at ``v`` (average strategies, chance included)."""
+        nodes = self.solver.tree.nodes
+        t = self.solver.tables
+        actor = int(nodes[v, PLAYER])
+        opp = 1 - actor
+        reach = t.weights[opp].copy()
+        u = 0
+        while u != v:
+            kids = self._children(u)
+            j = max(i for i, c in enumerate(kids) if c <= v)
+            c = kids[j]
+            if nodes[u, KIND] == CHANCE:
+                card = int(nodes[c, CARD])
+                blocked = (t.hands[opp, :, 0] == card) | (t.hands[opp, :, 1] == card)
+                reach[blocked] = 0.0
+                reach /= K._unseen(nodes, u, self.solver._iopts)
+            elif nodes[u, PLAYER] == opp:
+                reach[: t.n_hands[opp]] *= self.solver.strategy(u)[j]
+            u = c
+        return reach
+
+    def action_values(self, line: Sequence[str] = ()) -> tuple[list[str], np.ndarray]:
+        """Action labels and EV (chips) of each action per holding of the actor: float64[actions, holdings].
+
+        NaN where the holding meets no opponent holding at the node (it is blocked or never reached).
+        """
+        v = self.node(line)
+        s = self.solver
+        nodes = s.tree.nodes
+        if nodes[v, KIND] != DECISION:
+            raise SpotError(f"the line {' / '.join(line) or '(root)'} does not end at a decision")
+        actor = int(nodes[v, PLAYER])
+        n = int(s.tables.n_hands[actor])
+        reach = self._opponent_reach(v)
+        iopts = s._iopts.copy()
+        iopts[K.O_TRAV] = actor
+        iopts[K.O_MODE] = K.MODE_EV
+        bufs = tuple(b[0] for b in s._pool)
+        values = np.zeros((int(nodes[v, COUNT]), n))
+        for a, c in enumerate(self._children(v)):
+            K.walk(s._tree_args, s.regrets, s.sums, bufs, c, reach, iopts, s._coefs, False, True,
+                   s._task_vals, s._chance_reach)
+            values[a] = bufs[2][0, :n]
+        mass = _compatible_mass(s, actor, reach)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ev = self.spot.pot / 2.0 + values * s.tables.pairs / mass
+        ev[:, mass <= 0.0] = np.nan
+        return self._labels(v), ev
+
+    def strategy(self, line: Sequence[str] = ()) -> pd.DataFrame:
+        """Per holding of the actor at the decision ``line`` leads to, the frequency of each action."""
+        v = self.node(line)
+        if self.solver.tree.nodes[v, KIND] != DECISION:
+            raise SpotError(f"the line {' / '.join(line) or '(root)'} does not end at a decision")
+        actor = int(self.solver.tree.nodes[v, PLAYER])
+        return pd.DataFrame(self.solver.strategy(v).T, index=pd.Index(self._holding_names(actor), name="holding"),
+                            columns=self._labels(v))
+
+    def _holding_names(self, player: int) -> list[str]:
+        spec = self.spot.spec
+        return [spec.card_name(a) + spec.card_name(b) for a, b in self.spot.holdings(player)[0]]
+
+    def first_street_lines(self) -> list[tuple[str, ...]]:
+        """The action lines of every decision on the first street (before any card is dealt)."""
+        nodes = self.solver.tree.nodes
+        out: list[tuple[str, ...]] = []
+
+        def rec(v: int, line: tuple[str, ...]) -> None:
+            if nodes[v, KIND] != DECISION:
+                return
+            out.append(line)
+            for label, c in zip(self._labels(v), self._children(v), strict=True):
+                rec(c, (*line, label))
+
+        rec(0, ())
+        return out
+
+    def to_frame(self, lines: Sequence[Sequence[str]] | None = None) -> pd.DataFrame:
+        """One row per decision, holding and action (see the module doc); first street by default."""
+        frames = []
+        for line in (self.first_street_lines() if lines is None else [tuple(x) for x in lines]):
+            v = self.node(line)
+            actor = int(self.solver.tree.nodes[v, PLAYER])
+            labels, ev = self.action_values(line)
+            freq = self.solver.strategy(v)
+            names = self._holding_names(actor)
+            weight = self.spot.holdings(actor)[1]
+            node_ev = (freq * ev).sum(axis=0)
+            order = np.argsort(-np.nan_to_num(ev, nan=-np.inf), axis=0, kind="stable")
+            best = ev[order[0], np.arange(ev.shape[1])]
+            second = ev[order[1], np.arange(ev.shape[1])] if len(labels) > 1 else best
+            gap = best - second
+            k, n = ev.shape
+            frames.append(pd.DataFrame({
+                "line": " / ".join(line) or "(root)",
+                "player": "oop" if actor == 0 else "ip",
+                "holding": np.tile(names, k),
+                "weight": np.tile(weight, k),
+                "action": np.repeat(labels, n),
+                "frequency": freq.ravel(),
+                "ev": ev.ravel(),
+                "node_ev": np.tile(node_ev, k),
+                "best_action": np.tile(np.array(labels)[order[0]], k),
+                "ev_gap": np.tile(gap, k),
+                "indifferent": np.tile(gap < self.tolerance, k),
+                "regret": np.tile(best - node_ev, k),
+            }))
+        return pd.concat(frames, ignore_index=True)
+
+    # files ------------------------------------------------------------------------------
+    def save(self, path: str | Path) -> Path:
+        """Write the solution file (whole or not at all)."""
+        s = self.solver
+        info = {"format": FORMAT, "spot": self.spot.describe(), "method": s.method, "iterations": s.iterations,
+                "storage": list(s.tree.storage), "history": s.history}
+        path = Path(path)
+        with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+            np.savez(fh, info=np.array(json.dumps(info)), regret0=s.regrets[0], regret1=s.regrets[1],
+                     sum0=s.sums[0], sum1=s.sums[1])
+        return path
+
+    def manifest(self) -> dict:
+        """The spot, tree, method, iterations and exploitability (for table manifests and JSON output)."""
+        return {"spot": self.spot.describe(), "method": self.solver.method, "iterations": self.iterations,
+                "exploitability": self.exploitability, "exploitability_pct_pot": self.exploitability_pct,
+                "ev": self.ev(), "indifference_tolerance": self.tolerance,
+                "nodes": int(self.solver.tree.nodes.shape[0])}
+
+
+def _compatible_mass(solver: CardSolver, player: int, reach: np.ndarray) -> np.ndarray:
+    """Per holding of ``player``, the opponent reach of the holdings it does not share a card with."""
+    t = solver.tables
+    opp = 1 - player
+    minus = np.zeros(solver.spot.spec.n_cards)
+    no = int(t.n_hands[opp])
+    np.add.at(minus, t.hands[opp, :no, 0], reach[:no])
+    np.add.at(minus, t.hands[opp, :no, 1], reach[:no])
+    n = int(t.n_hands[player])
+    c = t.hands[player, :n]
+    same = t.same[player, :n]
+    back = np.where(same >= 0, reach[np.maximum(same, 0)], 0.0)
+    return reach[:no].sum() - minus[c[:, 0]] - minus[c[:, 1]] + back
+
+
+def solve_spot(spot: Spot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
+               progress: Progress | None = None, tolerance: float | None = None) -> SpotSolution:
+    """Solve ``spot`` until exploitability <= ``target_pct``% of the pot or ``max_iterations``."""
+    solver = CardSolver(spot, method)
+    solver.run(target_pct=target_pct, max_iterations=max_iterations, progress=progress)
+    return SpotSolution(solver, tolerance)
+
+
+def load_solution(path: str | Path) -> SpotSolution:
+    """A solution file written by :meth:`SpotSolution.save` (tree rebuilt, arrays checked)."""
+    try:
+        with np.load(Path(path), allow_pickle=False) as z:
+            info = json.loads(str(z["info"]))
+            arrays = {k: z[k] for k in ("regret0", "regret1", "sum0", "sum1")}
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise SpotError(f"cannot read solution file {path}: {exc}") from None
+    if not isinstance(info, dict) or info.get("format") != FORMAT:
+        raise SpotError(f"{path} is not a card-solver solution file (format {FORMAT})")
+    try:
+        solver = CardSolver(Spot.from_dict(info["spot"]), info["method"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SpotError(f"solution file {path}: unreadable spot ({exc})") from None
+    expected = [int(x) for x in solver.tree.storage]
+    if [int(x) for x in info.get("storage", [])] != expected or any(
+            arrays[k].shape != (max(expected[i % 2], 1),) for i, k in enumerate(arrays)):
+        raise SpotError(f"solution file {path} does not match the tree of its spot")
+    solver.regrets = (arrays["regret0"].astype(np.float32), arrays["regret1"].astype(np.float32))
+    solver.sums = (arrays["sum0"].astype(np.float32), arrays["sum1"].astype(np.float32))
+    solver.iterations = int(info["iterations"])
+    solver.history = [tuple(h) for h in info.get("history", [])]
+    return SpotSolution(solver)

@@ -1,0 +1,342 @@
+"""Solve a card-level spot: build the tree and tables, run DCFR or CFR+, measure exploitability.
+
+Typical use::
+
+    from analysis.solvers.cards import Spot, CardSolver
+    spot = Spot.holdem("Td9d6hQc", "66+, A8s+", "QQ-22, ATo+", pot=200, stack=900)
+    solver = CardSolver(spot)
+    solver.run(target_pct=0.3)              # iterate until exploitability <= 0.3% of the pot
+    solver.exploitability                   # chips
+    solver.expected_values()                # each player's expected share of the pot
+
+Numbers are identical whatever the number of numba threads (see :mod:`._kernels`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from evaluator import evaluate_batch
+
+from . import _kernels as K
+from .spot import Spot, SpotError
+from .tree import (
+    CARD,
+    CHANCE,
+    COUNT,
+    DECISION,
+    KIND,
+    PLAYER,
+    SLOT,
+    TASK,
+    ExpandedTree,
+    action_tree,
+    expand,
+)
+
+METHODS = {"dcfr": K.METHOD_DCFR, "cfr+": K.METHOD_CFR_PLUS}
+BUFFER_SETS = 32
+"""Scratch buffer sets for the parallel tasks (threads take sets one at a time; results do not
+depend on the thread count)."""
+CHECK_EVERY = 10
+"""Iterations between two exploitability measurements in :meth:`CardSolver.run` (as postflop-solver)."""
+
+Progress = Callable[[int, float], None]
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Holdings of both players (padded to the same length) and the showdown tables."""
+
+    hands: np.ndarray  # int64[2, H, 2]
+    weights: np.ndarray  # float64[2, H] (0 beyond a player's holdings)
+    n_hands: np.ndarray  # int64[2]
+    same: np.ndarray  # int64[2, H]: the identical holding of the other player, or -1
+    strength: np.ndarray  # int32[2, B, H]: score on each river board, -1 if blocked
+    showdown: tuple  # per player and board, the unblocked holdings by increasing score:
+    # count int64[2, B], holding int64[2, B, H], score int32[2, B, H], cards int64[2, B, H, 2]
+    pairs: float  # weighted number of compatible holding pairs
+
+
+def build_tables(spot: Spot, boards: np.ndarray) -> Tables:
+    """Holding arrays and, per river board, each holding's strength and the order by strength."""
+    held = [spot.holdings(p) for p in range(2)]
+    n = np.array([len(c) for c, _ in held], dtype=np.int64)
+    size = int(n.max())
+    hands = np.zeros((2, size, 2), dtype=np.int64)
+    weights = np.zeros((2, size))
+    same = np.full((2, size), -1, dtype=np.int64)
+    index = []
+    for p, (combos, w) in enumerate(held):
+        hands[p, : n[p]] = combos
+        weights[p, : n[p]] = w
+        index.append({(int(a), int(b)): i for i, (a, b) in enumerate(combos)})
+    for p in range(2):
+        for i, (a, b) in enumerate(held[p][0]):
+            same[p, i] = index[1 - p].get((int(a), int(b)), -1)
+    n_boards = len(boards)
+    strength = np.full((2, n_boards, size), -1, dtype=np.int32)
+    base = list(spot.board)
+    for b, dealt in enumerate(boards):
+        board = base + [int(c) for c in dealt if c >= 0]
+        bits = 0
+        for c in board:
+            bits |= 1 << c
+        for p in range(2):
+            combos = held[p][0].astype(np.int64)
+            ok = ((1 << combos[:, 0]) | (1 << combos[:, 1])) & bits == 0
+            rows = np.column_stack([combos[ok], np.tile(board, (int(ok.sum()), 1))]).astype(np.uint8)
+            scores = evaluate_batch(rows, spot.spec, threads=False)
+            strength[p, b, np.flatnonzero(ok)] = scores
+    showdown = _showdown_tables(strength, hands)
+    compatible = ((hands[0, : n[0], None, :, None] != hands[1, None, : n[1], None, :]).all(axis=(2, 3)))
+    pairs = float(weights[0, : n[0]] @ compatible @ weights[1, : n[1]])
+    if pairs <= 0.0:
+        raise SpotError("the two ranges have no pair of holdings that fit together on this board")
+    return Tables(hands, weights, n, same, strength, showdown, pairs)
+
+
+def _showdown_tables(strength: np.ndarray, hands: np.ndarray) -> tuple:
+    """Per player and river board, the holdings that do not touch the board sorted by score."""
+    order = np.argsort(strength, axis=2, kind="stable")
+    count = (strength >= 0).sum(axis=2).astype(np.int64)
+    blocked = strength.shape[2] - count  # blocked and padding rows (score -1) sort first
+    holding = np.zeros(order.shape, dtype=np.int64)
+    score = np.zeros(order.shape, dtype=np.int32)
+    cards = np.zeros((*order.shape, 2), dtype=np.int64)
+    for p in range(2):
+        for b in range(order.shape[1]):
+            k, first = int(count[p, b]), int(blocked[p, b])
+            idx = order[p, b, first:]
+            holding[p, b, :k] = idx
+            score[p, b, :k] = strength[p, b, idx]
+            cards[p, b, :k] = hands[p, idx]
+    return count, holding, score, cards
+
+
+@contextmanager
+def _one_set_at_a_time() -> Iterator[None]:
+    """Parallel loops hand out one buffer set at a time (dynamic balance on a busy machine)."""
+    previous = numba.set_parallel_chunksize(1)
+    try:
+        yield
+    finally:
+        numba.set_parallel_chunksize(previous)
+
+
+def suit_swaps(spot: Spot) -> list[tuple[int, int]]:
+    """Pairs of suits whose swap leaves the board and both ranges (with their weights) unchanged."""
+    spec = spot.spec
+    ns = spec.n_suits
+    out = []
+    for a in range(ns):
+        for b in range(a + 1, ns):
+            def swap(c: int, a: int = a, b: int = b) -> int:
+                r, s = divmod(int(c), ns)
+                return r * ns + (b if s == a else a if s == b else s)
+
+            if {swap(c) for c in spot.board} != set(spot.board):
+                continue
+            same = True
+            for p in range(2):
+                combos, w = spot.holdings(p)
+                table = {(int(x), int(y)): float(v) for (x, y), v in zip(combos, w, strict=True)}
+                for (x, y), v in table.items():
+                    sx, sy = swap(x), swap(y)
+                    if table.get((max(sx, sy), min(sx, sy))) != v:
+                        same = False
+                        break
+            if same:
+                out.append((a, b))
+    return out
+
+
+def mirror_cards(spot: Spot, swaps: list[tuple[int, int]]) -> dict[int, tuple[int, int]]:
+    """Cards of the first chance nodes that mirror a lower card under a suit swap: ``{card:
+    (reference card, swap number)}`` (cards in increasing order; a reference never mirrors)."""
+    ns = spot.spec.n_suits
+    out: dict[int, tuple[int, int]] = {}
+    for c in range(spot.spec.n_cards):
+        if c in spot.board:
+            continue
+        r, s = divmod(c, ns)
+        for k, (a, b) in enumerate(swaps):
+            image = r * ns + (b if s == a else a if s == b else s)
+            if image < c and image not in out and image not in spot.board:
+                out[c] = (image, k)
+                break
+    return out
+
+
+def isomorphic_tasks(spot: Spot, tree: ExpandedTree, tables: Tables, task_parent: np.ndarray,
+                     swaps: list[tuple[int, int]], mirrors: dict[int, tuple[int, int]],
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The tasks to walk, each task's reference task (-1 if walked) and swap, and the holding
+    permutation of each swap (see :func:`._kernels._run_tasks`)."""
+    n_tasks = len(tree.tasks)
+    iso_ref = np.full(n_tasks, -1, dtype=np.int64)
+    iso_swap = np.zeros(n_tasks, dtype=np.int64)
+    ns = spot.spec.n_suits
+    size = tables.hands.shape[1]
+    perm = np.zeros((max(len(swaps), 1), 2, size), dtype=np.int64)
+    for k, (a, b) in enumerate(swaps):
+        card_map = np.arange(spot.spec.n_cards)
+        for c in range(spot.spec.n_cards):
+            r, s = divmod(c, ns)
+            card_map[c] = r * ns + (b if s == a else a if s == b else s)
+        for p in range(2):
+            n = int(tables.n_hands[p])
+            index = {(int(x), int(y)): i for i, (x, y) in enumerate(tables.hands[p, :n])}
+            for i, (x, y) in enumerate(tables.hands[p, :n]):
+                sx, sy = int(card_map[x]), int(card_map[y])
+                perm[k, p, i] = index[(max(sx, sy), min(sx, sy))]
+    cards = tree.nodes[tree.tasks, CARD] if n_tasks else np.zeros(0, dtype=np.int64)
+    task_of = {(int(task_parent[t]), int(cards[t])): t for t in range(n_tasks)}
+    for t in range(n_tasks):
+        if int(cards[t]) in mirrors:
+            image, k = mirrors[int(cards[t])]
+            iso_ref[t], iso_swap[t] = task_of[(int(task_parent[t]), image)], k
+    work = np.flatnonzero(iso_ref < 0).astype(np.int64)
+    return work, iso_ref, iso_swap, perm
+
+
+class CardSolver:
+    """DCFR (postflop-solver's) or CFR+ on one heads-up spot, with exact exploitability."""
+
+    def __init__(self, spot: Spot, method: str = "dcfr", isomorphism: bool = True) -> None:
+        if method not in METHODS:
+            raise SpotError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
+        self.spot = spot
+        self.method = method
+        self.public = action_tree(spot)
+        sizes = tuple(len(spot.holdings(p)[0]) for p in range(2))
+        swaps = suit_swaps(spot) if isomorphism else []
+        mirrors = mirror_cards(spot, swaps)
+        self.tree: ExpandedTree = expand(spot, self.public, sizes, frozenset(mirrors))  # type: ignore[arg-type]
+        self.tables = build_tables(spot, self.tree.boards)
+        t = self.tables
+        self.regrets = tuple(np.zeros(max(s, 1), dtype=np.float32) for s in self.tree.storage)
+        self.sums = tuple(np.zeros(max(s, 1), dtype=np.float32) for s in self.tree.storage)
+        self.iterations = 0
+        self.history: list[tuple[int, float, float]] = []  # iteration, exploitability, seconds
+        self._exploitability: float | None = None
+        nodes = self.tree.nodes
+        self._task_parent = np.zeros(len(self.tree.tasks), dtype=np.int64)
+        for v in np.flatnonzero((nodes[:, KIND] == CHANCE) & (nodes[:, TASK] >= 0)):
+            t0, k = nodes[v, TASK], nodes[v, COUNT]
+            self._task_parent[t0 : t0 + k] = t0
+        self._iso = (self._task_parent, *isomorphic_tasks(spot, self.tree, t, self._task_parent, swaps, mirrors))
+        h = t.hands.shape[1]
+        self._task_vals = np.zeros((max(len(self.tree.tasks), 1), h))
+        self._chance_reach = np.zeros((max(len(self.tree.tasks), 1), h))
+        self._iopts = np.zeros(K.N_IOPTS, dtype=np.int64)
+        self._iopts[K.O_N_CARDS] = spot.spec.n_cards
+        self._iopts[K.O_BOARD_LEN] = len(spot.board)
+        self._iopts[K.O_METHOD] = METHODS[method]
+        self._coefs = np.zeros(K.N_COEFS)
+        self._coefs[K.C_HALF_POT] = spot.pot / 2.0
+        self._coefs[K.C_INV_PAIRS] = 1.0 / t.pairs
+        self._pool = self._buffers(BUFFER_SETS)
+
+    def _buffers(self, n_sets: int) -> tuple:
+        d, a, h = self.tree.max_depth, self.tree.max_actions, self.tables.hands.shape[1]
+        n_sets = max(1, min(n_sets, len(self._iso[1])))
+        return (np.zeros((n_sets, d, h)), np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d, h)),
+                np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d), dtype=np.int64),
+                np.zeros((n_sets, self.spot.spec.n_cards)))
+
+    @property
+    def _tree_args(self) -> tuple:
+        t = self.tables
+        return (self.tree.nodes, t.hands, t.same, t.n_hands, *t.showdown)
+
+    def _args(self) -> tuple:
+        return (self._tree_args, self.regrets, self.sums, self._pool, self.tree.tasks, self._iso,
+                self.tables.weights, self._iopts, self._coefs, self._task_vals, self._chance_reach)
+
+    def step(self, count: int = 1) -> None:
+        """Run ``count`` more iterations."""
+        with _one_set_at_a_time():
+            K.iterate(*self._args(), self.iterations, count)
+        self.iterations += count
+        self._exploitability = None
+
+    def root_values(self, mode: int) -> np.ndarray:
+        """Both players' root value rows (float64[2, H]) under the average strategy or best responses."""
+        out = np.zeros((2, self.tables.hands.shape[1]))
+        with _one_set_at_a_time():
+            K.root_values(*self._args(), mode, out)
+        return out
+
+    def expected_values(self) -> np.ndarray:
+        """Each player's expected share of the pot under the average strategies (they sum to the pot)."""
+        vals = self.root_values(K.MODE_EV)
+        w = self.tables.weights
+        return (w * vals).sum(axis=1) + self.spot.pot / 2.0
+
+    def best_response_values(self) -> np.ndarray:
+        """Each player's expected share of the pot when it best-responds to the other's average strategy."""
+        vals = self.root_values(K.MODE_BR)
+        w = self.tables.weights
+        return (w * vals).sum(axis=1) + self.spot.pot / 2.0
+
+    @property
+    def exploitability(self) -> float:
+        """The mean of both players' best-response gains, in chips (0 at an equilibrium)."""
+        if self._exploitability is None:
+            br = self.best_response_values()
+            self._exploitability = float((br.sum() - self.spot.pot) / 2.0)
+        return self._exploitability
+
+    @property
+    def exploitability_pct(self) -> float:
+        """Exploitability as a % of the starting pot."""
+        return 100.0 * self.exploitability / self.spot.pot
+
+    def run(self, *, target_pct: float = 0.3, max_iterations: int = 1000,
+            progress: Progress | None = None, check_every: int = CHECK_EVERY, stop=None) -> float:
+        """Iterate until exploitability <= ``target_pct``% of the pot (checked every ``check_every``
+        iterations) or ``max_iterations``; returns the exploitability in chips.
+
+        One iteration per kernel call: when ``stop`` (a ``threading.Event``) is set, the run
+        returns after the current iteration (the state stays resumable bit for bit).
+        """
+        start = time.perf_counter()
+        target = self.spot.pot * target_pct / 100.0
+        expl = self.exploitability
+        while self.iterations < max_iterations and expl > target:
+            self.step(1)
+            if stop is not None and stop.is_set():
+                return expl
+            if self.iterations % check_every == 0 or self.iterations == max_iterations:
+                expl = self.exploitability
+                self.history.append((self.iterations, expl, time.perf_counter() - start))
+                if progress is not None:
+                    progress(self.iterations, expl)
+        return expl
+
+    def strategy(self, node: int) -> np.ndarray:
+        """The average strategy at decision node ``node``: float64[actions, holdings of the actor]."""
+        nodes = self.tree.nodes
+        if nodes[node, KIND] != DECISION:
+            raise SpotError(f"node {node} is not a decision")
+        if nodes[node, SLOT] < 0:
+            raise SpotError(f"node {node} mirrors another card's subtree (suit isomorphism): ask for that card")
+        p, k = int(nodes[node, PLAYER]), int(nodes[node, COUNT])
+        n = int(self.tables.n_hands[p])
+        out = np.zeros((k, n))
+        K.strategy_into(self.sums[p], int(nodes[node, SLOT]), k, n, out)
+        return out
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes held by the tree, the tables and the solver state."""
+        arrays = [self.tree.nodes, *self.regrets, *self.sums, self.tables.strength, *self.tables.showdown,
+                  *self._pool, self._task_vals, self._chance_reach]
+        return int(sum(a.nbytes for a in arrays))

@@ -1,0 +1,275 @@
+"""A card-level spot as data: deck, board, two ranges, pot, stack and a bet tree.
+
+The bet tree is stated the way postflop-solver's ``TreeConfig`` states it, so a
+Texas Hold'em tree can be written identically for both solvers: per street, the
+bet sizes (when nobody has bet) and the raise sizes (when facing a bet) of each
+player, as fractions of the pot (``50%``), multiples of the last bet (``2.5x``,
+raises only) or all-in (``a``); an all-in added when it is at most
+``add_allin_threshold`` times the pot, a bet turned into an all-in when the
+stack left behind would be at most ``force_allin_threshold`` times the pot, no
+donk sizes and no merging. ``raise_cap`` (bets and raises per street, 0 = no
+cap) is the lab's addition; postflop-solver has none.
+
+Terminal values are the Texas Hold'em pot: a fold gives the pot to the other
+player, a showdown to the best hand (split on a tie). Decks: ``holdem`` (52
+cards) and ``dilemma`` (the 40-card deck played for the pot, i.e. Dilemma's
+``bare`` deck without penalties).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from evaluator import GameSpec, get_game, parse_cards
+
+from ..errors import SolverError
+
+__all__ = [
+    "BetSize",
+    "BetTree",
+    "SpotError",
+    "Spot",
+    "StreetSizes",
+    "parse_sizes",
+]
+
+STREETS = ("flop", "turn", "river")
+BOARD_SIZES = {3: 0, 4: 1, 5: 2}
+"""Board length -> index of the street the spot starts on."""
+
+POT, PREV, ALLIN = "pot", "prev", "allin"
+_SIZE_RE = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)(%|x)$")
+
+
+class SpotError(SolverError):
+    """A spot (board, ranges, amounts, bet sizes) that cannot be solved (one-line message)."""
+
+
+@dataclass(frozen=True, order=True)
+class BetSize:
+    """One bet or raise size: ``pot`` fraction, ``prev`` multiple of the last bet, or ``allin``."""
+
+    kind: str
+    value: float = 0.0
+
+    def __str__(self) -> str:
+        if self.kind == ALLIN:
+            return "a"
+        if self.kind == PREV:
+            return f"{self.value:g}x"
+        return f"{100 * self.value:g}%"
+
+
+def parse_sizes(text: str, *, raise_sizes: bool) -> tuple[BetSize, ...]:
+    """Sizes from text such as ``"50%, a"`` or ``"2.5x"`` (``x`` only for raises)."""
+    out: list[BetSize] = []
+    for token in (t.strip() for t in str(text).split(",")):
+        if not token:
+            continue
+        if token.lower() == "a":
+            out.append(BetSize(ALLIN))
+            continue
+        m = _SIZE_RE.match(token.lower())
+        if not m:
+            raise SpotError(f"bad bet size {token!r}: use 50% (of the pot), 2.5x (of the last bet) or a (all-in)")
+        value = float(m.group(1))
+        if m.group(2) == "x":
+            if not raise_sizes:
+                raise SpotError(f"bet size {token!r}: a multiple of the last bet is for raises only")
+            if value <= 1.0:
+                raise SpotError(f"raise size {token!r} must be more than 1x the last bet")
+            out.append(BetSize(PREV, value))
+        else:
+            if value <= 0.0:
+                raise SpotError(f"bet size {token!r} must be positive")
+            out.append(BetSize(POT, value / 100.0))
+    return tuple(sorted(set(out)))
+
+
+@dataclass(frozen=True)
+class StreetSizes:
+    """Bet sizes (nobody has bet yet) and raise sizes (facing a bet) on one street."""
+
+    bets: tuple[BetSize, ...] = ()
+    raises: tuple[BetSize, ...] = ()
+
+    @classmethod
+    def parse(cls, bets: str, raises: str) -> StreetSizes:
+        """From texts such as ``("50%, a", "100%")``."""
+        return cls(parse_sizes(bets, raise_sizes=False), parse_sizes(raises, raise_sizes=True))
+
+    def describe(self) -> dict:
+        """``{"bets": "50%, a", "raises": "100%"}`` (parses back with :meth:`parse`)."""
+        return {"bets": ", ".join(map(str, self.bets)), "raises": ", ".join(map(str, self.raises))}
+
+
+@dataclass(frozen=True)
+class BetTree:
+    """Sizes per street and player (``sizes[street][player]``) and the all-in rules."""
+
+    sizes: tuple[tuple[StreetSizes, StreetSizes], ...]
+    add_allin_threshold: float = 0.0
+    force_allin_threshold: float = 0.0
+    raise_cap: int = 0
+
+    def __post_init__(self) -> None:
+        if len(self.sizes) != len(STREETS):
+            raise SpotError("a bet tree has sizes for the flop, turn and river")
+        if self.add_allin_threshold < 0 or self.force_allin_threshold < 0:
+            raise SpotError("all-in thresholds must be non-negative")
+        if self.raise_cap < 0:
+            raise SpotError("the raise cap must be non-negative (0 = no cap)")
+
+    @classmethod
+    def uniform(cls, bets: str, raises: str, **options: float) -> BetTree:
+        """The same sizes on every street for both players (postflop-solver's usual setup)."""
+        street = StreetSizes.parse(bets, raises)
+        return cls(tuple((street, street) for _ in STREETS), **options)  # type: ignore[arg-type]
+
+    def describe(self) -> dict:
+        """A JSON-able description (for manifests and solution files)."""
+        return {
+            "sizes": {s: [p.describe() for p in self.sizes[i]] for i, s in enumerate(STREETS)},
+            "add_allin_threshold": self.add_allin_threshold,
+            "force_allin_threshold": self.force_allin_threshold,
+            "raise_cap": self.raise_cap,
+        }
+
+
+    @classmethod
+    def from_dict(cls, d: dict) -> BetTree:
+        """The tree :meth:`describe` wrote."""
+        sizes = tuple(tuple(StreetSizes.parse(p["bets"], p["raises"]) for p in d["sizes"][s]) for s in STREETS)
+        return cls(sizes, float(d["add_allin_threshold"]), float(d["force_allin_threshold"]),  # type: ignore[arg-type]
+                   int(d["raise_cap"]))
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A heads-up spot: player 0 (out of position) acts first on every street."""
+
+    deck: str
+    board: tuple[int, ...]
+    ranges: tuple  # two analysis.studies.ranges.Range, player 0 then player 1
+    pot: int
+    stack: int
+    tree: BetTree = field(default_factory=lambda: BetTree.uniform("50%, a", "100%"))
+
+    def __post_init__(self) -> None:
+        spec = self.spec
+        if len(self.board) not in BOARD_SIZES:
+            raise SpotError(f"a board has 3, 4 or 5 cards; got {len(self.board)}")
+        if len(set(self.board)) != len(self.board) or not all(0 <= c < spec.n_cards for c in self.board):
+            raise SpotError(f"board repeats a card or has a card outside the {spec.summary}")
+        if len(self.ranges) != 2:
+            raise SpotError("a heads-up spot has two ranges")
+        for p, rng in enumerate(self.ranges):
+            if rng.game != spec:
+                raise SpotError(f"range of player {p} is for the {rng.game.summary}, not the {spec.summary}")
+            if not len(rng.without(self.board)):
+                raise SpotError(f"range of player {p} ({rng.label}) has no holding left on this board")
+        if self.pot <= 0 or self.stack < 0:
+            raise SpotError(f"pot must be positive and stack non-negative (pot {self.pot}, stack {self.stack})")
+
+    @classmethod
+    def holdem(cls, board: str, oop: str, ip: str, pot: int, stack: int, bets: str = "50%, a",
+               raises: str = "100%", *, deck: str = "holdem", **tree_options: float) -> Spot:
+        """A spot from texts, e.g. ``Spot.holdem("Td9d6h", "66+", "QQ-22", 200, 900)``."""
+        from analysis.studies.ranges import RangeError, parse_range
+
+        spec = get_game(deck)
+        try:
+            cards = tuple(parse_cards(board, spec))
+            ranges = (parse_range(oop, spec), parse_range(ip, spec))
+        except (RangeError, ValueError) as exc:
+            raise SpotError(str(exc)) from None
+        return cls(spec.name, cards, ranges, int(pot), int(stack), BetTree.uniform(bets, raises, **tree_options))
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Spot:
+        """The spot :meth:`describe` wrote (ranges re-parsed from their text)."""
+        from analysis.studies.ranges import parse_range
+
+        spec = get_game(d["deck"])
+        ranges = tuple(parse_range(text, spec) for text in d["ranges"])
+        return cls(spec.name, tuple(parse_cards(d["board"], spec)), ranges, int(d["pot"]), int(d["stack"]),
+                   BetTree.from_dict(d["tree"]))
+
+    @classmethod
+    def from_options(cls, path: str | Path | None = None, **given: object) -> Spot:
+        """A spot from a TOML file and/or options (options win): ``deck, board, oop, ip, pot, stack``
+        and a ``[tree]`` table (``bets, raises, add_allin_threshold, force_allin_threshold,
+        raise_cap``; per street ``[tree.flop]`` etc. with ``bets`` and ``raises``)."""
+        data: dict = {}
+        if path is not None:
+            try:
+                data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+                raise SpotError(f"cannot read spot file {path}: {exc}") from None
+        tree = dict(data.pop("tree", {}) or {})
+        unknown = set(data) - {"deck", "board", "oop", "ip", "pot", "stack"}
+        if unknown:
+            raise SpotError(f"spot file {path}: unknown key {sorted(unknown)[0]!r}")
+        for key in ("bets", "raises", "add_allin_threshold", "force_allin_threshold", "raise_cap"):
+            if given.get(key) is not None:
+                tree[key] = given[key]
+        for key in ("deck", "board", "oop", "ip", "pot", "stack"):
+            if given.get(key) is not None:
+                data[key] = given[key]
+        missing = [k for k in ("board", "oop", "ip", "pot", "stack") if k not in data]
+        if missing:
+            raise SpotError(f"a spot needs {', '.join(missing)} (options --{' --'.join(missing)} or a spot file)")
+        return cls.build(data, tree)
+
+    @classmethod
+    def build(cls, data: dict, tree: dict) -> Spot:
+        """A spot from plain values (see :meth:`from_options`)."""
+        from analysis.studies.ranges import RangeError, parse_range
+
+        spec = get_game(str(data.get("deck", "holdem")))
+        try:
+            board = tuple(parse_cards(str(data["board"]), spec))
+            ranges = (parse_range(str(data["oop"]), spec), parse_range(str(data["ip"]), spec))
+            default = StreetSizes.parse(str(tree.get("bets", "50%, a")), str(tree.get("raises", "100%")))
+            sizes = []
+            for street in STREETS:
+                own = tree.get(street)
+                s = default if own is None else StreetSizes.parse(str(own.get("bets", "")), str(own.get("raises", "")))
+                sizes.append((s, s))
+            bet_tree = BetTree(tuple(sizes), float(tree.get("add_allin_threshold", 0.0)),  # type: ignore[arg-type]
+                               float(tree.get("force_allin_threshold", 0.0)), int(tree.get("raise_cap", 0)))
+            return cls(spec.name, board, ranges, int(data["pot"]), int(data["stack"]), bet_tree)
+        except (RangeError, ValueError, TypeError, AttributeError) as exc:
+            raise SpotError(str(exc)) from None
+
+    @property
+    def spec(self) -> GameSpec:
+        return get_game(self.deck)
+
+    @property
+    def street(self) -> int:
+        """0 flop, 1 turn, 2 river: the street the spot starts on."""
+        return BOARD_SIZES[len(self.board)]
+
+    def holdings(self, player: int) -> tuple[np.ndarray, np.ndarray]:
+        """The player's holdings that do not touch the board: (n, 2) uint8 cards and weights."""
+        rng = self.ranges[player].without(self.board)
+        return rng.combos, rng.weights
+
+    def describe(self) -> dict:
+        """A JSON-able description (for manifests and solution files)."""
+        spec = self.spec
+        return {
+            "game": "holdem-rules",
+            "deck": self.deck,
+            "board": " ".join(spec.card_name(c) for c in self.board),
+            "ranges": [r.label for r in self.ranges],
+            "pot": self.pot,
+            "stack": self.stack,
+            "tree": self.tree.describe(),
+        }

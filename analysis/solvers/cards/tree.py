@@ -1,0 +1,270 @@
+"""The betting tree of a spot (postflop-solver's rules) and its expansion over dealt cards.
+
+:func:`action_tree` builds the public betting tree once, with the rules of
+postflop-solver's ``ActionTree`` (amounts rounded to whole chips, sizes clamped
+between the minimum raise and all-in, actions sorted fold < check < call < bet <
+raise < all-in and deduplicated). :func:`expand` writes it out with one child
+per turn or river card at every chance node, in depth-first preorder (a
+subtree is the range ``v .. END - 1``), as the int32 table the kernels read.
+
+Node columns (``nodes[v, COL]``):
+
+=========== ================================================================
+``KIND``    ``FOLD``, ``SHOWDOWN``, ``CHANCE`` or ``DECISION``
+``PLAYER``  the acting player (decision), the folder (fold), else -1
+``FIRST``   first child (``v + 1``; child ``j + 1`` starts at child ``j``'s ``END``)
+``COUNT``   number of children
+``END``     one past the last node of the subtree
+``DEPTH``   depth below the root
+``IDX``     index of the node among its parent's children
+``CARD``    the card dealt into this node by its parent chance node, else -1
+``DEALT0``  the first and second card dealt since the root (-1 if none)
+``DEALT1``
+``BOARD``   river board number of a showdown (row of the strength tables)
+``SLOT``    start of a decision node's regrets (``COUNT`` rows of the player's
+            holdings)
+``AMOUNT``  chips each player has put in since the root (matched amount)
+``TASK``    first task number of a chance node whose children run in parallel
+=========== ================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .spot import ALLIN, POT, PREV, Spot, SpotError
+
+FOLD, SHOWDOWN, CHANCE, DECISION = 0, 1, 2, 3
+(KIND, PLAYER, FIRST, COUNT, END, DEPTH, IDX, CARD, DEALT0, DEALT1, BOARD, SLOT, AMOUNT,
+ TASK) = range(14)
+N_COLS = 14
+
+A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_ALLIN = 1, 2, 3, 4, 5, 6
+ACTION_NAMES = {A_FOLD: "fold", A_CHECK: "check", A_CALL: "call", A_BET: "bet", A_RAISE: "raise",
+                A_ALLIN: "allin"}
+MAX_NODES = 60_000_000
+"""Refuse trees beyond this many expanded nodes (a clear error instead of running out of memory)."""
+
+
+def action_label(action: tuple[int, int]) -> str:
+    """``fold``, ``check``, ``call``, ``bet 100``, ``raise 300``, ``allin 900``."""
+    code, amount = action
+    name = ACTION_NAMES[code]
+    return name if code <= A_CALL else f"{name} {amount}"
+
+
+@dataclass
+class PublicNode:
+    """A node of the public betting tree (no cards)."""
+
+    kind: int
+    street: int
+    amount: int
+    player: int = -1
+    actions: list[tuple[int, int]] = field(default_factory=list)
+    children: list[PublicNode] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Info:
+    prev_action: int = 0
+    num_bets: int = 0
+    allin: bool = False
+    stacks: tuple[int, int] = (0, 0)
+    prev_amount: int = 0
+
+    def after(self, player: int, action: tuple[int, int]) -> _Info:
+        code, amount = action
+        stacks = list(self.stacks)
+        num_bets, allin, prev = self.num_bets, self.allin, self.prev_amount
+        if code == A_CALL:
+            num_bets, prev = 0, 0
+            stacks[player] = stacks[1 - player]
+        elif code in (A_BET, A_RAISE, A_ALLIN):
+            to_call = stacks[player] - stacks[1 - player]
+            num_bets += 1
+            allin = code == A_ALLIN
+            stacks[player] -= amount - prev + to_call
+            prev = amount
+        return _Info(code, num_bets, allin, (stacks[0], stacks[1]), prev)
+
+
+def action_tree(spot: Spot) -> PublicNode:
+    """The public betting tree of ``spot`` (player 0 first on every street)."""
+    root = PublicNode(DECISION, spot.street, 0, player=0)
+    _build(spot, root, _Info(stacks=(spot.stack, spot.stack)))
+    return root
+
+
+def _build(spot: Spot, node: PublicNode, info: _Info) -> None:
+    if node.kind in (FOLD, SHOWDOWN):
+        return
+    if node.kind == CHANCE:
+        street = node.street + 1
+        if not info.allin:
+            child = PublicNode(DECISION, street, node.amount, player=0)
+        elif street < 2:
+            child = PublicNode(CHANCE, street, node.amount)
+        else:
+            child = PublicNode(SHOWDOWN, street, node.amount)
+        node.children.append(child)
+        _build(spot, child, _Info(0, 0, info.allin, info.stacks, 0))
+        return
+    for action in _actions(spot, node, info):
+        node.actions.append(action)
+        child = _child(node, info, action)
+        node.children.append(child)
+        _build(spot, child, info.after(node.player, action))
+
+
+def _actions(spot: Spot, node: PublicNode, info: _Info) -> list[tuple[int, int]]:
+    """The sorted, deduplicated actions at a decision node (postflop-solver's ``push_actions``)."""
+    tree = spot.tree
+    player = node.player
+    own, opp = info.stacks[player], info.stacks[1 - player]
+    prev = info.prev_amount
+    to_call = own - opp
+    pot = spot.pot + 2 * (node.amount + to_call)
+    max_amount = opp + prev
+    min_amount = min(max(prev + to_call, 1), max_amount)
+    sizes = tree.sizes[node.street][player]
+    actions: list[tuple[int, int]] = []
+    if info.prev_action in (0, A_CHECK):
+        actions.append((A_CHECK, 0))
+        for size in sizes.bets:
+            if size.kind == POT:
+                actions.append((A_BET, _round(pot * size.value)))
+            elif size.kind == ALLIN:
+                actions.append((A_ALLIN, max_amount))
+        if max_amount <= _round(pot * tree.add_allin_threshold):
+            actions.append((A_ALLIN, max_amount))
+    else:
+        actions += [(A_FOLD, 0), (A_CALL, 0)]
+        capped = tree.raise_cap and info.num_bets >= tree.raise_cap
+        if not info.allin and not capped:
+            for size in sizes.raises:
+                if size.kind == POT:
+                    actions.append((A_RAISE, prev + _round(pot * size.value)))
+                elif size.kind == PREV:
+                    actions.append((A_RAISE, _round(prev * size.value)))
+                else:
+                    actions.append((A_ALLIN, max_amount))
+            if max_amount <= prev + _round(pot * tree.add_allin_threshold):
+                actions.append((A_ALLIN, max_amount))
+    out = []
+    for code, amount in actions:
+        if code in (A_BET, A_RAISE):
+            clamped = min(max(amount, min_amount), max_amount)
+            new_pot = pot + 2 * (clamped - prev)
+            if max_amount <= clamped + _round(new_pot * tree.force_allin_threshold):
+                code, clamped = A_ALLIN, max_amount
+            amount = clamped
+        out.append((code, amount))
+    return sorted(set(out))
+
+
+def _child(node: PublicNode, info: _Info, action: tuple[int, int]) -> PublicNode:
+    code = action[0]
+    player = node.player
+    to_call = info.stacks[player] - info.stacks[1 - player]
+    after_call = SHOWDOWN if node.street == 2 else CHANCE
+    if code == A_FOLD:
+        return PublicNode(FOLD, node.street, node.amount, player=player)
+    if code == A_CHECK:
+        if player == 0:
+            return PublicNode(DECISION, node.street, node.amount, player=1)
+        return PublicNode(after_call, node.street, node.amount)
+    if code == A_CALL:
+        return PublicNode(after_call, node.street, node.amount + to_call)
+    return PublicNode(DECISION, node.street, node.amount + to_call, player=1 - player)
+
+
+def _round(x: float) -> int:
+    """Round half away from zero, as Rust's ``f64::round``."""
+    return int(np.floor(x + 0.5)) if x >= 0 else -int(np.floor(-x + 0.5))
+
+
+@dataclass
+class ExpandedTree:
+    """The expanded tree of a spot: node table, regret sizes, river boards and parallel tasks."""
+
+    nodes: np.ndarray  # int32[N, N_COLS]
+    actions: list[list[tuple[int, int]]]  # per decision node (by SLOT order), its actions
+    decision_nodes: np.ndarray  # int64[D]: node ids of the decision nodes
+    storage: tuple[int, int]  # regret entries of player 0 and player 1
+    boards: np.ndarray  # int8[B, 2]: the turn/river cards dealt (-1 if none) of each river board
+    tasks: np.ndarray  # int64[T]: root node of each parallel subtree (children of top chance nodes)
+    max_depth: int
+    max_actions: int
+
+
+def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],
+           mirrored: frozenset[int] = frozenset()) -> ExpandedTree:
+    """Write the tree out with every turn and river card (see the module doc).
+
+    The subtrees below the first chance nodes whose card is in ``mirrored`` (suit
+    isomorphism: never walked) get no regret storage (``SLOT`` -1).
+    """
+    spec = spot.spec
+    deck = [c for c in range(spec.n_cards) if c not in spot.board]
+    rows: list[list[int]] = []
+    actions: list[list[tuple[int, int]]] = []
+    decisions: list[int] = []
+    storage = [0, 0]
+    board_index: dict[tuple[int, int], int] = {}
+    tasks: list[int] = []
+    depth_max = [0]
+
+    def emit(node: PublicNode, depth: int, idx: int, card: int, dealt: tuple[int, ...], in_chance: bool,
+             stored: bool = True) -> int:
+        if len(rows) >= MAX_NODES:
+            raise SpotError(f"the tree has more than {MAX_NODES:,} nodes: use fewer sizes or a later street")
+        v = len(rows)
+        d0, d1 = (dealt + (-1, -1))[:2]
+        row = [node.kind, node.player, -1, 0, 0, depth, idx, card, d0, d1, -1, -1, node.amount, -1]
+        rows.append(row)
+        depth_max[0] = max(depth_max[0], depth)
+        if node.kind == SHOWDOWN:
+            row[BOARD] = board_index.setdefault((d0, d1), len(board_index))
+        elif node.kind == DECISION:
+            if stored:
+                row[SLOT] = storage[node.player]
+                storage[node.player] += len(node.actions) * n_holdings[node.player]
+            decisions.append(v)
+            actions.append(list(node.actions))
+            row[COUNT] = len(node.children)
+            row[FIRST] = v + 1
+            for j, child in enumerate(node.children):
+                emit(child, depth + 1, j, -1, dealt, in_chance, stored)
+        elif node.kind == CHANCE:
+            cards = [c for c in deck if c not in dealt]
+            row[COUNT] = len(cards)
+            row[FIRST] = v + 1
+            if not in_chance:
+                row[TASK] = len(tasks)
+            for j, c in enumerate(cards):
+                if not in_chance:
+                    tasks.append(len(rows))
+                emit(node.children[0], depth + 1, j, c, dealt + (c,), True,
+                     stored and (in_chance or c not in mirrored))
+        row[END] = len(rows)
+        return v
+
+    emit(root, 0, 0, -1, (), False)
+    nodes = np.array(rows, dtype=np.int64)
+    boards = np.array(sorted(board_index, key=board_index.get), dtype=np.int8).reshape(-1, 2)
+    return ExpandedTree(
+        nodes=nodes.astype(np.int32),
+        actions=actions,
+        decision_nodes=np.array(decisions, dtype=np.int64),
+        storage=(storage[0], storage[1]),
+        boards=boards,
+        tasks=np.array(tasks, dtype=np.int64),
+        max_depth=depth_max[0] + 1,
+        max_actions=max((len(a) for a in actions), default=1),
+    )
+
+
+__all__ = ["ACTION_NAMES", "ExpandedTree", "PublicNode", "action_label", "action_tree", "expand"]

@@ -1,0 +1,98 @@
+"""``dilemma solve spot``: options or a TOML spot file, text and JSON output, tables with a
+manifest, a solution file that resumes, one error line for bad input, and Ctrl-C that saves."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from analysis.solvers.cards import load_solution
+
+ROOT = Path(__file__).resolve().parents[2]
+SPOT = ["--board", "Td9d6hQc2s", "--oop", "AA, KK, T9s, 76s, AKs", "--ip", "QQ, JJ, AKs, 98s",
+        "--pot", "200", "--stack", "900"]
+
+
+def test_solve_spot_prints_and_writes_tables(cli, tmp_path):
+    done = cli("solve", "spot", *SPOT, "--target", "0.1", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "exploitability" in done.stdout and "% of the pot" in done.stdout
+    frame = pd.read_parquet(tmp_path / "spot_strategy.parquet")
+    assert {"line", "holding", "action", "frequency", "ev", "indifferent", "regret"} <= set(frame.columns)
+    manifest = json.loads((tmp_path / "spot_strategy.manifest.json").read_text())
+    assert manifest["exploitability_pct_pot"] <= 0.1
+    assert manifest["spot"]["board"] == "Td 9d 6h Qc 2s"
+
+
+def test_json_output_and_spot_file_agree_with_options(cli, tmp_path):
+    toml = tmp_path / "spot.toml"
+    toml.write_text('board = "Td9d6hQc2s"\noop = "AA, KK, T9s, 76s, AKs"\nip = "QQ, JJ, AKs, 98s"\n'
+                    'pot = 200\nstack = 900\n[tree]\nbets = "50%, a"\nraises = "100%"\n')
+    a = cli("solve", "spot", *SPOT, "--format", "json", "-n", "40")
+    b = cli("solve", "spot", "--spot-file", str(toml), "--format", "json", "-n", "40")
+    assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
+    ja, jb = json.loads(a.stdout), json.loads(b.stdout)
+    assert ja["exploitability"] == jb["exploitability"] and ja["root"] == jb["root"]
+    assert sum(ja["root"].values()) == pytest.approx(1.0)
+
+
+def test_solution_file_resumes(cli, tmp_path):
+    state = tmp_path / "s.npz"
+    first = cli("solve", "spot", *SPOT, "--target", "0", "-n", "20", "--state", str(state))
+    assert first.returncode == 0, first.stderr
+    assert load_solution(state).iterations == 20
+    again = cli("solve", "spot", *SPOT, "--target", "0", "-n", "30", "--state", str(state))
+    assert again.returncode == 0, again.stderr
+    assert load_solution(state).iterations == 30
+
+
+@pytest.mark.parametrize("args, match", [
+    (["solve", "spot", "--board", "Td9d6h", "--oop", "AA", "--pot", "200", "--stack", "900"], "needs ip"),
+    (["solve", "spot", *SPOT, "--bets", "50"], "bad bet size"),
+    (["solve", "spot", *SPOT, "--format", "yaml"], "choose text or json"),
+    (["solve", "kuhn", "--board", "Td9d6h"], "option of the spot game"),
+    (["solve", "spot", *SPOT, "--players", "3"], "option of the dilemma game"),
+])
+def test_bad_input_is_one_error_line(cli, args, match):
+    done = cli(*args)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1 and lines[0].startswith("error: ") and match in lines[0], done.stderr
+
+
+def test_corrupt_solution_file_is_one_error_line(cli, tmp_path):
+    bad = tmp_path / "s.npz"
+    bad.write_bytes(b"PK\x03\x04 truncated")
+    done = cli("solve", "spot", *SPOT, "--state", str(bad))
+    assert done.returncode == 2 and done.stderr.startswith("error: cannot read solution file"), done.stderr
+
+
+@pytest.mark.slow
+def test_ctrl_c_saves_a_resumable_solution(tmp_path):
+    state = tmp_path / "s.npz"
+    args = ["solve", "spot", "--board", "Td9d6hQc", "--oop", "66+,A8s+,AJo+,K9s+,QTs+,JTs,96s+",
+            "--ip", "QQ-22,ATo+,K5s+,Q8s+,J8s+,T7s+", "--pot", "200", "--stack", "900",
+            "--target", "0", "-n", "100000", "--state", str(state)]
+    warm = subprocess.run([sys.executable, "-m", "analysis.cli", *args[:-6], "-n", "5"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=900)
+    assert warm.returncode == 0, warm.stderr
+    proc = subprocess.Popen([sys.executable, "-m", "analysis.cli", *args], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(8)
+    assert proc.poll() is None, "the solve ended before it could be interrupted"
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    delay = time.monotonic() - sent
+    lines = err.strip().splitlines()
+    assert proc.returncode == 130, err
+    assert len(lines) == 1 and lines[0].startswith("interrupted: ") and "saved" in lines[0], err
+    assert delay < 5, f"took {delay:.1f} s to stop"
+    assert load_solution(state).iterations > 0

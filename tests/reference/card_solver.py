@@ -1,0 +1,109 @@
+"""Plain-Python reference for the card-level solver: every pair of holdings, every runout.
+
+Given a strategy for each decision node of a :class:`CardSolver`'s expanded tree
+(``strategies[node]``: float[actions, holdings of the actor]), compute each
+player's counterfactual value per holding under that profile, and under a best
+response, by walking the *public* betting tree (:func:`action_tree`) and dealing
+the turn and river cards here, with payoffs summed over explicit pairs of
+holdings scored by the evaluator. Slow (O(n^2) per terminal) and obviously
+correct; the kernels are checked against it on small spots.
+
+Also :func:`dcfr_step`, one iteration of postflop-solver's DCFR written from its
+definition over the same per-pair values.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from analysis.solvers.cards.tree import CHANCE, DECISION, END, FOLD, SHOWDOWN, action_tree
+from evaluator import evaluate
+
+
+def _children(tree_nodes: np.ndarray, v: int, count: int) -> list[int]:
+    out, c = [], v + 1
+    for _ in range(count):
+        out.append(c)
+        c = int(tree_nodes[c, END])
+    return out
+
+
+def _score(hand, board, spec) -> int:
+    return evaluate([int(c) for c in hand] + list(board), spec)
+
+
+def counterfactual_values(solver, strategies: dict, trav: int, best_response: bool = False) -> np.ndarray:
+    """Values of ``trav``'s holdings at the root (the kernels' normalisation: divided by the pairs)."""
+    spot = solver.spot
+    spec = spot.spec
+    hands = [spot.holdings(p) for p in range(2)]
+    pairs = 0.0
+    for a, wa in zip(hands[0][0], hands[0][1], strict=True):
+        for b, wb in zip(hands[1][0], hands[1][1], strict=True):
+            if not set(map(int, a)) & set(map(int, b)):
+                pairs += wa * wb
+    opp = 1 - trav
+    nodes = solver.tree.nodes
+    cache: dict = {}
+
+    def score(p, h, board):
+        key = (p, h, board)
+        if key not in cache:
+            cache[key] = _score(hands[p][0][h], board, spec)
+        return cache[key]
+
+    def rec(pub, v, board, reach):
+        n = len(hands[trav][0])
+        out = np.zeros(n)
+        if pub.kind in (FOLD, SHOWDOWN):
+            half = spot.pot / 2 + pub.amount
+            for h in range(n):
+                hc = set(map(int, hands[trav][0][h]))
+                if hc & set(board):
+                    continue
+                for o, r in enumerate(reach):
+                    if r == 0.0 or hc & set(map(int, hands[opp][0][o])):
+                        continue
+                    if pub.kind == FOLD:
+                        pay = -half if pub.player == trav else half
+                    else:
+                        st, so = score(trav, h, board), score(opp, o, board)
+                        pay = half if st > so else (-half if st < so else 0.0)
+                    out[h] += r * pay / pairs
+            return out
+        if pub.kind == CHANCE:
+            deck = [c for c in range(spec.n_cards) if c not in board]
+            kids = _children(nodes, v, len(deck))
+            for c, child in zip(deck, kids, strict=True):
+                factor = spec.n_cards - len(board) - 4
+                r2 = [0.0 if c in map(int, hands[opp][0][o]) else r / factor for o, r in enumerate(reach)]
+                vals = rec(pub.children[0], child, board + (c,), r2)
+                for h in range(n):
+                    if c not in map(int, hands[trav][0][h]):
+                        out[h] += vals[h]
+            return out
+        assert pub.kind == DECISION
+        kids = _children(nodes, v, len(pub.children))
+        sigma = strategies[v]
+        if pub.player == trav:
+            vals = [rec(cp, cv, board, reach) for cp, cv in zip(pub.children, kids, strict=True)]
+            if best_response:
+                return np.max(vals, axis=0)
+            return sum(sigma[a] * vals[a] for a in range(len(vals)))
+        for a, (cp, cv) in enumerate(zip(pub.children, kids, strict=True)):
+            out += rec(cp, cv, board, [r * sigma[a][o] for o, r in enumerate(reach)])
+        return out
+
+    root = action_tree(spot)
+    return rec(root, 0, tuple(spot.board), list(hands[opp][1]))
+
+
+def dcfr_coefficients(t: int) -> tuple[float, float, float]:
+    """postflop-solver's discounts of 0-based iteration ``t``: positive, negative, strategy sum."""
+    p4 = 0 if t == 0 else 4 ** int(math.floor(math.log(t, 4) + 1e-12))
+    ta = max(t - 1, 0)
+    pa = ta ** 1.5
+    tg = t - p4
+    return pa / (pa + 1), 0.5, (tg / (tg + 1)) ** 3

@@ -1,0 +1,117 @@
+"""Reading a solved spot: action EVs per holding equal the pairwise reference, node EVs add up
+to the players' expected values, the frame's indifference and regret, and solution files that
+resume bit for bit (a truncated or foreign file is one error)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import analysis
+from analysis.solvers.cards import CardSolver, Spot, SpotError, SpotSolution, load_solution
+from analysis.solvers.cards.solution import _compatible_mass
+from analysis.solvers.cards.tree import DECISION, KIND
+from tests.reference.card_solver import counterfactual_values
+
+OOP, IP = "AA, KK, T9s, 76s, AKs", "QQ, JJ, AKs, 98s"
+
+
+@pytest.fixture(scope="module")
+def solution() -> SpotSolution:
+    return analysis.solve_spot(Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 900), target_pct=0.2, max_iterations=500)
+
+
+@pytest.mark.parametrize("line", [(), ("bet 100",), ("check", "bet 100")])
+def test_action_values_equal_the_reference_with_the_action_forced(solution, line):
+    solver = solution.solver
+    nodes = solver.tree.nodes
+    v = solution.node(line)
+    actor = int(nodes[v, 1])
+    labels, ev = solution.action_values(line)
+    reach = solution._opponent_reach(v)
+    mass = _compatible_mass(solver, actor, reach)
+    base = {int(u): solver.strategy(int(u)) for u in np.flatnonzero(nodes[:, KIND] == DECISION)}
+    for a in range(len(labels)):
+        forced = dict(base)
+        forced[v] = np.zeros_like(base[v])
+        forced[v][a] = 1.0
+        # the reference's root values of the actor, with the opponent's reach on the line folded in
+        ref = counterfactual_values(solver, forced, actor)
+        if line:  # value of the whole game = this line's part + the rest: compare differences instead
+            other = dict(forced)
+            other[v] = np.zeros_like(base[v])
+            other[v][(a + 1) % len(labels)] = 1.0
+            ref_other = counterfactual_values(solver, other, actor)
+            diff = ev[a] - ev[(a + 1) % len(labels)]
+            path_mass = mass / solver.tables.pairs
+            reach_own = _own_reach(solution, v, actor)
+            np.testing.assert_allclose(diff * path_mass * reach_own, ref - ref_other, atol=1e-9)
+        else:
+            np.testing.assert_allclose(ev[a], 100.0 + ref * solver.tables.pairs / mass, atol=1e-9)
+
+
+def _own_reach(solution, v, player):
+    """The actor's own probability of playing the line to ``v`` (average strategy), per holding."""
+    nodes = solution.solver.tree.nodes
+    n = int(solution.solver.tables.n_hands[player])
+    out = np.ones(n)
+    u = 0
+    while u != v:
+        kids = solution._children(u)
+        j = max(i for i, c in enumerate(kids) if c <= v)
+        if nodes[u, 1] == player:
+            out *= solution.solver.strategy(u)[j]
+        u = kids[j]
+    return out
+
+
+def test_node_values_add_up_to_the_expected_value(solution):
+    frame = solution.to_frame()
+    root = frame[(frame.line == "(root)") & (frame.action == "check")]
+    solver = solution.solver
+    mass = _compatible_mass(solver, 0, solver.tables.weights[1])
+    w = solver.tables.weights[0, : solver.tables.n_hands[0]]
+    total = 100.0 + float(((root.node_ev.to_numpy() - 100.0) * mass * w).sum() / solver.tables.pairs)
+    assert total == pytest.approx(solution.ev()["oop"], abs=1e-9)
+    assert solution.ev()["oop"] + solution.ev()["ip"] == pytest.approx(200.0)
+
+
+def test_frame_says_indifferent_apart_from_a_preference(solution):
+    frame = solution.to_frame()
+    assert set(frame.line) == {" / ".join(x) or "(root)" for x in solution.first_street_lines()}
+    gap = frame.ev_gap.to_numpy()
+    assert np.array_equal(frame.indifferent.to_numpy(), gap < solution.tolerance)
+    assert (frame.regret.dropna() >= -1e-9).all()  # NaN: no opponent holding reaches the line
+    assert frame.regret.notna().any()
+    freq = frame.groupby(["line", "holding"]).frequency.sum()
+    np.testing.assert_allclose(freq.to_numpy(), 1.0, atol=1e-6)
+    with pytest.raises(SpotError, match="no action 'raise 7'"):
+        solution.strategy(["raise 7"])
+
+
+def test_solution_file_resumes_bit_for_bit(tmp_path):
+    spot = Spot.holdem("Td9d6hQc", OOP, IP, 200, 900)
+    straight = CardSolver(spot)
+    straight.step(8)
+    half = CardSolver(spot)
+    half.step(3)
+    path = SpotSolution(half).save(tmp_path / "s.npz")
+    resumed = load_solution(path)
+    assert resumed.iterations == 3
+    resumed.solver.step(5)
+    for a, b in zip(straight.regrets + straight.sums, resumed.solver.regrets + resumed.solver.sums, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_bad_solution_files_are_one_error(tmp_path):
+    spot = Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 900)
+    path = SpotSolution(CardSolver(spot)).save(tmp_path / "s.npz")
+    data = path.read_bytes()
+    (tmp_path / "cut.npz").write_bytes(data[: len(data) // 2])
+    (tmp_path / "junk.npz").write_text("not a solution")
+    np.savez(tmp_path / "foreign.npz", info=np.array('{"format": "other"}'), regret0=np.zeros(1),
+             regret1=np.zeros(1), sum0=np.zeros(1), sum1=np.zeros(1))
+    for name, match in (("cut.npz", "cannot read"), ("junk.npz", "cannot read"),
+                        ("foreign.npz", "not a card-solver solution")):
+        with pytest.raises(SpotError, match=match):
+            load_solution(tmp_path / name)

@@ -1,0 +1,147 @@
+"""The card-level solver against the plain-Python pairwise reference: tree rules, values and best
+responses per holding (river and turn, overlapping ranges), DCFR discounts, convergence, and
+the same numbers on 1 and 2 threads."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from analysis.solvers.cards import BetTree, CardSolver, Spot, SpotError
+from analysis.solvers.cards import _kernels as K
+from analysis.solvers.cards.tree import (
+    A_ALLIN,
+    A_BET,
+    A_CALL,
+    A_CHECK,
+    A_FOLD,
+    A_RAISE,
+    DECISION,
+    KIND,
+    action_tree,
+)
+from tests.reference.card_solver import counterfactual_values, dcfr_coefficients
+
+# small ranges that share holdings (AKs is in both) so card removal matters
+OOP, IP = "AA, KK, T9s, 76s, AKs", "QQ, JJ, AKs, 98s"
+
+
+def _strategies(solver: CardSolver) -> dict[int, np.ndarray]:
+    nodes = solver.tree.nodes
+    return {int(v): solver.strategy(int(v)) for v in np.flatnonzero(nodes[:, KIND] == DECISION)}
+
+
+def test_tree_follows_postflop_solver_rules():
+    spot = Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 900)
+    root = action_tree(spot)
+    assert root.actions == [(A_CHECK, 0), (A_BET, 100), (A_ALLIN, 900)]
+    # facing 100: pot after the call 400, a pot raise to 100 + 400
+    assert root.children[1].actions == [(A_FOLD, 0), (A_CALL, 0), (A_RAISE, 500)]
+    # facing the raise to 500: a pot raise (500 + 1200) is clamped to the stack, i.e. all-in
+    assert root.children[1].children[2].actions == [(A_FOLD, 0), (A_CALL, 0), (A_ALLIN, 900)]
+    # an all-in can only be called or folded
+    assert root.children[2].actions == [(A_FOLD, 0), (A_CALL, 0)]
+
+
+def test_raise_cap_and_thresholds():
+    capped = Spot("holdem", Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 900).board,
+                  Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 900).ranges, 200, 900,
+                  BetTree.uniform("50%", "100%", raise_cap=1))
+    root = action_tree(capped)
+    assert root.children[1].actions == [(A_FOLD, 0), (A_CALL, 0)]
+    forced = Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 900, "50%", "100%", force_allin_threshold=5.0)
+    assert action_tree(forced).actions == [(A_CHECK, 0), (A_ALLIN, 900)]
+    added = Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 150, "50%", "", add_allin_threshold=1.0)
+    assert action_tree(added).actions == [(A_CHECK, 0), (A_BET, 100), (A_ALLIN, 150)]
+
+
+@pytest.mark.parametrize("board, method, iterations", [
+    ("Td9d6hQc2s", "dcfr", 0), ("Td9d6hQc2s", "dcfr", 7), ("Td9d6hQc2s", "cfr+", 5),
+    ("Td9d6hQc", "dcfr", 3), ("Td9d6hQc", "cfr+", 2),
+])
+def test_values_and_best_responses_equal_the_pairwise_reference(board, method, iterations):
+    solver = CardSolver(Spot.holdem(board, OOP, IP, 200, 900), method)
+    solver.step(iterations) if iterations else None
+    strategies = _strategies(solver)
+    for mode, best in ((K.MODE_EV, False), (K.MODE_BR, True)):
+        values = solver.root_values(mode)
+        for p in range(2):
+            n = solver.tables.n_hands[p]
+            ref = counterfactual_values(solver, strategies, p, best_response=best)
+            np.testing.assert_allclose(values[p, :n], ref, rtol=0, atol=1e-9)
+    ev = solver.expected_values()
+    assert ev.sum() == pytest.approx(200.0)
+
+
+def test_dcfr_discounts_are_postflop_solvers():
+    coefs = np.zeros(K.N_COEFS)
+    for t in range(300):
+        K.dcfr_coefs(t, coefs)
+        assert (coefs[K.C_ALPHA], coefs[K.C_BETA], coefs[K.C_GAMMA]) == pytest.approx(dcfr_coefficients(t))
+    K.dcfr_coefs(16, coefs)
+    assert coefs[K.C_GAMMA] == 0.0  # the average restarts at powers of 4
+
+
+@pytest.mark.parametrize("method", ["dcfr", "cfr+"])
+def test_exploitability_falls_to_a_small_fraction_of_the_pot(method):
+    solver = CardSolver(Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 900), method)
+    start = solver.exploitability
+    solver.run(target_pct=0.05, max_iterations=2000)
+    assert start > 5.0
+    assert solver.exploitability_pct <= 0.05
+    assert solver.history[-1][0] == solver.iterations
+
+
+def test_same_numbers_on_one_and_two_threads():
+    before = numba.get_num_threads()
+    results = []
+    try:
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            solver = CardSolver(Spot.holdem("Td9d6hQc", OOP, IP, 200, 900))
+            solver.step(6)
+            results.append((solver.regrets, solver.sums, solver.root_values(K.MODE_BR)))
+    finally:
+        numba.set_num_threads(before)
+    (r1, s1, b1), (r2, s2, b2) = results
+    for a, b in zip(r1 + s1, r2 + s2, strict=True):
+        assert np.array_equal(a, b)
+    assert np.array_equal(b1, b2)
+
+
+@pytest.mark.parametrize("args, match", [
+    (("Td9d6h2", OOP, IP, 200, 900), "malformed card"),
+    (("Td9d6hQc2s", OOP, IP, 200, 900, "50x"), "multiple of the last bet"),
+    (("Td9d6hQc2s", OOP, IP, 0, 900), "pot must be positive"),
+    (("Td9d6hQc2s", "TdTh", IP, 200, 900), "no holding left"),
+    (("Td9d", OOP, IP, 200, 900), "3, 4 or 5 cards"),
+])
+def test_bad_spots_are_one_error(args, match):
+    with pytest.raises(SpotError, match=match):
+        Spot.holdem(*args)
+
+
+@pytest.mark.parametrize("board", ["10d9d6hAc2s", "10d9d6hAc"])
+def test_the_forty_card_deck_equals_the_pairwise_reference(board):
+    spot = Spot.holdem(board, "AA, 99, 108s, 76s", "A10s, 88, 65s, 2h2d", 60, 200, "100%", "", deck="dilemma")
+    solver = CardSolver(spot)
+    solver.step(4)
+    strategies = _strategies(solver)
+    values = solver.root_values(K.MODE_BR)
+    for p in range(2):
+        ref = counterfactual_values(solver, strategies, p, best_response=True)
+        np.testing.assert_allclose(values[p, : solver.tables.n_hands[p]], ref, rtol=0, atol=1e-9)
+
+
+def test_suit_isomorphism_skips_mirror_turn_cards_and_keeps_the_values():
+    spot = Spot.holdem("Td9d6h", "AA, KK, T9s, 76s, AKs, QJs", "QQ, JJ, AKs, 98s, 87s", 200, 900, "100%", "")
+    full, iso = CardSolver(spot, isomorphism=False), CardSolver(spot)
+    assert len(iso._iso[1]) < len(full._iso[1]) == len(full.tree.tasks)  # spades and clubs mirror
+    for solver in (full, iso):
+        solver.step(3)  # a few iterations: later, rounding noise at zero regrets sends them apart
+    for mode in (K.MODE_EV, K.MODE_BR):
+        np.testing.assert_allclose(full.root_values(mode), iso.root_values(mode), rtol=0, atol=1e-12)
+    for solver in (full, iso):
+        solver.run(target_pct=0.5, max_iterations=400)
+    np.testing.assert_allclose(full.expected_values(), iso.expected_values(), atol=0.001 * 200)
