@@ -30,6 +30,13 @@ _LAZY = {
     "board_economy": "analysis.dilemma.economy",
 }
 
+__all__ = sorted(_LAZY)
+
+
+def __dir__() -> list[str]:
+    """The module's names with the lazy public ones (so completion finds them)."""
+    return sorted({*globals(), *_LAZY})
+
 
 def __getattr__(name: str) -> Any:
     """Load a public name lazily (PEP 562)."""
