@@ -17,11 +17,11 @@ import typer
 from analysis.runners import progress_bar
 from analysis.solvers.errors import SolverError
 
-from ._common import DeckOpt, out_folder
+from ._common import BankOpt, DeckOpt, LevelOpt, RuleOpt, out_folder, table_state
 
 KNOWN_GAMES = ("kuhn", "kuhn3", "leduc", "leduc-iso", "dilemma")
 _DILEMMA_ONLY = ("players", "street", "buckets", "sizes", "raise_cap", "deck", "deals",
-                 "deals_per_board", "free_fold", "preflop_in")
+                 "deals_per_board", "free_fold", "preflop_in", "rule", "bank", "level")
 
 
 def load_game(name: str):  # -> GameTree (import kept lazy)
@@ -56,6 +56,17 @@ def solve_dilemma_cmd(options: dict, method: str, iterations: int, target: float
     from analysis.solvers.dilemma.answers import free_fold_summary, free_fold_table, reach_of
     from analysis.solvers.dilemma.solver import check_run
 
+    options = dict(options)
+    rule, bank, level = options.pop("rule", None), options.pop("bank", None), options.pop("level", None)
+    if rule:
+        from analysis.dilemma.settlement.rules import parse_pairs
+
+        options["rules"] = tuple(parse_pairs(rule).items())
+    if bank is not None or level is not None:
+        from analysis.dilemma.settlement import Rules
+
+        options["bank"], lvl = table_state(bank or "300,700,500", level)
+        options["big_blind"] = Rules.parse(rule or None).blinds[lvl][1]
     spec = DilemmaSpec(**{k: v for k, v in options.items() if v is not None}, seed=seed)
     check_run(spec, method, target)  # bad options fail before the deals are drawn
     echo(spec.describe())
@@ -122,6 +133,9 @@ def register(app: typer.Typer) -> None:
         deals_per_board: int = typer.Option(None, "--deals-per-board", help="dilemma: holdings per board"),
         free_fold: bool = typer.Option(None, "--free-fold/--no-free-fold", help="dilemma: allow folding when nobody has bet"),
         preflop_in: int = typer.Option(None, "--preflop-in", help="dilemma: chips each player put in before the first street"),
+        rule: RuleOpt = [],  # noqa: B006 - typer reads the default, never mutates it
+        bank: BankOpt = None,
+        level: LevelOpt = None,
     ) -> None:
         """Solve a game; print its value, exploitability and NashConv; optionally write tables."""
         from analysis.solvers.solver import solve
@@ -129,7 +143,8 @@ def register(app: typer.Typer) -> None:
         dilemma_options = {"players": players, "street": street, "buckets": buckets, "sizes": sizes,
                            "raise_cap": raise_cap, "deck": deck, "deals": deals,
                            "deals_per_board": deals_per_board, "free_fold": free_fold,
-                           "preflop_in": preflop_in}
+                           "preflop_in": preflop_in, "rule": rule or None, "bank": bank,
+                           "level": level}
         if game.strip().lower() == "dilemma":
             solve_dilemma_cmd(dilemma_options, method, iterations, target, check_every, seed, state,
                               out, alternating)

@@ -52,6 +52,10 @@ class GridSpec:
     max_trials: int = 400_000
     seed: int = 0
     rules: tuple[tuple[str, str], ...] = ()
+    bank: tuple[int, int, int] = DEFAULT_BANK
+    """The bank's three stacks at every cell (RULES §1.5)."""
+    level: int = 0
+    """The blind level at every cell (0, 1, 2)."""
     buckets: int = 20
     """Strength buckets of the best response's information sets."""
     train_deals: int = TRAIN_DEALS
@@ -131,7 +135,7 @@ def run_grid(
     """Run the fold-vs-check grid (a cell per spot): train the best responses (when the
     continuation is ``best_response``), then evaluate on independent deals. With ``out_dir``
     both runs are saved in ``out_dir/.partial/`` as they go and a rerun resumes them."""
-    ctx = make_context(spec.deck, Rules.parse(dict(spec.rules)), DEFAULT_BANK, 0)
+    ctx = make_context(spec.deck, Rules.parse(dict(spec.rules)), spec.bank, spec.level)
     is_br = spec.policy == BEST_RESPONSE
     compiled = compile_spots(grid_spots(spec, ctx.deck), ctx, spec.seed, buckets=spec.buckets,
                              no_free=is_br and spec.compare)
@@ -167,7 +171,7 @@ def run_grid(
         models=[m.as_dict() for m in ctx.models], policy=spec.policy, continuation=continuation,
         seed=spec.seed, stderr=f"gap SE <= ${spec.stderr:g} per cell (max {spec.max_trials:,} trials)",
         trials=int(cells["trials"].sum()), method="monte carlo", preview=preview,
-        max_gap_se=float(cells["gap_se"].max()), bank=list(DEFAULT_BANK),
+        max_gap_se=float(cells["gap_se"].max()), bank=list(ctx.bank), level=ctx.level,
         backend=result.backend, resumed=result.resumed and (resumed or plans is None),
     )
     others = continuations_frame(cells, comparisons(compiled, totals)) if spec.compare else None

@@ -209,7 +209,7 @@ def evaluate_spot(
         for col in ("ev_fold_se", "ev_check_se", "gap_se"):
             frame[col] = 0.0
         gap = frame["gap"].to_numpy()
-        frame["z"] = np.sign(gap) * np.inf
+        frame["z"] = np.where(gap > 0, np.inf, np.where(gap < 0, -np.inf, 0.0))
         frame["p_check_better"] = np.where(gap > 0, 1.0, np.where(gap < 0, 0.0, 0.5))
         frame["decision"] = np.where(gap > 0, "check", np.where(gap < 0, "fold", "equal"))
     frame["strength"] = np.nan  # not tallied for single spots (see Cells.strength_bins)
