@@ -39,13 +39,13 @@ SchedulerOpt = Annotated[
 
 RuleOpt = Annotated[
     list[str],
-    typer.Option("--rule", help="settlement rule option NAME=VALUE, repeatable, e.g. "
+    typer.Option("--rule", metavar="NAME=VALUE", help="settlement rule option NAME=VALUE, repeatable, e.g. "
                  "winners=any_pot or blinds=10/20,20/40,30/60 (default: the [choice]s of "
                  "RULES.md; docs/settlement.md)"),
 ]
 BankOpt = Annotated[
     str | None,
-    typer.Option("--bank", help="the bank's three stacks, bank 1,2,3 (RULES §1.5)"),
+    typer.Option("--bank", metavar="B1,B2,B3", help="the bank's three stacks, bank 1,2,3 (RULES §1.5)"),
 ]
 LevelOpt = Annotated[
     int | None,
