@@ -203,7 +203,7 @@ STUDIES: tuple[Study, ...] = (
     Study("streets", "Made hands by street: how often each category turns up", run_streets),
     Study("economy", "Board economics: bonus, penalty and effect cards by street", run_economy),
     Study("fold_vs_check", "The dilemma: fold for free, or check and risk the penalty?",
-          run_fold_vs_check, version=2),
+          run_fold_vs_check, version=3),
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
     Study("whole_games", "Which way of playing wins whole games", run_whole_games),

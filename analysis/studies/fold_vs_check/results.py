@@ -39,7 +39,9 @@ from .layout import (
 
 
 def summaries(compiled: Cells, totals: np.ndarray) -> pd.DataFrame:
-    """Per-cell results (one row per spot) from the statistics totals."""
+    """Per-cell results (one row per spot) from the statistics totals. The money columns
+    ``{fold,check}_{pot,bonus,penalty,effects}`` are each the signed mean change of the hero's
+    chips (a penalty paid is negative), so they add up to ``ev_fold`` and ``ev_check``."""
     n = np.maximum(totals[:, S_N], 1)
 
     def mean(col: int) -> np.ndarray:
@@ -80,11 +82,13 @@ def summaries(compiled: Cells, totals: np.ndarray) -> pd.DataFrame:
         "decision": decision,
         "check_pot": mean(S_CHECK_POT),
         "check_bonus": mean(S_CHECK_BONUS),
-        "check_penalty": mean(S_CHECK_PENALTY),
+        # money: the signed change of the hero's chips, so pot + bonus + penalty + effects = ev
+        # (the kernels tally the penalty paid as a positive cost)
+        "check_penalty": -mean(S_CHECK_PENALTY),
         "check_effects": mean(S_CHECK_EFFECT),
         "fold_pot": mean(S_FOLD_POT),
         "fold_bonus": mean(S_FOLD_BONUS),
-        "fold_penalty": mean(S_FOLD_PENALTY),
+        "fold_penalty": -mean(S_FOLD_PENALTY),
         "fold_effects": mean(S_FOLD_EFFECT),
         "fold_pays_share": mean(S_FOLD_PAYS),
         "check_showdown_share": mean(S_CHECK_SHOWDOWN),

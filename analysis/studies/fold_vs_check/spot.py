@@ -72,11 +72,12 @@ class SpotResult:
         return float(self.row["gap"])
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per branch: ev, se and the breakdown (pot, bonus, penalty, effects)."""
+        """One row per branch: ev, se and the breakdown (pot, bonus, penalty, effects), each the
+        signed change of the hero's chips: they add up to ev."""
         r = self.row
         return pd.DataFrame([
             {"action": a, "ev": r[f"ev_{a}"], "se": r[f"ev_{a}_se"], "pot": r[f"{a}_pot"],
-             "bonus": r[f"{a}_bonus"], "penalty": -r[f"{a}_penalty"], "effects": r[f"{a}_effects"]}
+             "bonus": r[f"{a}_bonus"], "penalty": r[f"{a}_penalty"], "effects": r[f"{a}_effects"]}
             for a in ("fold", "check")
         ])
 
