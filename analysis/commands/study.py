@@ -48,6 +48,7 @@ def print_spot(res, seed: int, elapsed: float) -> None:
     typer.echo(res.to_frame().to_string(index=False, **floats))
     typer.echo(f"gap check - fold: {r['gap']:+.2f} ± {r['gap_se']:.2f}  "
                f"(P[check better] = {r['p_check_better']:.3f}) → {VERDICTS[r['decision']]}")
+    typer.echo(strength_line(r))
     method = "exact: every opponent holding" if res.manifest["exact"] else f"seed {seed}"
     typer.echo(f"{r['trials']:,} deals ({method}), {elapsed:.1f} s; showdown equity "
                f"{r['equity']:.3f}; folding costs a penalty in {r['fold_pays_share']:.1%} of deals")
@@ -64,6 +65,18 @@ def print_spot(res, seed: int, elapsed: float) -> None:
                    "share of deals):")
         typer.echo(res.plan.to_string(index=False, float_format=lambda v: f"{v:5.2f}"))
     typer.echo(f"continuation: {res.manifest['continuation']}")
+
+
+def strength_line(r: dict) -> str:
+    """The hero's strength on the board (the number every threshold and plan is keyed on)."""
+    if r.get("strength") is None or r["strength"] != r["strength"]:
+        return ("hero's strength: depends on the random board (the plan below gives the action "
+                "by strength: the share of the unseen holdings the hand beats, ties half)")
+    spread = (f", {r['strength_min']:.3f} to {r['strength_max']:.3f} over the class's combos"
+              if r["strength_max"] > r["strength_min"] else "")
+    return (f"hero's strength on this board: {r['strength']:.3f}{spread} (beats that share of "
+            f"the holdings it cannot see, ties half); bucket {r['strength_bucket']} of "
+            f"{r['buckets']} (0 weakest)")
 
 
 def parse_int_list(text: str | Iterable[int], what: str) -> tuple[int, ...]:

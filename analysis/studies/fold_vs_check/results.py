@@ -84,11 +84,11 @@ def summaries(compiled: Cells, totals: np.ndarray) -> pd.DataFrame:
         "check_bonus": mean(S_CHECK_BONUS),
         # money: the signed change of the hero's chips, so pot + bonus + penalty + effects = ev
         # (the kernels tally the penalty paid as a positive cost)
-        "check_penalty": -mean(S_CHECK_PENALTY),
+        "check_penalty": 0.0 - mean(S_CHECK_PENALTY),  # 0.0 -: no -0.0
         "check_effects": mean(S_CHECK_EFFECT),
         "fold_pot": mean(S_FOLD_POT),
         "fold_bonus": mean(S_FOLD_BONUS),
-        "fold_penalty": -mean(S_FOLD_PENALTY),
+        "fold_penalty": 0.0 - mean(S_FOLD_PENALTY),
         "fold_effects": mean(S_FOLD_EFFECT),
         "fold_pays_share": mean(S_FOLD_PAYS),
         "check_showdown_share": mean(S_CHECK_SHOWDOWN),

@@ -26,6 +26,7 @@ from analysis.dilemma.effects import street_code
 from analysis.dilemma.settlement import Rules
 from analysis.runners import Backend, Progress, run
 from evaluator import parse_cards
+from evaluator.strength import strength
 
 from .cells import (
     BEST_RESPONSE,
@@ -107,6 +108,23 @@ def _with_others(row: dict[str, Any], others: pd.DataFrame) -> dict[str, Any]:
         row["fold_free_option_value"] = float(-no_free["minus_main"].iloc[0])
         row["fold_free_option_value_se"] = float(no_free["minus_main_se"].iloc[0])
     return row
+
+
+def hero_strength(compiled: Cells) -> dict[str, Any]:
+    """The hero's exact strength at the decision (share of the unseen two-card holdings its hand
+    beats, ties half) and its bucket, when the board is known; for a class, the mean over its
+    combos (``strength_min`` / ``strength_max`` give the spread). Empty for a random board."""
+    spot = compiled.spots[0]
+    if not spot.board:
+        return {}
+    spec = compiled.ctx.deck.spec
+    board = [int(c) for c in parse_cards(spot.board, spec)]
+    values = [strength([int(a), int(b)], board, spec) for a, b in compiled.hero_combos]
+    mean = float(np.mean(values))
+    return {"strength": mean, "strength_min": float(min(values)),
+            "strength_max": float(max(values)),
+            "strength_bucket": min(int(mean * compiled.buckets), compiled.buckets - 1),
+            "buckets": compiled.buckets}
 
 
 def _exact_answer(compiled: Cells) -> tuple[np.ndarray, pd.DataFrame, pd.DataFrame]:
@@ -213,8 +231,9 @@ def evaluate_spot(
         frame["z"] = np.where(gap > 0, np.inf, np.where(gap < 0, -np.inf, 0.0))
         frame["p_check_better"] = np.where(gap > 0, 1.0, np.where(gap < 0, 0.0, 0.5))
         frame["decision"] = np.where(gap > 0, "check", np.where(gap < 0, "fold", "equal"))
-    frame["strength"] = np.nan  # not tallied for single spots (see Cells.strength_bins)
+    frame["strength"] = np.nan  # not tallied for single spots (see Cells.strength_bins) ...
     row = _with_others(frame.iloc[0].to_dict(), others)
+    row.update(hero_strength(compiled))  # ... but exact where the board is known
     manifest = provenance(
         study="fold-vs-check spot", game=ctx.deck.game, deck=ctx.deck.label, rules=ctx.rules.label,
         model=ctx.models[0].as_dict(), policy=policy, continuation=abstraction or
