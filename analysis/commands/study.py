@@ -52,6 +52,8 @@ def print_spot(res, seed: int, elapsed: float) -> None:
     method = "exact: every opponent holding" if res.manifest["exact"] else f"seed {seed}"
     typer.echo(f"{r['trials']:,} deals ({method}), {elapsed:.1f} s; showdown equity "
                f"{r['equity']:.3f}; folding costs a penalty in {r['fold_pays_share']:.1%} of deals")
+    if res.manifest.get("note"):
+        typer.echo(res.manifest["note"])
     if len(res.others):
         typer.echo("\nEV(check) on the same deals under each continuation (minus: vs the main one):")
         frame = res.others.drop(columns="cell").rename(columns={"ev_check_se": "se"})
@@ -166,7 +168,9 @@ def register(app: typer.Typer) -> None:
         stderr: float = typer.Option(1.0, "--stderr", help="stop when the gap's SE <= this ($), more than 0"),
         seed: int = typer.Option(0, "--seed", min=0),
         exact: bool = typer.Option(None, "--exact/--sample",
-                                   help="enumerate every opponent holding (river, 1-2 opponents); default: when possible"),
+                                   help="enumerate every opponent holding (river or turn with the "
+                                        "cards and board given, 1-2 opponents); default: when "
+                                        "estimated to take at most 5 s, else sample"),
         fmt: SpotFormat = typer.Option(SpotFormat.table, "--format"),
         threads: ThreadsOpt = None,
         workers: WorkersOpt = None,

@@ -52,6 +52,26 @@ def abstraction_text(buckets: int, deals: int) -> str:
             "spot and evaluated on independent deals")
 
 
+EXACT_BUDGET_SECONDS = 5.0
+"""Exact enumeration is the default only when its estimated time is within this budget."""
+EXACT_DEALS_PER_SECOND = 100_000
+"""A conservative rate of exact enumeration on the project's 2-core machine (a river spot with
+two opponents, 245,520 deals: 3 s plus 1.4 s fixed at load 9; the turn with two opponents,
+8,347,680 deals: 56-90 s in issue 23)."""
+
+
+def exact_deal_count(spot: Spot, n_cards: int) -> int:
+    """The deals exact enumeration visits: the opponents' holdings (in seat order) from the
+    unseen cards, times the river cards left on the turn."""
+    unseen = n_cards - 2 - len(spot.board.split()) if spot.board else n_cards - 2
+    deals = 1
+    for k in range(spot.opponents):
+        deals *= math.comb(unseen - 2 * k, 2)
+    if street_code(spot.street) == 2:
+        deals *= unseen - 2 * spot.opponents
+    return deals
+
+
 EXACT_TEXT = ("exact best response: every deal enumerated, each public history an information "
               "set (the hero's cards and the board are known)")
 
@@ -184,8 +204,10 @@ def evaluate_spot(
     or a fixed policy (``check_down``, ``check_fold``, ``call_down``); with ``compare``
     the fixed policies and the best response without free folds are played on the same
     deals. A river or turn spot with known cards against 1 or 2 opponents holding
-    random cards is enumerated exactly (``exact=False`` to sample); otherwise Monte
-    Carlo stops at ``trials`` or when the gap's SE <= ``stderr``.
+    random cards is enumerated exactly when that is estimated to take at most
+    ``EXACT_BUDGET_SECONDS`` (``exact=True`` insists, ``exact=False`` samples; a sampled
+    spot that could have been enumerated says so in ``manifest["note"]``); otherwise
+    Monte Carlo stops at ``trials`` or when the gap's SE <= ``stderr``.
     """
     if street is None:
         n_board = len(parse_cards(board, load_deck(deck).spec)) if board else 3
@@ -203,7 +225,15 @@ def evaluate_spot(
     if exact and not can_enumerate:
         raise SpotError("exact enumeration needs a river or turn spot with the hero's cards and the "
                         "board given, 1 or 2 opponents, and a model dealing random holdings")
-    exact = can_enumerate if exact is None else exact
+    note = ""
+    if exact is None and can_enumerate:
+        seconds = exact_deal_count(spot, ctx.deck.n_cards) / EXACT_DEALS_PER_SECOND
+        exact = seconds <= EXACT_BUDGET_SECONDS
+        if not exact:
+            note = (f"sampled: exact enumeration of {exact_deal_count(spot, ctx.deck.n_cards):,} "
+                    f"deals would take about {seconds:.0f} s, over the {EXACT_BUDGET_SECONDS:g} s "
+                    "budget (--exact to insist)")
+    exact = bool(exact and can_enumerate)
     if exact:
         totals, plan, others = _exact_answer(compiled)
         method = "exact enumeration of every deal"
@@ -239,6 +269,6 @@ def evaluate_spot(
         model=ctx.models[0].as_dict(), policy=policy, continuation=abstraction or
         f"fixed policy {policy}", bank=list(ctx.bank), level=ctx.level,
         seed=None if exact else seed, trials=int(row["trials"]), stderr=float(row["gap_se"]),
-        exact=bool(exact), method=method,
+        exact=bool(exact), method=method, **({"note": note} if note else {}),
     )
     return SpotResult(spot, row, manifest, plan, others)
