@@ -98,8 +98,10 @@ def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         spec = GridSpec(deck=options.deck, seed=options.seed)
         compare = GridSpec(deck=options.deck, seed=options.seed, opponents=(1, 3, 5), pots=(120,),
                            hands=COMPARE_HANDS, compare=True)
+    final = folder.parent / "fold_vs_check"  # ``folder`` is the work folder renamed at the end
     result = write_fold_vs_check_study(folder, spec, preview=options.quick, echo=echo,
-                                       backend=options.backend, progress=options.progress)
+                                       backend=options.backend, progress=options.progress,
+                                       shown_as=final)
     echo(f"  continuations compared on {len(compare.hands)} classes x {len(compare.streets)} streets "
          f"x {len(compare.opponents)} opponent counts, pot ${compare.pots[0]}")
     others = run_grid(compare, out_dir=folder / "compare", backend=options.backend,
