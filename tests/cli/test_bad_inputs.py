@@ -10,6 +10,7 @@ cost seconds. A new command joins this table (README, contributor notes).
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -231,7 +232,9 @@ def _argv(line: str, tmp: Path) -> list[str]:
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_bad_input_is_one_line_and_exit_2(case, bad_files, capsys):
     line, *words = case
-    code = run(_argv(line, bad_files))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning may leak beside the one line
+        code = run(_argv(line, bad_files))
     out, err = capsys.readouterr()
     lines = err.strip().splitlines()
     assert code == 2, f"exit {code}; stderr {err!r}; stdout {out[-300:]!r}"

@@ -44,3 +44,14 @@ def test_the_library_and_the_command_agree(capsys) -> None:
     lib = evaluate_spot("Ad Ac", board="4s 9h 3d 6c 2h", pot=120, bank=(0, 200, 500), level=1,
                         rules=Rules.parse(["winners=any_pot"]))
     assert cli["ev_check"] == lib.row["ev_check"] and cli["ev_fold"] == lib.row["ev_fold"]
+
+
+def test_the_grid_options_carry_bank_level_and_rules() -> None:
+    from analysis.commands.study import grid_spec_from_options
+
+    spec = grid_spec_from_options(deck="reference", models="passive", policy="best_response",
+                                  streets="river", opponents="1", pots="120", hands="AA",
+                                  stderr=1.0, max_trials=1000, seed=0,
+                                  rules=["winners=any_pot"], bank="0,700,500", level=None)
+    assert spec.bank == (0, 700, 500) and spec.level == 1
+    assert spec.rules == (("winners", "any_pot"),)
