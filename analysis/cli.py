@@ -111,9 +111,15 @@ def _usage_error(exc: UsageError, args: list[str]) -> str:
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    from analysis.runners.ledger import finished_runs
+
     try:
-        code = app(args=args, prog_name="dilemma", standalone_mode=False)
-        return code if isinstance(code, int) else 0
+        with finished_runs() as runs:
+            code = app(args=args, prog_name="dilemma", standalone_mode=False)
+            code = code if isinstance(code, int) else 0
+            if code == 0:  # the results are written: the resume files that fed them go
+                runs.remove()
+        return code
     except NoArgsIsHelp as exc:  # the help, already printed when typer formats it with rich
         if exc.format_message().strip():
             typer.echo(exc.format_message())

@@ -18,8 +18,10 @@ def main() -> None:
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     delay, args = float(sys.argv[1]), sys.argv[2:]
+    # as from a terminal: Ctrl-C not ignored even where this script's shell ignores it
     proc = subprocess.Popen([sys.executable, "-m", "analysis.cli", *args], text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(delay)
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)

@@ -108,6 +108,9 @@ def out_folder(value: Path | None) -> Path | None:
         value.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise typer.BadParameter(f"cannot create {value}: {exc.strerror or exc}") from None
+    from analysis.core.atomic import remove_stale_temporaries
+
+    remove_stale_temporaries(value)  # left by a run killed outright
     return value
 
 

@@ -1,17 +1,13 @@
 """Result files written whole or not at all: tables (CSV + Parquet) with a provenance manifest.
 
 Every writer goes to a temporary file in the target folder and renames it into
-place, so an interrupted run never leaves a half-written file.
+place (:mod:`.atomic`), so an interrupted run never leaves a half-written file.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import platform
-import tempfile
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -19,14 +15,9 @@ from typing import Any
 
 import pandas as pd
 
+from .atomic import atomic_path, remove_stale_temporaries
 
-def _current_umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _current_umask()
+__all__ = ["atomic_path", "remove_stale_temporaries"]
 
 
 def package_version() -> str:
@@ -35,22 +26,6 @@ def package_version() -> str:
         return metadata.version("dilemma-lab")
     except metadata.PackageNotFoundError:  # pragma: no cover
         return "0+unknown"
-
-
-@contextlib.contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; rename it onto ``path`` only on success."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    tmp_path = Path(tmp)
-    try:
-        yield tmp_path
-        os.chmod(tmp_path, 0o666 & ~_UMASK)  # mkstemp makes 0600; results are ordinary files
-        os.replace(tmp_path, path)
-    finally:
-        tmp_path.unlink(missing_ok=True)
 
 
 def write_text(path: str | Path, text: str) -> Path:

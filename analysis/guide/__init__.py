@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from analysis.core.atomic import remove_stale_temporaries
 from analysis.core.io import package_version, write_json
 from analysis.dilemma.decks import load_deck
 from analysis.runners import Backend, Progress
@@ -97,6 +98,7 @@ def run_guide(out: str | Path, options: GuideOptions = GuideOptions(),
         if options.fresh and work.exists():
             shutil.rmtree(work)  # no resuming either
         work.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(work)  # left by a guide run killed outright
         start = time.perf_counter()
         echo(f"{study.name}: {study.title}")
         info = study.run(work, options, echo)

@@ -135,7 +135,7 @@ class DaskBackend(Backend):
         try:
             if self.workers is not None:
                 self._threads = max(1, (os.cpu_count() or 1) // self.workers)
-                with dask.config.set(QUIET_CONFIG):
+                with dask.config.set(QUIET_CONFIG), _environ_kept():
                     self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
                                                  processes=True, dashboard_address=None,
                                                  silence_logs=logging.ERROR)
@@ -172,10 +172,25 @@ class DaskBackend(Backend):
         """Close the client and the cluster this backend started (if any)."""
         client, cluster = self._client, self._cluster
         self._client = self._cluster = None
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
+        with _environ_kept():
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+@contextmanager
+def _environ_kept() -> Iterator[None]:
+    """Put this process's environment back as it was: starting (or stopping) a LocalCluster sets
+    variables meant for its workers (``OMP_NUM_THREADS``, ``PYTHONHASHSEED``, ...) in the
+    parent too, where they would reach every process the caller starts afterwards."""
+    found = dict(os.environ)
+    try:
+        yield
+    finally:
+        for key in set(os.environ) - set(found):
+            del os.environ[key]
+        os.environ.update(found)
 
 
 def dask_available() -> bool:

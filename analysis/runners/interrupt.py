@@ -4,6 +4,10 @@ While :func:`interruptible` is active in the main thread, the first SIGINT only
 sets a flag; the runner checks it after every task (tasks last about a second),
 saves its state and raises :class:`Interrupted`. A second Ctrl-C raises
 ``KeyboardInterrupt`` at once.
+
+A process started with Ctrl-C ignored (a background job of a script, ``trap '' INT``,
+``nohup`` under such a shell) keeps ignoring it, as Python itself does: it was asked
+not to be stopped by SIGINT, and only the handler it found is ever put back.
 """
 
 from __future__ import annotations
@@ -27,12 +31,16 @@ class Interrupted(KeyboardInterrupt):
 
 @contextmanager
 def interruptible() -> Iterator[threading.Event]:
-    """Yield an event set by the first Ctrl-C (outside the main thread: never set)."""
+    """Yield an event set by the first Ctrl-C (outside the main thread, or where SIGINT is
+    ignored: never set)."""
     stop = threading.Event()
     if threading.current_thread() is not threading.main_thread():
         yield stop
         return
     previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:
+        yield stop
+        return
 
     def handler(signum, frame):  # type: ignore[no-untyped-def]
         if stop.is_set():

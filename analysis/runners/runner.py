@@ -19,8 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
+from analysis.core.atomic import remove_stale_temporaries
+
 from .backends import Backend, LocalBackend
 from .interrupt import Interrupted, interruptible
+from .ledger import note_finished
 from .plan import Plan
 from .progress import Progress, no_progress
 from .state import RunState, state_path
@@ -105,6 +108,8 @@ def run(plan: Plan, *, backend: Backend | None = None, state_dir: str | Path | N
     schedule = plan.schedule
     fingerprint = plan.fingerprint()
     path = state_path(state_dir, plan.name, fingerprint) if state_dir is not None else None
+    if path is not None:
+        remove_stale_temporaries(path.parent)  # left by a run killed outright
     state = (RunState.load(path, fingerprint) if path is not None and path.exists() else None) \
         or RunState.fresh(fingerprint, plan.n_cells, plan.n_stats, plan.stats_dtype,
                           plan.record_width)
@@ -195,5 +200,6 @@ def run(plan: Plan, *, backend: Backend | None = None, state_dir: str | Path | N
             save()
             last_save = time.perf_counter()
     progress(int(state.done.sum()), int(state.done.sum()), label)
+    note_finished(path)
     return RunResult(state.totals.copy(), state.done.copy(), state.records, state.rounds.copy(),
                      time.perf_counter() - started, state.resumed, backend.label, path)

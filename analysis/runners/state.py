@@ -11,15 +11,22 @@ and the totals come out bit-identical to an uninterrupted run.
 from __future__ import annotations
 
 import os
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from analysis.core.io import atomic_path
+from analysis.core.atomic import atomic_path
+from evaluator.errors import LabError
 
 FORMAT = 1
-"""Bumped when the layout of the state file changes (older files are ignored)."""
+"""Bumped when the layout of the state file changes (an older file is refused, by name)."""
+
+
+class ResumeError(LabError):
+    """A resume file that cannot be this run's: truncated, corrupt, another version's or
+    another plan's. Never silently recomputed over: the message names the file to delete."""
 
 
 @dataclass
@@ -79,12 +86,20 @@ class RunState:
                      pending_rows=rows, **extra)
 
     @classmethod
-    def load(cls, path: Path, fingerprint: str) -> RunState | None:
-        """The saved state at ``path`` if it belongs to the same plan, else ``None``."""
+    def load(cls, path: Path, fingerprint: str) -> RunState:
+        """The saved state at ``path``; :class:`ResumeError` naming the file if it is not a
+        whole state file of this version and plan."""
+        def refuse(why: str) -> ResumeError:
+            return ResumeError(f"cannot resume from {path}: {why}; delete it to start this run "
+                               "afresh")
+
         try:
-            with np.load(path) as data:
-                if int(data["format"]) != FORMAT or str(data["fingerprint"]) != fingerprint:
-                    return None
+            with np.load(path, allow_pickle=False) as data:
+                if int(data["format"]) != FORMAT:
+                    raise refuse(f"written by another version of the lab (state format "
+                                 f"{int(data['format'])}, this one reads {FORMAT})")
+                if str(data["fingerprint"]) != fingerprint:
+                    raise refuse("it belongs to a run with other settings")
                 state = cls(fingerprint, data["totals"], data["done"], data["target"],
                             data["round_start"], data["rounds"], data["finished"],
                             bool(data["started"]),
@@ -95,8 +110,10 @@ class RunState:
                     state.pending_records = _blocks(data, "pending_record_keys",
                                                     "pending_record_lengths", "pending_records")
                 return state
-        except (OSError, KeyError, ValueError, EOFError):
-            return None
+        except ResumeError:
+            raise
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+            raise refuse(f"not a whole resume file ({type(exc).__name__}: {exc})") from None
 
 
 def _blocks(data, keys_name: str, lengths_name: str, rows_name: str) -> dict[int, np.ndarray]:
@@ -110,3 +127,4 @@ def _blocks(data, keys_name: str, lengths_name: str, rows_name: str) -> dict[int
 def state_path(folder: str | os.PathLike[str], name: str, fingerprint: str) -> Path:
     """Where a plan's state lives inside a results folder: ``FOLDER/.partial/NAME-FP.npz``."""
     return Path(folder) / ".partial" / f"{name}-{fingerprint}.npz"
+

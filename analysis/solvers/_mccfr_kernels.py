@@ -22,7 +22,7 @@ iteration, so it cancels when the sums are normalised). Hence:
 - three or more players: the regret walk samples the third players too, which
   would weight iterations by their changing reach (open_spiel's rule for ``n > 2``
   updates player ``i + 1`` there and is biased: on the three-handed toy game of
-  ``tests/test_solvers_bucketed.py`` its NashConv stays above 1 after 100,000
+  ``tests/solvers/test_solvers_bucketed.py`` its NashConv stays above 1 after 100,000
   iterations, against 0.1 with the walk below), so each iteration also runs, for every player ``j``,
   an *averaging walk* (chance and ``j`` sampled, everyone else expanded) before
   ``j``'s regret walk, as Pluribus' blueprint did.

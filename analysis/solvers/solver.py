@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -56,8 +57,13 @@ def read_state(path: str | Path, keys: tuple[str, ...],
         with np.load(Path(path), allow_pickle=False) as z:
             info = json.loads(str(z["info"]))
             arrays = {k: z[k] for k in keys}
-    except (OSError, KeyError, ValueError) as exc:
-        raise error(f"cannot read solver state {path}: {exc}") from None
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise error(f"cannot read solver state {path}: not a whole state file "
+                    f"({type(exc).__name__}: {exc})") from None
+    if not isinstance(info, dict) or info.get("format") != _STATE_FORMAT:
+        found = info.get("format") if isinstance(info, dict) else None
+        raise error(f"cannot read solver state {path}: written by another version of the lab "
+                    f"(format {found}, this one reads {_STATE_FORMAT})")
     try:
         settings = SolverSettings(**info["settings"])
     except (TypeError, KeyError) as exc:

@@ -72,7 +72,8 @@ def test_table_starting_hands(cli, tmp_path) -> None:
     again = cli("table", "starting-hands", "--game", "dilemma", "--opponents", "1-2", "--stderr", "0.01",
                 "--out", out, "--no-progress", "--no-charts")
     assert again.returncode == 0, again.stderr
-    assert read_manifest(out / "starting_hands_dilemma.manifest.json")["resumed"]  # saved run reused
+    assert not (out / ".partial").exists()  # a finished run removes its resume files
+    assert pd.read_parquet(out / "starting_hands_dilemma.parquet").equals(df)  # same seed, same table
 
 
 def test_table_streets(cli, tmp_path) -> None:

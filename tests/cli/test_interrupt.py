@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import ROOT, as_at_a_terminal
 
 
 def _start(*args: str) -> subprocess.Popen:
+    """Start a command as from a terminal (Ctrl-C not ignored, whatever the suite inherited)."""
     return subprocess.Popen([sys.executable, "-m", "analysis.cli", *args], cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=as_at_a_terminal)
 
 
 def _interrupt(proc: subprocess.Popen, ready) -> tuple[int, str, float]:

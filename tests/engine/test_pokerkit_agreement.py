@@ -48,7 +48,9 @@ def card_text(cards) -> str:
     return format_cards(cards, "holdem").replace("10", "T").replace(" ", "")
 
 
-def play_one(rng: random.Random, structure: str) -> None:
+def play_one(rng: random.Random, structure: str, seen: dict | None = None) -> None:
+    """One random hand played by both engines, checked at every decision; ``seen`` (when
+    given) receives the referee's hand, to explain a disagreement (``scripts/soak.py``)."""
     n = rng.randint(2, 6)
     blinds = (1, 2)
     stacks = [rng.choice([rng.randint(3, 30), rng.randint(30, 300)]) for _ in range(n)]
@@ -57,6 +59,8 @@ def play_one(rng: random.Random, structure: str) -> None:
                        blinds=blinds, game="holdem", structure=get_structure(structure),
                        deck="holdem").validate()
     hand = Hand(setup)
+    if seen is not None:
+        seen["hand"] = hand
     order = [(dealer + 1 + k) % n for k in range(n)]  # pokerkit index -> our seat
     pki = {seat: k for k, seat in enumerate(order)}
     state = pk_state(structure, [stacks[s] for s in order], blinds)

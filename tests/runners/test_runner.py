@@ -121,7 +121,9 @@ def test_fixed_trials_end_with_a_partial_stream():
     assert sorted(plan.computed) == [(c, k) for c in range(2) for k in range(3)]
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_interrupt_saves_and_a_rerun_resumes_without_recomputing(tmp_path):
+    found = signal.getsignal(signal.SIGINT)
     straight = run(Darts(), task_seconds=1e-6)
     first = Darts()
     calls = []
@@ -140,7 +142,7 @@ def test_interrupt_saves_and_a_rerun_resumes_without_recomputing(tmp_path):
     assert resumed.resumed
     assert not set(first.computed) & set(second.computed)  # nothing computed twice
     assert np.array_equal(resumed.totals, straight.totals)
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is found  # the run put back what it found
 
 
 def test_a_finished_run_is_loaded_not_recomputed(tmp_path):
@@ -156,6 +158,7 @@ def test_a_changed_plan_does_not_resume_an_old_run(tmp_path):
     assert not run(other, state_dir=tmp_path).resumed and other.computed
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_records_come_in_stream_order_and_survive_a_resume(tmp_path):
     result = run(Darts(records=True, schedule=FixedTrials(2000)), task_seconds=1e-6)
     expected = [[c, k] for c in range(3) for k in range(4)]
@@ -174,12 +177,28 @@ def test_records_come_in_stream_order_and_survive_a_resume(tmp_path):
     assert again.records.tolist() == expected
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_interrupt_without_a_folder_says_nothing_was_saved():
     def stop(done, total, label):
         signal.raise_signal(signal.SIGINT)
 
     with pytest.raises(Interrupted, match="nothing was saved"):
         run(Darts(), progress=stop, backend=LocalBackend(1))
+
+
+def test_a_process_that_ignores_ctrl_c_keeps_ignoring_it(tmp_path):
+    """Started with SIGINT ignored (a script's background job, ``trap '' INT``), a run is not
+    stopped by it, and the ignore is what stays in place after."""
+    found = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        def ctrl_c(done, total, label):
+            signal.raise_signal(signal.SIGINT)
+
+        result = run(Darts(), state_dir=tmp_path, progress=ctrl_c, task_seconds=1e-6)
+        assert np.array_equal(result.totals, run(Darts()).totals)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, found)
 
 
 @pytest.mark.parametrize("bad", [0, -1.0, float("nan"), float("inf")])

@@ -16,6 +16,7 @@ import numba
 import numpy as np
 import pytest
 
+from analysis.core.threads import numba_threads
 from analysis.dilemma.settlement import Rules
 from analysis.studies.fold_vs_check import GridSpec, evaluate_spot, run_grid
 from analysis.studies.fold_vs_check.cells import Spot, compile_spots, make_context
@@ -96,12 +97,9 @@ def test_best_response_grid_is_the_same_whatever_the_threads():
                     train_deals=2000)
     frames = []
     for threads in (1, numba.config.NUMBA_NUM_THREADS):
-        numba.set_num_threads(threads)
-        try:
+        with numba_threads(threads):
             result = run_grid(spec)
             frames.append((result.cells, result.plans))
-        finally:
-            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     assert frames[0][0].equals(frames[1][0]) and frames[0][1].equals(frames[1][1])
     assert (frames[0][0]["policy"] == "best_response").all()
     assert np.isfinite(frames[0][0]["later_fold_free"]).all()

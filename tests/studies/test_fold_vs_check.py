@@ -20,6 +20,7 @@ import numba
 import numpy as np
 import pytest
 
+from analysis.core.threads import numba_threads
 from analysis.studies.equity import equity
 from analysis.studies.fold_vs_check import GridSpec, SpotError, evaluate_spot, run_grid
 from evaluator import evaluate_batch, parse_cards
@@ -116,11 +117,8 @@ def test_same_seed_same_table_whatever_the_threads():
                     pots=(40,), hands=("A10o", "72o"), stderr=20.0, max_trials=3000, seed=5)
     frames = []
     for threads in (1, numba.config.NUMBA_NUM_THREADS):
-        numba.set_num_threads(threads)
-        try:
+        with numba_threads(threads):
             frames.append(run_grid(spec).cells)
-        finally:
-            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     assert frames[0].equals(frames[1])
 
 

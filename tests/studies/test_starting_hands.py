@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analysis.core.threads import numba_threads
 from analysis.studies import _starting_hand_kernels as K
 from analysis.studies import starting_hands as SH
 from analysis.studies.ranges import class_of_combo, combo_index, starting_classes
@@ -126,12 +127,8 @@ def test_multiway_known_holdem_shape() -> None:
 def test_multiway_same_with_any_thread_count() -> None:
     frames = []
     for threads in (1, 2):
-        old = numba.get_num_threads()
-        numba.set_num_threads(threads)
-        try:
+        with numba_threads(threads):
             frames.append(SH.multiway_monte_carlo("dilemma", 4, seed=9, stderr=0.01))
-        finally:
-            numba.set_num_threads(old)
     pd.testing.assert_frame_equal(frames[0], frames[1], check_exact=True)
 
 
