@@ -32,6 +32,13 @@ _LAZY = {
     "Spot": "analysis.solvers.cards.spot",
 }
 
+__all__ = sorted(_LAZY)
+
+
+def __dir__() -> list[str]:
+    """The module's names with the lazy public ones (so completion finds them)."""
+    return sorted({*globals(), *_LAZY})
+
 
 def __getattr__(name: str) -> Any:
     """Load a public name lazily (PEP 562)."""

@@ -76,6 +76,18 @@ app = typer.Typer(
 register_all(app)
 
 
+def _plain_help(typer_app: typer.Typer) -> None:
+    """Click's plain help everywhere: it wraps long defaults and paths at any width instead
+    of cutting them with '…' as rich's boxes do, and prints [brackets] as typed."""
+    typer_app.rich_markup_mode = None
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            _plain_help(group.typer_instance)
+
+
+_plain_help(app)
+
+
 DASHED_VALUE = re.compile(r"^-[0-9.%(]")
 
 

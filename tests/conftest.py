@@ -20,6 +20,11 @@ from pathlib import Path
 
 import pytest
 
+# threadpoolctl sets KMP_DUPLICATE_LIB_OK in os.environ when first imported (by the solvers'
+# vector module): import it before any test, so the process-state guard does not blame
+# whichever test happens to import it first
+import threadpoolctl  # noqa: F401, E402
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))

@@ -37,6 +37,41 @@ SchedulerOpt = Annotated[
     typer.Option("--scheduler", help="run on the Dask cluster at this address, e.g. tcp://host:8786"),
 ]
 
+RuleOpt = Annotated[
+    list[str],
+    typer.Option("--rule", metavar="NAME=VALUE", help="settlement rule option NAME=VALUE, repeatable, e.g. "
+                 "winners=any_pot or blinds=10/20,20/40,30/60 (default: the [choice]s of "
+                 "RULES.md; docs/settlement.md)"),
+]
+BankOpt = Annotated[
+    str | None,
+    typer.Option("--bank", metavar="B1,B2,B3", help="the bank's three stacks, bank 1,2,3 (RULES §1.5)"),
+]
+LevelOpt = Annotated[
+    int | None,
+    typer.Option("--level", help="blind level 0, 1 or 2 (default: the lowest the bank allows: "
+                 "1 once bank 1 is empty, 2 once bank 2 is)"),
+]
+DEFAULT_BANK_TEXT = "300,700,500"
+
+
+def table_state(bank: str | None, level: int | None) -> tuple[tuple[int, int, int], int]:
+    """``--bank`` and ``--level`` checked: the bank's stacks and the blind level."""
+    from analysis.dilemma.settlement import SettlementError
+    from analysis.dilemma.settlement.state import lowest_level, parse_bank
+
+    stacks = parse_bank(bank or DEFAULT_BANK_TEXT)
+    lowest = lowest_level(stacks)
+    if level is None:
+        return stacks, lowest
+    if level not in (0, 1, 2):
+        raise SettlementError(f"--level: 0, 1 or 2; got {level}")
+    if level < lowest:
+        raise SettlementError(f"blind level {level} cannot go with bank "
+                              f"{'/'.join(map(str, stacks))}: blinds rose to level {lowest} when "
+                              "the bank first emptied and never go down (RULES §1.5)")
+    return stacks, level
+
 
 ProgressOpt = Annotated[
     bool, typer.Option("--progress/--no-progress", help="progress bar (drawn on a terminal only)")

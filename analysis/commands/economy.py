@@ -14,17 +14,24 @@ def register(app: typer.Typer) -> None:
     @app.command("economy")
     def economy_cmd(
         deck: DeckOpt = "reference",
-        out: Path = typer.Option(Path("results"), "--out", help="folder for tables and charts", callback=out_folder),
+        out: Path = typer.Option(None, "--out", callback=out_folder,
+                                 help="folder for tables and charts (default: none, the summary "
+                                      "is printed and no file is written)"),
         losers: int = typer.Option(
             3, "--losers", min=1, max=9, help="net transfers for 1..N losers"
         ),
         charts: bool = typer.Option(True, "--charts/--no-charts", help="draw the charts"),
     ) -> None:
         """Exact distribution over all flop, turn and river boards of bonus, penalty and effects."""
+        from analysis.dilemma.economy import board_economy
+
         from ..guide.writers import write_economy_study
 
         start = time.perf_counter()
-        result, _ = write_economy_study(out, deck, max_losers=losers, charts=charts)
+        if out is None:
+            result = board_economy(deck, max_losers=losers)
+        else:
+            result, _ = write_economy_study(out, deck, max_losers=losers, charts=charts)
         elapsed = time.perf_counter() - start
         summary = result.to_frame()
         typer.echo(
@@ -39,4 +46,5 @@ def register(app: typer.Typer) -> None:
                 f"blue {r.p_blue_active:6.2%}  red {r.p_red_active:6.2%}  "
                 f"net heads-up: winner {r.mean_net_winner_heads_up:+.2f}, loser {r.mean_net_loser_heads_up:+.2f}"
             )
-        typer.echo(f"tables and charts in {out}/")
+        typer.echo(f"tables and charts in {out}/" if out is not None else
+                   "no file written (--out FOLDER writes the tables and charts)")

@@ -27,14 +27,14 @@ def register(app: typer.Typer) -> None:
     @app.command("equity")
     def equity_cmd(
         players: list[str] = typer.Argument(
-            ..., help='one argument per player: cards ("As Ah"), a range ("AA, A10s+, 40%(77-99)") or random'
+            ..., help='one argument per player: cards ("As Ah"), a range ("AA, A10s+, 40%(77-99), AKo:0.5, top 10%") or random'
         ),
         board: str = typer.Option(None, "--board", help="0, 3, 4 or 5 board cards, e.g. '2c 7d 9h'"),
         dead: str = typer.Option(None, "--dead", help="cards out of play"),
         vs_random: int = typer.Option(0, "--vs-random", min=0, help="add this many random players"),
         exact: bool = typer.Option(False, "--exact", help="force exact enumeration"),
         trials: int = typer.Option(None, "--trials", min=1, help="Monte Carlo with this many deals"),
-        stderr: float = typer.Option(None, "--stderr", help="Monte Carlo until every standard error <= this"),
+        stderr: float = typer.Option(None, "--stderr", help="Monte Carlo until every standard error <= this (a fraction: 0.001 is 0.1 percentage points)"),
         seed: int = typer.Option(0, "--seed", min=0, help="generator seed (same seed, same numbers)"),
         threads: ThreadsOpt = None,
         workers: WorkersOpt = None,
@@ -68,7 +68,7 @@ def register(app: typer.Typer) -> None:
         for i, p in enumerate(res.players, start=1):
             typer.echo(
                 f"{i:<7}{p.hand:<{width + 2}}{_pct(p.equity):>9}{_pct(p.win):>9}{_pct(p.tie):>9}"
-                f"{p.stderr:>10.5f}"
+                f"{_pct(p.stderr):>10}"
             )
         if categories:
             from evaluator import CATEGORIES

@@ -10,6 +10,12 @@ from analysis.runners import progress_bar
 
 from ._common import DeckOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
 
+STUDY_NAMES = ("starting_hands", "streets", "economy", "fold_vs_check", "equilibrium",
+               "whole_games", "brag", "bluffjack")
+"""The guide's studies in page order, for ``--help`` without importing the guide (pandas);
+a test keeps it equal to ``analysis.guide.STUDIES``."""
+ONLY_HELP = "run only this study (repeatable): " + ", ".join(STUDY_NAMES)
+
 
 def register(app: typer.Typer) -> None:
     @app.command("guide")
@@ -17,7 +23,7 @@ def register(app: typer.Typer) -> None:
         out: Path = typer.Option(Path("results"), "--out", help="results folder", callback=out_folder),
         deck: DeckOpt = "reference",
         quick: bool = typer.Option(False, "--quick", help="small-trial preview (marked on every figure)"),
-        only: list[str] = typer.Option([], "--only", help="run only this study (repeatable)"),
+        only: list[str] = typer.Option([], "--only", metavar="STUDY", help=ONLY_HELP),
         seed: int = typer.Option(0, "--seed", min=0),
         page_only: bool = typer.Option(False, "--page-only", help="only rebuild the page from results"),
         fresh: bool = typer.Option(False, "--fresh", help="recompute studies even if finished with the same settings"),

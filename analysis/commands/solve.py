@@ -18,11 +18,11 @@ import typer
 from analysis.runners import progress_bar
 from analysis.solvers.errors import SolverError
 
-from ._common import DeckOpt, out_folder
+from ._common import BankOpt, DeckOpt, LevelOpt, RuleOpt, out_folder, table_state
 
 KNOWN_GAMES = ("kuhn", "kuhn3", "leduc", "leduc-iso", "dilemma", "spot")
 _DILEMMA_ONLY = ("players", "street", "buckets", "sizes", "raise_cap", "deck", "deals",
-                 "deals_per_board", "free_fold", "preflop_in")
+                 "deals_per_board", "free_fold", "preflop_in", "rule", "bank", "level")
 _SPOT_ONLY = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "spot_file", "output_format",
               "threads")
 
@@ -59,6 +59,17 @@ def solve_dilemma_cmd(options: dict, method: str, iterations: int, target: float
     from analysis.solvers.dilemma.answers import free_fold_summary, free_fold_table, reach_of
     from analysis.solvers.dilemma.solver import check_run
 
+    options = dict(options)
+    rule, bank, level = options.pop("rule", None), options.pop("bank", None), options.pop("level", None)
+    if rule:
+        from analysis.dilemma.settlement.rules import parse_pairs
+
+        options["rules"] = tuple(parse_pairs(rule).items())
+    if bank is not None or level is not None:
+        from analysis.dilemma.settlement import Rules
+
+        options["bank"], lvl = table_state(bank or "300,700,500", level)
+        options["big_blind"] = Rules.parse(rule or None).blinds[lvl][1]
     spec = DilemmaSpec(**{k: v for k, v in options.items() if v is not None}, seed=seed)
     check_run(spec, method, target)  # bad options fail before the deals are drawn
     echo(spec.describe())
@@ -208,6 +219,9 @@ def register(app: typer.Typer) -> None:
         spot_file: Path = typer.Option(None, "--spot-file", help="spot: a TOML spot (options override it)"),
         output_format: str = typer.Option(None, "--format", help="spot: text (default) or json"),
         threads: int = typer.Option(None, "--threads", min=1, help="spot: numba threads (results do not change)"),
+        rule: RuleOpt = [],  # noqa: B006 - typer reads the default, never mutates it
+        bank: BankOpt = None,
+        level: LevelOpt = None,
     ) -> None:
         """Solve a game; print its value, exploitability and NashConv; optionally write tables."""
         from analysis.solvers.solver import solve
@@ -215,7 +229,8 @@ def register(app: typer.Typer) -> None:
         dilemma_options = {"players": players, "street": street, "buckets": buckets, "sizes": sizes,
                            "raise_cap": raise_cap, "deck": deck, "deals": deals,
                            "deals_per_board": deals_per_board, "free_fold": free_fold,
-                           "preflop_in": preflop_in}
+                           "preflop_in": preflop_in, "rule": rule or None, "bank": bank,
+                           "level": level}
         spot_options = {"board": board, "oop": oop, "ip": ip, "pot": pot, "stack": stack, "bets": bets,
                          "raises": raises, "spot_file": spot_file, "output_format": output_format,
                          "threads": threads}

@@ -12,7 +12,19 @@ import typer
 
 from analysis.runners import progress_bar
 
-from ._common import DeckOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
+from ._common import (
+    DEFAULT_BANK_TEXT,
+    BankOpt,
+    DeckOpt,
+    LevelOpt,
+    RuleOpt,
+    SchedulerOpt,
+    ThreadsOpt,
+    WorkersOpt,
+    backend,
+    out_folder,
+    table_state,
+)
 
 
 class SpotFormat(StrEnum):
@@ -36,9 +48,12 @@ def print_spot(res, seed: int, elapsed: float) -> None:
     typer.echo(res.to_frame().to_string(index=False, **floats))
     typer.echo(f"gap check - fold: {r['gap']:+.2f} ± {r['gap_se']:.2f}  "
                f"(P[check better] = {r['p_check_better']:.3f}) → {VERDICTS[r['decision']]}")
+    typer.echo(strength_line(r))
     method = "exact: every opponent holding" if res.manifest["exact"] else f"seed {seed}"
     typer.echo(f"{r['trials']:,} deals ({method}), {elapsed:.1f} s; showdown equity "
                f"{r['equity']:.3f}; folding costs a penalty in {r['fold_pays_share']:.1%} of deals")
+    if res.manifest.get("note"):
+        typer.echo(res.manifest["note"])
     if len(res.others):
         typer.echo("\nEV(check) on the same deals under each continuation (minus: vs the main one):")
         frame = res.others.drop(columns="cell").rename(columns={"ev_check_se": "se"})
@@ -52,6 +67,18 @@ def print_spot(res, seed: int, elapsed: float) -> None:
                    "share of deals):")
         typer.echo(res.plan.to_string(index=False, float_format=lambda v: f"{v:5.2f}"))
     typer.echo(f"continuation: {res.manifest['continuation']}")
+
+
+def strength_line(r: dict) -> str:
+    """The hero's strength on the board (the number every threshold and plan is keyed on)."""
+    if r.get("strength") is None or r["strength"] != r["strength"]:
+        return ("hero's strength: depends on the random board (the plan below gives the action "
+                "by strength: the share of the unseen holdings the hand beats, ties half)")
+    spread = (f", {r['strength_min']:.3f} to {r['strength_max']:.3f} over the class's combos"
+              if r["strength_max"] > r["strength_min"] else "")
+    return (f"hero's strength on this board: {r['strength']:.3f}{spread} (beats that share of "
+            f"the holdings it cannot see, ties half); bucket {r['strength_bucket']} of "
+            f"{r['buckets']} (0 weakest)")
 
 
 def parse_int_list(text: str | Iterable[int], what: str) -> tuple[int, ...]:
@@ -78,9 +105,13 @@ def parse_int_list(text: str | Iterable[int], what: str) -> tuple[int, ...]:
 
 def grid_spec_from_options(*, deck: str, models: str, policy: str, streets: str, opponents: str,
                            pots: str, hands: str, stderr: float, max_trials: int, seed: int,
-                           buckets: int = 20, compare: bool = False):
+                           buckets: int = 20, compare: bool = False,
+                           rules: Iterable[str] = (), bank: str | None = DEFAULT_BANK_TEXT,
+                           level: int | None = None):
     """A :class:`GridSpec` from the command's comma-separated options (validated)."""
     from analysis.dilemma.effects import street_code
+    from analysis.dilemma.settlement import Rules
+    from analysis.dilemma.settlement.rules import parse_pairs
     from analysis.studies.fold_vs_check import GridSpec, SpotError
     from analysis.studies.fold_vs_check.cells import BEST_RESPONSE
     from analysis.studies.fold_vs_check.models import load_model, load_policy
@@ -99,11 +130,14 @@ def grid_spec_from_options(*, deck: str, models: str, policy: str, streets: str,
     opp = parse_int_list(opponents, "--opponents")
     if min(opp) < 1 or max(opp) > MAX_OPPONENTS:
         raise SpotError(f"--opponents: 1 to {MAX_OPPONENTS}; got {opponents}")
+    rule_pairs = tuple(parse_pairs(list(rules)).items())
+    Rules.parse(dict(rule_pairs))  # a bad option fails before any work
+    stacks, lvl = table_state(bank, level)
     return GridSpec(deck=deck, models=model_list, policy=policy, streets=street_list,
                     opponents=opp, pots=parse_int_list(pots, "--pots"),
                     hands=tuple(h.strip() for h in hands.split(",") if h.strip()),
                     stderr=stderr, max_trials=max_trials, seed=seed, buckets=buckets,
-                    compare=compare)
+                    compare=compare, rules=rule_pairs, bank=stacks, level=lvl)
 
 
 def register(app: typer.Typer) -> None:
@@ -127,23 +161,32 @@ def register(app: typer.Typer) -> None:
         compare: bool = typer.Option(True, "--compare/--no-compare",
                                      help="also play the fixed policies on the same deals"),
         deck: DeckOpt = "reference",
+        rule: RuleOpt = [],  # noqa: B006 - typer reads the default, never mutates it
+        bank: BankOpt = DEFAULT_BANK_TEXT,
+        level: LevelOpt = None,
         trials: int = typer.Option(None, "--trials", min=1, help="fixed number of trials"),
         stderr: float = typer.Option(1.0, "--stderr", help="stop when the gap's SE <= this ($), more than 0"),
         seed: int = typer.Option(0, "--seed", min=0),
         exact: bool = typer.Option(None, "--exact/--sample",
-                                   help="enumerate every opponent holding (river, 1-2 opponents); default: when possible"),
+                                   help="enumerate every opponent holding (river or turn with the "
+                                        "cards and board given, 1-2 opponents); default: when "
+                                        "estimated to take at most 5 s, else sample"),
         fmt: SpotFormat = typer.Option(SpotFormat.table, "--format"),
         threads: ThreadsOpt = None,
         workers: WorkersOpt = None,
         scheduler: SchedulerOpt = None,
     ) -> None:
         """EV of folding now vs checking and continuing, with the money broken down."""
+        from analysis.dilemma.settlement import Rules
         from analysis.studies.fold_vs_check import evaluate_spot
 
+        rules = Rules.parse(rule)
+        stacks, lvl = table_state(bank, level)
         start = time.perf_counter()
         with progress_bar(transient=True) as update:
             res = evaluate_spot(hand, board=board, street=street, opponents=opponents, pot=pot,
-                                stack=stack, model=model, policy=policy, deck=deck, trials=trials,
+                                stack=stack, model=model, policy=policy, deck=deck, rules=rules,
+                                bank=stacks, level=lvl, trials=trials,
                                 stderr=None if trials else stderr, seed=seed, exact=exact,
                                 buckets=buckets, train_deals=train_deals, compare=compare,
                                 backend=backend(threads, workers, scheduler), progress=update)
@@ -156,6 +199,9 @@ def register(app: typer.Typer) -> None:
     @study.command("fold-vs-check")
     def grid_cmd(
         deck: DeckOpt = "reference",
+        rule: RuleOpt = [],  # noqa: B006 - typer reads the default, never mutates it
+        bank: BankOpt = DEFAULT_BANK_TEXT,
+        level: LevelOpt = None,
         out: Path = typer.Option(Path("results/fold_vs_check"), "--out", callback=out_folder),
         models: str = typer.Option("passive,threshold", "--models", help="comma-separated models"),
         policy: str = typer.Option("best_response", "--policy", help=POLICY_HELP),
@@ -180,7 +226,7 @@ def register(app: typer.Typer) -> None:
         spec = grid_spec_from_options(deck=deck, models=models, policy=policy, streets=streets,
                                       opponents=opponents, pots=pots, hands=hands, stderr=stderr,
                                       max_trials=max_trials, seed=seed, buckets=buckets,
-                                      compare=compare)
+                                      compare=compare, rules=rule, bank=bank, level=level)
         with progress_bar() as update:
             write_fold_vs_check_study(out, spec, charts=charts, echo=typer.echo,
                                       backend=backend(threads, workers, scheduler), progress=update)

@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from analysis.core.io import write_text
+from evaluator.errors import LabError
 
 from ..charts import caption_text
 from . import sections
@@ -33,6 +34,23 @@ def _load(out: Path) -> list[dict[str, Any]]:
     return studies
 
 
+def deck_sentence(deck: str) -> str:
+    """What the guide's numbers rest on, by the deck's own ``assumed`` label."""
+    from analysis.dilemma.decks import load_deck
+
+    try:
+        d = load_deck(deck)
+    except LabError:  # a deck file moved since the studies ran
+        return f"The corner values and effects are those of the deck {deck}."
+    if d.assumed:
+        return (f"The {d.name} deck's corner values and effects are *assumed* values "
+                "(RULES §1.7), not the printed cards.")
+    if not d.plus.any() and not d.minus.any() and not d.effect_cards():
+        return f"The {d.name} deck has no corner values or effect cards."
+    return (f"The corner values and effects are those of the {d.name} deck as its file gives "
+            f"them ({d.source}).")
+
+
 def build_blocks(out: Path) -> list[Block]:
     """The page's blocks from the study folders found in ``out``."""
     studies = _load(out)
@@ -46,8 +64,7 @@ def build_blocks(out: Path) -> list[Block]:
         f"Computed by dilemma-lab {first['settings']['version']} on the **{deck}** deck "
         f"(seed {first['settings']['seed']}). Every figure names its deck, rules, method "
         "(exact or Monte Carlo with trials and standard error), seed and version. "
-        "The reference deck's corner values and effects are *assumed* values (RULES §1.7), "
-        "not the printed cards.")))
+        + deck_sentence(deck))))
     if preview:
         blocks.append(Block("note", "PREVIEW (--quick): small trial counts and a reduced grid; "
                                     "every figure is marked as a preview. Run `make guide` for the full guide."))

@@ -7,10 +7,13 @@ and reads only its own study's tables.)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+from analysis.studies.fold_vs_check.layout import BOARD_CLASS_TEXT, BOARD_CLASSES
 
 from .blocks import Block
 
@@ -52,6 +55,7 @@ def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
     cells = _csv(folder, "fold_vs_check")
     if be is None or cells is None:
         return []
+    by_board = _csv(folder, "fold_vs_check_break_even_by_board")
     continuation = info.get("manifest", {}).get("continuation", "")
     out = [_block("p", (
         "When nobody has bet, a Texas Hold'em player checks for free. In Dilemma Hold'em, staying "
@@ -61,9 +65,9 @@ def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
         "cell below plays both choices on the same deals and settles them with the full rules. "
         "After checking, the hero plays on by a **best response** to the opponents' model: on "
         "every later street it checks, calls or folds for free by its strength, whichever is "
-        f"worth more against that model ({continuation}). *Strength* is the share of two-card "
-        "holdings your cards beat on the board so far. The numbers hold against the model named; "
-        "the next section asks what happens when everyone plays well."))]
+        f"worth more against that model ({continuation}). The numbers hold against the model "
+        "named; the next section asks what happens when everyone plays well."))]
+    out.append(_block("p", strength_text(info.get("manifest", {}).get("game", "dilemma"))))
     for model, sub in be.groupby("model", sort=False):
         heads_up = sub[sub["opponents"] == sub["opponents"].min()]
         multi = sub[sub["opponents"] == sub["opponents"].max()]
@@ -76,20 +80,12 @@ def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
             worst = fold_all.sort_values("share_check").iloc[0]
             text += (f"Folding for free is right for most hands in {len(fold_all)} of {len(sub)} spots; "
                      f"the clearest is the {worst['street']} with {int(worst['opponents'])} opponents "
-                     f"and a ${int(worst['pot'])} pot, where only {worst['share_check']:.0%} of hands "
-                     f"should check (check with strength ≥ {worst['break_even_strength']:.2f}).")
+                     f"and a ${int(worst['pot'])} pot, where checking is better for only "
+                     f"{worst['share_check']:.0%} of starting classes on average over boards (on "
+                     f"the board itself: check with strength ≥ {worst['break_even_strength']:.2f}).")
         else:
             text += "Checking is better for most classes in every spot of the grid."
-        folds = sub[sub["break_even_strength"] > 0]
-        if len(folds):
-            top = folds.sort_values("break_even_strength").iloc[-1]
-            streets = sorted(folds["street"].unique(), key=["flop", "turn", "river"].index)
-            text += (f" On a given board, though, weak holdings should fold for free: break-even "
-                     f"strengths above 0 appear only on the {' and '.join(streets)}, up to "
-                     f"{top['break_even_strength']:.2f} ({top['street']}, {int(top['opponents'])} "
-                     f"opponents, ${int(top['pot'])} pot).")
-        else:
-            text += " Not even on a given board is folding for free better: every break-even is 0."
+        text += " " + " ".join(c.sentence for c in board_claims(by_board, model))
         mine = cells[cells["model"] == model]
         if "later_fold_free" in mine and mine["street"].ne("river").any():
             early = mine[mine["street"] != "river"]
@@ -108,12 +104,117 @@ def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
         pivot = pivot.sort_values(["street", "pot"], key=lambda c: c.map(order) if c.name == "street" else c)
         pivot.columns = [str(c) if not isinstance(c, int | float) else f"{int(c)} opp"
                          for c in pivot.columns]
-        out.append(_block("p", f"Break-even strength ({model}, best response after checking): check "
-                               "when your hand beats at least this share of holdings; 0 means always "
-                               "check, 1 always fold."))
+        out.append(_block("p", f"Break-even strength ({model}, best response after checking), "
+                               "over every board the street can bring: check when your hand beats "
+                               "at least this share of holdings; 0 means always check, 1 always "
+                               "fold. Boards with an active effect card can differ: see below."))
         out.append(_block("table", frame=pivot))
+        table = board_table(by_board, model)
+        if table is not None:
+            out.append(_block("p", f"Break-even strength ({model}) by what you see on the board at "
+                                   "the decision (" + BOARD_CLASS_TEXT + "), on average over "
+                                   "such boards; only rows where some break-even is above 0; "
+                                   "empty: too few deals of that kind to say:"))
+            out.append(_block("table", frame=table))
     out.extend(_continuations(folder))
     return out
+
+
+STRENGTH_EXAMPLES = (("4s 9h 3d 6c 10s", ("As 2h", "9c 4d", "9c 9d", "7d 8d", "5h 2c")),)
+"""A river board and made hands on it, to show what a strength number means."""
+
+
+def strength_text(game: str = "dilemma") -> str:
+    """What *strength* is, once, with made hands on a board as examples."""
+    from evaluator import category, evaluate
+    from evaluator.strength import strength
+
+    board, hands = STRENGTH_EXAMPLES[0]
+    examples = []
+    for hand in hands:
+        kind = category(evaluate(f"{hand} {board}", game)).replace("_", " ")
+        examples.append(f"{hand} ({kind}) {strength(hand, board, game):.2f}")
+    return ("*Strength* (the `strength` columns, and every threshold and plan of this chapter) is "
+            "the share of the two-card holdings you cannot see that your cards beat on the board "
+            "so far, ties counting half: 0.50 is an average holding, 1.00 the best. On the river "
+            f"board {board}: " + ", ".join(examples) + ". `dilemma eval` prints it for any hand "
+            "on a board (the first two cards as the hand); the best response and the equilibrium "
+            "tables use it in buckets of equal width: bucket = int(strength × buckets), the "
+            "top one included (20 buckets: b0 is 0.00-0.05, b19 is 0.95-1.00).")
+
+
+@dataclass(frozen=True)
+class BoardClaim:
+    """One statement of the chapter about a kind of board, with what it rests on."""
+
+    model: str
+    board_class: str
+    street: str
+    opponents: int
+    pot: int
+    break_even: float
+    """The break-even strength the sentence states (0: check whatever you hold)."""
+    sentence: str
+
+
+def board_claims(by_board: pd.DataFrame | None, model: str) -> list[BoardClaim]:
+    """The chapter's statements about boards by what a player sees (the active effect card),
+    each true on average over such boards: per board class, where weak hands should fold for
+    free (the highest break-even), or that checking is right whatever you hold."""
+    if by_board is None or by_board.empty:
+        return []
+    everything = by_board[by_board["model"] == model]
+    sub = everything[everything["break_even_strength"].notna()]
+    claims = []
+    for name in BOARD_CLASSES:
+        mine = sub[sub["board_class"] == name]
+        if mine.empty:
+            continue
+        where = {"none": "with no effect card active",
+                 "other": "with another effect card active (boom, levy, subsidy or windfall)"
+                 }.get(name, f"with a {name} card active")
+        folds = mine[mine["break_even_strength"] > 0]
+        if folds.empty:
+            few = int((everything["board_class"] == name).sum()) - len(mine)
+            claims.append(BoardClaim(model, name, "", 0, 0, 0.0, (
+                f"On boards {where}, checking is right whatever you hold in "
+                + (f"all {len(mine)} spots" if len(mine) > 1 else "the one spot")
+                + " with enough such deals to say (break-even 0, on average over such "
+                f"boards{f'; {few} spots had too few' if few else ''}).")))
+            continue
+        top = folds.sort_values("break_even_strength").iloc[-1]
+        streets = sorted(folds["street"].unique(), key=["flop", "turn", "river"].index)
+        named = ", ".join(streets[:-1]) + " and " + streets[-1] if len(streets) > 1 else streets[0]
+        claims.append(BoardClaim(model, name, str(top["street"]), int(top["opponents"]),
+                                 int(top["pot"]), float(top["break_even_strength"]), (
+            f"On boards {where}, weak holdings should fold for free on the {named} in "
+            f"{len(folds)} of {len(mine)} spot{'s' if len(mine) > 1 else ''}; the most on the {top['street']} with "
+            f"{int(top['opponents'])} opponent{'s' if int(top['opponents']) > 1 else ''} and a "
+            f"${int(top['pot'])} pot: check only with strength ≥ "
+            f"{top['break_even_strength']:.2f} (on average over such boards; "
+            f"{top['share_of_deals']:.0%} of that spot's deals).")))
+    return claims
+
+
+def board_table(by_board: pd.DataFrame | None, model: str) -> pd.DataFrame | None:
+    """Break-even strength by street, board class and pot (columns: opponents), only the rows
+    where some break-even is above 0."""
+    if by_board is None or by_board.empty:
+        return None
+    sub = by_board[by_board["model"] == model]
+    pivot = sub.pivot_table(index=["street", "board_class", "pot"], columns="opponents",
+                            values="break_even_strength", dropna=False)
+    pivot = pivot[(pivot > 0).any(axis=1)]
+    if pivot.empty:
+        return None
+    order = {"flop": 0, "turn": 1, "river": 2}
+    pivot = pivot.reset_index()
+    pivot = pivot.sort_values(["street", "board_class", "pot"],
+                              key=lambda c: c.map(order) if c.name == "street" else
+                              (c.map(BOARD_CLASSES.index) if c.name == "board_class" else c))
+    pivot.columns = [str(c) if not isinstance(c, int | float) else f"{int(c)} opp"
+                     for c in pivot.columns]
+    return pivot.round(2)
 
 
 CONTINUATION_NAMES = {"check_down": "check down", "check_fold": "check, fold to a bet",
@@ -227,7 +328,9 @@ def equilibrium(folder: Path, info: dict[str, Any]) -> list:
         piv = piv.round(1).reset_index()
         piv.columns = [str(c) if not isinstance(c, int | float) else f"b{int(c)}" for c in piv.columns]
         out.append(_block("p", "Three-handed, folds when nobody has bet (%) by street, players "
-                               "still in, position in the round and strength bucket (b0 weakest):"))
+                               "still in, position in the round and strength bucket (b0 weakest; "
+                               "bucket = int(strength × buckets), as defined in the previous "
+                               "section):"))
         out.append(_block("table", frame=piv))
     out.append(_block("note", "Policy tables in the shared format (equilibrium_*_policy) let the "
                               "betting engine play these strategies."))

@@ -98,8 +98,10 @@ def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         spec = GridSpec(deck=options.deck, seed=options.seed)
         compare = GridSpec(deck=options.deck, seed=options.seed, opponents=(1, 3, 5), pots=(120,),
                            hands=COMPARE_HANDS, compare=True)
+    final = folder.parent / "fold_vs_check"  # ``folder`` is the work folder renamed at the end
     result = write_fold_vs_check_study(folder, spec, preview=options.quick, echo=echo,
-                                       backend=options.backend, progress=options.progress)
+                                       backend=options.backend, progress=options.progress,
+                                       shown_as=final)
     echo(f"  continuations compared on {len(compare.hands)} classes x {len(compare.streets)} streets "
          f"x {len(compare.opponents)} opponent counts, pot ${compare.pots[0]}")
     others = run_grid(compare, out_dir=folder / "compare", backend=options.backend,
@@ -203,7 +205,7 @@ STUDIES: tuple[Study, ...] = (
     Study("streets", "Made hands by street: how often each category turns up", run_streets),
     Study("economy", "Board economics: bonus, penalty and effect cards by street", run_economy),
     Study("fold_vs_check", "The dilemma: fold for free, or check and risk the penalty?",
-          run_fold_vs_check, version=2),
+          run_fold_vs_check, version=3),
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
     Study("whole_games", "Which way of playing wins whole games", run_whole_games),

@@ -96,24 +96,49 @@ def write_economy_study(out: str | Path, deck: Deck | str = "reference", *, max_
 def write_fold_vs_check_study(out: str | Path, spec: GridSpec, *, charts: bool = True,
                               preview: bool = False, echo: Callable[[str], Any] = print,
                               backend: Backend | None = None,
-                              progress: Progress | None = None) -> GridResult:
+                              progress: Progress | None = None,
+                              shown_as: str | Path | None = None) -> GridResult:
     """Run the fold-vs-check grid (resumable through ``out/.partial``), write its tables and
-    charts into ``out`` and print the break-even lines."""
+    charts into ``out`` and print the break-even lines (naming ``shown_as`` as the folder,
+    where ``out`` is a work folder renamed afterwards)."""
     start = time.perf_counter()
     result = run_grid(spec, out_dir=out, backend=backend, progress=progress, preview=preview)
     result.manifest["seconds"] = round(time.perf_counter() - start, 1)
     result.write(out)
     if charts:
         study_charts(result, out)
-    be = result.break_even
     echo(f"{len(result.cells):,} cells, {result.manifest['trials']:,} trials, "
          f"max gap SE ${result.manifest['max_gap_se']:.2f}, {result.manifest['seconds']} s")
-    for r in be.itertuples():
-        echo(f"{r.model:<10} {r.street:<5} {r.opponents} opp pot {r.pot:>4}: check with strength >= "
-             f"{r.break_even_strength:.2f} (equity >= {r.break_even_equity:.2f}); "
-             f"checking better for {r.share_check:.0%} of hands")
-    echo(f"tables and charts in {out}/")
+    for line in break_even_lines(result):
+        echo(line)
+    echo(f"tables and charts in {shown_as or out}/")
     return result
+
+
+def break_even_lines(result: GridResult) -> list[str]:
+    """The break-even lines, each number saying at which level it holds: per spot over every
+    board (strength on the board), per starting class averaged over boards (equity, share of
+    classes), and per board class where what the player sees changes the answer."""
+    lines = ["break-even per spot: strength = the hero's strength on the board where the mean "
+             "gap over all boards crosses 0; equity and share = per starting class, averaged "
+             "over boards"]
+    by_board = result.break_even_by_board
+    for r in result.break_even.itertuples():
+        lines.append(f"{r.model:<10} {r.street:<5} {r.opponents} opp pot {r.pot:>4}: all boards: "
+                     f"check with strength >= {r.break_even_strength:.2f}; classes over boards: "
+                     f"check with equity >= {r.break_even_equity:.2f}, checking better for "
+                     f"{r.share_check:.0%} of classes")
+        if by_board.empty:
+            continue
+        mine = by_board[(by_board["model"] == r.model) & (by_board["street"] == r.street)
+                        & (by_board["opponents"] == r.opponents) & (by_board["pot"] == r.pot)
+                        & (by_board["break_even_strength"] != r.break_even_strength)
+                        & by_board["break_even_strength"].notna()]
+        for b in mine.itertuples():
+            lines.append(f"{'':<10} {'':<5}   boards with {b.board_class} active "
+                         f"({b.share_of_deals:.1%} of deals): check with strength >= "
+                         f"{b.break_even_strength:.2f}")
+    return lines
 
 
 def write_game_study(out: str | Path, config: Any, games: int, *, kind: str = "simulate",

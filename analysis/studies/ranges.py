@@ -13,7 +13,13 @@ and for the 52-card deck):
   ``A5s-A8s`` kickers from one to the other (same top card and suffix);
 - ``As10h`` one exact combo (two cards, any notation the card parser takes);
 - ``random`` (also ``any`` or ``*``) every combo of the deck;
-- ``40%(77-99, A10s)`` or ``40%AKo`` a weight; nested weights multiply.
+- ``40%(77-99, A10s)`` or ``40%AKo`` a weight; nested weights multiply;
+- ``AKo:0.5`` (any item, ``:`` and a weight in (0, 1]) a weight as a fraction, the
+  solvers' notation;
+- ``top 10%`` (also ``top10%``, or ``10%`` alone as an item) the strongest starting
+  classes making up at most that share of all combos (at least one class), in the
+  deck's *starting-hand order*: by exact all-in equity against one random hand,
+  highest first (:func:`starting_hand_order`).
 
 A combo named by several items is kept once, with the highest weight, so
 overlapping items never duplicate a combo. Every error names the token.
@@ -24,6 +30,7 @@ The module also lists the *starting classes* of a deck (``AA``, ``A10s``,
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -42,6 +49,8 @@ __all__ = [
     "combo_name",
     "parse_range",
     "starting_classes",
+    "starting_hand_order",
+    "top_share_classes",
 ]
 
 
@@ -50,7 +59,11 @@ class RangeError(LabError):
 
 
 _RANDOM_WORDS = {"random", "any", "*"}
-_WEIGHT_RE = re.compile(r"(\d+(?:\.\d*)?|\.\d+)%")
+_NUMBER = r"(\d+(?:\.\d*)?|\.\d+)"
+_WEIGHT_RE = re.compile(_NUMBER + "%")
+_TOP_RE = re.compile(r"top\s*" + _NUMBER + r"%(?=$|[,\s)])", re.IGNORECASE)
+_BARE_TOP_RE = re.compile(_NUMBER + r"%(?=$|[,\s)])")
+_SEPARATORS = ", \t\n\r()"
 _CLASS_RE = re.compile(r"^(10|[2-9TJQKA])(10|[2-9TJQKA])([so]?)(\+?)$", re.IGNORECASE)
 
 
@@ -134,6 +147,62 @@ def _class_of_combo(spec: GameSpec) -> np.ndarray:
         for a, b in cls.combos:
             out[combo_index(a, b)] = i
     return out
+
+
+def starting_hand_order(game: str | GameSpec = "dilemma") -> tuple[StartingClass, ...]:
+    """The deck's starting classes strongest first, by exact all-in equity against one random
+    hand (ties by :func:`starting_classes` order): the order ``top N%`` ranges take."""
+    return _starting_hand_order(get_game(game))
+
+
+@cache
+def _starting_hand_order(spec: GameSpec) -> tuple[StartingClass, ...]:
+    equity = _headsup_equity(spec)
+    classes = starting_classes(spec)
+    order = sorted(range(len(classes)), key=lambda i: (-equity[i], i))
+    return tuple(classes[i] for i in order)
+
+
+def _headsup_equity(spec: GameSpec) -> np.ndarray:
+    """Every class's exact equity against one random hand, from the disk cache beside the
+    evaluator's tables, or enumerated once (a few seconds; about 13 s for 52 cards) and cached."""
+    from evaluator.tables import cache_dir, fingerprint
+
+    path = cache_dir() / f"headsup-equity-{spec.name}-{fingerprint(spec)}.npy"
+    try:
+        equity = np.load(path)
+        if equity.shape == (len(starting_classes(spec)),):
+            return equity
+    except (OSError, ValueError):
+        pass
+    from .starting_hands import headsup_exact
+
+    equity = headsup_exact(spec)["equity"].to_numpy(np.float64)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+        np.save(tmp, equity)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only home still works, it just enumerates again next time
+    return equity
+
+
+def top_share_classes(share: float, game: str | GameSpec = "dilemma") -> tuple[StartingClass, ...]:
+    """The strongest classes (:func:`starting_hand_order`) whose combos make up at most
+    ``share`` (in (0, 1]) of all the deck's combos; at least the strongest class."""
+    spec = get_game(game)
+    if not 0.0 < share <= 1.0:
+        raise RangeError(f"a top share is more than 0% and at most 100%; got {share:.4%}")
+    total = spec.n_cards * (spec.n_cards - 1) // 2
+    out: list[StartingClass] = []
+    count = 0
+    for cls in starting_hand_order(spec):
+        if out and count + cls.n_combos > share * total + 1e-9:
+            break
+        out.append(cls)
+        count += cls.n_combos
+    return tuple(out)
 
 
 def combo_name(combo: Sequence[int], game: str | GameSpec = "dilemma") -> str:
@@ -310,6 +379,15 @@ class _Parser:
             self.parse_item(weight)
 
     def parse_item(self, weight: float) -> None:
+        top = _TOP_RE.match(self.text, self.pos) or _BARE_TOP_RE.match(self.text, self.pos)
+        if top:
+            pct = float(top.group(1))
+            if not 0.0 < pct <= 100.0:
+                raise self.error(top.group(0), "a top share must be more than 0% and at most 100%")
+            self.pos = top.end()
+            for cls in top_share_classes(pct / 100.0, self.spec):
+                self.out.extend((a, b, weight) for a, b in cls.combos)
+            return
         m = _WEIGHT_RE.match(self.text, self.pos)
         if m:
             pct = float(m.group(1))
@@ -327,13 +405,29 @@ class _Parser:
                 self.parse_item(w)
             return
         start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos] not in ", \t\n\r()":
+        while self.pos < len(self.text) and self.text[self.pos] not in _SEPARATORS:
             self.pos += 1
         token = self.text[start : self.pos]
         if not token:
             raise self.error(self.text[start : start + 1], "unexpected character")
+        token, weight = self.split_weight(token, weight)
         for a, b in self.expand(token):
             self.out.append((a, b, weight))
+
+    def split_weight(self, token: str, weight: float) -> tuple[str, float]:
+        """``AKo:0.5`` to ``("AKo", weight * 0.5)``; a token without ``:`` unchanged."""
+        if ":" not in token:
+            return token, weight
+        body, _, text = token.rpartition(":")
+        if not body:
+            raise self.error(token, "a weight follows a hand, like AKo:0.5")
+        try:
+            w = float(text)
+        except ValueError:
+            raise self.error(token, f"weight {text!r} is not a number (like AKo:0.5)") from None
+        if not 0.0 < w <= 1.0:
+            raise self.error(token, "a weight after ':' must be more than 0 and at most 1")
+        return body, weight * w
 
     def expand(self, token: str) -> list[tuple[int, int]]:
         """The combos one token names."""

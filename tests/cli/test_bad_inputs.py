@@ -10,6 +10,7 @@ cost seconds. A new command joins this table (README, contributor notes).
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -104,6 +105,20 @@ CASES: list[tuple[str, ...]] = [
     ("study spot --hand AA --seed -1", "--seed"),
     ("study spot --hand AA --deck nosuch", "nosuch"),
     ("study spot --hand AA --exact --street flop", "exact enumeration"),
+    ("study spot --hand AA --stack 0", "stack", "more than $0"),
+    ("study spot --hand AA --pot 2000", "pot $2000 is too large", "nothing behind"),
+    ("study spot --hand AA --bank 0,0,0", "bank 0/0/0 is empty", "game is over"),
+    ("study spot --hand AA --bank 0/0/0", "game is over"),
+    ("study spot --hand AA --bank 10,0,500", "cannot arise in play"),
+    ("study spot --hand AA --bank 300,700", "three stacks"),
+    ("study spot --hand AA --bank 305,700,500", "$10 units"),
+    ("study spot --hand AA --bank x", "bank 'x'"),
+    ("study spot --hand AA --bank 0,700,500 --level 0", "level 0", "never go down"),
+    ("study spot --hand AA --level 3", "--level", "0, 1 or 2"),
+    ("study spot --hand AA --rule winners=nope", "winners", "any_pot"),
+    ("study spot --hand AA --rule nosuch=1", "nosuch"),
+    ("study spot --hand AA --rule winners", "name=value"),
+    ("study spot --hand AA --rule blinds=10", "blinds"),
     ("study fold-vs-check --pots 45", "multiple of $10"),
     ("study fold-vs-check --pots abc", "--pots"),
     ("study fold-vs-check --opponents 0-3", "--opponents"),
@@ -115,6 +130,9 @@ CASES: list[tuple[str, ...]] = [
     ("study fold-vs-check --hands ZZ --out {tmp}/fvc", "ZZ"),
     ("study fold-vs-check --out {tmp}/afile", "--out", "not a folder"),
     ("study fold-vs-check --out /proc/dilemma-x", "--out", "cannot create"),
+    ("study fold-vs-check --bank 0,0,0", "game is over"),
+    ("study fold-vs-check --rule nosuch=1", "nosuch"),
+    ("study fold-vs-check --bank 0,0,500 --level 1", "never go down"),
     # --- deck
     ("deck --deck nosuch", "nosuch"),
     ("deck --deck {tmp}/invalid.toml", "invalid.toml"),
@@ -185,6 +203,10 @@ CASES: list[tuple[str, ...]] = [
     ("solve dilemma --players 9", "players"),
     ("solve dilemma --street preflop", "street"),
     ("solve dilemma --buckets 0", "buckets"),
+    ("solve dilemma --bank 0,0,0", "game is over"),
+    ("solve dilemma --rule winners=nope", "winners"),
+    ("solve dilemma --level 5", "--level"),
+    ("solve kuhn --rule winners=any_pot", "--rule", "dilemma game"),
 ]
 
 
@@ -210,7 +232,9 @@ def _argv(line: str, tmp: Path) -> list[str]:
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_bad_input_is_one_line_and_exit_2(case, bad_files, capsys):
     line, *words = case
-    code = run(_argv(line, bad_files))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning may leak beside the one line
+        code = run(_argv(line, bad_files))
     out, err = capsys.readouterr()
     lines = err.strip().splitlines()
     assert code == 2, f"exit {code}; stderr {err!r}; stdout {out[-300:]!r}"

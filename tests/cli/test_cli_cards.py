@@ -61,3 +61,14 @@ def test_categories_default_game_is_dilemma(cli):
 def test_categories_holdem_seven_cards(cli):
     out = cli("categories", "--game", "holdem", "--cards", "7", "--format", "json")
     assert json.loads(out.stdout)["four_of_a_kind"] == 224848
+
+
+def test_eval_prints_the_strength_of_the_first_two_cards_on_the_board(cli):
+    from evaluator.strength import strength
+
+    out = cli("eval", "As", "10h", "9c", "8d", "7s")
+    assert out.returncode == 0, out.stderr
+    value = strength("As 10h", "9c 8d 7s", "dilemma")
+    line = next(x for x in out.stdout.splitlines() if x.startswith("strength:"))
+    assert f"{value:.3f}" in line and "on the board 9c 8d 7s" in line
+    assert f"bucket {min(int(value * 20), 19)} of 20" in line

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis.cli import app, main
-from analysis.dilemma.decks import parse_deck
+from analysis.dilemma.decks import load_deck, parse_deck
 from tests.conftest import ROOT
 
 EXAMPLES = ROOT / "examples"
@@ -190,7 +190,37 @@ def test_deck_command_lists_effects_and_prints_a_template():
     assert "12 effect cards" in result.output and "ASSUMED" in result.output
     assert "10s  red" in result.output
     toml = runner.invoke(app, ["deck", "--deck", "reference", "--toml"]).output
-    assert parse_deck(toml, "x.toml").name == "reference"
+    deck = parse_deck(toml, "x.toml")  # a template named and described as the user's
+    assert deck.name == "mine" and deck.description.startswith("My copy")
+    assert deck.fingerprint == load_deck("reference").fingerprint  # the same cards to edit
+    assert "set `assumed = false`" in toml and "#   crash" in toml  # what to edit, the vocabulary
+
+
+def test_deck_lists_every_corner_and_counts_in_words(tmp_path):
+    out = runner.invoke(app, ["deck", "--deck", "plain"]).output
+    deck = load_deck("plain")
+    for card in range(deck.n_cards):
+        name = deck.card_name(card)
+        assert f"{name:<4}+{int(deck.plus[card]):<3}/-{int(deck.minus[card])}" in out
+    assert "0 effect cards" in out
+    one = tmp_path / "one.toml"
+    text = runner.invoke(app, ["deck", "--deck", "plain", "--toml"]).output
+    one.write_text(text.replace('As = { plus = 0, minus = 0 }',
+                                'As = { plus = 0, minus = 0, colour = "blue", effect = "rebate" }'))
+    out = runner.invoke(app, ["deck", "--deck", str(one)]).output
+    assert "1 effect card\n" in out and "rebate" in out
+
+
+def test_the_guide_follows_the_deck_label(tmp_path):
+    from analysis.guide.page import deck_sentence
+
+    assert "*assumed*" in deck_sentence("reference")
+    mine = tmp_path / "mine.toml"
+    text = runner.invoke(app, ["deck", "--deck", "plain", "--toml"]).output
+    mine.write_text(text.replace("assumed = true", "assumed = false"))
+    sentence = deck_sentence(str(mine))
+    assert "assumed" not in sentence and "mine deck" in sentence
+    assert "no corner values" in deck_sentence("bare")
 
 
 def test_bad_deck_file_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):

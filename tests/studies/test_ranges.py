@@ -13,6 +13,8 @@ from analysis.studies.ranges import (
     combo_index,
     parse_range,
     starting_classes,
+    starting_hand_order,
+    top_share_classes,
 )
 from evaluator import GameSpec, parse_cards
 
@@ -145,3 +147,55 @@ def test_starting_classes(game: str, n: int, pairs: int, suited: int, offsuit: i
     for i, c in enumerate(classes):
         assert parse_range(c.name, game) == Range.from_combos(c.combos, game)
         assert all(table[combo_index(a, b)] == i for a, b in c.combos)
+
+
+# -- "top N%" and "AKo:0.5" (the notations players and the solvers type) ----------------
+
+
+def test_starting_hand_order_is_by_exact_headsup_equity() -> None:
+    from analysis.studies.starting_hands import headsup_exact
+
+    order = [c.name for c in starting_hand_order("dilemma")]
+    equity = headsup_exact("dilemma").set_index("hand")["equity"]
+    assert sorted(order) == sorted(c.name for c in starting_classes("dilemma"))
+    assert order[0] == "AA"
+    assert list(equity[order]) == sorted(equity, reverse=True)
+
+
+@pytest.mark.parametrize("text", ["top 10%", "top10%", "10%", "TOP 10%"])
+def test_top_share_spellings_agree(text: str) -> None:
+    assert parse_range(text, "dilemma") == parse_range("top 10%", "dilemma")
+
+
+@pytest.mark.parametrize(("game", "pct"), [("dilemma", 10), ("dilemma", 33.3), ("holdem", 5),
+                                           ("holdem", 100)])
+def test_top_share_takes_whole_classes_in_order_up_to_the_share(game: str, pct: float) -> None:
+    total = {"dilemma": 780, "holdem": 1326}[game]
+    r = parse_range(f"top {pct}%", game)
+    order = starting_hand_order(game)
+    taken = top_share_classes(pct / 100, game)
+    assert taken == order[:len(taken)]
+    assert len(r) == sum(c.n_combos for c in taken) <= pct / 100 * total + 1e-9
+    if len(taken) < len(order):  # the next class would pass the share
+        assert len(r) + order[len(taken)].n_combos > pct / 100 * total
+
+
+def test_top_share_keeps_at_least_the_strongest_class() -> None:
+    assert names(parse_range("top 0.1%", "holdem")) == names(parse_range("AA", "holdem"))
+
+
+def test_colon_weights_match_percent_weights() -> None:
+    assert parse_range("AKo:0.5, QQ", "holdem") == parse_range("50%(AKo), QQ", "holdem")
+    assert parse_range("50%(top 5%), A9o:0.5", "dilemma").total_weight == 0.5 * (len(parse_range("top 5%", "dilemma")) + 12)
+    r = parse_range("random:0.25", "dilemma")
+    assert len(r) == 780 and set(r.weights) == {0.25}
+
+
+@pytest.mark.parametrize(("text", "token"), [
+    ("AKo:2", "AKo:2"), ("AKo:0", "AKo:0"), ("AKo:x", "AKo:x"), (":0.5", ":0.5"),
+    ("top 0%", "top 0%"), ("top 150%", "top 150%"), ("AA, 120%", "120%"),
+])
+def test_new_notation_errors_name_the_token(text: str, token: str) -> None:
+    with pytest.raises(RangeError) as info:
+        parse_range(text, "holdem")
+    assert repr(token) in str(info.value)

@@ -166,20 +166,32 @@ class Deck:
 
         return suit_permutations_preserving(self.kernel_args)
 
-    def to_toml(self) -> str:
-        """The deck as a TOML file that :func:`load_deck` reads back to the same deck."""
+    def to_toml(self, template: bool = False) -> str:
+        """The deck as a TOML file that :func:`load_deck` reads back to the same deck; with
+        ``template``, a starting point for the user's own cards: named ``mine``, described as
+        the user's, with what to edit and the effect vocabulary in comments."""
+        name, description, assumed = self.name, self.description, self.assumed
+        if template:
+            name = "mine"
+            description = (f"My copy of the game's cards (started from the {self.name} deck: "
+                           "edit every value to match the printed cards)")
         lines = [
+            *(_TEMPLATE_HEAD if template else []),
             "[deck]",
-            f"name = {_toml_str(self.name)}",
+            f"name = {_toml_str(name)}",
             f"game = {_toml_str(self.game)}",
-            f"description = {_toml_str(self.description)}",
+            f"description = {_toml_str(description)}",
         ]
-        if self.assumed:
+        if template:
+            lines.append(f"assumed = {'true' if assumed else 'false'}  # false once every value "
+                         "below is from your printed cards")
+        elif assumed:
             lines.append("assumed = true")
         lines += [
             "",
             "# One line per card: plus and minus are the corner values in dollars (0 allowed);",
             '# colour = "green" | "blue" | "red" and effect = "<kind>", amount = n for effect cards.',
+            *(_vocabulary_lines() if template else []),
             "[cards]",
         ]
         for card in range(self.n_cards):
@@ -193,6 +205,24 @@ class Deck:
                     fields.append(f"amount = {int(self.amount[card])}")
             lines.append(f"{self.card_name(card)} = {{ {', '.join(fields)} }}")
         return "\n".join(lines) + "\n"
+
+
+_TEMPLATE_HEAD = (
+    "# Your deck: edit `name` and `description`, every card's plus and minus (the corner",
+    "# values printed on your cards) and the effect cards, then set `assumed = false`.",
+    "# Check it with `dilemma deck --deck THIS_FILE`; use it with --deck THIS_FILE.",
+    "",
+)
+
+
+def _vocabulary_lines() -> list[str]:
+    """The effect vocabulary as TOML comments (one line per kind, with its amount)."""
+    out = ["# Effects (amount: dollars in $10 units, or a factor; none: no amount):"]
+    for kind in KINDS[1:]:
+        amount = {AmountKind.NONE: "no amount", AmountKind.DOLLARS: "amount = dollars",
+                  AmountKind.FACTOR: "amount = factor"}[kind.amount]
+        out.append(f"#   {kind.name:<10} ({amount}): {kind.meaning.format(n='n')}")
+    return out
 
 
 def _toml_str(text: str) -> str:

@@ -220,6 +220,31 @@ def default_streets(n_board: int) -> tuple[int, ...]:
     return (1, 1, 1, 2, 3)[:n_board]
 
 
+def parse_bank(text: str | Sequence[int]) -> tuple[int, int, int]:
+    """``"300,700,500"`` (or ``300/700/500``, or three ints) as the bank's three stacks, checked:
+    whole $10 units, not empty (the game is over), in an order play can reach."""
+    parts = text.replace("/", ",").split(",") if isinstance(text, str) else list(text)
+    try:
+        bank = tuple(int(str(p).strip()) for p in parts)
+    except ValueError:
+        raise SettlementError(f"bank {text!r}: write three stacks of chips, e.g. 300,700,500") from None
+    if len(bank) != 3 or min(bank) < 0 or any(b % 10 for b in bank):
+        raise SettlementError(f"bank {text!r}: three stacks of chips >= 0 in $10 units, "
+                              "e.g. 300,700,500")
+    if not sum(bank):
+        raise SettlementError(f"bank {'/'.join(map(str, bank))} is empty: the game is over "
+                              "(RULES §1.5)")
+    if problem := bank_order_problem(bank):
+        raise SettlementError(problem)
+    return bank  # type: ignore[return-value]
+
+
+def lowest_level(bank: Sequence[int]) -> int:
+    """The lowest blind level a bank allows: blinds rise once bank 1, then bank 2, is first
+    emptied and never go down (RULES §1.5)."""
+    return int(bank[0] == 0) + int(bank[1] == 0)
+
+
 def bank_order_problem(bank: Sequence[int]) -> str | None:
     """Why the bank's three stacks cannot arise in play, or ``None`` if they can.
 

@@ -118,6 +118,8 @@ class DilemmaSpec:
             raise DilemmaError(f"preflop in ({self.preflop_in}) must be below the stack ({self.stack})")
         if len(self.bank) != 3 or any(b < 0 or b % 10 for b in self.bank):
             raise DilemmaError(f"bank must be three multiples of $10; got {self.bank}")
+        if not sum(self.bank):
+            raise DilemmaError(f"bank {'/'.join(map(str, self.bank))} is empty: the game is over")
         if problem := bank_order_problem(self.bank):
             raise DilemmaError(problem)
         self.deck_obj  # noqa: B018 - load now: a bad deck is an error here

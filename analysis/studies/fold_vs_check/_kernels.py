@@ -26,6 +26,18 @@ import numpy as np
 from numba import prange
 
 from analysis.core.rng import seed_state
+from analysis.dilemma._board import card_acts
+from analysis.dilemma.decks import D_OP
+from analysis.dilemma.effects import (
+    FLOP,
+    OP_BUBBLE,
+    OP_CRASH,
+    OP_NONE,
+    OP_REBATE,
+    OP_SLUMP,
+    RIVER,
+    TURN,
+)
 from analysis.dilemma.settlement.layout import (
     N_OUT,
     N_PCOLS,
@@ -53,6 +65,7 @@ from ._deal import (
 )
 from ._play import CONTINUE, FIXED, MAX_DECISIONS, TABLE, _continues, play
 from .layout import (
+    BOARD_CLASS_BASE,
     C_MODEL,
     C_NOPP,
     C_PLAN,
@@ -93,6 +106,11 @@ from .layout import (
     STRENGTH_BASE,
 )
 
+CLASS_OPS = (OP_CRASH, OP_SLUMP, OP_REBATE, OP_BUBBLE)
+"""The effects that name a board class, in priority order (``layout.BOARD_CLASSES[1:5]``)."""
+OTHER_CLASS = 5
+NO_CLASS = 6
+
 
 @kernel
 def _work(n_seats):
@@ -112,6 +130,25 @@ def _record(m):
 def _relative_scratch(n, n_cards):
     n_pairs = n_cards * (n_cards - 1) // 2
     return np.zeros((n, n_pairs)), np.zeros(n_pairs, np.int64), np.zeros(2 * n_pairs + 2)
+
+
+@kernel(inline=True)
+def board_class(board, nb, deck):
+    """The class of the first ``nb`` board cards (index into ``layout.BOARD_CLASSES``): the
+    first active effect in the order crash, slump, rebate, bubble, then any other active
+    effect (5, other); 0 (none) when no effect acts."""
+    best = NO_CLASS
+    for b in range(nb):
+        card = board[b]
+        op = deck[D_OP, card]
+        if op == OP_NONE or not card_acts(deck, card, FLOP if b < 3 else (TURN if b == 3 else RIVER)):
+            continue
+        rank = OTHER_CLASS
+        for k in range(len(CLASS_OPS)):
+            if op == CLASS_OPS[k]:
+                rank = k + 1
+        best = min(best, rank)
+    return 0 if best == NO_CLASS else best
 
 
 @kernel(inline=True)
@@ -199,7 +236,10 @@ def eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tabl
     if game[G_STRENGTH_BINS]:
         st = strength_of(street, 0, dl, n, sources, eval_tables, n_cards)
         stats[S_STRENGTH] += st
-        _add_bin(stats, STRENGTH_BASE, min(int(st * N_STRENGTH_BINS), N_STRENGTH_BINS - 1), gap)
+        sbin = min(int(st * N_STRENGTH_BINS), N_STRENGTH_BINS - 1)
+        _add_bin(stats, STRENGTH_BASE, sbin, gap)
+        _add_bin(stats, BOARD_CLASS_BASE + 3 * N_STRENGTH_BINS * board_class(board, street + 2, deck),
+                 sbin, gap)
     _add_bin(stats, PENALTY_BASE, min(board_penalty // 10, N_PENALTY_BINS - 1), gap)
     for k in range(game[G_N_CMP] + 1):
         if k < game[G_N_CMP]:

@@ -11,7 +11,7 @@ from analysis.core.rng import derive_key
 from analysis.dilemma.decks import Deck, load_deck
 from analysis.dilemma.effects import STREETS, street_code
 from analysis.dilemma.settlement import Rules
-from analysis.dilemma.settlement.state import bank_order_problem
+from analysis.dilemma.settlement.state import bank_order_problem, lowest_level
 from evaluator import CardError, format_cards, parse_cards
 from evaluator.errors import LabError
 
@@ -188,11 +188,13 @@ def compile_spots(spots: Sequence[Spot], ctx: Context, seed: int, *, buckets: in
         if spot.pot % 10 or (spot.stack is not None and spot.stack % 10):
             what, value = ("pot", spot.pot) if spot.pot % 10 else ("stack", spot.stack)
             raise SpotError(f"{what} must be a multiple of $10 (chips are $10 units); got {value}")
-        if spot.stack is not None and spot.stack < 0:
-            raise SpotError(f"stack must be >= 0; got {spot.stack}")
-        if spot.behind < 0:
+        if spot.stack is not None and spot.stack <= 0:
+            raise SpotError(f"stack must be more than $0 (a player with no chips behind has no "
+                            f"decision left: all in, or out of the game); got {spot.stack}")
+        if spot.behind <= 0:
             raise SpotError(f"pot ${spot.pot} is too large: {spot.players} players starting with "
-                            f"$1,000 each put in at most ${1000 * spot.players:,} (or give --stack)")
+                            f"$1,000 each would have nothing behind (all in, no decision left); "
+                            f"at most ${1000 * spot.players - 10 * spot.players:,} (or give --stack)")
         combos, name, count, kind = resolve_hand(spot.hand, deck, board)
         policy = ctx.policy_index(spot.policy)
         i = len(rows)
@@ -222,8 +224,14 @@ def make_context(deck: str | Deck, rules: Rules | None, bank: Sequence[int], lev
     bank = tuple(int(b) for b in bank)
     if len(bank) != 3 or min(bank) < 0:
         raise SpotError(f"bank is three stacks of chips >= 0; got {bank}")
+    if not sum(bank):
+        raise SpotError(f"bank {'/'.join(map(str, bank))} is empty: the game is over (RULES §1.5)")
     if problem := bank_order_problem(bank):
         raise SpotError(problem)
     if level not in (0, 1, 2):
         raise SpotError(f"blind level is 0, 1 or 2; got {level}")
+    if level < lowest_level(bank):
+        raise SpotError(f"blind level {level} cannot go with bank {'/'.join(map(str, bank))}: "
+                        f"blinds rose to level {lowest_level(bank)} when the bank first emptied "
+                        "and never go down (RULES §1.5)")
     return Context(load_deck(deck), rules or Rules(), bank, level)  # type: ignore[arg-type]

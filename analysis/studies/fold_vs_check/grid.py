@@ -22,10 +22,21 @@ from analysis.runners import Backend, Progress, run
 
 from ..ranges import starting_classes
 from .cells import BEST_RESPONSE, DEFAULT_BANK, Cells, Spot, compile_spots, make_context
-from .layout import C_PLAN, N_PENALTY_BINS, N_STRENGTH_BINS, PENALTY_BASE, STRENGTH_BASE
+from .layout import (
+    BOARD_CLASS_TEXT,
+    C_PLAN,
+    N_PENALTY_BINS,
+    N_STRENGTH_BINS,
+    PENALTY_BASE,
+    STRENGTH_BASE,
+)
 from .plan import TABLE_CELLS, TRAIN_DEALS, FoldCheckPlan, TrainPlan, gap_schedule
 from .results import (
+    BREAK_EVEN_COLUMNS,
+    MIN_CLASS_TRIALS,
     bins_frame,
+    board_class_curve,
+    break_even_by_board,
     break_even_table,
     comparisons,
     plan_table,
@@ -52,6 +63,10 @@ class GridSpec:
     max_trials: int = 400_000
     seed: int = 0
     rules: tuple[tuple[str, str], ...] = ()
+    bank: tuple[int, int, int] = DEFAULT_BANK
+    """The bank's three stacks at every cell (RULES §1.5)."""
+    level: int = 0
+    """The blind level at every cell (0, 1, 2)."""
     buckets: int = 20
     """Strength buckets of the best response's information sets."""
     train_deals: int = TRAIN_DEALS
@@ -74,6 +89,8 @@ class GridResult:
     continuations: pd.DataFrame = field(default_factory=pd.DataFrame)
     """With ``GridSpec.compare``: each cell's value of checking under every other
     continuation, on the same deals (see :func:`continuations_frame`)."""
+    board_curve: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """The strength curve by board class (see :func:`.results.board_class_curve`)."""
 
     def to_frame(self) -> pd.DataFrame:
         return self.cells
@@ -91,24 +108,42 @@ class GridResult:
         return cls(pd.read_parquet(folder / "fold_vs_check.parquet"),
                    pd.read_parquet(folder / "fold_vs_check_strength.parquet"),
                    pd.read_parquet(folder / "fold_vs_check_penalty.parquet"), manifest,
-                   optional("fold_vs_check_plans"), optional("fold_vs_check_continuations"))
+                   optional("fold_vs_check_plans"), optional("fold_vs_check_continuations"),
+                   optional("fold_vs_check_board"))
 
     @property
     def break_even(self) -> pd.DataFrame:
+        """Break-even per spot, over every board of the street (see ``BREAK_EVEN_COLUMNS``)."""
         return break_even_table(self.cells, self.strength_curve)
+
+    @property
+    def break_even_by_board(self) -> pd.DataFrame:
+        """Break-even per spot and board class: what a player sees at the decision."""
+        return break_even_by_board(self.board_curve)
 
     def write(self, out_dir: str | Path) -> list[Path]:
         """Write every table (CSV + Parquet + manifest)."""
         out = Path(out_dir)
         paths = []
         for name, df in (("fold_vs_check", self.cells), ("fold_vs_check_break_even", self.break_even),
+                         ("fold_vs_check_board", self.board_curve),
+                         ("fold_vs_check_break_even_by_board", self.break_even_by_board),
                          ("fold_vs_check_strength", self.strength_curve),
                          ("fold_vs_check_penalty", self.penalty_view),
                          ("fold_vs_check_plans", self.plans),
                          ("fold_vs_check_continuations", self.continuations)):
             if df.empty:
                 continue
-            paths.extend(write_table(df, out, name, self.manifest).values())
+            manifest = self.manifest
+            if name == "fold_vs_check_break_even":
+                manifest = {**manifest, "columns": BREAK_EVEN_COLUMNS}
+            elif name == "fold_vs_check_break_even_by_board":
+                manifest = {**manifest, "columns": {
+                    "board_class": "what the player sees at the decision: " + BOARD_CLASS_TEXT,
+                    "break_even_strength": "per spot and board class: the hero's strength on "
+                    "the board at which the mean gap on such boards crosses zero; check at or "
+                    f"above it (empty: fewer than {MIN_CLASS_TRIALS:,} deals)"}}
+            paths.extend(write_table(df, out, name, manifest).values())
         return paths
 
 
@@ -131,7 +166,7 @@ def run_grid(
     """Run the fold-vs-check grid (a cell per spot): train the best responses (when the
     continuation is ``best_response``), then evaluate on independent deals. With ``out_dir``
     both runs are saved in ``out_dir/.partial/`` as they go and a rerun resumes them."""
-    ctx = make_context(spec.deck, Rules.parse(dict(spec.rules)), DEFAULT_BANK, 0)
+    ctx = make_context(spec.deck, Rules.parse(dict(spec.rules)), spec.bank, spec.level)
     is_br = spec.policy == BEST_RESPONSE
     compiled = compile_spots(grid_spots(spec, ctx.deck), ctx, spec.seed, buckets=spec.buckets,
                              no_free=is_br and spec.compare)
@@ -167,12 +202,13 @@ def run_grid(
         models=[m.as_dict() for m in ctx.models], policy=spec.policy, continuation=continuation,
         seed=spec.seed, stderr=f"gap SE <= ${spec.stderr:g} per cell (max {spec.max_trials:,} trials)",
         trials=int(cells["trials"].sum()), method="monte carlo", preview=preview,
-        max_gap_se=float(cells["gap_se"].max()), bank=list(DEFAULT_BANK),
+        max_gap_se=float(cells["gap_se"].max()), bank=list(ctx.bank), level=ctx.level,
         backend=result.backend, resumed=result.resumed and (resumed or plans is None),
     )
     others = continuations_frame(cells, comparisons(compiled, totals)) if spec.compare else None
+    board = board_class_curve(compiled, totals, cells, keys)
     return GridResult(cells, strength, penalty, manifest, plan_frame,
-                      pd.DataFrame() if others is None else others)
+                      pd.DataFrame() if others is None else others, board)
 
 
 def continuations_frame(cells: pd.DataFrame, others: pd.DataFrame) -> pd.DataFrame:

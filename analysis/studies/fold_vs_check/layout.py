@@ -76,7 +76,18 @@ CMP_BASE = PENALTY_BASE + 3 * N_PENALTY_BINS
 minus the main continuation's (4 entries at CMP_BASE + 4 k)."""
 DEC_BASE = CMP_BASE + 4 * MAX_CMP
 """Per decision level of the main continuation: times reached, times folded."""
-N_STATS = DEC_BASE + 2 * N_LEVELS
+BOARD_CLASS_BASE = DEC_BASE + 2 * N_LEVELS
+"""Per board class (``BOARD_CLASSES``) and strength bin: trials, sum and sum of squares of
+the gap (3 entries per bin, ``N_STRENGTH_BINS`` bins per class), tallied with the strength
+bins."""
+BOARD_CLASSES = ("none", "crash", "slump", "rebate", "bubble", "other")
+"""What a player sees on the board at the decision: the active effect card that decides the
+class, first match in this order after ``none`` (crash, slump, rebate, bubble), ``other`` for
+any other active effect (boom, levy, subsidy, windfall), ``none`` when no effect acts."""
+BOARD_CLASS_TEXT = ("the active effect card on the board, the first of crash, slump, rebate, "
+                    "bubble; other: any other active effect; none: no effect acts (a blue card "
+                    "acts from the flop, a red one from the turn)")
+N_STATS = BOARD_CLASS_BASE + 3 * len(BOARD_CLASSES) * N_STRENGTH_BINS
 
 
 

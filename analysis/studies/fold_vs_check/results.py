@@ -7,14 +7,31 @@ import math
 import numpy as np
 import pandas as pd
 
+from analysis.dilemma.decks import Deck
+from analysis.dilemma.effects import (
+    FLOP,
+    KINDS,
+    OP_BUBBLE,
+    OP_CRASH,
+    OP_NONE,
+    OP_REBATE,
+    OP_SLUMP,
+    RIVER,
+    TURN,
+    board_effect_active,
+)
+
 from .cells import BEST_RESPONSE, FIXED_POLICIES, Cells
 from .layout import (
+    BOARD_CLASS_BASE,
+    BOARD_CLASSES,
     C_MODEL,
     C_POLICY,
     CMP_BASE,
     DEC_BASE,
     MAX_OPP,
     N_LEVELS,
+    N_STRENGTH_BINS,
     S_BOARD_PENALTY,
     S_CHECK,
     S_CHECK2,
@@ -39,7 +56,9 @@ from .layout import (
 
 
 def summaries(compiled: Cells, totals: np.ndarray) -> pd.DataFrame:
-    """Per-cell results (one row per spot) from the statistics totals."""
+    """Per-cell results (one row per spot) from the statistics totals. The money columns
+    ``{fold,check}_{pot,bonus,penalty,effects}`` are each the signed mean change of the hero's
+    chips (a penalty paid is negative), so they add up to ``ev_fold`` and ``ev_check``."""
     n = np.maximum(totals[:, S_N], 1)
 
     def mean(col: int) -> np.ndarray:
@@ -80,11 +99,13 @@ def summaries(compiled: Cells, totals: np.ndarray) -> pd.DataFrame:
         "decision": decision,
         "check_pot": mean(S_CHECK_POT),
         "check_bonus": mean(S_CHECK_BONUS),
-        "check_penalty": mean(S_CHECK_PENALTY),
+        # money: the signed change of the hero's chips, so pot + bonus + penalty + effects = ev
+        # (the kernels tally the penalty paid as a positive cost)
+        "check_penalty": 0.0 - mean(S_CHECK_PENALTY),  # 0.0 -: no -0.0
         "check_effects": mean(S_CHECK_EFFECT),
         "fold_pot": mean(S_FOLD_POT),
         "fold_bonus": mean(S_FOLD_BONUS),
-        "fold_penalty": mean(S_FOLD_PENALTY),
+        "fold_penalty": 0.0 - mean(S_FOLD_PENALTY),
         "fold_effects": mean(S_FOLD_EFFECT),
         "fold_pays_share": mean(S_FOLD_PAYS),
         "check_showdown_share": mean(S_CHECK_SHOWDOWN),
@@ -176,6 +197,86 @@ def weighted_bins(cells: pd.DataFrame, bins: pd.DataFrame, keys: list[str]) -> p
     g["gap"] = g["ws"] / g["wn"]
     g["gap_se"] = np.sqrt(g["wvar"]) / g["wn"]
     return g.drop(columns=["wn", "ws", "wvar"]).rename(columns={"n": "trials"})
+
+
+def board_class_curve(compiled: Cells, totals: np.ndarray, cells: pd.DataFrame,
+                      keys: list[str]) -> pd.DataFrame:
+    """The strength curve split by what the player sees on the board at the decision: per
+    key, board class (``layout.BOARD_CLASSES``) and strength bin, the mean gap over random
+    hands (combo-weighted) with its standard error and trials."""
+    frames = []
+    for index, name in enumerate(BOARD_CLASSES):
+        base = BOARD_CLASS_BASE + 3 * N_STRENGTH_BINS * index
+        bins = bins_frame(compiled, totals, base, N_STRENGTH_BINS)
+        if bins.empty:
+            continue
+        curve = weighted_bins(cells, bins, keys)
+        curve.insert(len(keys), "board_class", name)
+        curve.insert(len(keys) + 1, "strength_lo", curve.pop("bin") / N_STRENGTH_BINS)
+        curve.insert(len(keys) + 2, "strength_hi", curve["strength_lo"] + 1 / N_STRENGTH_BINS)
+        frames.append(curve)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def classify_board(cards: list[int], deck: Deck) -> str:
+    """The board class (``layout.BOARD_CLASSES``) of a board's cards in deal order (flop,
+    turn, river): the readable statement of the kernels' ``board_class``."""
+    named = {KINDS[OP_CRASH].name: 1, KINDS[OP_SLUMP].name: 2, KINDS[OP_REBATE].name: 3,
+             KINDS[OP_BUBBLE].name: 4}
+    best = None
+    for position, card in enumerate(cards):
+        op = int(deck.opcode[card])
+        street = FLOP if position < 3 else (TURN if position == 3 else RIVER)
+        if op == OP_NONE or not board_effect_active(int(deck.colour[card]), street):
+            continue
+        rank = named.get(KINDS[op].name, 5)
+        best = rank if best is None else min(best, rank)
+    return BOARD_CLASSES[best or 0]
+
+
+MIN_CLASS_TRIALS = 2_000
+"""A board class needs this many deals in a spot before a break-even is stated for it."""
+
+
+def break_even_by_board(curve: pd.DataFrame) -> pd.DataFrame:
+    """Per model, street, opponents, pot and board class: the strength at which the mean gap
+    on such boards crosses zero (``break_even_strength``: check at or above it), the share of
+    the spot's deals whose board is of that class, and the deals behind it (a class with
+    fewer than ``MIN_CLASS_TRIALS`` gets NaN: too few to say)."""
+    keys = ["model", "policy", "street", "opponents", "pot"]
+    if curve.empty:
+        return pd.DataFrame(columns=[*keys, "board_class", "share_of_deals", "trials",
+                                     "break_even_strength", "mean_gap"])
+    spot_trials = curve.groupby(keys)["trials"].sum()
+    rows = []
+    for key, group in curve.groupby([*keys, "board_class"], sort=False):
+        g = group.sort_values("strength_lo")
+        trials = int(g["trials"].sum())
+        enough = trials >= MIN_CLASS_TRIALS
+        mid = ((g["strength_lo"] + g["strength_hi"]) / 2).to_numpy()
+        rows.append({
+            **dict(zip([*keys, "board_class"], key, strict=True)),
+            "share_of_deals": trials / float(spot_trials.loc[key[:-1]]),
+            "trials": trials,
+            "break_even_strength": crossing(mid, g["gap"].to_numpy()) if enough else np.nan,
+            "mean_gap": float((g["gap"] * g["trials"]).sum() / trials) if trials else np.nan,
+        })
+    return pd.DataFrame(rows)
+
+
+BREAK_EVEN_COLUMNS = {
+    "break_even_strength": "per spot, over every board the street can bring: the hero's "
+                           "strength on the board at which the mean gap (over random hands) "
+                           "crosses zero; check at or above it",
+    "break_even_equity": "per spot, per starting class averaged over boards: the class's "
+                         "showdown equity at which the classes' mean gaps cross zero (0 when "
+                         "every class's mean gap favours checking)",
+    "share_check": "per spot: the share of starting classes (by combos) whose mean gap over "
+                   "boards favours checking",
+    "mean_gap": "per spot: the mean gap over random hands and boards ($)",
+}
+"""What each number of ``fold_vs_check_break_even`` is, and at which level it holds (written
+into the table's manifest)."""
 
 
 def break_even_table(cells: pd.DataFrame, strength_curve: pd.DataFrame) -> pd.DataFrame:

@@ -26,6 +26,7 @@ from analysis.dilemma.effects import street_code
 from analysis.dilemma.settlement import Rules
 from analysis.runners import Backend, Progress, run
 from evaluator import parse_cards
+from evaluator.strength import strength
 
 from .cells import (
     BEST_RESPONSE,
@@ -51,6 +52,26 @@ def abstraction_text(buckets: int, deals: int) -> str:
             "spot and evaluated on independent deals")
 
 
+EXACT_BUDGET_SECONDS = 5.0
+"""Exact enumeration is the default only when its estimated time is within this budget."""
+EXACT_DEALS_PER_SECOND = 100_000
+"""A conservative rate of exact enumeration on the project's 2-core machine (a river spot with
+two opponents, 245,520 deals: 3 s plus 1.4 s fixed at load 9; the turn with two opponents,
+8,347,680 deals: 56-90 s in issue 23)."""
+
+
+def exact_deal_count(spot: Spot, n_cards: int) -> int:
+    """The deals exact enumeration visits: the opponents' holdings (in seat order) from the
+    unseen cards, times the river cards left on the turn."""
+    unseen = n_cards - 2 - len(spot.board.split()) if spot.board else n_cards - 2
+    deals = 1
+    for k in range(spot.opponents):
+        deals *= math.comb(unseen - 2 * k, 2)
+    if street_code(spot.street) == 2:
+        deals *= unseen - 2 * spot.opponents
+    return deals
+
+
 EXACT_TEXT = ("exact best response: every deal enumerated, each public history an information "
               "set (the hero's cards and the board are known)")
 
@@ -72,11 +93,12 @@ class SpotResult:
         return float(self.row["gap"])
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per branch: ev, se and the breakdown (pot, bonus, penalty, effects)."""
+        """One row per branch: ev, se and the breakdown (pot, bonus, penalty, effects), each the
+        signed change of the hero's chips: they add up to ev."""
         r = self.row
         return pd.DataFrame([
             {"action": a, "ev": r[f"ev_{a}"], "se": r[f"ev_{a}_se"], "pot": r[f"{a}_pot"],
-             "bonus": r[f"{a}_bonus"], "penalty": -r[f"{a}_penalty"], "effects": r[f"{a}_effects"]}
+             "bonus": r[f"{a}_bonus"], "penalty": r[f"{a}_penalty"], "effects": r[f"{a}_effects"]}
             for a in ("fold", "check")
         ])
 
@@ -106,6 +128,23 @@ def _with_others(row: dict[str, Any], others: pd.DataFrame) -> dict[str, Any]:
         row["fold_free_option_value"] = float(-no_free["minus_main"].iloc[0])
         row["fold_free_option_value_se"] = float(no_free["minus_main_se"].iloc[0])
     return row
+
+
+def hero_strength(compiled: Cells) -> dict[str, Any]:
+    """The hero's exact strength at the decision (share of the unseen two-card holdings its hand
+    beats, ties half) and its bucket, when the board is known; for a class, the mean over its
+    combos (``strength_min`` / ``strength_max`` give the spread). Empty for a random board."""
+    spot = compiled.spots[0]
+    if not spot.board:
+        return {}
+    spec = compiled.ctx.deck.spec
+    board = [int(c) for c in parse_cards(spot.board, spec)]
+    values = [strength([int(a), int(b)], board, spec) for a, b in compiled.hero_combos]
+    mean = float(np.mean(values))
+    return {"strength": mean, "strength_min": float(min(values)),
+            "strength_max": float(max(values)),
+            "strength_bucket": min(int(mean * compiled.buckets), compiled.buckets - 1),
+            "buckets": compiled.buckets}
 
 
 def _exact_answer(compiled: Cells) -> tuple[np.ndarray, pd.DataFrame, pd.DataFrame]:
@@ -165,8 +204,10 @@ def evaluate_spot(
     or a fixed policy (``check_down``, ``check_fold``, ``call_down``); with ``compare``
     the fixed policies and the best response without free folds are played on the same
     deals. A river or turn spot with known cards against 1 or 2 opponents holding
-    random cards is enumerated exactly (``exact=False`` to sample); otherwise Monte
-    Carlo stops at ``trials`` or when the gap's SE <= ``stderr``.
+    random cards is enumerated exactly when that is estimated to take at most
+    ``EXACT_BUDGET_SECONDS`` (``exact=True`` insists, ``exact=False`` samples; a sampled
+    spot that could have been enumerated says so in ``manifest["note"]``); otherwise
+    Monte Carlo stops at ``trials`` or when the gap's SE <= ``stderr``.
     """
     if street is None:
         n_board = len(parse_cards(board, load_deck(deck).spec)) if board else 3
@@ -184,7 +225,15 @@ def evaluate_spot(
     if exact and not can_enumerate:
         raise SpotError("exact enumeration needs a river or turn spot with the hero's cards and the "
                         "board given, 1 or 2 opponents, and a model dealing random holdings")
-    exact = can_enumerate if exact is None else exact
+    note = ""
+    if exact is None and can_enumerate:
+        seconds = exact_deal_count(spot, ctx.deck.n_cards) / EXACT_DEALS_PER_SECOND
+        exact = seconds <= EXACT_BUDGET_SECONDS
+        if not exact:
+            note = (f"sampled: exact enumeration of {exact_deal_count(spot, ctx.deck.n_cards):,} "
+                    f"deals would take about {seconds:.0f} s, over the {EXACT_BUDGET_SECONDS:g} s "
+                    "budget (--exact to insist)")
+    exact = bool(exact and can_enumerate)
     if exact:
         totals, plan, others = _exact_answer(compiled)
         method = "exact enumeration of every deal"
@@ -209,16 +258,17 @@ def evaluate_spot(
         for col in ("ev_fold_se", "ev_check_se", "gap_se"):
             frame[col] = 0.0
         gap = frame["gap"].to_numpy()
-        frame["z"] = np.sign(gap) * np.inf
+        frame["z"] = np.where(gap > 0, np.inf, np.where(gap < 0, -np.inf, 0.0))
         frame["p_check_better"] = np.where(gap > 0, 1.0, np.where(gap < 0, 0.0, 0.5))
         frame["decision"] = np.where(gap > 0, "check", np.where(gap < 0, "fold", "equal"))
-    frame["strength"] = np.nan  # not tallied for single spots (see Cells.strength_bins)
+    frame["strength"] = np.nan  # not tallied for single spots (see Cells.strength_bins) ...
     row = _with_others(frame.iloc[0].to_dict(), others)
+    row.update(hero_strength(compiled))  # ... but exact where the board is known
     manifest = provenance(
         study="fold-vs-check spot", game=ctx.deck.game, deck=ctx.deck.label, rules=ctx.rules.label,
         model=ctx.models[0].as_dict(), policy=policy, continuation=abstraction or
         f"fixed policy {policy}", bank=list(ctx.bank), level=ctx.level,
         seed=None if exact else seed, trials=int(row["trials"]), stderr=float(row["gap_se"]),
-        exact=bool(exact), method=method,
+        exact=bool(exact), method=method, **({"note": note} if note else {}),
     )
     return SpotResult(spot, row, manifest, plan, others)
