@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import typer
 from typer.core import TyperGroup
 
+from analysis import compile_notice
 from analysis.runners.interrupt import Interrupted
 from evaluator.errors import LabError
 
@@ -99,6 +100,7 @@ def _usage_error(exc: UsageError, args: list[str]) -> str:
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    compile_notice.install()
     try:
         code = app(args=args, prog_name="dilemma", standalone_mode=False)
         return code if isinstance(code, int) else 0
