@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -97,19 +98,24 @@ main()
 """
 
 
-def run_once(args: list[str], env: dict[str, str], cwd: Path) -> tuple[float, int, dict]:
-    """Wall seconds, exit code and compile report of one command in a fresh interpreter."""
+def run_once(args: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float, int, dict]:
+    """Wall seconds, CPU seconds, exit code and compile report of one command in a fresh
+    interpreter (CPU seconds: user + system of the process and its threads, which a loaded
+    machine inflates far less than wall time)."""
     report = Path(env["NUMBA_CACHE_DIR"]).parent / "report.json"
     env = {**env, "COLD_START_REPORT": str(report)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", _DRIVER, *args], env=env, cwd=cwd,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     took = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if proc.returncode != 0:
         print(f"  exit {proc.returncode}: {proc.stderr.strip()[-300:]}", file=sys.stderr)
     data = json.loads(report.read_text()) if report.exists() else {}
     report.unlink(missing_ok=True)
-    return took, proc.returncode, data
+    return took, cpu, proc.returncode, data
 
 
 def measure(name: str, line: str, root: Path, work: Path) -> dict:
@@ -124,8 +130,9 @@ def measure(name: str, line: str, root: Path, work: Path) -> dict:
     out = {}
     for label in ("cold", "warm"):
         args = shlex.split(line.format(out=work / "out" / f"{cache.name}-{label}", dir=work))
-        took, code, data = run_once(args, env, root)
+        took, cpu, code, data = run_once(args, env, root)
         out[label] = took
+        out[f"{label}_cpu"] = cpu
         out[f"{label}_compile"] = data.get("compile", float("nan"))
         out[f"{label}_code"] = code
         if label == "cold":
@@ -138,20 +145,23 @@ def load() -> str:
 
 
 def table(rows: list[tuple[str, dict]], markdown: bool) -> str:
-    head = ("command", "cold s", "warm s", "cold - warm s", "compiling s", "slowest kernels (self s)")
+    head = ("command", "cold s", "warm s", "cold - warm s", "compiling s", "cold CPU s", "warm CPU s",
+            "slowest kernels (self s)")
     lines = []
     if markdown:
         lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     else:
-        lines.append(f"{head[0]:24} {head[1]:>7} {head[2]:>7} {head[3]:>13} {head[4]:>11}  {head[5]}")
+        lines.append(f"{head[0]:24} {head[1]:>7} {head[2]:>7} {head[3]:>13} {head[4]:>11} {head[5]:>10} "
+                     f"{head[6]:>10}  {head[7]}")
     for name, r in rows:
         top = ", ".join(f"{k.rsplit('.', 1)[-1]} {v:.1f}" for k, v in r["top"][:3] if v >= 0.5)
         cells = (name, f"{r['cold']:.1f}", f"{r['warm']:.1f}", f"{r['cold'] - r['warm']:.1f}",
-                 f"{r['cold_compile']:.1f}", top)
+                 f"{r['cold_compile']:.1f}", f"{r['cold_cpu']:.1f}", f"{r['warm_cpu']:.1f}", top)
         if markdown:
             lines.append("| " + " | ".join(cells) + " |")
         else:
-            lines.append(f"{cells[0]:24} {cells[1]:>7} {cells[2]:>7} {cells[3]:>13} {cells[4]:>11}  {cells[5]}")
+            lines.append(f"{cells[0]:24} {cells[1]:>7} {cells[2]:>7} {cells[3]:>13} {cells[4]:>11} "
+                         f"{cells[5]:>10} {cells[6]:>10}  {cells[7]}")
     return "\n".join(lines)
 
 
@@ -173,7 +183,8 @@ def main() -> None:
             r = measure(name, line, root, work)
             rows.append((name, r))
             print(f"{name:24} cold {r['cold']:6.1f} s  warm {r['warm']:5.1f} s  "
-                  f"compiling {r['cold_compile']:5.1f} s  (load {load()})", file=sys.stderr)
+                  f"compiling {r['cold_compile']:5.1f} s  CPU {r['cold_cpu']:5.1f} / {r['warm_cpu']:4.1f} s  "
+                  f"(load {load()})", file=sys.stderr)
     print(f"load after: {load()}", file=sys.stderr)
     print(table(rows, opts.markdown))
     if opts.json:
