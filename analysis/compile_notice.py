@@ -16,7 +16,7 @@ from numba.core import event
 
 from evaluator.jit import Kernel
 
-NOTICE = ("compiling this command's numba kernels (first run only, usually under 30 s; "
+NOTICE = ("compiling this command's numba kernels (first run only, up to about a minute; "
           "later runs load them from the cache)…")
 
 
