@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import typer
 from typer.core import TyperGroup
 
+from analysis import compile_notice
 from analysis.runners.interrupt import Interrupted
 from evaluator.errors import LabError
 
@@ -113,6 +114,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     from analysis.runners.ledger import finished_runs
 
+    compile_notice.install()
     try:
         with finished_runs() as runs:
             code = app(args=args, prog_name="dilemma", standalone_mode=False)

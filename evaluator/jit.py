@@ -24,10 +24,28 @@ from types import ModuleType
 from typing import Any
 
 import numba
-from numba.core import caching
+from numba.core import caching, types
+from numba.core.registry import CPUDispatcher
 
 ROOTS = tuple(str(Path(__file__).resolve().parent.parent / name) for name in ("evaluator", "analysis"))
 """Source folders whose modules take part in dependency stamps."""
+
+
+class Kernel(CPUDispatcher):
+    """A numba dispatcher that a calling kernel resolves on its arguments' plain types.
+
+    numba types a caller by fixed-point iteration and resolves each call as soon as its
+    argument types are known, *compiling the callee for every intermediate type*: a counter
+    set to ``0`` before a loop is first ``Literal[int](0)``, then ``int64``, so the callee
+    (and everything it calls) compiled two or three times, each version kept in the cache.
+    Here literal arguments are widened first (``Literal[int](0)`` -> ``int64``); the call
+    binds to that one compiled version. No kernel of the lab asks for literal values.
+    """
+
+    def get_call_template(self, args, kws):  # type: ignore[no-untyped-def]
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
 
 
 def kernel(fn: Callable | None = None, *, parallel: bool = False, inline: bool = False) -> Any:
@@ -38,7 +56,14 @@ def kernel(fn: Callable | None = None, *, parallel: bool = False, inline: bool =
         options["parallel"] = True
     if inline:
         options["inline"] = "always"
-    decorate = numba.njit(**options)
+    jit = numba.njit(**options)
+
+    def decorate(f: Callable) -> Any:
+        dispatcher = jit(f)
+        if type(dispatcher) is CPUDispatcher:  # not under NUMBA_DISABLE_JIT
+            dispatcher.__class__ = Kernel
+        return dispatcher
+
     return decorate if fn is None else decorate(fn)
 
 

@@ -63,7 +63,7 @@ from .features import (
 from .structures import S_UNIT
 
 
-@kernel(inline=True)
+@kernel
 def features_of(hs, rs, n, i, strength, penalty, feat):
     """What seat ``i`` sees (``F_*``)."""
     pot = 0
@@ -95,7 +95,7 @@ def features_of(hs, rs, n, i, strength, penalty, feat):
     feat[F_CALL_BB] = owe / bb
 
 
-@kernel(inline=True)
+@kernel
 def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
     """Policy decision of seat ``i``: ``out[0]`` = K_* kind, ``out[1]`` = round total (bet/raise).
 

@@ -113,7 +113,7 @@ from .structures import (
 )
 
 
-@kernel(inline=True)
+@kernel
 def _live_count(hs, n):
     k = 0
     for i in range(n):
@@ -122,7 +122,7 @@ def _live_count(hs, n):
     return k
 
 
-@kernel(inline=True)
+@kernel
 def _raise_ok(hs, rs, n, i, structure):
     """Mirror of ``Hand._raise_refusal``: may seat ``i`` bet or raise now?"""
     owe = rs[R_CUR] - hs[i, H_BET]
@@ -143,7 +143,7 @@ def _raise_ok(hs, rs, n, i, structure):
     return True
 
 
-@kernel(inline=True)
+@kernel
 def legal_menu(hs, rs, n, i, structure, menu):
     """Mirror of ``Hand.legal``: fill ``menu`` (``M_*``) for seat ``i``."""
     owe = rs[R_CUR] - hs[i, H_BET]
@@ -182,14 +182,14 @@ def legal_menu(hs, rs, n, i, structure, menu):
     menu[M_MAX_TO] = min(max_to, all_in_to)
 
 
-@kernel(inline=True)
+@kernel
 def _put(hs, i, amount):
     hs[i, H_STACK] -= amount
     hs[i, H_BET] += amount
     hs[i, H_IN] += amount
 
 
-@kernel(inline=True)
+@kernel
 def apply_action(hs, rs, n, i, kind, to):
     """Apply a legal action (``K_*``; ``to`` the round total of a bet/raise)."""
     if kind == K_FOLD:
@@ -209,7 +209,7 @@ def apply_action(hs, rs, n, i, kind, to):
     hs[i, H_ACTED] = 1
 
 
-@kernel(inline=True)
+@kernel
 def _needs_action(hs, rs, n, i):
     if hs[i, H_FOLD] >= 0 or hs[i, H_STACK] == 0:
         return False
@@ -223,7 +223,7 @@ def _needs_action(hs, rs, n, i):
     return False
 
 
-@kernel(inline=True)
+@kernel
 def next_actor(hs, rs, n, start):
     """Mirror of ``Hand._next_actor``: the next seat to act from ``start``, or -1."""
     if _live_count(hs, n) <= 1:
@@ -237,7 +237,7 @@ def next_actor(hs, rs, n, start):
     return -1
 
 
-@kernel(inline=True)
+@kernel
 def start_round(hs, rs, n, first):
     """Collect the bets and open a betting round whose first seat is ``first``."""
     for i in range(n):
@@ -251,7 +251,7 @@ def start_round(hs, rs, n, first):
     rs[R_FIRST] = first
 
 
-@kernel(inline=True)
+@kernel
 def post_blinds(hs, rs, n, dealer, sb, bb):
     """Blinds (heads-up: the DEALER posts the small blind) and the pre-flop round state."""
     if n == 2:
@@ -317,7 +317,7 @@ def holdem_pots(hs, n, dealer):
         prev = level
 
 
-@kernel(inline=True)
+@kernel
 def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsdata, scratch,
               rng_state, hand_out, log):
     """Play one hand on compact seats ``hs[:n]`` (stacks, policies and holes filled in).
@@ -460,7 +460,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
         hand_out[X_LEVEL] = level
 
 
-@kernel(inline=True)
+@kernel
 def deal_cards(rng_state, avail, n_cards, k, cards):
     """``cards[:k]`` = ``k`` distinct cards from a fresh deck (seat ``s`` holes: ``2s, 2s+1``;
     the board after the holes of every seat)."""

@@ -142,14 +142,14 @@ _NEG = np.int64(-(2**62))
 _BIG = np.int64(2**62)
 
 
-@kernel(inline=True)
+@kernel
 def _seat(dealer, j, n):
     """The ``j``-th seat clockwise after the dealer (``0 <= dealer, j < n``; no modulo)."""
     i = dealer + 1 + j
     return i - n if i >= n else i
 
 
-@kernel(inline=True)
+@kernel
 def _share(amount, k):
     """``⌊amount / k / 10⌋ × 10`` for ``amount >= 0``, ``k >= 1`` (one division; k = 1 is cheap)."""
     if k == 1:
@@ -157,7 +157,7 @@ def _share(amount, k):
     return amount // (10 * k) * 10
 
 
-@kernel(inline=True)
+@kernel
 def _draw(out, amount):
     """Take up to ``amount`` from the bank (bank 1 first); return what was paid."""
     take = min(amount, out[O_BANK1])
@@ -174,7 +174,7 @@ def _draw(out, amount):
     return paid
 
 
-@kernel(inline=True)
+@kernel
 def _deposit(out, amount):
     """Pay ``amount`` into the lowest-numbered non-empty bank (bank 3 if all are empty)."""
     if out[O_BANK1] > 0:
@@ -185,7 +185,7 @@ def _deposit(out, amount):
         out[O_BANK3] += amount
 
 
-@kernel(inline=True)
+@kernel
 def _split(players, n, dealer, role_bit, amount, first_gets_rest):
     """Split ``amount`` between seats with ``role_bit`` set in P_ROLE: shares in $10 units,
     clockwise from the dealer; returns the remainder (given to the first such seat if asked)."""
@@ -209,7 +209,7 @@ def _split(players, n, dealer, role_bit, amount, first_gets_rest):
     return 0 if first_gets_rest else rest
 
 
-@kernel(inline=True)
+@kernel
 def _general_pots(players, n, dealer, first_rest, out):
     """Step 1 with all-ins: one pot per distinct live contribution, smallest first, each to
     its best eligible hand (ties split in $10 units); uncalled chips go back to their owner."""
