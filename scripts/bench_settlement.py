@@ -101,7 +101,16 @@ def random_end_states(seed, m, n, players, n_seats, board, table):
         table[h, L.T_BANK1] = np.random.randint(0, 31) * 10
         table[h, L.T_BANK2] = np.random.randint(0, 71) * 10 if np.random.random() < 0.9 else 0
         table[h, L.T_BANK3] = np.random.randint(0, 51) * 10 if np.random.random() < 0.9 else 0
-        table[h, L.T_LEVEL] = np.random.randint(0, 3)
+        # a bank state play can reach (RULES §1.8): an empty bank empties the ones before it,
+        # the bank is never all empty, and the blinds are at least the level the bank implies
+        if table[h, L.T_BANK3] == 0:
+            table[h, L.T_BANK1] = 0
+            table[h, L.T_BANK2] = 0
+            table[h, L.T_BANK3] = 10
+        if table[h, L.T_BANK2] == 0:
+            table[h, L.T_BANK1] = 0
+        floor = (table[h, L.T_BANK1] == 0) + (table[h, L.T_BANK2] == 0)
+        table[h, L.T_LEVEL] = max(np.random.randint(0, 3), floor)
         table[h, L.T_LAST] = last
         table[h, L.T_DEALER] = np.random.randint(0, n)
         table[h, L.T_NBOARD] = nb
