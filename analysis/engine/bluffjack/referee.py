@@ -302,6 +302,8 @@ class BluffjackHand:
         if not legal.betting:
             raise illegal("this is a hit-or-stand turn: hit or stand")
         if action == "fold":
+            if legal.forced:
+                raise illegal("the first player must open with the minimum bet")
             if not legal.fold:
                 raise illegal("a player who stood must call or raise" if s.stood and self.round == "play"
                               else "nothing to call: check instead of folding")
