@@ -45,13 +45,14 @@ class BluffjackTable:
         names = [s for s in strategies if s]
         if not names:
             raise TableError("give at least one strategy")
+        for name in dict.fromkeys(names):
+            load_strategy(name)  # an unknown or malformed strategy is reported first
         n = players or len(names)
         if not 2 <= n <= MAX_PLAYERS:
-            raise TableError(f"Bluffjack needs 2-{MAX_PLAYERS} players; got {n}")
+            raise TableError(f"Bluffjack needs 2-{MAX_PLAYERS} players; got {n}"
+                             + (" (give --players or more strategies)" if not players else ""))
         if isinstance(stack, bool) or not isinstance(stack, int) or stack < 1:
             raise TableError(f"the stack must be at least 1 chip; got {stack!r}")
-        for name in dict.fromkeys(names):
-            load_strategy(name)
         return cls(tuple(names[i % len(names)] for i in range(n)), (stack,) * n, get_stakes(stakes),
                    get_bluffjack_rules(rules))
 
