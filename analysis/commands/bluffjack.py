@@ -146,6 +146,7 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"tables and charts in {out}/ ({time.perf_counter() - started:.1f} s)")
 
     register_betting(bj)
+    register_solve(bj)
 
 
 StakesOpt = typer.Option(
@@ -239,3 +240,44 @@ def register_betting(bj: typer.Typer) -> None:
                    f"{int(g['hands'].sum()):,} hands, mean {g['hands'].mean():.1f} a game; ended: {ended}")
         typer.echo(summary.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
         typer.echo(f"tables in {out}/ ({time.perf_counter() - started:.1f} s)")
+
+
+def register_solve(bj: typer.Typer) -> None:
+    """``bluffjack solve``: the heads-up equilibrium of the whole hand."""
+
+    @bj.command("solve")
+    def solve_cmd(
+        out: Path = typer.Option(..., "--out", "-o", help="folder for the tables and charts", callback=out_folder),
+        target: float = typer.Option(0.01, "--target",
+                                     help="exploitability target of each face-up pair (chips a hand, NashConv/2)"),
+        max_iterations: int = typer.Option(2000, "--max-iterations", min=1, help="cap on CFR+ iterations a pair"),
+        max_hits: int = typer.Option(1, "--max-hits", min=0, max=1,
+                                     help="hits a player may take (the abstraction's cap; 2 is too large here)"),
+        house: bool = typer.Option(True, "--house/--no-house", help="all-bust pots to the house, or set aside"),
+        ante: int = typer.Option(1, "--ante", min=1),
+        bet: int = typer.Option(2, "--bet", min=1, help="every bet and raise (fixed limit)"),
+        max_raises: int = typer.Option(3, "--max-raises", min=0),
+        charts: bool = typer.Option(True, "--charts/--no-charts"),
+        progress: ProgressOpt = True,
+    ) -> None:
+        """Solve heads-up Bluffjack (CFR+ on the tree built from the rules; the face-down card private,
+        everything else public) with and without the betting, and write the answer tables."""
+        from analysis.solvers.bluffjack.tree import BluffjackTreeSpec
+        from analysis.solvers.errors import SolverError
+
+        from ..guide.writers import write_bluffjack_equilibrium_study
+
+        if not target > 0:
+            raise SolverError(f"--target must be positive; got {target}")
+        spec = BluffjackTreeSpec(ante=ante, bet=bet, max_raises=max_raises, max_hits=max_hits, house=house)
+        started = time.perf_counter()
+        with progress_bar(progress) as update:
+            frames, manifest = write_bluffjack_equilibrium_study(out, spec, target=target,
+                                                                 max_iterations=max_iterations,
+                                                                 charts=charts, progress=update)
+        b = manifest["betting"]
+        typer.echo(f"{spec.name}: exploitability {b['exploitability']:.4f} chips a hand "
+                   f"({b['iterations']:,} iterations over 100 face-up pairs, {b['seconds']:.1f} s); "
+                   f"seat A {b['value'][0]:+.3f}, seat B {b['value'][1]:+.3f} chips a hand")
+        typer.echo(frames["bluffjack_eq_bluffs"].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+        typer.echo(f"tables and charts in {out}/ ({time.perf_counter() - started:.1f} s)")

@@ -194,6 +194,10 @@ CASES: list[tuple[str, ...]] = [
     ("bluffjack games --out {tmp}/g --stack 0", "--stack"),
     ("bluffjack games --out {tmp}/g --max-hands 0", "--max-hands"),
     ("bluffjack games --out {tmp}/afile", "--out", "not a folder"),
+    ("bluffjack solve", "missing option", "--out"),
+    ("bluffjack solve --out {tmp}/s --target 0", "--target", "positive"),
+    ("bluffjack solve --out {tmp}/s --max-hits 2", "--max-hits"),
+    ("bluffjack solve --out {tmp}/s --max-iterations 0", "--max-iterations"),
     # --- solve
     ("solve", "missing argument"),
     ("solve chess", "chess"),

@@ -144,7 +144,7 @@ class BluffjackEquilibrium:
 
 
 def solve_bluffjack(spec: BluffjackTreeSpec | None = None, target: float = 0.01, max_iterations: int = 2000,
-                    progress: Callable[[int, int], None] | None = None) -> BluffjackEquilibrium:
+                    progress: Callable[[int, int, str], None] | None = None) -> BluffjackEquilibrium:
     """Solve all 100 face-up pairs (each to ``target`` chips a hand, NashConv / 2)."""
     spec = spec or BluffjackTreeSpec()
     if not target > 0:
@@ -157,7 +157,7 @@ def solve_bluffjack(spec: BluffjackTreeSpec | None = None, target: float = 0.01,
     for k, up in enumerate(ups):
         pairs.append(solve_pair(spec, up, target, max_iterations))
         if progress is not None:
-            progress(k + 1, len(ups))
+            progress(k + 1, len(ups), "face-up pairs")
     return BluffjackEquilibrium(spec, target, pairs, time.perf_counter() - started)
 
 
