@@ -337,3 +337,12 @@ def test_whole_games_end_with_every_chip_in_one_hand():
     with numba_threads(1):
         again = play_games(table, 200, seed=2)
     assert again.equals(games)
+
+
+def test_the_documented_history_replays():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "hand_history.md").read_text()
+    block = text.split("## Bluffjack: the betting game")[1].split("```json")[1].split("```")[0]
+    hand, result = replay_history(json.loads(block), "docs")
+    assert result.stacks == (47, 53) and not result.showdown
