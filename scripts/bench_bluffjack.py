@@ -63,8 +63,10 @@ def main() -> None:
     play_games(table, 2, seed=0)
     for threads in sorted({1, min(2, max_threads())}):
         with numba_threads(threads):
-            t = best_of(lambda: play_hands(table, args.hands, seed=1), args.repeat)
+            t = best_of(lambda: play_hands(table, args.hands, seed=1, log=False), args.repeat)
             out[f"kernel_hands_per_s_{threads}t"] = args.hands / t
+            t = best_of(lambda: play_hands(table, 10_000, seed=1), args.repeat)
+            out[f"kernel_logged_hands_per_s_{threads}t"] = 10_000 / t
             g = play_games(table, args.games, seed=1)
             t = best_of(lambda: play_games(table, args.games, seed=1), args.repeat)
             out[f"games_per_s_{threads}t"] = args.games / t

@@ -460,17 +460,20 @@ def _shuffle(rng):
 
 
 @kernel(parallel=True)
-def play_hands(stacks, stakes, rules, pol, seat_pol, key, hands, logs, out, gs):
-    """``hands`` independent hands at one table, the dealer moving each hand (hand ``h`` has
-    dealer ``h % n``); hand ``h`` uses generator stream ``h`` (thread-count independent)."""
+def play_hands(stacks, stakes, rules, pol, seat_pol, key, first, logs, out, gs):
+    """Independent hands ``first .. first + len(out) - 1`` at one table, the dealer moving each hand
+    (hand ``h`` has dealer ``h % n`` and generator stream ``h``: thread-count independent). ``logs``
+    may have room for no action (``logs.shape[1] == 0``: results only)."""
     n = stacks.shape[0]
+    hands = out.shape[0]
     decks = np.zeros((hands, DECK), np.int64)
-    for h in prange(hands):
+    for k in prange(hands):
+        h = first + k
         rng = np.empty(4, np.uint64)
         seed_state(rng, key, h)
         d = _shuffle(rng)
-        decks[h] = d
-        play_hand(d, stacks, h % n, stakes, rules, pol, seat_pol, rng, logs[h], out[h], gs[h])
+        decks[k] = d
+        play_hand(d, stacks, h % n, stakes, rules, pol, seat_pol, rng, logs[k], out[k], gs[k])
     return decks
 
 

@@ -77,34 +77,37 @@ class BluffjackTable:
 
 @dataclass(frozen=True)
 class HandBatch:
-    """Kernel hands: decks, logs, final stacks and the per-hand ``G_*`` summary."""
+    """Kernel hands from number ``first``: decks, logs, final stacks and the per-hand ``G_*`` summary."""
 
+    first: int
     decks: np.ndarray
     logs: np.ndarray
     stacks: np.ndarray
     summary: np.ndarray
 
 
-def play_hands(table: BluffjackTable, hands: int, seed: int = 0) -> HandBatch:
-    """``hands`` independent hands from the table's stacks; hand ``h`` has dealer seat ``h % n``."""
+def play_hands(table: BluffjackTable, hands: int, seed: int = 0, *, first: int = 0, log: bool = True) -> HandBatch:
+    """Hands ``first .. first + hands - 1`` from the table's stacks (hand ``h`` has dealer seat
+    ``h % n``); ``log=False`` keeps the results only (no action logs: 16 kB a hand less)."""
     stacks, stakes, rules, pol, seat_pol, _ = table.kernel_inputs()
-    logs = np.zeros((hands, K.MAX_LOG, 4), np.int64)
+    logs = np.zeros((hands, K.MAX_LOG if log else 0, 4), np.int64)
     out = np.zeros((hands, table.n), np.int64)
     gs = np.zeros((hands, K.N_G), np.int64)
-    decks = K.play_hands(stacks, stakes, rules, pol, seat_pol, derive_key(seed, "bluffjack-hands"), hands,
+    decks = K.play_hands(stacks, stakes, rules, pol, seat_pol, derive_key(seed, "bluffjack-hands"), first,
                          logs, out, gs)
-    return HandBatch(decks, logs, out, gs)
+    return HandBatch(first, decks, logs, out, gs)
 
 
 def history_from_log(table: BluffjackTable, h: int, batch: HandBatch) -> dict[str, Any]:
-    """The history line of kernel hand ``h``."""
+    """The history line of the batch's ``h``-th hand (hand number ``batch.first + h``)."""
     n = table.n
     names = table.names
-    dealer = h % n
+    dealer = (batch.first + h) % n
     deck = batch.decks[h]
     count = int(batch.summary[h, K.G_ACTIONS])
-    if count > K.MAX_LOG:
-        raise TableError(f"hand {h} took {count} actions, more than the log holds ({K.MAX_LOG})")
+    if count > batch.logs.shape[1]:
+        raise TableError(f"hand {batch.first + h + 1} took {count} actions, more than the log holds "
+                         f"({batch.logs.shape[1]})")
     first = (dealer + 1) % n
     down, up = {}, {}
     for k in range(n):
@@ -120,7 +123,7 @@ def history_from_log(table: BluffjackTable, h: int, batch: HandBatch) -> dict[st
             row.append(amount)
         actions.append(row)
     g = batch.summary[h]
-    return {"format": FORMAT, "hand": h + 1, "game": "bluffjack",
+    return {"format": FORMAT, "hand": batch.first + h + 1, "game": "bluffjack",
             "table": {"seats": names, "stacks": list(table.stacks), "dealer": names[dealer]},
             "stakes": table.stakes.as_dict(), "rules": table.rules.as_dict(), "down": down, "up": up,
             "actions": actions,
@@ -130,15 +133,20 @@ def history_from_log(table: BluffjackTable, h: int, batch: HandBatch) -> dict[st
                        "showdown": bool(g[K.G_SHOWDOWN])}}
 
 
+CHUNK_HANDS = 10_000
+"""Hands played per kernel call when writing histories (their logs take 16 kB a hand)."""
+
+
 def hand_histories(table: BluffjackTable, hands: int, seed: int = 0) -> list[dict[str, Any]]:
     """History lines of ``hands`` kernel hands, each replayed through the referee first."""
-    batch = play_hands(table, hands, seed)
     lines = []
-    for h in range(hands):
-        line = history_from_log(table, h, batch)
-        _, result = replay_history(line, f"kernel hand {h + 1}")
-        line["result"]["winners"] = [table.names[i] for i in result.winners]
-        lines.append(line)
+    for first in range(0, hands, CHUNK_HANDS):
+        batch = play_hands(table, min(CHUNK_HANDS, hands - first), seed, first=first)
+        for h in range(batch.stacks.shape[0]):
+            line = history_from_log(table, h, batch)
+            _, result = replay_history(line, f"kernel hand {first + h + 1}")
+            line["result"]["winners"] = [table.names[i] for i in result.winners]
+            lines.append(line)
     return lines
 
 

@@ -179,42 +179,41 @@ def _rows(eq: BluffjackEquilibrium) -> pd.DataFrame:
     """One row per (pair, decision, hidden class, action): probability, reach weight, value."""
     frames = []
     for k, p in enumerate(eq.pairs):
-        rnd = np.array([lab[0] for lab in p.labels])
-        seat = np.array(["AB"[lab[1]] for lab in p.labels])
-        own_vis = np.array([lab[3] for lab in p.labels])
-        opp_vis = np.array([lab[4] for lab in p.labels])
-        facing = np.array([lab[5] for lab in p.labels])
-        hits = np.array([lab[7] for lab in p.labels])
+        labels = p.labels
         hard = p.vis[:, 0] + CLASS_POINTS[None, :].T  # [C, D]: face-up hard total plus each hidden class
         soft = ((p.vis[:, 1] != 0)[None, :] | (np.arange(CLASSES) == ACE)[:, None]) & (hard + 10 <= 21)
         totals = np.where(soft, hard + 10, hard)
-        opp_reach = p.opp.sum(axis=1)
-        for j in range(K.MAX_ACTIONS):
-            names = np.array([lab[2][j] if j < len(lab[2]) else "" for lab in p.labels])
-            folds_all = _fold_after(p, j)
-            for h in range(CLASSES):
-                reach = p.weight * p.own[:, h] * opp_reach
-                ok = (names != "") & (reach > REACH_FLOOR)
-                frames.append(pd.DataFrame({
-                    "pair": k, "d": np.flatnonzero(ok), "j": j, "up_a": CLASS_NAMES[p.up[0]],
-                    "up_b": CLASS_NAMES[p.up[1]], "round": rnd[ok], "seat": seat[ok],
-                    "facing": facing[ok], "own_visible": own_vis[ok], "opp_visible": opp_vis[ok],
-                    "hits": hits[ok], "hidden": CLASS_NAMES[h], "total": totals[h, ok],
-                    "action": names[ok], "probability": p.sigma[ok, h, j], "reach": reach[ok],
-                    "value": p.q[ok, h, j], "fold_after": folds_all[ok]}))
+        names = np.array([[lab[2][j] if j < len(lab[2]) else "" for lab in labels] for j in range(K.MAX_ACTIONS)])
+        reach = p.weight * p.own.T * p.opp.sum(axis=1)[None, :]  # [C, D]
+        folds = np.stack([_fold_after(p, j) for j in range(K.MAX_ACTIONS)])  # [J, D]
+        ok = (names[:, None, :] != "") & (reach[None, :, :] > REACH_FLOOR)  # [J, C, D]
+        j, h, d = np.nonzero(ok)
+
+        def col(values: list, rows: np.ndarray = d) -> np.ndarray:
+            return np.asarray(values)[rows]
+
+        frames.append(pd.DataFrame({
+            "pair": k, "d": d, "j": j, "up_a": CLASS_NAMES[p.up[0]], "up_b": CLASS_NAMES[p.up[1]],
+            "round": col([lab[0] for lab in labels]), "seat": col(["AB"[lab[1]] for lab in labels]),
+            "facing": col([lab[5] for lab in labels]), "own_visible": col([lab[3] for lab in labels]),
+            "opp_visible": col([lab[4] for lab in labels]), "hits": col([lab[7] for lab in labels]),
+            "hidden": np.array(CLASS_NAMES)[h], "total": totals[h, d], "action": names[j, d],
+            "probability": p.sigma[d, h, j], "reach": reach[h, d], "value": p.q[d, h, j],
+            "fold_after": folds[j, d]}))
     return pd.concat(frames, ignore_index=True)
 
 
 def _fold_after(p: PairSolution, j: int) -> np.ndarray:
     """After action ``j`` at each decision, the chance the opponent folds at once (given its reach;
-    NaN when the next node is not an opponent's decision with a fold)."""
+    NaN when the next node is not an opponent's decision with a fold, always its first action)."""
+    child = p.child_dec[:, j]
+    has_fold = np.array([lab[2][0] == "fold" for lab in p.labels])
+    r = p.opp
+    total = r.sum(axis=1)
+    use = (child >= 0) & (total > 0)
+    use[use] &= has_fold[child[use]]
     out = np.full(len(p.labels), np.nan)
-    for d in np.flatnonzero(p.child_dec[:, j] >= 0):
-        c = p.child_dec[d, j]
-        acts = p.labels[c][2]
-        r = p.opp[d]
-        if "fold" in acts and r.sum() > 0:
-            out[d] = float((r * p.sigma[c, :, acts.index("fold")]).sum() / r.sum())
+    out[use] = (r[use] * p.sigma[child[use], :, 0]).sum(axis=1) / total[use]
     return out
 
 
