@@ -217,6 +217,6 @@ STUDIES: tuple[Study, ...] = (
           run_equilibrium),
     Study("whole_games", "Which way of playing wins whole games", run_whole_games),
     Study("brag", "Three Card Brag: hand odds, equity against 1-16 hands, and blind play", run_brag),
-    Study("bluffjack", "Bluffjack: bust odds, hit or stand against 1-9 opponents, and the betting game "
-          "played well", run_bluffjack, version=2),
+    Study("bluffjack", "Bluffjack: bust odds, and hit or stand against 1-9 opponents", run_bluffjack,
+          version=2),
 )
