@@ -143,3 +143,44 @@ def hit_stand_charts(frames: dict[str, pd.DataFrame], out_dir: str | Path,
     if effects is not None and effects["rules"].nunique() > 1:
         written.append(plot_rule_effects(effects, out_dir, manifest)["png"])
     return written
+
+
+def plot_equilibrium_hit(hit: pd.DataFrame, out_dir: str | Path, manifest: dict[str, Any]) -> dict[str, Path]:
+    """Equilibrium hit frequency by own total, with the betting and without (every hand shows down)."""
+    fig, ax = new_figure(8, 4.5)
+    for seat, style in (("A", "-"), ("B", "--")):
+        sub = hit[hit["seat"] == seat].sort_values("total")
+        ax.plot(sub["total"], sub["hit_betting"], style, marker="o", color="#3182bd",
+                label=f"seat {seat}, with the betting")
+        if "hit_no_betting" in sub:
+            ax.plot(sub["total"], sub["hit_no_betting"], style, marker="s", color="#de2d26",
+                    label=f"seat {seat}, no betting (every hand shows down)")
+    ax.set_xlabel("own total, face-down card included (first hit decision)")
+    ax.set_ylabel("chance to hit at equilibrium")
+    ax.set_title("Bluffjack heads-up: when to hit, with and without the betting")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    return save_figure(fig, out_dir, "bluffjack_eq_hit", manifest)
+
+
+def plot_equilibrium_hidden(hidden: pd.DataFrame, out_dir: str | Path, manifest: dict[str, Any]) -> dict[str, Path]:
+    """Expected result by the face-down card, each seat, with and without the betting."""
+    fig, ax = new_figure(8, 4.5)
+    x = np.arange(len(hidden))
+    cols = [c for c in ("seat_A", "seat_B", "seat_A_no_betting", "seat_B_no_betting") if c in hidden]
+    width = 0.8 / len(cols)
+    for k, col in enumerate(cols):
+        ax.bar(x + (k - (len(cols) - 1) / 2) * width, hidden[col], width, label=col.replace("_", " "))
+    ax.set_xticks(x, hidden["hidden"])
+    ax.axhline(0, color="black", lw=0.6)
+    ax.set_xlabel("face-down card")
+    ax.set_ylabel("chips a hand at equilibrium (ante 1, bets 2)")
+    ax.set_title("Bluffjack heads-up: what the face-down card is worth")
+    ax.legend(fontsize=7)
+    return save_figure(fig, out_dir, "bluffjack_eq_hidden", manifest)
+
+
+def equilibrium_charts(frames: dict[str, pd.DataFrame], out_dir: str | Path, manifest: dict[str, Any]) -> list[Path]:
+    """The equilibrium charts (PNG paths)."""
+    return [plot_equilibrium_hit(frames["bluffjack_eq_hit"], out_dir, manifest)["png"],
+            plot_equilibrium_hidden(frames["bluffjack_eq_hidden"], out_dir, manifest)["png"]]

@@ -1,4 +1,4 @@
-"""``dilemma bluffjack ...``: totals, exact odds, and the hit-or-stand study."""
+"""``dilemma bluffjack ...``: totals, exact odds, the hit-or-stand study, and the betting game."""
 
 from __future__ import annotations
 
@@ -11,7 +11,15 @@ import typer
 from analysis.runners import progress_bar
 from evaluator.errors import LabError
 
-from ._common import ProgressOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
+from ._common import (
+    ProgressOpt,
+    SchedulerOpt,
+    ThreadsOpt,
+    WorkersOpt,
+    backend,
+    out_file,
+    out_folder,
+)
 from ._lists import int_list, word_list
 
 RulesOpt = typer.Option(
@@ -21,7 +29,8 @@ RulesOpt = typer.Option(
 
 
 def register(app: typer.Typer) -> None:
-    bj = typer.Typer(help="Bluffjack (RULES §3): totals, exact odds, hit or stand against N opponents.",
+    bj = typer.Typer(help="Bluffjack (RULES §3): totals, exact odds, hit or stand against N opponents, "
+                          "the betting game (hands, replay, whole games).",
                      no_args_is_help=True)
     app.add_typer(bj, name="bluffjack")
 
@@ -134,4 +143,141 @@ def register(app: typer.Typer) -> None:
             if best_response:
                 line += f"{r.br_equity:>12.4f}{r.gain:>8.4f}"
             typer.echo(line)
+        typer.echo(f"tables and charts in {out}/ ({time.perf_counter() - started:.1f} s)")
+
+    register_betting(bj)
+    register_solve(bj)
+
+
+StakesOpt = typer.Option(
+    "fixed", "--stakes",
+    help="fixed (ante 1, bet and raise 2, 3 raises a round), pot, no, or options such as "
+         "limit=pot,ante=1,bet=2,max_raises=0,extra_betting=true,second_initial_bet=true")
+BjStrategiesOpt = typer.Option(
+    "solid,bluffer", "--strategies", "-s",
+    help="comma-separated strategies, one per seat (repeated around the table): built-in names "
+         "(bluffer, maniac, random, solid, stand17) or TOML paths")
+
+
+def _table(strategies: str, players: int | None, stack: int, stakes: str, rules: str):
+    from analysis.engine.bluffjack.play import BluffjackTable
+
+    return BluffjackTable.make([s.strip() for s in strategies.split(",")], players, stack, stakes, rules)
+
+
+def register_betting(bj: typer.Typer) -> None:
+    """``bluffjack hands``, ``bluffjack replay``, ``bluffjack games``: the betting game."""
+
+    @bj.command("hands")
+    def hands_cmd(
+        out: Path = typer.Option(..., "--out", "-o", help="hand-history file to write (JSON lines)",
+                                 callback=out_file),
+        strategies: str = BjStrategiesOpt,
+        players: int | None = typer.Option(None, "--players", "-n", help="seats (2-10)"),
+        hands: int = typer.Option(100, "--hands", min=1, max=1_000_000, help="hands to play"),
+        stack: int = typer.Option(100, "--stack", min=1, help="chips per player"),
+        stakes: str = StakesOpt,
+        rules: str = RulesOpt,
+        seed: int = typer.Option(0, "--seed", min=0, help="seed: same seed, same hands"),
+    ) -> None:
+        """Play single hands with the kernel (the dealer moving each hand), replay each through the
+        referee and write their histories."""
+        from analysis.engine.bluffjack.play import hand_histories
+        from analysis.engine.history import write_history
+
+        table = _table(strategies, players, stack, stakes, rules)
+        lines = hand_histories(table, hands, seed=seed)
+        write_history(lines, out)
+        typer.echo(f"{len(lines):,} hands written to {out} ({table.stakes.name}, {table.rules.name} rules; "
+                   f"format: docs/hand_history.md, section Bluffjack)")
+
+    @bj.command("replay")
+    def replay_cmd(history: Path = typer.Argument(..., help="Bluffjack hand-history file (JSON lines)")) -> None:
+        """Replay every hand through the referee: each action checked, results compared."""
+        from analysis.engine.bluffjack.history import replay_history
+        from analysis.engine.history import read_history
+
+        count = 0
+        for where, data in read_history(history):
+            replay_history(data, where)
+            count += 1
+        typer.echo(f"{count:,} hands replayed: every action legal, every result as recorded")
+
+    @bj.command("games")
+    def games_cmd(
+        out: Path = typer.Option(..., "--out", "-o", help="folder for the tables", callback=out_folder),
+        strategies: str = typer.Option(
+            "solid,bluffer,stand17,maniac", "--strategies", "-s",
+            help="comma-separated strategies, one per seat (repeated around the table): built-in names "
+                 "(bluffer, maniac, random, solid, stand17) or TOML paths"),
+        players: int | None = typer.Option(None, "--players", "-n", help="seats (2-10)"),
+        games: int = typer.Option(1000, "--games", min=1, max=10_000_000, help="games to play"),
+        stack: int = typer.Option(100, "--stack", min=1, help="starting chips per player"),
+        max_hands: int = typer.Option(5000, "--max-hands", min=1, help="cap on hands per game"),
+        stakes: str = StakesOpt,
+        rules: str = RulesOpt,
+        seed: int = typer.Option(0, "--seed", min=0, help="seed: same seed, same games"),
+        threads: ThreadsOpt = None,
+    ) -> None:
+        """Whole games until one player holds every chip: one row per game and the games won by
+        each strategy (±1 SE)."""
+        from analysis.core.io import provenance, write_table
+        from analysis.core.threads import numba_threads
+        from analysis.engine.bluffjack.play import games_summary, play_games
+
+        table = _table(strategies, players, stack, stakes, rules)
+        started = time.perf_counter()
+        with numba_threads(threads):
+            g = play_games(table, games, seed=seed, max_hands=max_hands)
+        summary = games_summary(table, g)
+        manifest = provenance(game="bluffjack", strategies=list(table.strategies), stack=stack,
+                              stakes=table.stakes.as_dict(), rules=table.rules.as_dict(), games=games,
+                              max_hands=max_hands, seed=seed)
+        write_table(g, out, "bluffjack_games", manifest)
+        write_table(summary, out, "bluffjack_games_summary", manifest)
+        ended = ", ".join(f"{k} {v}" for k, v in g["reason"].value_counts().items())
+        typer.echo(f"{len(g):,} games of {table.n} players ({table.stakes.name}, {table.rules.name} rules), "
+                   f"{int(g['hands'].sum()):,} hands, mean {g['hands'].mean():.1f} a game; ended: {ended}")
+        typer.echo(summary.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+        typer.echo(f"tables in {out}/ ({time.perf_counter() - started:.1f} s)")
+
+
+def register_solve(bj: typer.Typer) -> None:
+    """``bluffjack solve``: the heads-up equilibrium of the whole hand."""
+
+    @bj.command("solve")
+    def solve_cmd(
+        out: Path = typer.Option(..., "--out", "-o", help="folder for the tables and charts", callback=out_folder),
+        target: float = typer.Option(0.01, "--target",
+                                     help="exploitability target of each face-up pair (chips a hand, NashConv/2)"),
+        max_iterations: int = typer.Option(2000, "--max-iterations", min=1, help="cap on CFR+ iterations a pair"),
+        max_hits: int = typer.Option(1, "--max-hits", min=0, max=1,
+                                     help="hits a player may take (the abstraction's cap; 2 is too large here)"),
+        house: bool = typer.Option(True, "--house/--no-house", help="all-bust pots to the house, or set aside"),
+        ante: int = typer.Option(1, "--ante", min=1),
+        bet: int = typer.Option(2, "--bet", min=1, help="every bet and raise (fixed limit)"),
+        max_raises: int = typer.Option(3, "--max-raises", min=0),
+        charts: bool = typer.Option(True, "--charts/--no-charts"),
+        progress: ProgressOpt = True,
+    ) -> None:
+        """Solve heads-up Bluffjack (CFR+ on the tree built from the rules; the face-down card private,
+        everything else public) with and without the betting, and write the answer tables."""
+        from analysis.solvers.bluffjack.tree import BluffjackTreeSpec
+        from analysis.solvers.errors import SolverError
+
+        from ..guide.writers import write_bluffjack_equilibrium_study
+
+        if not target > 0:
+            raise SolverError(f"--target must be positive; got {target}")
+        spec = BluffjackTreeSpec(ante=ante, bet=bet, max_raises=max_raises, max_hits=max_hits, house=house)
+        started = time.perf_counter()
+        with progress_bar(progress) as update:
+            frames, manifest = write_bluffjack_equilibrium_study(out, spec, target=target,
+                                                                 max_iterations=max_iterations,
+                                                                 charts=charts, progress=update)
+        b = manifest["betting"]
+        typer.echo(f"{spec.name}: exploitability {b['exploitability']:.4f} chips a hand "
+                   f"({b['iterations']:,} iterations over 100 face-up pairs, {b['seconds']:.1f} s); "
+                   f"seat A {b['value'][0]:+.3f}, seat B {b['value'][1]:+.3f} chips a hand")
+        typer.echo(frames["bluffjack_eq_bluffs"].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
         typer.echo(f"tables and charts in {out}/ ({time.perf_counter() - started:.1f} s)")

@@ -551,6 +551,80 @@ def bluffjack(folder: Path, info: dict[str, Any]) -> list:
             "'more cards is stronger' variant plays like the first one, and 10-card Charlies "
             "practically never happen.")))
         out.append(_block("table", frame=grid.reset_index().round(3)))
+    out.extend(_bluffjack_equilibrium(folder))
+    return out
+
+
+def _bluffjack_equilibrium(folder: Path) -> list:
+    """The betting game played well: the heads-up equilibrium's answers."""
+    pairs = _csv(folder, "bluffjack_eq_pairs")
+    if pairs is None:
+        return []
+    actions = _csv(folder, "bluffjack_eq_actions")
+    bluffs = _csv(folder, "bluffjack_eq_bluffs")
+    hit = _csv(folder, "bluffjack_eq_hit")
+    hidden = _csv(folder, "bluffjack_eq_hidden")
+    w = pairs["weight"]
+    value_a = float((w * pairs["value_a"]).sum())
+    expl = float((w * pairs["exploitability"]).sum())
+    out = [_block("p", (
+        "**The betting game played well (heads-up).** Bluffjack is named for its bluff: the face-down "
+        "card is all a player hides, hits are face up, and a player left alone wins the pot even "
+        "when bust. Solved by CFR+ on the tree of the whole hand built from the rules (the lab's "
+        "fixed limit: ante 1, bets and raises 2, 3 raises a round; seat A left of the dealer opens "
+        "the first round with the forced 2, acts first when hitting and in the final round). "
+        "Abstraction: cards by value class drawn with replacement (no card removal), at most one "
+        "hit a player, deep stacks. Every face-up pair is its own game (both are seen before any "
+        f"decision); the whole hand is {expl:.4f} chips from equilibrium (NashConv / 2, exact best "
+        f"responses). Seat A expects {value_a:+.3f} chips a hand, seat B {-value_a:+.3f} "
+        "(the house's all-bust pots make up the difference): acting last is worth that much.")),
+    ]
+    if actions is not None:
+        first = actions[(actions["round"] == "initial") & (actions["seat"] == "B") & (actions["facing"] == 1)]
+        g = first.assign(wr=first["bet/raise"] * first["reach"], wf=first["fold"] * first["reach"])
+        grid = g.groupby(["hidden", "own_visible"])[["wr", "wf", "reach"]].sum()
+        order = [str(c) for c in range(2, 11)] + ["A"]
+        raise_grid = (grid["wr"] / grid["reach"]).unstack("own_visible").reindex(order) * 100
+        fold_grid = (grid["wf"] / grid["reach"]).unstack("own_visible").reindex(order) * 100
+        out.append(_block("p", (
+            "Seat B facing the forced opening bet: how often it **raises** (%), by its face-down card "
+            "(rows) and its face-up card's value (columns; 11 is an ace), averaged over A's face-up card:")))
+        out.append(_block("table", frame=raise_grid.round(0).reset_index()))
+        out.append(_block("p", "and how often it **folds** (%):"))
+        out.append(_block("table", frame=fold_grid.round(0).reset_index()))
+    if bluffs is not None and len(bluffs):
+        b = bluffs.assign(bet=(100 * bluffs["bet"]).round(1), opponent_folds=(100 * bluffs["opponent_folds"]).round(1),
+                          share_of_spots=(100 * bluffs["share_of_spots"]).round(1))
+        out.append(_block("p", (
+            "**Bluffs.** In the final round, when nobody has bet yet (seat A opening, seat B checked "
+            "to), how often each kind of hand bets (%), and how often the opponent then folds at "
+            "once (%); a bust or weak hand that bets is a bluff, and when the opponent folds it wins "
+            "the pot anyway:")))
+        out.append(_block("table", frame=b[["seat", "category", "share_of_spots", "bet", "opponent_folds"]]))
+    if hit is not None and "hit_no_betting" in hit:
+        h = hit[hit["total"].between(12, 19)].copy()
+        for c in ("hit_betting", "hit_no_betting"):
+            h[c] = (100 * h[c]).round(1)
+        h["gain_betting"] = h["gain_betting"].round(2)
+        out.append(_block("p", (
+            "**Hitting with the betting.** At the first hit decision, the equilibrium's chance to hit "
+            "(%) by own total (face-down card included), with the betting and in the same game "
+            "without it (ante only, every hand shows down: today's no-fold answer in this "
+            "abstraction), and what hitting gains over standing with the betting (chips, given the "
+            "spot). "
+            + "; ".join(f"seat {r.seat} on {int(r.total)}: {r.hit_betting:.0f}% with the betting, "
+                        f"{r.hit_no_betting:.0f}% without" for r in h[h["total"] == 16].itertuples())
+            + ".")))
+        out.append(_block("table", frame=h[["seat", "total", "hit_betting", "hit_no_betting", "gain_betting"]]))
+    if hidden is not None:
+        out.append(_block("p", (
+            "**What the face-down card is worth**: each seat's expected result (chips a hand) by its "
+            "face-down card, with the betting and without. A hidden ace is worth "
+            f"{hidden['seat_B'].iloc[-1] - hidden['seat_B'].iloc[0]:+.2f} chips over a hidden 2 to seat B "
+            "with the betting"
+            + (f", {hidden['seat_B_no_betting'].iloc[-1] - hidden['seat_B_no_betting'].iloc[0]:+.2f} without"
+               if "seat_B_no_betting" in hidden else "") + ".")))
+        out.append(_block("table", frame=hidden.round(3)))
     return out
 
 
@@ -571,6 +645,8 @@ _TITLES = {
     "bluffjack_stand_on": "Bluffjack: pot share of stand on N against threshold players",
     "bluffjack_best_response_gain": "Bluffjack: what watching the table is worth",
     "bluffjack_rule_effects": "Bluffjack: what each rule option is worth",
+    "bluffjack_eq_hit": "Bluffjack heads-up at equilibrium: when to hit, with and without the betting",
+    "bluffjack_eq_hidden": "Bluffjack heads-up at equilibrium: what the face-down card is worth",
     "equilibrium_free_fold_by_bucket": "At equilibrium: folding for free by strength and street",
     "equilibrium_free_fold_by_position": "At equilibrium: folding for free by position",
     "equilibrium_convergence": "How close the solutions are (NashConv, strategy change)",

@@ -163,10 +163,15 @@ def run_brag(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 
 
 def run_bluffjack(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
-    """Bluffjack: exact odds, and hit or stand against 1-9 threshold opponents."""
+    """Bluffjack: exact odds, hit or stand against 1-9 threshold opponents, and the heads-up
+    equilibrium of the whole hand with the betting."""
     from analysis.studies.bluffjack.hit_stand import HitStandSpec
 
-    from .writers import write_bluffjack_hit_stand_study, write_bluffjack_odds_study
+    from .writers import (
+        write_bluffjack_equilibrium_study,
+        write_bluffjack_hit_stand_study,
+        write_bluffjack_odds_study,
+    )
 
     quick = options.quick
     _, odds_manifest = write_bluffjack_odds_study(folder, "source", (15, 17, 19) if quick else
@@ -181,10 +186,14 @@ def run_bluffjack(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
          f"rule sets {', '.join(spec.rules)}")
     res = write_bluffjack_hit_stand_study(folder, spec, preview=quick, backend=options.backend,
                                           progress=options.progress)
+    target, max_iterations = (0.05, 300) if quick else (0.01, 2000)
+    echo(f"  heads-up equilibrium: 100 face-up pairs, each to {target} chips of exploitability")
+    _, eq_manifest = write_bluffjack_equilibrium_study(folder, target=target, max_iterations=max_iterations,
+                                                       preview=quick, progress=options.progress)
     return {"manifest": res.manifest,
             "manifests": {"bluffjack_final": odds_manifest, "bluffjack_bust": odds_manifest,
                           "bluffjack_stand": res.manifest, "bluffjack_best": res.manifest,
-                          "bluffjack_rule": res.manifest},
+                          "bluffjack_rule": res.manifest, "bluffjack_eq": eq_manifest},
             "tables": _tables(folder), "charts": _charts(folder)}
 # ----------------------------------------------------------------------------- equilibrium
 
@@ -210,5 +219,6 @@ STUDIES: tuple[Study, ...] = (
           run_equilibrium),
     Study("whole_games", "Which way of playing wins whole games", run_whole_games),
     Study("brag", "Three Card Brag: hand odds, equity against 1-16 hands, and blind play", run_brag),
-    Study("bluffjack", "Bluffjack: bust odds, and hit or stand against 1-9 opponents", run_bluffjack),
+    Study("bluffjack", "Bluffjack: bust odds, and hit or stand against 1-9 opponents", run_bluffjack,
+          version=2),
 )

@@ -276,3 +276,28 @@ def write_equilibrium_study(out: str | Path, deck: str = "reference", *, quick: 
     manifest = frames.pop("manifest")
     written = equilibrium_charts(frames, out, manifest) if charts else []
     return {"frames": frames, "manifest": manifest, "charts": written}
+
+
+def write_bluffjack_equilibrium_study(out: str | Path, spec: Any = None, *, target: float = 0.01,
+                                      max_iterations: int = 2000, charts: bool = True, preview: bool = False,
+                                      progress: Progress | None = None) -> tuple[dict[str, pd.DataFrame], dict]:
+    """The heads-up Bluffjack equilibrium with the betting and without (same abstraction), its
+    answer tables and charts, into ``out``."""
+    from dataclasses import replace
+
+    from analysis.charts.bluffjack import equilibrium_charts
+    from analysis.solvers.bluffjack.solve import equilibrium_tables, solve_bluffjack
+    from analysis.solvers.bluffjack.tree import BluffjackTreeSpec
+
+    spec = spec or BluffjackTreeSpec()
+    eq = solve_bluffjack(spec, target, max_iterations, progress=progress)
+    nb = solve_bluffjack(replace(spec, betting=False), target, max_iterations)
+    frames = equilibrium_tables(eq, nb)
+    manifest = provenance(game="bluffjack", method="vector CFR+ per face-up pair (exact best response)",
+                          betting=eq.manifest(), no_betting=nb.manifest(),
+                          **({"preview": True} if preview else {}))
+    for name, df in frames.items():
+        write_table(df, out, name, manifest)
+    if charts:
+        equilibrium_charts(frames, out, manifest)
+    return frames, manifest

@@ -194,6 +194,28 @@ CASES: list[tuple[str, ...]] = [
     ("bluffjack table --out {tmp}/afile", "--out", "not a folder"),
     ("bluffjack hit-stand --opponents 0", "opponents"),
     ("bluffjack hit-stand --stderr 0", "standard-error"),
+    ("bluffjack hands", "missing option", "--out"),
+    ("bluffjack hands --out {tmp}/h.jsonl -s nosuch", "unknown bluffjack strategy", "nosuch"),
+    ("bluffjack hands --out {tmp}/h.jsonl -s solid", "2-10 players", "--players"),
+    ("bluffjack hands --out {tmp}/h.jsonl -n 11", "2-10 players", "11"),
+    ("bluffjack hands --out {tmp}/h.jsonl --stakes limit=spread", "limit", "spread"),
+    ("bluffjack hands --out {tmp}/h.jsonl --stakes bet=0", "bet", "at least 1"),
+    ("bluffjack hands --out {tmp}/h.jsonl --stakes extra=1", "unknown stakes option", "extra"),
+    ("bluffjack hands --out {tmp}/h.jsonl --rules charlie=2", "charlie must be 0"),
+    ("bluffjack hands --out {tmp}/h.jsonl --hands 0", "--hands"),
+    ("bluffjack replay {tmp}/nosuch.jsonl", "cannot read", "nosuch.jsonl"),
+    ("bluffjack replay {tmp}/bj.jsonl", "line 1, action 1", "'check' by P2", "open with the minimum",
+     "RULES §3"),
+    ("bluffjack replay {tmp}/notjson.json", "not valid JSON"),
+    ("bluffjack replay {tmp}/wrongshape.json", "table"),
+    ("bluffjack games", "missing option", "--out"),
+    ("bluffjack games --out {tmp}/g --stack 0", "--stack"),
+    ("bluffjack games --out {tmp}/g --max-hands 0", "--max-hands"),
+    ("bluffjack games --out {tmp}/afile", "--out", "not a folder"),
+    ("bluffjack solve", "missing option", "--out"),
+    ("bluffjack solve --out {tmp}/s --target 0", "--target", "positive"),
+    ("bluffjack solve --out {tmp}/s --max-hits 2", "--max-hits"),
+    ("bluffjack solve --out {tmp}/s --max-iterations 0", "--max-iterations"),
     # --- solve
     ("solve", "missing argument"),
     ("solve chess", "chess"),
@@ -219,6 +241,10 @@ def bad_files(tmp_path_factory) -> Path:
     (tmp / "wrongshape.json").write_text(json.dumps({"a": 1}))
     (tmp / "invalid.toml").write_text("garbage = = 1\n")
     (tmp / "baddeck.toml").write_text('[[cards]]\nname = "x"\n')
+    (tmp / "bj.jsonl").write_text(json.dumps({
+        "table": {"seats": ["P1", "P2"], "stacks": [50, 50], "dealer": "P1"},
+        "down": {"P1": "Kh", "P2": "5c"}, "up": {"P1": "6d", "P2": "9s"},
+        "actions": [["initial", "P2", "check"]]}) + "\n")
     return tmp
 
 

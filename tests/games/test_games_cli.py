@@ -108,3 +108,24 @@ def test_bad_input_is_one_line_and_exit_2(cli, args: list[str], message: str) ->
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_bluffjack_betting_commands(cli, tmp_path) -> None:
+    hist = tmp_path / "bj.jsonl"
+    r = cli("bluffjack", "hands", "--out", hist, "--hands", "40", "-s", "solid,bluffer,maniac", "-n", "4",
+            "--stakes", "limit=pot,extra_betting=true", "--rules", "no-house", "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    lines = [json.loads(x) for x in hist.read_text().splitlines()]
+    assert len(lines) == 40 and lines[0]["stakes"]["limit"] == "pot" and not lines[0]["rules"]["house"]
+    r = cli("bluffjack", "replay", hist)
+    assert r.returncode == 0 and "40 hands replayed" in r.stdout
+    lines[0]["result"]["stacks"]["P1"] += 1
+    hist.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    r = cli("bluffjack", "replay", hist)
+    assert r.returncode == 2 and "line 1: result differs" in r.stderr
+    out = tmp_path / "games"
+    r = cli("bluffjack", "games", "--out", out, "--games", "50", "--stack", "20", "--seed", "1")
+    assert r.returncode == 0, r.stderr
+    games = pd.read_parquet(out / "bluffjack_games.parquet")
+    summary = pd.read_csv(out / "bluffjack_games_summary.csv")
+    assert len(games) == 50 and summary["wins"].sum() == (games["reason"] == "won").sum()

@@ -18,7 +18,9 @@ def test_quick_chapters(cli, tmp_path) -> None:
                                     "brag_thresholds", "brag_blind", "brag_blind_summary"}),
                           ("bluffjack", {"bluffjack_final_totals", "bluffjack_stand_on",
                                          "bluffjack_best", "bluffjack_rule_effects",
-                                         "bluffjack_policy", "bluffjack_policy_summary"})):
+                                         "bluffjack_policy", "bluffjack_policy_summary",
+                                         "bluffjack_eq_actions", "bluffjack_eq_bluffs", "bluffjack_eq_hit",
+                                         "bluffjack_eq_hidden", "bluffjack_eq_pairs"})):
         index = json.loads((tmp_path / study / "study.json").read_text())
         assert set(index["tables"]) == tables and index["title"] in readme
         assert len(index["charts"]) >= 4
@@ -26,6 +28,7 @@ def test_quick_chapters(cli, tmp_path) -> None:
             assert (tmp_path / study / chart["svg"]).exists()
     assert "Blind play" in readme and "tight field" in readme and "3-2-A" in readme
     assert "The best response" in readme and "Rule options" in readme and "| nan" not in readme
+    assert "The betting game played well" in readme and "Bluffs" in readme
     captions = [line for line in readme.splitlines() if line.startswith("*") and "<sub>" in line]
     assert captions and all("PREVIEW" in c for c in captions)
     blind_captions = [c for c in captions if "blind minus open" in c]

@@ -1,0 +1,544 @@
+"""The numba Bluffjack kernel: hands and whole games played by threshold strategies.
+
+The same rules as the referee (:mod:`.referee`, which the tests replay every logged hand
+through), written over two small arrays: ``st[seat, C_*]`` (chips, cards, flags of each
+seat) and ``g[G_*]`` (the round, raises, who acts). A hand's cards are a shuffled deck:
+face-down cards to the seats clockwise from the dealer's left, then the face-up cards,
+then the hits in order. Every decision draws one uniform number (the forced opening bet
+draws none), so a hand depends only on its deck, its seed stream and the strategies.
+
+Log rows: ``[round, seat, action, amount]`` (``A_*``; amount: the round total of a bet or
+raise, the card of a hit, else -1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from analysis.core.rng import deal, next_float, seed_state
+from evaluator._blackjack_kernels import ACE_RANK, R_HOUSE, best_total, card_points, strength
+from evaluator.jit import kernel
+
+from .stakes import S_ANTE, S_BET, S_EXTRA, S_LIMIT, S_MAX_RAISES, S_SECOND
+from .strategy import (
+    D_BET,
+    D_HIT,
+    F_FACING,
+    F_HIDDEN,
+    F_OPP,
+    F_PLAYERS,
+    F_RAISES,
+    F_ROUND,
+    F_TOTAL,
+    F_VISIBLE,
+    N_FEAT,
+)
+
+A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_HIT, A_STAND = range(7)
+ACTION_NAMES = ("fold", "check", "call", "bet", "raise", "hit", "stand")
+R_FIRST, R_INITIAL, R_PLAY, R_FINAL, R_OVER = range(5)
+L_FIXED, L_POT, L_NO = range(3)
+
+(C_STACK, C_PUT, C_BET, C_FOLDED, C_STOOD, C_ACTED, C_SEEN, C_DOWN, C_UP, C_HARD, C_ACE, C_VHARD,
+ C_VACE, C_CARDS) = range(14)
+N_COLS = 14
+(G_ROUND, G_RAISES, G_FULL, G_LAST, G_OPENED, G_PENDING, G_TO_ACT, G_DECK, G_N, G_DEALER, G_HOUSE,
+ G_CARRY, G_SHOWDOWN, G_ACTIONS) = range(14)
+N_G = 14
+MAX_LOG = 512
+"""Log rows per hand (a hand with more actions stops logging; the tests check the count)."""
+DECK = 52
+
+
+@kernel(inline=True)
+def _can_bet(st, i):
+    return st[i, C_FOLDED] == 0 and st[i, C_STACK] > 0
+
+
+@kernel
+def _level(st, n):
+    m = 0
+    for i in range(n):
+        m = max(m, st[i, C_BET])
+    return m
+
+
+@kernel
+def _others_can_bet(st, n, i):
+    for j in range(n):  # noqa: SIM110 (a plain loop for numba)
+        if j != i and _can_bet(st, j):
+            return True
+    return False
+
+
+@kernel
+def _bet_due(st, g, i):
+    n = g[G_N]
+    if not _can_bet(st, i):
+        return False
+    lvl = _level(st, n)
+    if st[i, C_ACTED] != 0 and st[i, C_BET] >= lvl:
+        return False
+    return st[i, C_BET] < lvl or _others_can_bet(st, n, i)
+
+
+@kernel
+def _turn_due(st, g, stakes, i):
+    if st[i, C_FOLDED] != 0:
+        return False
+    if st[i, C_STOOD] == 0:
+        return True
+    return stakes[S_EXTRA] != 0 and _can_bet(st, i) and st[i, C_BET] < _level(st, g[G_N])
+
+
+@kernel
+def _next_due(st, g, stakes, start, play):
+    n = g[G_N]
+    for k in range(n):
+        i = (start + k) % n
+        if (_turn_due(st, g, stakes, i) if play else _bet_due(st, g, i)):
+            return i
+    return -1
+
+
+@kernel
+def _in_hand(st, n):
+    c = 0
+    for i in range(n):
+        if st[i, C_FOLDED] == 0:
+            c += 1
+    return c
+
+
+@kernel
+def _pot(st, n):
+    p = 0
+    for i in range(n):
+        p += st[i, C_PUT]
+    return p
+
+
+@kernel
+def _put(st, i, chips):
+    chips = min(chips, st[i, C_STACK])
+    st[i, C_STACK] -= chips
+    st[i, C_PUT] += chips
+    st[i, C_BET] += chips
+
+
+@kernel
+def _showdown(st, g, rules, out):
+    """Pots by what the players put in; strengths; house or carry for all-bust pots."""
+    n = g[G_N]
+    first = (g[G_DEALER] + 1) % n
+    stren = np.full(n, -1, np.int64)
+    for i in range(n):
+        if st[i, C_FOLDED] == 0:
+            stren[i] = strength(st[i, C_HARD], st[i, C_ACE] > 0, st[i, C_CARDS], st[i, C_DOWN], st[i, C_UP], rules)
+        out[i] = st[i, C_STACK]
+    below = 0
+    while True:
+        top = -1
+        for i in range(n):  # the next live level above ``below``
+            p = st[i, C_PUT]
+            if st[i, C_FOLDED] == 0 and p > below and (top < 0 or p < top):
+                top = p
+        if top < 0:
+            break
+        amount = 0
+        for i in range(n):
+            amount += min(st[i, C_PUT], top) - min(st[i, C_PUT], below)
+        below = top
+        best = -1
+        count = 0
+        for i in range(n):
+            if st[i, C_FOLDED] == 0 and st[i, C_PUT] >= top:
+                count += 1
+                best = max(best, stren[i])
+        if count == 1:
+            for i in range(n):
+                if st[i, C_FOLDED] == 0 and st[i, C_PUT] >= top:
+                    out[i] += amount
+            continue
+        if best == 0:
+            if rules[R_HOUSE] != 0:
+                g[G_HOUSE] += amount
+            else:
+                g[G_CARRY] += amount
+            continue
+        won = 0
+        for i in range(n):
+            if st[i, C_FOLDED] == 0 and st[i, C_PUT] >= top and stren[i] == best:
+                won += 1
+        share = amount // won
+        odd = amount - share * won
+        for k in range(n):
+            i = (first + k) % n
+            if st[i, C_FOLDED] == 0 and st[i, C_PUT] >= top and stren[i] == best:
+                out[i] += share + (1 if odd > 0 else 0)
+                odd -= 1
+    g[G_SHOWDOWN] = 1
+    g[G_ROUND] = R_OVER
+
+
+@kernel
+def _next_round(st, g, stakes, rules, out):
+    """Start the next phase (skipping betting rounds nobody can bet in), or the showdown."""
+    n = g[G_N]
+    first = (g[G_DEALER] + 1) % n
+    while True:
+        g[G_ROUND] += 1
+        if g[G_ROUND] == R_FIRST and stakes[S_SECOND] == 0:
+            continue
+        if g[G_ROUND] == R_OVER:
+            _showdown(st, g, rules, out)
+            return
+        for i in range(n):
+            st[i, C_BET] = 0
+            st[i, C_ACTED] = 0
+            st[i, C_SEEN] = -1
+        g[G_RAISES] = 0
+        g[G_FULL] = 0
+        g[G_LAST] = stakes[S_BET]
+        g[G_OPENED] = 1 if g[G_ROUND] >= R_PLAY else 0
+        g[G_PENDING] = 0
+        if g[G_ROUND] == R_PLAY:
+            nxt = _next_due(st, g, stakes, first, True)
+            if nxt >= 0:
+                g[G_TO_ACT] = nxt
+                return
+            continue
+        can = 0
+        for i in range(n):
+            if _can_bet(st, i):
+                can += 1
+        if can >= 2:
+            g[G_TO_ACT] = _next_due(st, g, stakes, first, False)
+            return
+
+
+@kernel
+def _menu(st, g, stakes, menu):
+    """The betting menu of the player to act: ``menu = [fold, call, min_to, max_to, forced]``."""
+    n = g[G_N]
+    i = g[G_TO_ACT]
+    lvl = _level(st, n)
+    call = min(lvl - st[i, C_BET], st[i, C_STACK])
+    stood_turn = g[G_ROUND] == R_PLAY and st[i, C_STOOD] != 0 and g[G_PENDING] == 0
+    menu[0] = 1 if call > 0 and not stood_turn else 0
+    menu[1] = call
+    menu[4] = 0
+    if g[G_OPENED] == 0:
+        to = st[i, C_BET] + min(stakes[S_BET], st[i, C_STACK])
+        menu[0], menu[1], menu[2], menu[3], menu[4] = 0, 0, to, to, 1
+        return
+    menu[2] = -1
+    menu[3] = -1
+    all_in_to = st[i, C_BET] + st[i, C_STACK]
+    cap = stakes[S_MAX_RAISES]
+    if (_others_can_bet(st, n, i) and all_in_to > lvl and st[i, C_SEEN] != g[G_FULL]
+            and not (cap > 0 and g[G_RAISES] >= cap and lvl > 0)):
+        step = stakes[S_BET] if stakes[S_LIMIT] == L_FIXED else max(stakes[S_BET], g[G_LAST])
+        want = lvl + step
+        if stakes[S_LIMIT] == L_FIXED:
+            top = want
+        elif stakes[S_LIMIT] == L_POT:
+            top = lvl + _pot(st, n) + (lvl - st[i, C_BET])
+        else:
+            top = all_in_to
+        menu[2] = min(want, all_in_to)
+        menu[3] = min(max(top, want), all_in_to)
+
+
+@kernel
+def _features(st, g, i, feats):
+    """What seat ``i`` sees (``strategy.FEATURES``)."""
+    n = g[G_N]
+    feats[F_ROUND] = g[G_ROUND]
+    feats[F_FACING] = 1 if _level(st, n) > st[i, C_BET] else 0
+    feats[F_TOTAL] = best_total(st[i, C_HARD], st[i, C_ACE] > 0) if g[G_ROUND] > R_FIRST \
+        else best_total(card_points(st[i, C_DOWN]), (st[i, C_DOWN] >> 2) == ACE_RANK)
+    d = card_points(st[i, C_DOWN])
+    feats[F_HIDDEN] = 11 if d == 1 else d
+    feats[F_VISIBLE] = best_total(st[i, C_VHARD], st[i, C_VACE] > 0) if g[G_ROUND] > R_FIRST else 0
+    opp = 0
+    if g[G_ROUND] > R_FIRST:
+        for j in range(n):
+            if j != i and st[j, C_FOLDED] == 0:
+                v = best_total(st[j, C_VHARD], st[j, C_VACE] > 0)
+                if v <= 21:
+                    opp = max(opp, v)
+    feats[F_OPP] = opp
+    feats[F_PLAYERS] = _in_hand(st, n)
+    feats[F_RAISES] = g[G_RAISES]
+
+
+@kernel
+def _pick(pol, s, decision, feats, legal3, u):
+    """Index of the action chosen by strategy ``s`` (-1: the default) from its first matching rule,
+    illegal actions dropped and the rest renormalised; also the rule's raise size."""
+    n_rules, kind, lo, hi, cum, size = pol
+    for r in range(n_rules[s]):
+        if kind[s, r] != decision:
+            continue
+        ok = True
+        for f in range(N_FEAT):
+            if feats[f] < lo[s, r, f] or feats[f] > hi[s, r, f]:
+                ok = False
+                break
+        if not ok:
+            continue
+        total = 0.0
+        prev = 0.0
+        w = np.zeros(3)
+        for a in range(3):
+            p = cum[s, r, a] - prev
+            prev = cum[s, r, a]
+            if legal3[a] and p > 0:
+                w[a] = p
+                total += p
+        if total <= 0:
+            return -1, size[s, r]
+        x = u * total
+        acc = 0.0
+        last = -1
+        for a in range(3):
+            if w[a] > 0:
+                acc += w[a]
+                last = a
+                if x < acc:
+                    return a, size[s, r]
+        return last, size[s, r]
+    return -1, 1.0
+
+
+@kernel
+def _log(log, g, rnd, i, action, amount):
+    k = g[G_ACTIONS]
+    if k < log.shape[0]:
+        log[k, 0] = rnd
+        log[k, 1] = i
+        log[k, 2] = action
+        log[k, 3] = amount
+    g[G_ACTIONS] = k + 1
+
+
+@kernel
+def _deal_seat(st, i, card, down):
+    pts = card_points(card)
+    ace = 1 if (card >> 2) == ACE_RANK else 0
+    st[i, C_HARD] += pts
+    st[i, C_ACE] += ace
+    st[i, C_CARDS] += 1
+    if down:
+        st[i, C_DOWN] = card
+    else:
+        st[i, C_VHARD] += pts
+        st[i, C_VACE] += ace
+
+
+@kernel
+def play_hand(deck, stacks, dealer, stakes, rules, pol, seat_pol, rng, log, out, g):
+    """One hand: ``deck`` shuffled, ``stacks[n]`` before the ante (every one >= 1), strategies
+    ``seat_pol[n]`` (indices into ``pol``); writes the final stacks to ``out`` and the log;
+    ``g`` (length ``N_G``) ends with the house, carry, showdown and action count."""
+    n = stacks.shape[0]
+    st = np.zeros((n, N_COLS), np.int64)
+    g[:] = 0
+    g[G_N] = n
+    g[G_DEALER] = dealer
+    g[G_ROUND] = -1
+    first = (dealer + 1) % n
+    for k in range(n):
+        i = (first + k) % n
+        st[i, C_STACK] = stacks[i]
+        _deal_seat(st, i, deck[k], True)
+        st[i, C_UP] = deck[n + k]
+        _deal_seat(st, i, deck[n + k], False)
+        _put(st, i, stakes[S_ANTE])
+    g[G_DECK] = 2 * n
+    _next_round(st, g, stakes, rules, out)
+    feats = np.zeros(N_FEAT, np.int64)
+    menu = np.zeros(5, np.int64)
+    legal3 = np.zeros(3, np.bool_)
+    while g[G_ROUND] != R_OVER:
+        i = g[G_TO_ACT]
+        rnd = g[G_ROUND]
+        if rnd == R_PLAY and g[G_PENDING] == 0 and st[i, C_STOOD] == 0:
+            _features(st, g, i, feats)
+            legal3[0] = g[G_DECK] < DECK
+            legal3[1] = True
+            legal3[2] = False
+            a, _ = _pick(pol, seat_pol[i], D_HIT, feats, legal3, next_float(rng))
+            if a == 0:
+                card = deck[g[G_DECK]]
+                g[G_DECK] += 1
+                _deal_seat(st, i, card, False)
+                _log(log, g, rnd, i, A_HIT, card)
+            else:
+                st[i, C_STOOD] = 1
+                _log(log, g, rnd, i, A_STAND, -1)
+            if stakes[S_EXTRA] != 0 and _can_bet(st, i) and (
+                    st[i, C_BET] < _level(st, n) or _others_can_bet(st, n, i)):
+                g[G_PENDING] = 1
+                continue
+            nxt = _next_due(st, g, stakes, i + 1, True)
+            if nxt < 0:
+                _next_round(st, g, stakes, rules, out)
+            else:
+                g[G_TO_ACT] = nxt
+            continue
+        # a betting decision
+        _menu(st, g, stakes, menu)
+        lvl = _level(st, n)
+        if menu[4] != 0:
+            action = A_BET
+            to = menu[2]
+        else:
+            _features(st, g, i, feats)
+            legal3[0] = menu[0] != 0
+            legal3[1] = True
+            legal3[2] = menu[2] >= 0
+            a, size = _pick(pol, seat_pol[i], D_BET, feats, legal3, next_float(rng))
+            if a == 0:
+                action = A_FOLD
+            elif a == 2:
+                action = A_BET if lvl == 0 else A_RAISE
+                if stakes[S_LIMIT] == L_FIXED:
+                    to = menu[2]
+                else:
+                    call = lvl - st[i, C_BET]
+                    to = lvl + int(size * (_pot(st, n) + call) + 0.5)
+                    to = min(max(to, menu[2]), menu[3])
+            else:
+                action = A_CHECK if menu[1] == 0 else A_CALL
+        if action == A_FOLD:
+            st[i, C_FOLDED] = 1
+            _log(log, g, rnd, i, A_FOLD, -1)
+        elif action == A_CHECK or action == A_CALL:  # noqa: SIM109
+            _put(st, i, menu[1])
+            _log(log, g, rnd, i, action, -1)
+        else:
+            inc = to - lvl
+            step = stakes[S_BET] if stakes[S_LIMIT] == L_FIXED else max(stakes[S_BET], g[G_LAST])
+            if action == A_RAISE:
+                g[G_RAISES] += 1
+            if inc >= step:
+                g[G_FULL] += 1
+                if stakes[S_LIMIT] != L_FIXED:
+                    g[G_LAST] = max(g[G_LAST], inc)
+            _put(st, i, to - st[i, C_BET])
+            g[G_OPENED] = 1
+            _log(log, g, rnd, i, action, to)
+        st[i, C_ACTED] = 1
+        st[i, C_SEEN] = g[G_FULL]
+        if _in_hand(st, n) == 1:
+            for j in range(n):
+                out[j] = st[j, C_STACK]
+            for j in range(n):
+                if st[j, C_FOLDED] == 0:
+                    out[j] += _pot(st, n)
+            g[G_ROUND] = R_OVER
+            break
+        if rnd == R_PLAY:
+            g[G_PENDING] = 0
+            nxt = _next_due(st, g, stakes, i + 1, True)
+        else:
+            nxt = _next_due(st, g, stakes, i + 1, False)
+        if nxt < 0:
+            _next_round(st, g, stakes, rules, out)
+        else:
+            g[G_TO_ACT] = nxt
+
+
+@kernel
+def _shuffle(rng):
+    deck = np.arange(DECK, dtype=np.int64)
+    deal(rng, deck, DECK, DECK)
+    return deck
+
+
+@kernel(parallel=True)
+def play_hands(stacks, stakes, rules, pol, seat_pol, key, first, logs, out, gs):
+    """Independent hands ``first .. first + len(out) - 1`` at one table, the dealer moving each hand
+    (hand ``h`` has dealer ``h % n`` and generator stream ``h``: thread-count independent). ``logs``
+    may have room for no action (``logs.shape[1] == 0``: results only)."""
+    n = stacks.shape[0]
+    hands = out.shape[0]
+    decks = np.zeros((hands, DECK), np.int64)
+    for k in prange(hands):
+        h = first + k
+        rng = np.empty(4, np.uint64)
+        seed_state(rng, key, h)
+        d = _shuffle(rng)
+        decks[k] = d
+        play_hand(d, stacks, h % n, stakes, rules, pol, seat_pol, rng, logs[k], out[k], gs[k])
+    return decks
+
+
+@kernel(parallel=True)
+def play_games(stacks, stakes, rules, pol, seat_pol, key, games, max_hands, rec):
+    """Whole games until one player holds every chip (or ``max_hands``); game ``k`` uses stream
+    ``k``. ``rec[k] = [hands, winner seat (-1: none), final stacks..., house, carry]``."""
+    n = stacks.shape[0]
+    for k in prange(games):
+        rng = np.empty(4, np.uint64)
+        seed_state(rng, key, k)
+        chips = stacks.copy()
+        house = 0
+        carry = 0
+        dealer = 0
+        hands = 0
+        log = np.zeros((MAX_LOG, 4), np.int64)
+        g = np.zeros(N_G, np.int64)
+        while hands < max_hands:
+            alive = 0
+            for i in range(n):
+                if chips[i] > 0:
+                    alive += 1
+            if alive <= 1:
+                break
+            idx = np.zeros(alive, np.int64)
+            c = 0
+            for i in range(n):
+                if chips[i] > 0:
+                    idx[c] = i
+                    c += 1
+            sub_st = np.zeros(alive, np.int64)
+            sub_pol = np.zeros(alive, np.int64)
+            for a in range(alive):
+                sub_st[a] = chips[idx[a]]
+                sub_pol[a] = seat_pol[idx[a]]
+            while chips[dealer % n] == 0:
+                dealer += 1
+            d_sub = 0
+            for a in range(alive):
+                if idx[a] == dealer % n:
+                    d_sub = a
+            deck = _shuffle(rng)
+            res = np.zeros(alive, np.int64)
+            play_hand(deck, sub_st, d_sub, stakes, rules, pol, sub_pol, rng, log, res, g)
+            for a in range(alive):
+                chips[idx[a]] = res[a]
+            house += g[G_HOUSE]
+            carry += g[G_CARRY]
+            hands += 1
+            dealer += 1
+        winner = -1
+        alive = 0
+        for i in range(n):
+            if chips[i] > 0:
+                alive += 1
+                winner = i
+        if alive == 1:
+            chips[winner] += carry
+            carry = 0
+        else:
+            winner = -1
+        rec[k, 0] = hands
+        rec[k, 1] = winner
+        for i in range(n):
+            rec[k, 2 + i] = chips[i]
+        rec[k, 2 + n] = house
+        rec[k, 3 + n] = carry
