@@ -17,9 +17,9 @@ from collections.abc import Sequence
 import typer
 from typer.core import TyperGroup
 
-from analysis import compile_notice
 from analysis.runners.interrupt import Interrupted
 from evaluator.errors import LabError
+from evaluator.jit_hooks import when_jit_loaded
 
 from .commands import register_all
 
@@ -109,12 +109,18 @@ def _usage_error(exc: UsageError, args: list[str]) -> str:
     return f"{where}: {message}" if where else message
 
 
+def _install_compile_notice() -> None:
+    from analysis import compile_notice
+
+    compile_notice.install()
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     from analysis.runners.ledger import finished_runs
 
-    compile_notice.install()
+    when_jit_loaded(_install_compile_notice)  # numba is imported only by commands that compile
     try:
         with finished_runs() as runs:
             code = app(args=args, prog_name="dilemma", standalone_mode=False)

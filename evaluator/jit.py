@@ -152,3 +152,9 @@ def _install() -> None:
 
 
 _install()
+_LOADED = True
+"""Set last: :mod:`evaluator.jit_hooks` runs its waiting hooks only on a finished module."""
+
+from evaluator.jit_hooks import run_waiting  # noqa: E402
+
+run_waiting()

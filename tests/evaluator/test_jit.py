@@ -4,6 +4,8 @@ command says on a terminal, once, that it is compiling."""
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 
 import numpy as np
 from numba.core import event
@@ -93,3 +95,15 @@ def test_the_compile_notice_is_one_line_on_a_terminal_only(monkeypatch):
     quiet = compile_notice._Notice()
     quiet.on_start(_Event(_callee))
     assert piped.getvalue() == ""
+
+
+def test_the_command_line_starts_without_numba_and_hooks_run_once_it_loads():
+    """The compile notice waits for the kernel decorator: a command that never compiles does
+    not pay numba's import (about half a second), one that does still gets the notice."""
+    probe = ("import sys, analysis.cli; from evaluator.jit_hooks import when_jit_loaded; "
+             "seen = []; when_jit_loaded(lambda: seen.append('numba' in sys.modules)); "
+             "print('numba' in sys.modules, seen); import evaluator.jit; print(seen); "
+             "when_jit_loaded(lambda: seen.append('again')); print(seen)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["False []", "[True]", "[True, 'again']"]
