@@ -115,6 +115,14 @@ _SEVEN = np.uint64(7)
 
 
 @kernel(inline=True)
+def _count_unit_of(item: int) -> int:
+    """The work unit that enumerates the ``item``-th first-three-cards prefix: dealt out in a
+    serpentine (0..63, 63..0, ...) so every unit gets as many long and short prefixes."""
+    turn, pos = divmod(item, _COUNT_UNITS)
+    return pos if turn % 2 == 0 else _COUNT_UNITS - 1 - pos
+
+
+@kernel(inline=True)
 def is_flush(acc):
     """Whether an accumulator holds five or more cards of one suit."""
     return (acc >> _SUIT_SHIFT) & _FLUSH != 0
@@ -376,8 +384,7 @@ def _count_unit(u, n_cards, k, key, init, low_mask, mult, bucket_shift, slot_shi
         for b in range(1, c):
             for a in range(b):
                 item += 1
-                turn, pos = divmod(item, _COUNT_UNITS)
-                if (pos if turn % 2 == 0 else _COUNT_UNITS - 1 - pos) != u:
+                if _count_unit_of(item) != u:
                     continue
                 idx[0] = a
                 idx[1] = b
@@ -446,8 +453,7 @@ def _count_unit7(u, n_cards, key, displace, values, bucket_shift, slot_shift, sl
         for b in range(1, c):
             for a in range(b):
                 item += 1
-                turn, pos = divmod(item, _COUNT_UNITS)
-                if (pos if turn % 2 == 0 else _COUNT_UNITS - 1 - pos) != u:
+                if _count_unit_of(item) != u:
                     continue
                 cards[0] = a
                 cards[1] = b
