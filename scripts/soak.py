@@ -182,12 +182,8 @@ def _settlement_chunk(seed: int, chunk: int, states: int) -> dict:
         deck = DECKS[names[int(rng.integers(len(names)))]]
         rules = Rules(**{k: str(rng.choice(v)) for k, v in RULE_CHOICES.items()})
         try:
-            assert_agree(state, deck, rules)
-            money = state.total_money
-            from analysis.dilemma.settlement import settle
-
-            result = settle(state, deck, rules)
-            if sum(result.stacks) + sum(result.bank) != money:
+            result = assert_agree(state, deck, rules)  # settled once, by both paths
+            if sum(result.stacks) + sum(result.bank) != state.total_money:
                 raise AssertionError("chips not conserved")
         except Exception as exc:  # noqa: BLE001 - every disagreement is reported
             failures.append(f"{deck.name} {rules}: {type(exc).__name__}: {str(exc)[:300]}")

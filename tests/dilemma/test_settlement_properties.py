@@ -116,8 +116,9 @@ rule_sets = st.builds(
 )
 
 
-def assert_agree(state: HandState, deck: Deck, rules: Rules) -> None:
-    """The readable path and the numba core give the same money, roles, flags and tallies."""
+def assert_agree(state: HandState, deck: Deck, rules: Rules):
+    """The readable path and the numba core give the same money, roles, flags and tallies;
+    returns the readable result (``scripts/soak.py`` checks it further)."""
     slow = settle(state, deck, rules)
     fast = settle_fast(state, deck, rules)
     out = fast["out"]
@@ -140,6 +141,7 @@ def assert_agree(state: HandState, deck: Deck, rules: Rules) -> None:
         ("active_ops", L.O_ACTIVE_OPS),
     ):
         assert slow.totals[key] == int(out[idx]), key
+    return slow
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
