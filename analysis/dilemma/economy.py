@@ -35,17 +35,8 @@ from evaluator.errors import LabError
 
 from ._economy_kernel import MISC_NAMES, N_MISC, enumerate_boards
 from .decks import Deck, load_deck
-from .effects import (
-    COLOURS,
-    OP_BOOM,
-    OP_BUBBLE,
-    OP_CRASH,
-    OP_LEVY,
-    OP_SLUMP,
-    OP_SUBSIDY,
-    OP_WINDFALL,
-    STREETS,
-)
+from .effects import COLOURS, STREETS
+from .extremes import board_extremes
 
 STUDY_STREETS: tuple[int, ...] = (1, 2, 3)
 """Flop, turn and river: the streets at which a hand can end with a board."""
@@ -61,28 +52,9 @@ def arrangements(street: int, n_cards: int = 40) -> int:
 
 def _bounds(deck: Deck, m_max: int) -> tuple[np.ndarray, np.ndarray]:
     """Lowest and highest possible value (in $10 units) of every tallied quantity."""
-    mult = {OP_BOOM: 1, OP_BUBBLE: 1, OP_SLUMP: 1}
-    totals = {OP_WINDFALL: 0, OP_LEVY: 0, OP_SUBSIDY: 0, OP_CRASH: 0}
-    for c in deck.effect_cards():
-        op, a = int(deck.opcode[c]), int(deck.amount[c])
-        if op in (OP_BOOM, OP_BUBBLE):
-            mult[OP_BOOM] *= max(1, a)
-        elif op == OP_SLUMP:
-            mult[OP_SLUMP] *= max(1, a)
-        elif op in totals:
-            totals[op] += a
-    top_plus = int(np.sort(deck.plus)[-5:].sum())
-    top_minus = int(np.sort(deck.minus)[-5:].sum())
-    bonus_hi = top_plus * mult[OP_BOOM] + totals[OP_WINDFALL]
-    pen_hi = top_minus * mult[OP_SLUMP]
-    lo = [0, 0]
-    hi = [bonus_hi, pen_hi]
-    for _ in range(m_max):
-        lo.append(-(totals[OP_LEVY] + totals[OP_CRASH]))
-        hi.append(bonus_hi + pen_hi)
-    for _ in range(m_max):
-        lo.append(-(pen_hi + totals[OP_CRASH]))
-        hi.append(totals[OP_SUBSIDY])
+    x = board_extremes(deck)
+    lo = [0, 0] + [-(x.levy + x.crash)] * m_max + [-(x.penalty + x.crash)] * m_max
+    hi = [x.bonus, x.penalty] + [x.bonus + x.penalty] * m_max + [x.subsidy] * m_max
     return np.array(lo, np.int64) // 10, np.array(hi, np.int64) // 10
 
 

@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from analysis.dilemma.decks import Deck, load_deck
-from analysis.dilemma.effects import OP_CRASH, OP_LEVY, OP_SLUMP, STREETS
+from analysis.dilemma.effects import STREETS
+from analysis.dilemma.extremes import board_extremes
 from analysis.dilemma.settlement import Rules
 from analysis.dilemma.settlement.state import bank_order_problem
 
@@ -163,13 +164,7 @@ class DilemmaSpec:
         penalty, every crash and levy of the deck's five worst cards. A bet that would leave a
         player less than this behind is made all-in, so a player's payments are never capped
         except when all-in (then the settlement computes the cap exactly)."""
-        d = self.deck_obj
-        minus = np.sort(d.minus)[::-1][:5].sum()
-        slump = np.sort(np.where(d.opcode == OP_SLUMP, d.amount, 1))[::-1][:5].prod()
-        crash = np.sort(np.where(d.opcode == OP_CRASH, d.amount, 0))[::-1][:5].sum()
-        levy = np.sort(np.where(d.opcode == OP_LEVY, d.amount, 0))[::-1][:5].sum()
-        total = int(minus * max(slump, 1) + crash + levy)
-        return -(-total // 10) * 10
+        return board_extremes(self.deck_obj).liability
 
     def with_options(self, **changes: Any) -> DilemmaSpec:
         """A copy with some options changed (validated)."""
