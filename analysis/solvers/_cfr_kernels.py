@@ -156,6 +156,16 @@ def _traverse(nodes, prob, utility, infos, strategy, regret, ssum, work, trav, w
 
 
 @kernel
+def iteration_weight(method, t, coefs):
+    """The average-strategy weight of iteration ``t`` (CFR 1, CFR+ t, DCFR t**gamma)."""
+    if method == M_CFR_PLUS:
+        return float(t)
+    if method == M_DCFR:
+        return float(t) ** coefs[C_GAMMA]
+    return 1.0
+
+
+@kernel
 def _apply_rule(regret, infos, player, method, t, coefs):
     """The method's regret rule after iteration ``t`` on one player's infosets (all if < 0)."""
     if method == M_CFR_PLUS:
@@ -195,12 +205,7 @@ def cfr_iterations(tree, regret, ssum, strategy, work, opts, coefs, first_iterat
     alternating = opts[O_ALTERNATING] != 0
     regret_matching(regret, infos, strategy, -1)
     for t in range(first_iteration, first_iteration + n_iterations):
-        if method == M_CFR_PLUS:
-            weight = float(t)
-        elif method == M_DCFR:
-            weight = float(t) ** coefs[C_GAMMA]
-        else:
-            weight = 1.0
+        weight = iteration_weight(method, t, coefs)
         for i in range(n_players):
             _traverse(nodes, prob, utility, infos, strategy, regret, ssum, work, i, weight)
             if alternating:

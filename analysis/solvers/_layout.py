@@ -60,6 +60,8 @@ N_OPTS = 2
 M_CFR = 0
 M_CFR_PLUS = 1
 M_DCFR = 2
+METHOD_CODES = {"cfr": M_CFR, "cfr+": M_CFR_PLUS, "dcfr": M_DCFR}
+"""The kernel code of each full-width method's canonical name."""
 
 # entries of the float coefficient vector passed to the full-width kernel
 C_ALPHA = 0

@@ -35,7 +35,6 @@ from .tree import GameTree, build_tree
 _METHODS = {"cfr": "cfr", "vanilla": "cfr", "cfr+": "cfr+", "cfr_plus": "cfr+", "cfrplus": "cfr+",
             "dcfr": "dcfr", "discounted": "dcfr", "mccfr": "mccfr", "es-mccfr": "mccfr",
             "external": "mccfr"}
-_CODES = {"cfr": L.M_CFR, "cfr+": L.M_CFR_PLUS, "dcfr": L.M_DCFR}
 _STATE_FORMAT = 1
 
 
@@ -137,7 +136,7 @@ class Solver:
         else:
             self._work = np.zeros((3, n))
             self._opts = np.zeros(L.N_OPTS, np.int64)
-            self._opts[L.O_METHOD] = _CODES[self.settings.method]
+            self._opts[L.O_METHOD] = L.METHOD_CODES[self.settings.method]
             self._opts[L.O_ALTERNATING] = int(self.settings.alternating)
             self._coefs = np.zeros(L.N_COEFS)
             self._coefs[L.C_ALPHA] = self.settings.alpha

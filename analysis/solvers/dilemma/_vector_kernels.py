@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from evaluator.jit import kernel
 
-from .._layout import C_GAMMA, M_CFR_PLUS, M_DCFR
 from ._deal_kernels import deal_payoffs
 from .public_tree import (
     N_COUNT,
@@ -42,16 +41,6 @@ from .public_tree import (
 )
 
 MODE_CFR, MODE_EV, MODE_BR = 0, 1, 2
-
-
-@kernel
-def iteration_weight(method, t, coefs):
-    """The average-strategy weight of iteration ``t`` (CFR 1, CFR+ t, DCFR t**gamma)."""
-    if method == M_CFR_PLUS:
-        return float(t)
-    if method == M_DCFR:
-        return float(t) ** coefs[C_GAMMA]
-    return 1.0
 
 
 @kernel

@@ -41,7 +41,6 @@ from .public_tree import DECISION, N_COUNT, N_KIND, N_STREET, PublicTree, build_
 from .spec import DilemmaError, DilemmaSpec
 from .vector import PayoffMatrices, VectorCFR, build_matrices, infos_of
 
-_CODES = {"cfr": L.M_CFR, "cfr+": L.M_CFR_PLUS, "dcfr": L.M_DCFR}
 HISTORY_COLUMNS = ["iteration", "nash_conv", "nash_conv_pot", "avg_change_per_1000", "seconds"]
 CheckCallback = Callable[[int, int, float, float], None]
 """``check(iteration, total, nash_conv, change per 1000 iterations)`` (NaN where not defined)."""
@@ -127,7 +126,7 @@ class DilemmaSolver:
             coefs[L.C_ALPHA] = self.settings.alpha
             coefs[L.C_BETA] = self.settings.beta
             coefs[L.C_GAMMA] = self.settings.gamma
-            self._vector = VectorCFR(game.tree, game.matrices, _CODES[method],
+            self._vector = VectorCFR(game.tree, game.matrices, L.METHOD_CODES[method],
                                      self.settings.alternating, coefs)
             self.regret = self._vector.regret
             self.ssum = self._vector.ssum

@@ -26,7 +26,7 @@ from threadpoolctl import threadpool_limits
 from analysis.dilemma.settlement.layout import new_arrays
 
 from .. import _layout as L
-from .._cfr_kernels import _apply_rule, normalise_sums, regret_matching
+from .._cfr_kernels import _apply_rule, iteration_weight, normalise_sums, regret_matching
 from . import _vector_kernels as VK
 from .deals import DealTable, game_args
 from .public_tree import (
@@ -243,7 +243,7 @@ class VectorCFR:
     def _run(self, first_iteration: int, n_iterations: int) -> None:
         regret_matching(self.regret, self.infos, self.strategy, -1)
         for it in range(first_iteration, first_iteration + n_iterations):
-            w = VK.iteration_weight(self.method, it, self.coefs)
+            w = iteration_weight(self.method, it, self.coefs)
             for i in range(2):
                 self._values(self.strategy, i, VK.MODE_CFR, w)
                 if self.alternating:
