@@ -26,7 +26,7 @@ from analysis.core.rng import derive_key
 from analysis.runners.interrupt import Interrupted, interruptible
 
 from . import _layout as L
-from ._cfr_kernels import cfr_iterations, normalise_sums, regret_matching
+from ._cfr_kernels import cfr_iterations, normalise_sums
 from ._mccfr_kernels import es_iterations
 from .errors import SolverError
 from .evaluate import ProfileValue, profile_value
@@ -163,12 +163,6 @@ class Solver:
         """The average strategy (flat array): what converges to an equilibrium."""
         out = np.zeros_like(self.ssum)
         normalise_sums(self.ssum, self.tree.infos, out)
-        return out[: self.tree.n_actions]
-
-    def current_strategy(self) -> np.ndarray:
-        """The current (regret-matching) strategy of the last iteration."""
-        out = np.zeros_like(self.regret)
-        regret_matching(self.regret, self.tree.infos, out, -1)
         return out[: self.tree.n_actions]
 
     def evaluate(self) -> ProfileValue:

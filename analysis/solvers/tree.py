@@ -109,10 +109,6 @@ class GameTree:
         h.update("\x1f".join(self.infoset_labels).encode())
         return h.hexdigest()[:16]
 
-    def infoset_player(self, infoset: int) -> int:
-        """The player who acts at infoset number ``infoset``."""
-        return int(self.infos[infoset, L.I_PLAYER])
-
     @property
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The tree as the one tuple every kernel takes first: ``(nodes, prob, cum, utility, infos)``."""

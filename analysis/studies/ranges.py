@@ -304,10 +304,6 @@ class Range:
         """True when every combo has the same weight."""
         return bool(len(self) == 0 or np.all(self._weights == self._weights[0]))
 
-    @property
-    def total_weight(self) -> float:
-        return float(self._weights.sum())
-
     def without(self, dead: Iterable[int]) -> Range:
         """The range without the combos that use a card of ``dead`` (board, dead cards...)."""
         mask = 0

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from evaluator.jit import kernel
 
-from ._deal_kernels import deal_payoffs
+from ._deal_kernels import R_HOLES, deal_payoffs
 from .public_tree import (
     N_COUNT,
     N_FIRST,
@@ -157,7 +157,7 @@ def build_matrices(records, hist, n_players, first, classes, class_street, class
     k = 0 the chance probability of the history pair, 1 and 2 player 0 / 1 having the better
     river hand, ``3 + 2 * slot + p`` player ``p``'s non-pot money in the class at that slot."""
     n_streets = hist_sizes.shape[0]
-    score_col = 5 + 2 * n_players + n_streets * n_players
+    score_col = R_HOLES + 2 * n_players + n_streets * n_players
     for d in range(records.shape[0]):
         deal_payoffs(records[d], game, classes, deck, rules, players, board, table, out, money, winners)
         s0 = records[d, score_col]

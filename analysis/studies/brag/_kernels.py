@@ -97,7 +97,6 @@ M_SEE_FACTOR = 2
 M_OPEN_SEES_BLIND = 3
 M_THRESHOLDS = 4
 MAX_PLAYERS = 17
-SHOWDOWN = -1
 
 
 @kernel(inline=True)
