@@ -26,6 +26,8 @@ AUTOMATIONS = (pk.Automation.ANTE_POSTING, pk.Automation.BET_COLLECTION,
                pk.Automation.CHIPS_PUSHING, pk.Automation.CHIPS_PULLING)
 AUTOMATIONS += tuple(getattr(pk.Automation, name) for name in ("RUNOUT_COUNT_SELECTION",)
                      if hasattr(pk.Automation, name))
+POKERKIT_RULE = {"short_all_in": "consecutive"}
+"""pokerkit's short all-in rule (RULES §1.2, ``Structure.short_all_in``): every hand is compared."""
 STRUCTURES = {"nl-casino": pk.BettingStructure.NO_LIMIT, "pl-casino": pk.BettingStructure.POT_LIMIT,
               "fl-casino": pk.BettingStructure.FIXED_LIMIT}
 
@@ -51,12 +53,19 @@ def card_text(cards) -> str:
 def play_one(rng: random.Random, structure: str, seen: dict | None = None) -> None:
     """One random hand played by both engines, checked at every decision; ``seen`` (when
     given) receives the referee's hand, to explain a disagreement (``scripts/soak.py``)."""
-    n = rng.randint(2, 6)
     blinds = (1, 2)
-    stacks = [rng.choice([rng.randint(3, 30), rng.randint(30, 300)]) for _ in range(n)]
+    short = rng.random() < 0.5
+    if not short:
+        n = rng.randint(2, 6)
+        stacks = [rng.choice([rng.randint(3, 30), rng.randint(30, 300)]) for _ in range(n)]
+    else:  # one or two deep stacks among short ones: short all-ins, several in a round
+        n = rng.randint(4, 6)
+        stacks = [rng.randint(60, 300) for _ in range(rng.randint(1, 2))]
+        stacks += [rng.randint(6, 30) for _ in range(n - len(stacks))]
+        rng.shuffle(stacks)
     dealer = rng.randrange(n)
     setup = TableSetup(names=tuple(f"P{i}" for i in range(n)), stacks=tuple(stacks), dealer=dealer,
-                       blinds=blinds, game="holdem", structure=get_structure(structure),
+                       blinds=blinds, game="holdem", structure=get_structure(structure, POKERKIT_RULE),
                        deck="holdem").validate()
     hand = Hand(setup)
     if seen is not None:
@@ -92,7 +101,8 @@ def play_one(rng: random.Random, structure: str, seen: dict | None = None) -> No
                 hand.act("fold")
                 state.fold()
             elif legal.min_to is not None and r > 0.6:
-                to = legal.max_to if rng.random() < 0.2 else rng.randint(legal.min_to, legal.max_to)
+                top = min(legal.max_to, legal.min_to + 8) if short else legal.max_to
+                to = legal.max_to if rng.random() < 0.2 else rng.randint(legal.min_to, top)
                 hand.act("bet" if legal.bet else "raise", to)
                 state.complete_bet_or_raise_to(to)
             else:
