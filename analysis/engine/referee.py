@@ -183,7 +183,7 @@ class Hand:
         self.short_stack = min(behind) if behind else 0
 
     def min_bet(self) -> int:
-        """The round's minimum bet: the big blind (fixed limit: the small or big bet)."""
+        """The round's minimum bet: the big blind (fixed limit: the limit)."""
         if self.st.kind == "fixed_limit":
             return self.limit()
         return self.big_blind
