@@ -2,9 +2,10 @@
 
 Categories, weakest first: high card, pair, flush, run, running flush, prial.
 Prials rank 3-3-3 best, then A-A-A, K-K-K ... 2-2-2. Runs and running flushes
-rank by their top card: A-K-Q highest ... 4-3-2, and 3-2-A lowest (the source);
-2-A-K is not a run. The rule option ``BragRules(a23="high")`` makes A-2-3 the
-best run instead (the common variant). Flushes and high cards compare by the
+rank by their top card: A-K-Q highest ... 4-3-2, and 3-2-A lowest (the source;
+RULES §4 marks it a [choice]); 2-A-K is not a run. The rule option
+``BragRules(a23="high")`` (``a23=high``) makes 3-2-A the best run instead (pagat's
+rule, which the source names as its basis). Flushes and high cards compare by the
 highest card, then the next, then the last; pairs by the pair, then the odd
 card. There is no suit order, so equal scores are exact ties.
 
@@ -106,17 +107,26 @@ RULE_SETS: dict[str, BragRules] = {"source": BragRules(), "a23-high": BragRules(
 
 
 def get_brag_rules(rules: BragRules | str | dict[str, Any] | None = None) -> BragRules:
-    """Rules from ``None`` (the source), a name (``source``, ``a23-high``), a dict or rules."""
+    """Rules from ``None`` (the source), a name (``source``, ``a23-high``), options
+    (``a23=high``), a dict or rules."""
     if rules is None:
         return BragRules()
     if isinstance(rules, BragRules):
         return rules
+    if isinstance(rules, str) and "=" in rules:
+        options = {}
+        for part in rules.split(","):
+            key, _, value = part.partition("=")
+            if not key.strip() or not value.strip():
+                raise BragRuleError(f"Brag rule option {part.strip()!r}: write name=value, e.g. a23=high")
+            options[key.strip().lower()] = value.strip().lower()
+        return get_brag_rules(options)
     if isinstance(rules, str):
         try:
             return RULE_SETS[rules.strip().lower()]
         except KeyError:
             raise BragRuleError(f"unknown Brag rules {rules!r}: choose one of "
-                                f"{', '.join(RULE_SETS)}") from None
+                                f"{', '.join(RULE_SETS)} (or options: a23=high)") from None
     if isinstance(rules, dict):
         known = {f.name for f in fields(BragRules)}
         unknown = sorted(set(rules) - known)

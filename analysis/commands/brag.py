@@ -15,7 +15,8 @@ from ._common import ProgressOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend,
 from ._lists import float_list, int_list, word_list
 
 RulesOpt = typer.Option("source", "--rules",
-                        help="source (3-2-A is the lowest run) or a23-high (A-2-3 is the best run)")
+                        help="source (A-K-Q the best run, 3-2-A the lowest; RULES §4 [choice]) or "
+                             "a23-high, also written a23=high (3-2-A the best run, pagat's)")
 
 
 def _format(value: str) -> str:

@@ -22,11 +22,36 @@ StrategiesOpt = Annotated[
 ]
 
 
+StructureOpt = Annotated[
+    str | None,
+    typer.Option("--structure",
+                 help="betting structure: dilemma; the Texas source's nl, pl, fl; nl-casino, pl-casino, "
+                      "fl-casino; then options, e.g. fl,limit=spread,short_cap=table or "
+                      "nl,raises_per_player=0 (docs/hand_history.md)"),
+]
+BigBlindOpt = Annotated[
+    int | None,
+    typer.Option("--big-blind", help="Texas Hold'em: the big blind (minimum bet); the small blind is "
+                                     "half, rounded down (default 2: blinds 1/2)"),
+]
+
+
 def _config(strategies: str, players: int | None, game: str, structure: str | None, deck: str | None,
-            rule: list[str], stack: int | None, max_hands: int, seed: int) -> GameConfig:
+            rule: list[str], stack: int | None, max_hands: int, seed: int,
+            big_blind: int | None = None) -> GameConfig:
     from analysis.dilemma.settlement import Rules
+    from analysis.engine import TableError, get_structure, texas_blinds
     from analysis.engine.games import GameConfig
     from analysis.engine.policy import load_policy
+
+    if structure is not None:
+        get_structure(structure)  # a bad structure or option is reported before the strategies
+    extra = {}
+    if big_blind is not None:
+        if game != "holdem":
+            raise TableError("--big-blind is for Texas Hold'em (-g holdem); Dilemma blinds follow "
+                             "the bank (RULES §1.5)")
+        extra["blinds"] = texas_blinds(big_blind)
 
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     for name in dict.fromkeys(names):
@@ -34,7 +59,8 @@ def _config(strategies: str, players: int | None, game: str, structure: str | No
     n = players or len(names)
     seats = tuple(names[i % len(names)] for i in range(n)) if names else ()
     return GameConfig(strategies=seats, game=game, structure=structure or "", deck=deck or "",
-                      rules=Rules.parse(rule), stack=stack or 0, max_hands=max_hands, seed=seed)
+                      rules=Rules.parse(rule), stack=stack or 0, max_hands=max_hands, seed=seed,
+                      **extra)
 
 
 def register(app: typer.Typer) -> None:
@@ -51,8 +77,8 @@ def register(app: typer.Typer) -> None:
             games: int = typer.Option(1000, "--games", min=1, help="games to play"),
             game: str = typer.Option("dilemma", "--game", "-g",
                                      help="dilemma (whole games) or holdem (cash sessions of --max-hands)"),
-            structure: str | None = typer.Option(
-                None, "--structure", help="dilemma, nl, pl, fl, nl-casino, pl-casino, fl-casino"),
+            structure: StructureOpt = None,
+            big_blind: BigBlindOpt = None,
             deck: str | None = typer.Option(None, "--deck", help="deck name or TOML path"),
             rule: list[str] = typer.Option([], "--rule", help="settlement rule option name=value"),
             stack: int | None = typer.Option(None, "--stack", help="starting chips per player"),
@@ -66,7 +92,8 @@ def register(app: typer.Typer) -> None:
             from analysis.engine.policy import builtin_policies
             from analysis.guide.writers import write_game_study
 
-            config = _config(strategies, players, game, structure, deck, rule, stack, max_hands, seed)
+            config = _config(strategies, players, game, structure, deck, rule, stack, max_hands, seed,
+                             big_blind)
             with progress_bar() as update:
                 result = write_game_study(out, config, games, kind=kind,
                                           backend=backend(threads, workers, scheduler), progress=update)
@@ -100,7 +127,8 @@ def register_history(game_app: typer.Typer) -> None:
         players: int | None = typer.Option(None, "--players", "-n", help="seats (2-10)"),
         hands: int = typer.Option(100, "--hands", min=1, help="hands to play"),
         game: str = typer.Option("dilemma", "--game", "-g", help="dilemma or holdem"),
-        structure: str | None = typer.Option(None, "--structure", help="betting structure preset"),
+        structure: StructureOpt = None,
+        big_blind: BigBlindOpt = None,
         deck: str | None = typer.Option(None, "--deck", help="deck name or TOML path"),
         stack: int | None = typer.Option(None, "--stack", help="chips per player"),
         seed: int = typer.Option(0, "--seed", min=0, help="seed: same seed, same hands"),
@@ -109,7 +137,7 @@ def register_history(game_app: typer.Typer) -> None:
         from analysis.engine.history import write_history
         from analysis.engine.simulate import hand_histories
 
-        config = _config(strategies, players, game, structure, deck, [], stack, 1, seed)
+        config = _config(strategies, players, game, structure, deck, [], stack, 1, seed, big_blind)
         lines = hand_histories(config.setup(), list(config.strategies), hands, seed=seed)
         write_history(lines, out)
         typer.echo(f"{len(lines):,} hands written to {out} (format: docs/hand_history.md)")

@@ -5,7 +5,7 @@ from .errors import EngineError, HistoryError, IllegalActionError, PolicyError, 
 from .pots import Pot, award_pots, build_pots
 from .referee import Action, Hand, HandResult, Legal
 from .structures import PRESETS, Structure, get_structure
-from .table import TableSetup, make_table
+from .table import TableSetup, make_table, texas_blinds
 
 __all__ = [
     "PRESETS",
@@ -25,4 +25,5 @@ __all__ = [
     "build_pots",
     "get_structure",
     "make_table",
+    "texas_blinds",
 ]

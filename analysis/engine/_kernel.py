@@ -56,6 +56,7 @@ from ._layout import (
     H_HOLE1,
     H_IN,
     H_POL,
+    H_RAISES,
     H_SCORE,
     H_STACK,
     K_CALL,
@@ -79,12 +80,15 @@ from ._layout import (
     R_CUR,
     R_DEALER,
     R_FIRST,
+    R_FULL_TO,
     R_INC,
     R_LAST_AGG,
     R_N,
     R_NB,
     R_RAISES,
     R_SB_SEAT,
+    R_SHORT_STACK,
+    R_SHORT_SUM,
     R_STREET,
     X_BANK1,
     X_BANK2,
@@ -101,15 +105,24 @@ from ._layout import (
 )
 from .structures import (
     FIXED_LIMIT,
+    LIMIT_PER_ROUND,
+    LIMIT_SPREAD,
     NO_LIMIT,
+    S_BIG_BET_FROM,
+    S_CAP,
     S_CHECK_RAISE,
-    S_FL_RANGE,
     S_FREE_FOLD,
     S_KIND,
+    S_LIMIT,
     S_MAX_RAISES,
     S_MIN_RAISE_LAST,
     S_POT_WHOLE,
-    S_SHORT_REOPENS,
+    S_RAISES_PER_PLAYER,
+    S_SHORT_ALL_IN,
+    S_SHORT_CAP_TABLE,
+    SHORT_CONSECUTIVE,
+    SHORT_NEVER,
+    SHORT_REOPENS,
 )
 
 
@@ -120,6 +133,36 @@ def _live_count(hs, n):
         if hs[i, H_FOLD] < 0:
             k += 1
     return k
+
+
+@kernel
+def fl_limit(rs, structure):
+    """Mirror of ``Hand.limit``: the most a fixed-limit bet or raise adds this round."""
+    size = rs[R_BB] * structure[S_CAP]
+    if structure[S_LIMIT] == LIMIT_PER_ROUND and rs[R_STREET] < structure[S_BIG_BET_FROM]:
+        size = rs[R_BB]
+    if structure[S_SHORT_CAP_TABLE] != 0 and rs[R_SHORT_STACK] < size:
+        size = rs[R_SHORT_STACK]
+    return size
+
+
+@kernel
+def fl_least(rs, structure):
+    """Mirror of ``Hand.limit_range()[0]``: the least a fixed-limit bet or raise adds."""
+    size = fl_limit(rs, structure)
+    if structure[S_LIMIT] == LIMIT_SPREAD and rs[R_BB] < size:
+        return rs[R_BB]
+    return size
+
+
+@kernel
+def full_raise(rs, structure):
+    """Mirror of ``Hand.full_raise``: what a bet or raise must add to be a full one."""
+    if structure[S_MIN_RAISE_LAST] != 0:
+        return rs[R_INC]
+    if structure[S_KIND] == FIXED_LIMIT:
+        return fl_least(rs, structure)
+    return rs[R_BB]
 
 
 @kernel
@@ -136,9 +179,21 @@ def _raise_ok(hs, rs, n, i, structure):
         return False
     if structure[S_MAX_RAISES] > 0 and rs[R_RAISES] >= structure[S_MAX_RAISES]:
         return False
+    rpp = structure[S_RAISES_PER_PLAYER]
+    if rpp > 0 and hs[i, H_RAISES] >= rpp:
+        return False
     if structure[S_CHECK_RAISE] == 0 and hs[i, H_CHECKED] != 0:
         return False
-    if structure[S_SHORT_REOPENS] == 0 and hs[i, H_ACTED] != 0 and owe < rs[R_INC]:  # noqa: SIM103
+    rule = structure[S_SHORT_ALL_IN]
+    if hs[i, H_ACTED] == 0 or rule == SHORT_REOPENS:
+        return True
+    full = full_raise(rs, structure)
+    since_full = hs[i, H_BET] >= rs[R_FULL_TO]
+    if rule != SHORT_NEVER and owe < full:
+        return False
+    if rule == SHORT_NEVER and since_full:
+        return False
+    if rule == SHORT_CONSECUTIVE and since_full and 0 < rs[R_SHORT_SUM] < full:  # noqa: SIM103
         return False
     return True
 
@@ -161,9 +216,9 @@ def legal_menu(hs, rs, n, i, structure, menu):
     if not _raise_ok(hs, rs, n, i, structure):
         return
     kind = structure[S_KIND]
-    limit = bb * (2 if rs[R_STREET] >= 2 else 1)
+    limit = fl_limit(rs, structure)
     if kind == FIXED_LIMIT:
-        inc_min = bb if structure[S_FL_RANGE] != 0 else limit
+        inc_min = fl_least(rs, structure)
     else:
         inc_min = bb
         if structure[S_MIN_RAISE_LAST] != 0 and rs[R_INC] > inc_min:
@@ -190,7 +245,7 @@ def _put(hs, i, amount):
 
 
 @kernel
-def apply_action(hs, rs, n, i, kind, to):
+def apply_action(hs, rs, n, i, kind, to, structure):
     """Apply a legal action (``K_*``; ``to`` the round total of a bet/raise)."""
     if kind == K_FOLD:
         hs[i, H_FOLD] = rs[R_STREET]
@@ -200,10 +255,19 @@ def apply_action(hs, rs, n, i, kind, to):
         _put(hs, i, min(rs[R_CUR] - hs[i, H_BET], hs[i, H_STACK]))
     else:
         inc = to - rs[R_CUR]
+        full = inc >= full_raise(rs, structure)
         _put(hs, i, to - hs[i, H_BET])
         rs[R_RAISES] += 1
+        hs[i, H_RAISES] += 1
         if inc > rs[R_INC]:
             rs[R_INC] = inc
+        if full:
+            rs[R_FULL_TO] = to
+            rs[R_SHORT_SUM] = 0
+        else:  # a short all-in
+            rs[R_SHORT_SUM] += inc
+            if rs[R_SHORT_SUM] >= full_raise(rs, structure):
+                rs[R_SHORT_SUM] = 0
         rs[R_CUR] = to
         rs[R_LAST_AGG] = i
     hs[i, H_ACTED] = 1
@@ -238,17 +302,33 @@ def next_actor(hs, rs, n, start):
 
 
 @kernel
+def short_stack(hs, n):
+    """The smallest ``stack + bet`` of the live seats with chips behind (0 if none)."""
+    low = np.int64(-1)
+    for i in range(n):
+        if hs[i, H_FOLD] < 0 and hs[i, H_STACK] > 0:
+            have = hs[i, H_STACK] + hs[i, H_BET]
+            if low < 0 or have < low:
+                low = have
+    return max(low, 0)
+
+
+@kernel
 def start_round(hs, rs, n, first):
     """Collect the bets and open a betting round whose first seat is ``first``."""
     for i in range(n):
         hs[i, H_BET] = 0
         hs[i, H_ACTED] = 0
         hs[i, H_CHECKED] = 0
+        hs[i, H_RAISES] = 0
     rs[R_CUR] = 0
     rs[R_INC] = 0
     rs[R_RAISES] = 0
     rs[R_LAST_AGG] = -1
     rs[R_FIRST] = first
+    rs[R_FULL_TO] = 0
+    rs[R_SHORT_SUM] = 0
+    rs[R_SHORT_STACK] = short_stack(hs, n)
 
 
 @kernel
@@ -270,6 +350,8 @@ def post_blinds(hs, rs, n, dealer, sb, bb):
     _put(hs, b_seat, min(bb, hs[b_seat, H_STACK]))
     rs[R_CUR] = max(bb, max(hs[s_seat, H_BET], hs[b_seat, H_BET]))
     rs[R_RAISES] = 1
+    rs[R_FULL_TO] = rs[R_CUR]  # the big blind counts as a full bet
+    rs[R_SHORT_STACK] = short_stack(hs, n)  # before the blinds: stack + blind
     rs[R_SB_SEAT] = s_seat
     rs[R_BB_SEAT] = b_seat
 
@@ -374,7 +456,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
                 for m in range(N_MENU):
                     log[n_log, 4 + m] = menu[m]
             n_log += 1
-            apply_action(hs, rs, n, i, decision[0], decision[1])
+            apply_action(hs, rs, n, i, decision[0], decision[1], structure)
             if _live_count(hs, n) <= 1:
                 break
             i = next_actor(hs, rs, n, i + 1 if i + 1 < n else 0)

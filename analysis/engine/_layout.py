@@ -15,12 +15,12 @@ from .features import MAX_SLOTS, N_FEAT
 MAX_SEATS = 10
 # compact seat columns (hs[i, H_*])
 (H_STACK, H_BET, H_IN, H_FOLD, H_ACTED, H_CHECKED, H_POL, H_HOLE0, H_HOLE1, H_SEAT, H_SCORE,
- H_FREEFOLD) = range(12)
-N_HCOLS = 12
+ H_FREEFOLD, H_RAISES) = range(13)
+N_HCOLS = 13
 # round state (rs[R_*])
 (R_CUR, R_INC, R_RAISES, R_STREET, R_BB, R_DEALER, R_N, R_LAST_AGG, R_NB, R_FIRST, R_SB_SEAT,
- R_BB_SEAT) = range(12)
-N_RCOLS = 12
+ R_BB_SEAT, R_FULL_TO, R_SHORT_SUM, R_SHORT_STACK) = range(15)
+N_RCOLS = 15
 # legal menu (menu[M_*]); M_MIN_TO = -1 when no bet or raise is allowed
 M_FOLD, M_CHECK, M_CALL, M_MIN_TO, M_MAX_TO, M_ALLIN_TO, M_BET, M_PLAYER = range(8)
 N_MENU = 8

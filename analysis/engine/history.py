@@ -28,7 +28,12 @@ from .referee import Hand, HandResult
 from .structures import Structure, get_structure
 from .table import TableSetup
 
-FORMAT = "dilemma-lab/hand-history/1"
+FORMAT = "dilemma-lab/hand-history/2"
+"""2: the structure's fixed-limit ``limit_raise`` became ``limit`` (``fixed``/``spread``/``per_round``)
+with ``cap``, ``short_cap`` and ``raises_per_player``; version-1 lines still read (:func:`structure_of`)."""
+LEGACY_LIMIT = {"fixed": "per_round"}
+"""Version 1's ``limit_raise``: its ``fixed`` was the small bet / big bet (``limit=per_round``);
+its ``range`` (any amount up to the small or big bet) has no version-2 equivalent."""
 KIND_NAMES = {K_FOLD: "fold", K_CHECK: "check", K_CALL: "call", K_BET: "bet", K_RAISE: "raise"}
 _FIELDS = {"format", "hand", "game", "structure", "deck", "rules", "table", "holes", "actions",
            "board", "showdown", "result", "comment"}
@@ -82,6 +87,18 @@ def _fail(where: str, problem: str) -> HistoryError:
     return HistoryError(f"{where}: {problem}")
 
 
+def structure_of(raw: dict[str, Any]) -> Structure:
+    """The :class:`Structure` of a history's ``structure`` object (version 1's ``limit_raise``
+    read as ``limit``)."""
+    raw = dict(raw)
+    if "limit_raise" in raw:
+        old = raw.pop("limit_raise")
+        if old not in LEGACY_LIMIT:
+            raise TypeError(f"limit_raise={old!r} (hand-history/1) has no equivalent")
+        raw.setdefault("limit", LEGACY_LIMIT[old])
+    return Structure(**raw)
+
+
 def setup_of(data: dict[str, Any], where: str = "<history>") -> TableSetup:
     """The :class:`TableSetup` of a history line (checked)."""
     if not isinstance(data, dict):
@@ -104,8 +121,8 @@ def setup_of(data: dict[str, Any], where: str = "<history>") -> TableSetup:
         dealer = seats.index(dealer)
     raw = data.get("structure", "dilemma" if game == "dilemma" else "nl")
     try:
-        structure = (get_structure(raw) if isinstance(raw, str) else Structure(**raw))
-    except TypeError:
+        structure = get_structure(raw) if isinstance(raw, str) else structure_of(raw)
+    except (TypeError, AttributeError):
         raise _fail(where, f"field 'structure': {raw!r}") from None
     except LabError as exc:
         raise _fail(where, f"field 'structure': {exc}") from None

@@ -15,12 +15,16 @@ The betting rules, in one place (the numba twin in :mod:`._kernel` is tested aga
 - a player may fold (even for free when ``structure.free_fold``), check when nothing is
   owed, call (all-in for less when short) or bet/raise between ``min_to`` and ``max_to``;
 - minimum raise: ``current bet + increment``, the increment being the minimum bet or the
-  largest bet/raise increment of the round (``min_raise``), fixed limit: the limit;
+  largest bet/raise increment of the round (``min_raise``), fixed limit: the limit (or the
+  minimum bet with ``limit=spread``);
 - maximum: no-limit the stack, pot-limit ``current bet + call + pot`` (the pot of this
-  round or the whole pot, ``structure.pot``), fixed limit ``current bet + limit``;
+  round or the whole pot, ``structure.pot``), fixed limit ``current bet + limit``, the limit
+  being the hand's cap (or the small / big bet with ``limit=per_round``), at most the
+  round's short stack with ``short_cap=table``;
 - no raise when every other player is all-in or folded, when the round's bet cap is
-  reached, or (``short_all_in=no_reopen``) when the player already acted and has not
-  faced at least a full raise since (an all-in short of a full raise does not reopen).
+  reached, when the player has made their ``raises_per_player`` raises this round, or when
+  a short all-in does not reopen the betting for a player who already acted
+  (``short_all_in``: a full raise is one that adds at least :meth:`Hand.full_raise`).
 """
 
 from __future__ import annotations
@@ -98,6 +102,8 @@ class Seat:
     hole: tuple[int, ...] = ()
     acted: bool = False
     checked: bool = False
+    raises: int = 0
+    """Bets and raises this round (``structure.raises_per_player``)."""
     shown: bool = True
 
     @property
@@ -156,6 +162,7 @@ class Hand:
         # the big blind counts as the round's bet: the amount to call is the full big blind
         self.current_bet = max(big, max(s.bet for s in self.seats))
         self.raises = 1
+        self.full_to = self.current_bet  # the big blind counts as a full bet
 
     def _start_round(self, first: int) -> None:
         self.current_bet = 0
@@ -166,17 +173,47 @@ class Hand:
         for s in self.seats:
             s.acted = False
             s.checked = False
+            s.raises = 0
         self.last_round_aggressor = None
+        self.full_to = 0  # the round total of the last full bet or raise
+        self.short_sum = 0  # short all-in increments since then (short_all_in=consecutive)
+        # the smallest stack of the players who can still bet, at the start of the round
+        # (pre-flop: before the blinds), for short_cap=table
+        behind = [s.stack + s.bet for s in self.seats if s.live and s.stack > 0]
+        self.short_stack = min(behind) if behind else 0
 
     def min_bet(self) -> int:
-        """The round's minimum bet: the big blind (fixed limit: the small or big bet)."""
+        """The round's minimum bet: the big blind (fixed limit: the limit)."""
         if self.st.kind == "fixed_limit":
             return self.limit()
         return self.big_blind
 
     def limit(self) -> int:
-        """Fixed limit: the minimum bet on the first two rounds, twice it on the turn and river."""
-        return self.big_blind * (2 if self.street >= 2 else 1)
+        """Fixed limit: the most a bet or raise adds this round (RULES §2): the hand's cap,
+        ``cap`` minimum bets; ``limit=per_round``: the minimum bet on the first two rounds and
+        the cap on the turn and river; ``short_cap=table``: at most the round's short stack."""
+        st = self.st
+        size = self.big_blind * (1 if st.limit == "per_round" and self.street < 2 else st.cap)
+        if st.short_cap == "table":
+            size = min(size, self.short_stack)
+        return size
+
+    def limit_range(self) -> tuple[int, int]:
+        """Fixed limit: the least and the most a bet or raise adds (``limit=spread``: from the
+        minimum bet to the limit; otherwise exactly the limit)."""
+        size = self.limit()
+        return (min(self.big_blind, size) if self.st.limit == "spread" else size), size
+
+    def full_raise(self) -> int:
+        """What a bet or raise must add now to be a full one; an all-in adding less is short
+        (RULES §1.2): the largest increment of the round with ``min_raise=last_increment``
+        (the casino rule, as pokerkit counts it), else the smallest raise the rules allow
+        (the minimum bet; fixed limit: the least of :meth:`limit_range`)."""
+        if self.st.min_raise == "last_increment":
+            return self.increment_seen
+        if self.st.kind == "fixed_limit":
+            return self.limit_range()[0]
+        return self.big_blind
 
     def _can_respond(self, i: int) -> bool:
         """Someone other than ``i`` could still put in more than the current bet."""
@@ -230,8 +267,7 @@ class Hand:
         min_to = max_to = None
         if self._may_raise(i):
             if self.st.kind == "fixed_limit":
-                inc_min = self.big_blind if self.st.limit_raise == "range" else self.limit()
-                inc_max = self.limit()
+                inc_min, inc_max = self.limit_range()
             else:
                 inc_min = self.min_bet()
                 if self.st.min_raise == "last_increment":
@@ -261,13 +297,27 @@ class Hand:
             return "the player cannot put in more than a call (all-in to call)"
         if not self._can_respond(i):
             return "every other player has folded or is all-in: nobody could call a raise (RULES §2)"
-        if self.st.max_raises and self.raises >= self.st.max_raises:
-            return f"the round's cap of {self.st.max_raises} bets is reached (RULES §2, fixed limit)"
-        if not self.st.check_raise and s.checked:
+        st = self.st
+        if st.max_raises and self.raises >= st.max_raises:
+            return f"the round's cap of {st.max_raises} bets is reached (RULES §2, fixed limit)"
+        if st.raises_per_player and s.raises >= st.raises_per_player:
+            return (f"a player may bet or raise {st.raises_per_player} time(s) a round and has "
+                    "done so (RULES §2: one raise per player a round)")
+        if not st.check_raise and s.checked:
             return "check-raise is not allowed at this table (structure check_raise=false)"
-        if (self.st.short_all_in == "no_reopen" and s.acted and owe < self.increment_seen):
+        if not s.acted or st.short_all_in == "reopens":
+            return None
+        full = self.full_raise()
+        since_full = s.bet >= self.full_to  # acted after the last full bet or raise
+        if st.short_all_in in ("no_reopen", "consecutive") and owe < full:
             return ("an all-in short of a full raise does not reopen the betting for a player "
                     "who already acted: call or fold (RULES §1.2 [choice])")
+        if st.short_all_in == "never" and since_full:
+            return ("short all-ins never reopen the betting for a player who already acted, even "
+                    "when they add up: call or fold (RULES §1.2, structure short_all_in=never)")
+        if st.short_all_in == "consecutive" and since_full and 0 < self.short_sum < full:
+            return ("the short all-ins since the last full raise do not add up to a full raise: "
+                    "call or fold (RULES §1.2, structure short_all_in=consecutive)")
         return None
 
     # ------------------------------------------------------------------ actions
@@ -346,9 +396,17 @@ class Hand:
                 raise IllegalActionError(f"{kind} to {to}", name,
                                          f"chips come in units of {self.st.unit}")
             increment = to - self.current_bet
+            full = increment >= self.full_raise()
             self._put(i, to - s.bet)
             self.raises += 1
+            s.raises += 1
             self.increment_seen = max(self.increment_seen, increment)
+            if full:
+                self.full_to, self.short_sum = to, 0
+            else:  # a short all-in
+                self.short_sum += increment
+                if self.short_sum >= self.full_raise():
+                    self.short_sum = 0
             self.current_bet = to
             self.last_aggressor = i
             self.last_round_aggressor = i

@@ -101,6 +101,14 @@ class TableSetup:
         }
 
 
+def texas_blinds(big_blind: int) -> tuple[int, int]:
+    """Texas Hold'em blinds from the big blind (the minimum bet): the small blind is half of
+    it, rounded down (RULES §2, seed 002: 「最低賭金額の半分(切捨て)」): 5 gives 2/5."""
+    if isinstance(big_blind, bool) or not isinstance(big_blind, Integral) or big_blind < 1:
+        raise TableError(f"big blind {big_blind!r}: a whole number of chips >= 1")
+    return int(big_blind) // 2, int(big_blind)
+
+
 def make_table(n_players: int, *, game: str = "dilemma", structure: str | Structure | None = None,
                stack: int | Sequence[int] | None = None, dealer: int = 0,
                blinds: tuple[int, int] | None = None, deck: str | None = None) -> TableSetup:

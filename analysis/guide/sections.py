@@ -413,8 +413,9 @@ def brag(folder: Path, info: dict[str, Any]) -> list:
     median = classes[classes["percentile"] >= 50].iloc[-1]
     out = [_block("p", (
         "Three Card Brag (RULES §4) ranks prials (3-3-3 first, then A-A-A down to 2-2-2), running "
-        "flushes, runs (A-K-Q highest, 3-2-A lowest as the source says; the rule option `a23-high` "
-        "makes A-2-3 the best), flushes, pairs and high cards, with no suit order. Exact over all "
+        "flushes, runs (A-K-Q highest and 3-2-A lowest, as the source compares runs by their top "
+        "card: a [choice] of RULES §4, used in every table here; the rule option `a23=high`, pagat's, "
+        "makes 3-2-A the best), flushes, pairs and high cards, with no suit order. Exact over all "
         f"22,100 hands: {_pct(pair_or_better)} of hands are a pair or better, a run is dealt once in "
         f"{c.loc['run', 'one_in']:.1f} hands and a prial once in {c.loc['prial', 'one_in']:.0f}. Note "
         "that runs are rarer than flushes, so a run beats a flush, unlike poker's five-card order. "

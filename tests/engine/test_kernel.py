@@ -29,6 +29,14 @@ CASES = [
     ("holdem", "pl", 5, ["random", "maniac", "random", "abc", "maniac"]),
     ("holdem", "fl", 3, ["maniac", "random", "maniac"]),
     ("holdem", "nl-casino", 6, ["random"]),
+    # the rule options of RULES §1.2 and §2
+    ("holdem", "fl-casino", 4, ["maniac", "random", "maniac", "abc"]),
+    ("holdem", "fl,limit=spread,short_cap=table", 5, ["random", "maniac", "random", "maniac", "abc"]),
+    ("holdem", "fl,limit=per_round,raises_per_player=2,short_cap=table", 4, ["maniac", "random"] * 2),
+    ("holdem", "nl,raises_per_player=0,max_raises=3", 4, ["random", "maniac"] * 2),
+    ("holdem", "nl,raises_per_player=0,short_all_in=never", 6, ["random", "maniac"] * 3),
+    ("holdem", "nl-casino,short_all_in=consecutive", 6, ["random", "maniac", "random"] * 2),
+    ("holdem", "pl-casino,short_all_in=never", 5, ["random", "maniac", "random", "maniac", "abc"]),
 ]
 
 

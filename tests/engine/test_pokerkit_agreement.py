@@ -1,7 +1,10 @@
 """The referee against pokerkit on random legal action sequences (Texas no-limit, pot-limit, fixed-limit).
 
 pokerkit implements the common casino rules, so the comparison uses the ``*-casino``
-presets (raises of at least the last increment, pot-limit on the whole pot). At every
+presets (raises of at least the last increment, pot-limit on the whole pot) with
+pokerkit's short all-in rule (``short_all_in=consecutive``, RULES §1.2), on every hand;
+half the tables are a deep stack or two among short ones, betting small, so that short
+all-ins, several in a round, are common. At every
 decision both must name the same actor, the same amount to call, whether a bet/raise is
 allowed and its minimum and maximum, and the same pot; at the end the same stacks.
 Stacks are at least the big blind (pokerkit lets a short big blind set the amount to call).
@@ -26,6 +29,8 @@ AUTOMATIONS = (pk.Automation.ANTE_POSTING, pk.Automation.BET_COLLECTION,
                pk.Automation.CHIPS_PUSHING, pk.Automation.CHIPS_PULLING)
 AUTOMATIONS += tuple(getattr(pk.Automation, name) for name in ("RUNOUT_COUNT_SELECTION",)
                      if hasattr(pk.Automation, name))
+POKERKIT_RULE = {"short_all_in": "consecutive"}
+"""pokerkit's short all-in rule (RULES §1.2, ``Structure.short_all_in``): every hand is compared."""
 STRUCTURES = {"nl-casino": pk.BettingStructure.NO_LIMIT, "pl-casino": pk.BettingStructure.POT_LIMIT,
               "fl-casino": pk.BettingStructure.FIXED_LIMIT}
 
@@ -51,12 +56,19 @@ def card_text(cards) -> str:
 def play_one(rng: random.Random, structure: str, seen: dict | None = None) -> None:
     """One random hand played by both engines, checked at every decision; ``seen`` (when
     given) receives the referee's hand, to explain a disagreement (``scripts/soak.py``)."""
-    n = rng.randint(2, 6)
     blinds = (1, 2)
-    stacks = [rng.choice([rng.randint(3, 30), rng.randint(30, 300)]) for _ in range(n)]
+    short = rng.random() < 0.5
+    if not short:
+        n = rng.randint(2, 6)
+        stacks = [rng.choice([rng.randint(3, 30), rng.randint(30, 300)]) for _ in range(n)]
+    else:  # one or two deep stacks among short ones: short all-ins, several in a round
+        n = rng.randint(4, 6)
+        stacks = [rng.randint(60, 300) for _ in range(rng.randint(1, 2))]
+        stacks += [rng.randint(6, 30) for _ in range(n - len(stacks))]
+        rng.shuffle(stacks)
     dealer = rng.randrange(n)
     setup = TableSetup(names=tuple(f"P{i}" for i in range(n)), stacks=tuple(stacks), dealer=dealer,
-                       blinds=blinds, game="holdem", structure=get_structure(structure),
+                       blinds=blinds, game="holdem", structure=get_structure(structure, POKERKIT_RULE),
                        deck="holdem").validate()
     hand = Hand(setup)
     if seen is not None:
@@ -92,7 +104,8 @@ def play_one(rng: random.Random, structure: str, seen: dict | None = None) -> No
                 hand.act("fold")
                 state.fold()
             elif legal.min_to is not None and r > 0.6:
-                to = legal.max_to if rng.random() < 0.2 else rng.randint(legal.min_to, legal.max_to)
+                top = min(legal.max_to, legal.min_to + 8) if short else legal.max_to
+                to = legal.max_to if rng.random() < 0.2 else rng.randint(legal.min_to, top)
                 hand.act("bet" if legal.bet else "raise", to)
                 state.complete_bet_or_raise_to(to)
             else:
@@ -120,6 +133,41 @@ def play_one(rng: random.Random, structure: str, seen: dict | None = None) -> No
                  for seat in range(n)]
         assert all(abs(a - b) <= slack[seat] for seat, (a, b)
                    in enumerate(zip(theirs, result.stacks, strict=True))), hand.summary()
+
+
+@pytest.mark.parametrize("stacks, raises, facing, pokerkit_may_raise", [
+    ([200, 18, 24, 200], [16, 22], 12, True),       # two short all-ins add up: both reopen
+    ([200, 18, 24, 27, 200], [16, 22, 25], 15, False),  # a third, counted afresh: pokerkit does not
+])
+def test_rules_1_2_pokerkit_plays_short_all_in_consecutive(stacks, raises, facing, pokerkit_may_raise):
+    """RULES §1.2: pokerkit's short all-in rule is ``short_all_in=consecutive``, not ``never``
+    (two short all-ins that add up reopen its betting) nor quite the tournament rule."""
+    n = len(stacks)
+    state = pk_state("nl-casino", stacks, (1, 2))  # pokerkit seat k = our seat k (DEALER last)
+    for k in range(n):
+        state.deal_hole(card_text([4 * k, 4 * k + 1]))
+    hands = {rule: Hand(TableSetup(names=tuple(f"P{i}" for i in range(n)), stacks=tuple(stacks),
+                                   dealer=n - 1, blinds=(1, 2), game="holdem", deck="holdem",
+                                   structure=get_structure("nl-casino", {"short_all_in": rule})))
+             for rule in ("consecutive", "no_reopen", "never")}
+    for hand in hands.values():
+        while hand.actor is not None:
+            hand.act("call" if hand.legal().call else "check")
+        hand.deal_board([48, 49, 50])
+        for to in [10, *raises]:
+            hand.act("bet" if to == 10 else "raise", to)
+        hand.act("call")  # the last deep stack
+    while state.street_index == 0:
+        state.check_or_call()
+    state.deal_board(card_text([48, 49, 50]))
+    for to in [10, *raises]:
+        state.complete_bet_or_raise_to(to)
+    state.check_or_call()
+    assert state.actor_index == 0 and state.checking_or_calling_amount == facing
+    assert state.can_complete_bet_or_raise_to() == pokerkit_may_raise
+    assert (hands["consecutive"].legal().min_to is not None) == pokerkit_may_raise
+    assert hands["no_reopen"].legal().min_to is not None  # facing a full raise or more
+    assert hands["never"].legal().min_to is None
 
 
 @pytest.mark.parametrize("structure", list(STRUCTURES))

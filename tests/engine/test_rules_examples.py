@@ -234,8 +234,8 @@ def test_texas_pot_limit_source_example():
     assert hc.legal().max_to == 4  # the whole pot
 
 
-def test_fixed_limit_raises_the_limit_with_a_cap_of_four_bets():
-    t = make_table(3, game="holdem", structure="fl", stack=100)
+def test_casino_fixed_limit_raises_the_small_or_big_bet_with_a_cap_of_four_bets():
+    t = make_table(3, game="holdem", structure="fl-casino", stack=100)
     h = Hand(t)
     assert (h.legal().min_to, h.legal().max_to) == (4, 4)
     h.act("raise", 4)
