@@ -18,8 +18,29 @@ import math
 
 import numpy as np
 
+from analysis.dilemma.settlement import HandState, PlayerState, settle
 from analysis.solvers.cards.tree import CHANCE, DECISION, END, FOLD, SHOWDOWN, action_tree
 from evaluator import evaluate
+
+SETTLEMENT_STREET = {3: 1, 4: 2, 5: 3}
+"""Board length -> the settlement's street of the betting round played on it."""
+
+
+def dilemma_payoff(spot, kind: int, folder: int, amount: int, board: tuple, holes: tuple) -> tuple[float, float]:
+    """Both players' payoffs (chips after the hand less ``stack + pot / 2``) at a fold or showdown
+    of a Dilemma spot, settled by the readable referee; ``holes[p]`` the cards of player ``p``."""
+    table = spot.table
+    street = SETTLEMENT_STREET[len(board)]
+    players = tuple(
+        PlayerState(("oop", "ip")[p], spot.stack - amount, spot.pot // 2 + amount,
+                    folded=street if kind == FOLD and p == folder else None,
+                    hole=tuple(int(c) for c in holes[p]))
+        for p in range(2))
+    state = HandState(players, tuple(int(c) for c in board), last_round=street, bank=table.bank,
+                      blind_level=table.level, dealer=1, game="dilemma")
+    result = settle(state, table.deck, table.rules)
+    base = spot.stack + spot.pot / 2
+    return result.stacks[0] - base, result.stacks[1] - base
 
 
 def _children(tree_nodes: np.ndarray, v: int, count: int) -> list[int]:
@@ -66,7 +87,11 @@ def counterfactual_values(solver, strategies: dict, trav: int, best_response: bo
                 for o, r in enumerate(reach):
                     if r == 0.0 or hc & set(map(int, hands[opp][0][o])):
                         continue
-                    if pub.kind == FOLD:
+                    if spot.table is not None:
+                        holes = [None, None]
+                        holes[trav], holes[opp] = hands[trav][0][h], hands[opp][0][o]
+                        pay = dilemma_payoff(spot, pub.kind, pub.player, pub.amount, board, holes)[trav]
+                    elif pub.kind == FOLD:
                         pay = -half if pub.player == trav else half
                     else:
                         st, so = score(trav, h, board), score(opp, o, board)

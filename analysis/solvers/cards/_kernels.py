@@ -40,6 +40,7 @@ from numba import prange
 
 from evaluator.jit import kernel
 
+from ._payoffs import S_LOSE_MINUS_TIE, S_TIE, S_WIN_MINUS_TIE
 from .tree import AMOUNT as AMT
 from .tree import BOARD as BRD
 from .tree import (
@@ -54,6 +55,7 @@ from .tree import (
     FOLD,
     IDX,
     KIND,
+    PAY,
     PLAYER,
     SLOT,
     TASK,
@@ -65,8 +67,9 @@ METHOD_DCFR, METHOD_CFR_PLUS = 0, 1
 C_ALPHA, C_BETA, C_GAMMA, C_HALF_POT, C_INV_PAIRS, C_WEIGHT = range(6)
 N_COEFS = 6
 # iopts: int64 per call
-O_N_CARDS, O_BOARD_LEN, O_METHOD, O_TRAV, O_MODE = range(5)
-N_IOPTS = 5
+O_N_CARDS, O_BOARD_LEN, O_METHOD, O_TRAV, O_MODE, O_GAME = range(6)
+N_IOPTS = 6
+GAME_HOLDEM, GAME_DILEMMA = 0, 1
 
 
 @kernel
@@ -189,6 +192,125 @@ def showdown_value(nodes, v, showdown, trav, reach, coefs, minus, out):
             minus[co[j, 1]] += r
             j -= 1
         out[ht[i]] -= pay * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
+
+
+@kernel
+def _class_sums(n_opp, opp_hands, opp_class, reach, sums):
+    """Per class ``k`` of the opponent's holdings: ``sums[k, card]`` the reach of the holdings
+    holding ``card`` and ``sums[k, -1]`` the class's total reach."""
+    sums[:, :] = 0.0
+    last = sums.shape[1] - 1
+    for o in range(n_opp):
+        r = reach[o]
+        if r == 0.0:
+            continue
+        k = opp_class[o]
+        sums[k, last] += r
+        sums[k, opp_hands[o, 0]] += r
+        sums[k, opp_hands[o, 1]] += r
+
+
+@kernel
+def _class_dot(tab, a, sums, c1, c2):
+    """``sum_k tab[a, k] * (reach of class-k holdings sharing no card with (c1, c2))``, the
+    identical holding counted -1 times (callers add it back)."""
+    last = sums.shape[1] - 1
+    x = 0.0
+    for k in range(sums.shape[0]):
+        t = sums[k, last]
+        if t != 0.0:
+            x += tab[a, k] * (t - sums[k, c1] - sums[k, c2])
+    return x
+
+
+@kernel
+def dilemma_fold_value(nodes, v, tree, trav, reach, coefs, sums, out):
+    """Dilemma Hold'em: counterfactual values of the traverser's holdings at fold ``v``.
+
+    ``tab[own class, opponent class]``, the settled payoff of the fold's situation, is
+    weighted by the opponent's reach per class with the per-card corrections of
+    :func:`fold_value` (O(n x classes))."""
+    hands, same, n_hands, hclass, fold_tab = tree[1], tree[2], tree[3], tree[8], tree[9]
+    opp = 1 - trav
+    tab = fold_tab[nodes[v, PAY], trav]
+    _class_sums(n_hands[opp], hands[opp], hclass[opp], reach, sums)
+    dead = _dealt_bits(nodes, v)
+    inv = coefs[C_INV_PAIRS]
+    for h in range(n_hands[trav]):
+        c1 = hands[trav, h, 0]
+        c2 = hands[trav, h, 1]
+        if ((np.int64(1) << c1) | (np.int64(1) << c2)) & dead:
+            out[h] = 0.0
+            continue
+        a = hclass[trav, h]
+        x = _class_dot(tab, a, sums, c1, c2)
+        s = same[trav, h]
+        if s >= 0:
+            x += tab[a, hclass[opp, s]] * reach[s]
+        out[h] = x * inv
+
+
+@kernel
+def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, sums, out):
+    """Dilemma Hold'em: counterfactual values of the traverser's holdings at showdown ``v``.
+
+    The tie payoff against every compatible holding (class sums, as a fold), plus the win
+    payoff less the tie's over the weaker holdings (sweep up by strength) and the loss payoff
+    less the tie's over the stronger ones (sweep down), each with per-class, per-card sums."""
+    hands, same, n_hands, hclass, sd_tab = tree[1], tree[2], tree[3], tree[8], tree[10]
+    count, holding, cards = tree[4], tree[5], tree[7]
+    score = tree[6]
+    opp = 1 - trav
+    b = nodes[v, BRD]
+    tab = sd_tab[nodes[v, PAY], trav]
+    tie, win, lose = tab[S_TIE], tab[S_WIN_MINUS_TIE], tab[S_LOSE_MINUS_TIE]
+    nt = count[trav, b]
+    no = count[opp, b]
+    ht, st, ct = holding[trav, b], score[trav, b], cards[trav, b]
+    ho, so, co = holding[opp, b], score[opp, b], cards[opp, b]
+    tc, oc = hclass[trav], hclass[opp]
+    inv = coefs[C_INV_PAIRS]
+    out[:] = 0.0
+    _class_sums(n_hands[opp], hands[opp], oc, reach, sums)
+    for i in range(nt):
+        h = ht[i]
+        a = tc[h]
+        x = _class_dot(tie, a, sums, ct[i, 0], ct[i, 1])
+        s = same[trav, h]
+        if s >= 0:
+            x += tie[a, oc[s]] * reach[s]
+        out[h] = x
+    last = sums.shape[1] - 1
+    # wins: opponent holdings strictly weaker
+    sums[:, :] = 0.0
+    j = 0
+    for i in range(nt):
+        sc = st[i]
+        while j < no and so[j] < sc:
+            o = ho[j]
+            r = reach[o]
+            k = oc[o]
+            sums[k, last] += r
+            sums[k, co[j, 0]] += r
+            sums[k, co[j, 1]] += r
+            j += 1
+        h = ht[i]
+        out[h] += _class_dot(win, tc[h], sums, ct[i, 0], ct[i, 1])
+    # losses: opponent holdings strictly stronger
+    sums[:, :] = 0.0
+    j = no - 1
+    for i in range(nt - 1, -1, -1):
+        sc = st[i]
+        while j >= 0 and so[j] > sc:
+            o = ho[j]
+            r = reach[o]
+            k = oc[o]
+            sums[k, last] += r
+            sums[k, co[j, 0]] += r
+            sums[k, co[j, 1]] += r
+            j -= 1
+        h = ht[i]
+        out[h] = (out[h] + _class_dot(lose, tc[h], sums, ct[i, 0], ct[i, 1])) * inv
 
 
 @kernel
@@ -333,10 +455,15 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
         kind = nodes[v, KIND]
         if kind < CHANCE:  # FOLD or SHOWDOWN: a terminal
             if values:
-                if kind == FOLD:
-                    fold_value(nodes, v, hands, same, n_hands, trav, reach[d], coefs, minus, vals[d])
+                if iopts[O_GAME] == GAME_DILEMMA:
+                    if kind == FOLD:
+                        dilemma_fold_value(nodes, v, tree, trav, reach[d], coefs, minus, vals[d])
+                    else:
+                        dilemma_showdown_value(nodes, v, tree, trav, reach[d], coefs, minus, vals[d])
+                elif kind == FOLD:
+                    fold_value(nodes, v, hands, same, n_hands, trav, reach[d], coefs, minus[0], vals[d])
                 else:
-                    showdown_value(nodes, v, showdown, trav, reach[d], coefs, minus, vals[d])
+                    showdown_value(nodes, v, showdown, trav, reach[d], coefs, minus[0], vals[d])
                 _deposit(nodes, v, d, nt, acc, vals)
             v += 1
         elif kind == CHANCE and top and nodes[v, TASK] >= 0:
