@@ -195,31 +195,38 @@ def showdown_value(nodes, v, showdown, trav, reach, coefs, minus, out):
 
 
 @kernel
-def _class_sums(n_opp, opp_hands, opp_class, reach, sums):
-    """Per class ``k`` of the opponent's holdings: ``sums[k, card]`` the reach of the holdings
-    holding ``card`` and ``sums[k, -1]`` the class's total reach."""
-    sums[:, :] = 0.0
-    last = sums.shape[1] - 1
+def _class_sums(n_opp, opp_hands, opp_class, groups, reach, sums):
+    """Per group ``g`` of the opponent's classes (``groups``: a row of
+    :func:`analysis.solvers.cards.dilemma.class_groups`): ``sums[g, card]`` the reach of its
+    holdings holding ``card`` and ``sums[g, -1]`` its total reach."""
+    k = (groups.shape[0] - 1) // 2
+    for g in range(groups[2 * k]):
+        sums[g, :] = 0.0
     for o in range(n_opp):
         r = reach[o]
-        if r == 0.0:
-            continue
-        k = opp_class[o]
-        sums[k, last] += r
-        sums[k, opp_hands[o, 0]] += r
-        sums[k, opp_hands[o, 1]] += r
+        if r != 0.0:
+            _sweep_add(r, groups[opp_class[o]], opp_hands[o, 0], opp_hands[o, 1], sums)
 
 
 @kernel
-def _class_dot(tab, a, sums, c1, c2):
-    """``sum_k tab[a, k] * (reach of class-k holdings sharing no card with (c1, c2))``, the
-    identical holding counted -1 times (callers add it back)."""
+def _sweep_add(r, g, c1, c2, sums):
+    """Add reach ``r`` of a holding of group ``g`` with cards ``c1, c2`` to the sums."""
+    sums[g, sums.shape[1] - 1] += r
+    sums[g, c1] += r
+    sums[g, c2] += r
+
+
+@kernel
+def _class_dot(tab, a, groups, sums, c1, c2):
+    """``sum_g tab[a, class of g] * (reach of group-g holdings sharing no card with (c1, c2))``,
+    the identical holding counted -1 times (callers add it back)."""
+    k = (groups.shape[0] - 1) // 2
     last = sums.shape[1] - 1
     x = 0.0
-    for k in range(sums.shape[0]):
-        t = sums[k, last]
+    for g in range(groups[2 * k]):
+        t = sums[g, last]
         if t != 0.0:
-            x += tab[a, k] * (t - sums[k, c1] - sums[k, c2])
+            x += tab[a, groups[k + g]] * (t - sums[g, c1] - sums[g, c2])
     return x
 
 
@@ -228,12 +235,14 @@ def dilemma_fold_value(nodes, v, tree, trav, reach, coefs, sums, out):
     """Dilemma Hold'em: counterfactual values of the traverser's holdings at fold ``v``.
 
     ``tab[own class, opponent class]``, the settled payoff of the fold's situation, is
-    weighted by the opponent's reach per class with the per-card corrections of
-    :func:`fold_value` (O(n x classes))."""
-    hands, same, n_hands, hclass, fold_tab = tree[1], tree[2], tree[3], tree[8], tree[9]
+    weighted by the opponent's reach per group of classes that pay alike, with the per-card
+    corrections of :func:`fold_value` (O(n x groups))."""
+    hands, same, n_hands, hclass = tree[1], tree[2], tree[3], tree[8]
     opp = 1 - trav
-    tab = fold_tab[nodes[v, PAY], trav]
-    _class_sums(n_hands[opp], hands[opp], hclass[opp], reach, sums)
+    f = nodes[v, PAY]
+    tab = tree[9][f, trav]
+    groups = tree[11][f, trav]
+    _class_sums(n_hands[opp], hands[opp], hclass[opp], groups, reach, sums)
     dead = _dealt_bits(nodes, v)
     inv = coefs[C_INV_PAIRS]
     for h in range(n_hands[trav]):
@@ -243,7 +252,7 @@ def dilemma_fold_value(nodes, v, tree, trav, reach, coefs, sums, out):
             out[h] = 0.0
             continue
         a = hclass[trav, h]
-        x = _class_dot(tab, a, sums, c1, c2)
+        x = _class_dot(tab, a, groups, sums, c1, c2)
         s = same[trav, h]
         if s >= 0:
             x += tab[a, hclass[opp, s]] * reach[s]
@@ -254,63 +263,62 @@ def dilemma_fold_value(nodes, v, tree, trav, reach, coefs, sums, out):
 def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, sums, out):
     """Dilemma Hold'em: counterfactual values of the traverser's holdings at showdown ``v``.
 
-    The tie payoff against every compatible holding (class sums, as a fold), plus the win
-    payoff less the tie's over the weaker holdings (sweep up by strength) and the loss payoff
-    less the tie's over the stronger ones (sweep down), each with per-class, per-card sums."""
-    hands, same, n_hands, hclass, sd_tab = tree[1], tree[2], tree[3], tree[8], tree[10]
-    count, holding, cards = tree[4], tree[5], tree[7]
-    score = tree[6]
+    The win payoff less the tie's over the weaker holdings (sweep up by strength), the tie
+    payoff against every compatible holding (the sums once that sweep is through, as a fold)
+    and the loss payoff less the tie's over the stronger ones (sweep down), each with
+    per-group, per-card sums. Holdings the board blocks keep 0."""
+    same, hclass = tree[2], tree[8]
+    count, holding, score, cards = tree[4], tree[5], tree[6], tree[7]
     opp = 1 - trav
     b = nodes[v, BRD]
-    tab = sd_tab[nodes[v, PAY], trav]
+    sid = nodes[v, PAY]
+    tab = tree[10][sid, trav]
+    groups = tree[12][sid, trav]
     tie, win, lose = tab[S_TIE], tab[S_WIN_MINUS_TIE], tab[S_LOSE_MINUS_TIE]
     nt = count[trav, b]
     no = count[opp, b]
     ht, st, ct = holding[trav, b], score[trav, b], cards[trav, b]
     ho, so, co = holding[opp, b], score[opp, b], cards[opp, b]
     tc, oc = hclass[trav], hclass[opp]
+    n_groups = groups[(groups.shape[0] - 1)]
     inv = coefs[C_INV_PAIRS]
     out[:] = 0.0
-    _class_sums(n_hands[opp], hands[opp], oc, reach, sums)
-    for i in range(nt):
-        h = ht[i]
-        a = tc[h]
-        x = _class_dot(tie, a, sums, ct[i, 0], ct[i, 1])
-        s = same[trav, h]
-        if s >= 0:
-            x += tie[a, oc[s]] * reach[s]
-        out[h] = x
-    last = sums.shape[1] - 1
     # wins: opponent holdings strictly weaker
-    sums[:, :] = 0.0
+    for g in range(n_groups):
+        sums[g, :] = 0.0
     j = 0
     for i in range(nt):
         sc = st[i]
         while j < no and so[j] < sc:
             o = ho[j]
-            r = reach[o]
-            k = oc[o]
-            sums[k, last] += r
-            sums[k, co[j, 0]] += r
-            sums[k, co[j, 1]] += r
+            _sweep_add(reach[o], groups[oc[o]], co[j, 0], co[j, 1], sums)
             j += 1
+        out[ht[i]] = _class_dot(win, tc[ht[i]], groups, sums, ct[i, 0], ct[i, 1])
+    # ties, as if against every compatible holding: the finished sweep holds them all
+    while j < no:
+        o = ho[j]
+        _sweep_add(reach[o], groups[oc[o]], co[j, 0], co[j, 1], sums)
+        j += 1
+    for i in range(nt):
         h = ht[i]
-        out[h] += _class_dot(win, tc[h], sums, ct[i, 0], ct[i, 1])
+        a = tc[h]
+        x = _class_dot(tie, a, groups, sums, ct[i, 0], ct[i, 1])
+        s = same[trav, h]
+        if s >= 0:
+            x += tie[a, oc[s]] * reach[s]
+        out[h] += x
     # losses: opponent holdings strictly stronger
-    sums[:, :] = 0.0
+    for g in range(n_groups):
+        sums[g, :] = 0.0
     j = no - 1
     for i in range(nt - 1, -1, -1):
         sc = st[i]
         while j >= 0 and so[j] > sc:
             o = ho[j]
-            r = reach[o]
-            k = oc[o]
-            sums[k, last] += r
-            sums[k, co[j, 0]] += r
-            sums[k, co[j, 1]] += r
+            _sweep_add(reach[o], groups[oc[o]], co[j, 0], co[j, 1], sums)
             j -= 1
         h = ht[i]
-        out[h] = (out[h] + _class_dot(lose, tc[h], sums, ct[i, 0], ct[i, 1])) * inv
+        out[h] = (out[h] + _class_dot(lose, tc[h], groups, sums, ct[i, 0], ct[i, 1])) * inv
 
 
 @kernel

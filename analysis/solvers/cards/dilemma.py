@@ -41,7 +41,7 @@ from evaluator.errors import LabError
 
 from . import _payoffs as P
 
-__all__ = ["DilemmaTable", "holding_classes", "payoff_tables"]
+__all__ = ["DilemmaTable", "class_groups", "holding_classes", "payoff_tables"]
 
 DEFAULT_BANK = (300, 700, 500)
 
@@ -143,10 +143,34 @@ def holding_classes(deck: Deck, combos: Sequence[np.ndarray]) -> tuple[list[np.n
     return out, np.array(reps, dtype=np.int64), signatures
 
 
+def class_groups(tab: np.ndarray) -> np.ndarray:
+    """Per situation and player, the opponent's classes merged where they pay alike.
+
+    ``tab[s, p, ..., own class, opponent class]``; returns ``int64[s, p, 2 * K + 1]``: the
+    group of each opponent class (``[:K]``), a class of each group (``[K:2K]``) and the number
+    of groups (``[2K]``). Two opponent classes share a group when every entry of their columns
+    is equal, so the kernels sum the opponent's reach per group (usually one or two: with a
+    full bank, an opponent's green cards change a player's payoff only in a few situations).
+    """
+    s, p, k = tab.shape[0], tab.shape[1], tab.shape[-1]
+    cols = tab.reshape(s, p, -1, k)
+    equal = (cols[..., :, :, None] == cols[..., :, None, :]).all(axis=2)  # [s, p, k, j]
+    first = equal.argmax(axis=-1)  # the first class paying like class k (k itself if none before)
+    is_rep = first == np.arange(k)
+    rank = np.cumsum(is_rep, axis=-1) - 1
+    out = np.zeros((s, p, 2 * k + 1), dtype=np.int64)
+    out[..., :k] = np.take_along_axis(rank, first, axis=-1)
+    out[..., 2 * k] = is_rep.sum(axis=-1)
+    for g in range(k):  # the representative class of each group
+        hit = is_rep & (rank == g)
+        out[..., k + g] = np.where(hit.any(axis=-1), hit.argmax(axis=-1), 0)
+    return out
+
+
 def payoff_tables(spot: Any, fold_keys: np.ndarray, showdown_keys: np.ndarray,
-                  combos: Sequence[np.ndarray], size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Class numbers ``int64[2, size]`` and the fold and showdown payoff tables of a dilemma
-    spot (see :func:`._payoffs.settle_situations`)."""
+                  combos: Sequence[np.ndarray], size: int) -> tuple[np.ndarray, ...]:
+    """Class numbers ``int64[2, size]``, the fold and showdown payoff tables of a dilemma spot
+    (see :func:`._payoffs.settle_situations`) and their class groups (:func:`class_groups`)."""
     table: DilemmaTable = spot.table
     classes, reps, _ = holding_classes(table.deck, combos)
     hclass = np.zeros((2, size), dtype=np.int64)
@@ -165,4 +189,4 @@ def payoff_tables(spot: Any, fold_keys: np.ndarray, showdown_keys: np.ndarray,
                         np.ascontiguousarray(fold_keys, dtype=np.int64).reshape(-1, 4),
                         np.ascontiguousarray(showdown_keys, dtype=np.int64).reshape(-1, 3),
                         table.deck.kernel_args, table.rules.kernel_args, fold_tab, sd_tab)
-    return hclass, fold_tab, sd_tab
+    return hclass, fold_tab, sd_tab, class_groups(fold_tab), class_groups(sd_tab)

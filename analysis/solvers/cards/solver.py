@@ -66,6 +66,8 @@ class Tables:
     hclass: np.ndarray  # int64[2, H]: each holding's class in the Dilemma payoff tables (0 for Texas)
     fold_tab: np.ndarray  # float64[F, 2, K, K]: Dilemma fold payoffs (see .dilemma); empty for Texas
     showdown_tab: np.ndarray  # float64[S, 2, 3, K, K]: Dilemma showdown payoffs; empty for Texas
+    fold_groups: np.ndarray  # int64[F, 2, 2K + 1]: opponent classes that pay alike (.dilemma.class_groups)
+    showdown_groups: np.ndarray  # int64[S, 2, 2K + 1]
 
     @property
     def n_classes(self) -> int:
@@ -111,11 +113,12 @@ def build_tables(spot: Spot, tree: ExpandedTree) -> Tables:
     if pairs <= 0.0:
         raise SpotError("the two ranges have no pair of holdings that fit together on this board")
     if spot.table is None:
-        hclass, fold_tab, sd_tab = np.zeros((2, size), dtype=np.int64), np.zeros((0, 2, 1, 1)), np.zeros((0, 2, 3, 1, 1))
+        no_groups = np.zeros((0, 2, 3), dtype=np.int64)
+        dilemma = (np.zeros((2, size), dtype=np.int64), np.zeros((0, 2, 1, 1)), np.zeros((0, 2, 3, 1, 1)),
+                   no_groups, no_groups)
     else:
-        hclass, fold_tab, sd_tab = payoff_tables(spot, tree.fold_keys, tree.showdown_keys,
-                                                 [c for c, _ in held], size)
-    return Tables(hands, weights, n, same, strength, showdown, pairs, hclass, fold_tab, sd_tab)
+        dilemma = payoff_tables(spot, tree.fold_keys, tree.showdown_keys, [c for c, _ in held], size)
+    return Tables(hands, weights, n, same, strength, showdown, pairs, *dilemma)
 
 
 def _showdown_tables(strength: np.ndarray, hands: np.ndarray) -> tuple:
@@ -278,7 +281,8 @@ class CardSolver:
     @property
     def _tree_args(self) -> tuple:
         t = self.tables
-        return (self.tree.nodes, t.hands, t.same, t.n_hands, *t.showdown, t.hclass, t.fold_tab, t.showdown_tab)
+        return (self.tree.nodes, t.hands, t.same, t.n_hands, *t.showdown, t.hclass, t.fold_tab, t.showdown_tab,
+                t.fold_groups, t.showdown_groups)
 
     def _args(self) -> tuple:
         return (self._tree_args, self.regrets, self.sums, self._pool, self.tree.tasks, self._iso,
@@ -382,5 +386,5 @@ class CardSolver:
         """Bytes held by the tree, the tables and the solver state."""
         t = self.tables
         arrays = [self.tree.nodes, *self.regrets, *self.sums, t.strength, *t.showdown, t.hclass, t.fold_tab,
-                  t.showdown_tab, *self._pool, self._task_vals, self._chance_reach]
+                  t.showdown_tab, t.fold_groups, t.showdown_groups, *self._pool, self._task_vals, self._chance_reach]
         return int(sum(a.nbytes for a in arrays))
