@@ -142,3 +142,24 @@ def test_nash_conv_falls_on_a_dilemma_river_spot():
     assert start > 10.0
     assert solver.exploitability_measure == "NashConv"
     assert solver.exploitability <= 0.001 * 40
+
+
+def test_fold_or_check_answers():
+    """Bare deck: checking never costs anything, so no holding folds for free (ties at most).
+    Reference deck on the turn, no bets (check or fold only): a hand drawing dead against quads
+    folds for free (checking takes it to the river, which adds penalty and may add a red effect)."""
+    from analysis.solvers.cards import SpotSolution
+
+    bare = CardSolver(Spot.dilemma("10d9d6hAc", "AA, 99, 54s, 3c2d", "A10s, 88, 65s", 60, 200, "100%", "",
+                                   deck="bare"))
+    bare.run(target_pct=0.1, max_iterations=2000)
+    answers = SpotSolution(bare).fold_or_check()
+    assert "folds for free" not in set(answers["answer"])
+    assert (answers["fold_minus_check"].dropna() <= SpotSolution(bare).tolerance).all()
+    ref = CardSolver(Spot.dilemma("4c4d4h9s", "3c2c, 10d10c", "4s9d", 40, 200, "", ""))
+    ref.run(target_pct=0.1, max_iterations=2000)
+    solution = SpotSolution(ref)
+    root = solution.fold_or_check([()]).set_index("holding")
+    assert root.loc["3c2c", "answer"] == "folds for free"
+    assert root.loc["3c2c", "regret_fold"] == pytest.approx(0.0, abs=solution.tolerance)
+    assert root.loc["3c2c", "regret_check"] > solution.tolerance

@@ -15,7 +15,17 @@
 
 EVs are in chips as shares of the starting pot: ``pot / 2`` plus the expected
 payoff from the root, conditional on the holding reaching the decision (a fold
-after putting ``x`` in since the root is worth ``-x``).
+after putting ``x`` in since the root is worth ``-x``). In Dilemma Hold'em this is
+the chips a player ends the hand with less what it had behind at the root: the
+pot share plus bonus and effect gains, less penalties, effect payments and what it
+put in (so a free fold is worth minus the penalty it pays, not 0).
+
+``.fold_or_check()``: at every decision where a player may fold although nobody
+has bet (the free fold of Dilemma Hold'em), per holding the EV of folding and of
+checking, the answer (``folds for free`` when folding is worth more than
+checking by more than the tolerance, ``checks`` when less, else ``indifferent``:
+a tie the solver may mix either way) and the regret of each choice (what it
+loses against the holding's best action, chips per hand).
 
 A solution file (``.npz``, versioned) holds the spot, the method, the iterations
 and the solver's arrays; :func:`load_solution` rebuilds the tree and resumes
@@ -65,6 +75,11 @@ class SpotSolution:
     @property
     def iterations(self) -> int:
         return self.solver.iterations
+
+    @property
+    def exploitability_measure(self) -> str:
+        """``mean best-response gain`` (Texas Hold'em rules) or ``NashConv`` (Dilemma Hold'em)."""
+        return self.solver.exploitability_measure
 
     def ev(self) -> dict[str, float]:
         """Each player's expected share of the pot under the average strategies."""
@@ -210,6 +225,41 @@ class SpotSolution:
             }))
         return pd.concat(frames, ignore_index=True)
 
+    def fold_or_check(self, lines: Sequence[Sequence[str]] | None = None) -> pd.DataFrame:
+        """Per decision with both ``fold`` and ``check`` (first street by default) and holding:
+        frequencies and EVs of both, ``answer`` (``folds for free``, ``checks``, ``indifferent``
+        within the tolerance) and each choice's regret in chips per hand (see the module doc)."""
+        frames = []
+        for line in (self.first_street_lines() if lines is None else [tuple(x) for x in lines]):
+            labels, ev = self.action_values(line)
+            if "fold" not in labels or "check" not in labels:
+                continue
+            v = self.node(line)
+            actor = int(self.solver.tree.nodes[v, PLAYER])
+            freq = self.solver.strategy(v)
+            f, c = labels.index("fold"), labels.index("check")
+            best = np.nanmax(ev, axis=0)
+            gap = ev[f] - ev[c]
+            answer = np.where(gap > self.tolerance, "folds for free",
+                              np.where(gap < -self.tolerance, "checks", "indifferent"))
+            frames.append(pd.DataFrame({
+                "line": " / ".join(line) or "(root)",
+                "player": "oop" if actor == 0 else "ip",
+                "holding": self._holding_names(actor),
+                "weight": self.spot.holdings(actor)[1],
+                "fold_frequency": freq[f],
+                "check_frequency": freq[c],
+                "ev_fold": ev[f],
+                "ev_check": ev[c],
+                "fold_minus_check": gap,
+                "answer": np.where(np.isnan(gap), "unreached", answer),
+                "regret_fold": best - ev[f],
+                "regret_check": best - ev[c],
+            }))
+        if not frames:
+            raise SpotError("no decision on the first street offers both fold and check (is the free fold on?)")
+        return pd.concat(frames, ignore_index=True)
+
     # files ------------------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:
         """Write the solution file (whole or not at all)."""
@@ -226,6 +276,7 @@ class SpotSolution:
         """The spot, tree, method, iterations and exploitability (for table manifests and JSON output)."""
         return {"spot": self.spot.describe(), "method": self.solver.method, "iterations": self.iterations,
                 "exploitability": self.exploitability, "exploitability_pct_pot": self.exploitability_pct,
+                "exploitability_measure": self.exploitability_measure,
                 "ev": self.ev(), "indifference_tolerance": self.tolerance,
                 "nodes": int(self.solver.tree.nodes.shape[0])}
 
