@@ -55,8 +55,10 @@ def _score(hand, board, spec) -> int:
     return evaluate([int(c) for c in hand] + list(board), spec)
 
 
-def counterfactual_values(solver, strategies: dict, trav: int, best_response: bool = False) -> np.ndarray:
-    """Values of ``trav``'s holdings at the root (the kernels' normalisation: divided by the pairs)."""
+def counterfactual_values(solver, strategies: dict, trav: int, best_response: bool = False,
+                          locked: frozenset[int] = frozenset()) -> np.ndarray:
+    """Values of ``trav``'s holdings at the root (the kernels' normalisation: divided by the pairs);
+    a best response keeps the given strategy at the ``locked`` nodes."""
     spot = solver.spot
     spec = spot.spec
     hands = [spot.holdings(p) for p in range(2)]
@@ -114,7 +116,7 @@ def counterfactual_values(solver, strategies: dict, trav: int, best_response: bo
         sigma = strategies[v]
         if pub.player == trav:
             vals = [rec(cp, cv, board, reach) for cp, cv in zip(pub.children, kids, strict=True)]
-            if best_response:
+            if best_response and v not in locked:
                 return np.max(vals, axis=0)
             return sum(sigma[a] * vals[a] for a in range(len(vals)))
         for a, (cp, cv) in enumerate(zip(pub.children, kids, strict=True)):

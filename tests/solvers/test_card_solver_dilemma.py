@@ -163,3 +163,37 @@ def test_fold_or_check_answers():
     assert root.loc["3c2c", "answer"] == "folds for free"
     assert root.loc["3c2c", "regret_fold"] == pytest.approx(0.0, abs=solution.tolerance)
     assert root.loc["3c2c", "regret_check"] > solution.tolerance
+
+
+def test_node_locking():
+    """A locked node keeps its strategy; values and best responses (which keep the locks) equal
+    the reference; with one player locked everywhere the other's CFR converges to its best
+    response (its gain falls to a small fraction of the pot)."""
+    spot = Spot.dilemma("4s9h8h6c10s", OOP, IP, 40, 200, "100%, a", "a")
+    solver = CardSolver(spot, isomorphism=False)
+    nodes = solver.tree.nodes
+
+    def passive(v: int) -> np.ndarray:  # check when nobody has bet, else call
+        labels = [a[0] for a in solver.tree.actions[int(np.searchsorted(solver.tree.decision_nodes, v))]]
+        table = np.zeros((len(labels), int(solver.tables.n_hands[int(nodes[v, 1])])))
+        table[labels.index(A_CHECK) if A_CHECK in labels else labels.index(3)] = 1.0
+        return table
+
+    solver.lock_everywhere(1, passive)
+    assert solver.locked and all(nodes[v, 1] == 1 for v in solver.locked)
+    solver.step(7)
+    for v in solver.locked:
+        np.testing.assert_array_equal(solver.strategy(v), passive(v))
+    strategies = _strategies(solver)
+    for mode, best in ((K.MODE_EV, False), (K.MODE_BR, True)):
+        values = solver.root_values(mode)
+        for p in range(2):
+            ref = counterfactual_values(solver, strategies, p, best_response=best, locked=frozenset(solver.locked))
+            np.testing.assert_allclose(values[p, : solver.tables.n_hands[p]], ref, rtol=0, atol=1e-9)
+    solver.run(target_pct=0.05, max_iterations=3000)
+    br, ev = solver.best_response_values(), solver.expected_values()
+    assert br[1] == pytest.approx(ev[1], abs=1e-9)  # the locked player keeps its strategy
+    assert br[0] - ev[0] <= 0.0005 * 40
+    symmetric = CardSolver(Spot.dilemma("4s4h3s3h", "AA", "99", 40, 200, "100%", "", deck="bare"))
+    with pytest.raises(SpotError, match="isomorphism=False"):
+        symmetric.lock(0, np.full((3, 6), 1 / 3))

@@ -23,6 +23,10 @@ times ``((t - p) / (t - p + 1))^3`` (``p`` the power of 4 at or below ``t``, so
 it restarts at 1, 4, 16, ...) plus the current strategy. CFR+ clips regrets at
 zero and averages the strategy linearly. Updates alternate between players.
 
+Node locking: a decision node whose ``LOCK`` column is set plays the strategy held in
+its strategy sums (written there by :meth:`CardSolver.lock`) as both its current and
+its average strategy, is never updated, and does not best-respond in a best response.
+
 Parallel: the children of the first chance nodes below the root (the turn
 cards of a flop spot, the river cards of a turn spot) are *tasks*; each is
 walked by one thread with its own buffers and its value row is summed in task
@@ -55,6 +59,7 @@ from .tree import (
     FOLD,
     IDX,
     KIND,
+    LOCK,
     PAY,
     PLAYER,
     SLOT,
@@ -354,7 +359,7 @@ def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
             for a in range(k):
                 x += acc[d, a, h]
             vals[d, h] = x
-    elif mode == MODE_BR:
+    elif mode == MODE_BR and nodes[u, LOCK] == 0:
         for h in range(n):
             x = acc[d, 0, h]
             for a in range(1, k):
@@ -364,7 +369,8 @@ def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
     else:
         slot = nodes[u, SLOT]
         s = strat[d]
-        if mode == MODE_EV:
+        locked = nodes[u, LOCK] != 0
+        if mode != MODE_CFR or locked:
             strategy_into(sums[trav], slot, k, n, s)
         else:
             strategy_into(regrets[trav], slot, k, n, s)
@@ -373,7 +379,7 @@ def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
             for a in range(k):
                 x += s[a, h] * acc[d, a, h]
             vals[d, h] = x
-        if mode == MODE_CFR:
+        if mode == MODE_CFR and not locked:
             reg = regrets[trav]
             cs = sums[trav]
             if iopts[O_METHOD] == METHOD_DCFR:
@@ -494,7 +500,7 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                 for h in range(nt):
                     acc[d, 0, h] = 0.0
             elif kind == DECISION and nodes[v, PLAYER] == opp:
-                if mode == MODE_CFR:
+                if mode == MODE_CFR and nodes[v, LOCK] == 0:
                     strategy_into(regrets[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d])
                 else:
                     strategy_into(sums[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d])

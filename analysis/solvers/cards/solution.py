@@ -47,7 +47,7 @@ from analysis.core.io import atomic_path
 from . import _kernels as K
 from .solver import CardSolver, Progress
 from .spot import Spot, SpotError
-from .tree import CARD, CHANCE, COUNT, DECISION, END, KIND, PLAYER, action_label
+from .tree import CARD, CHANCE, COUNT, DECISION, END, KIND, LOCK, PLAYER, action_label
 
 FORMAT = "card-solver/1"
 DEFAULT_TOLERANCE_PCT = 0.1
@@ -265,7 +265,7 @@ class SpotSolution:
         """Write the solution file (whole or not at all)."""
         s = self.solver
         info = {"format": FORMAT, "spot": self.spot.describe(), "method": s.method, "iterations": s.iterations,
-                "storage": list(s.tree.storage), "history": s.history}
+                "storage": list(s.tree.storage), "history": s.history, "locked": s.locked}
         path = Path(path)
         with atomic_path(path) as tmp, open(tmp, "wb") as fh:
             np.savez(fh, info=np.array(json.dumps(info)), regret0=s.regrets[0], regret1=s.regrets[1],
@@ -297,9 +297,18 @@ def _compatible_mass(solver: CardSolver, player: int, reach: np.ndarray) -> np.n
 
 
 def solve_spot(spot: Spot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
-               progress: Progress | None = None, tolerance: float | None = None) -> SpotSolution:
-    """Solve ``spot`` until exploitability <= ``target_pct``% of the pot or ``max_iterations``."""
-    solver = CardSolver(spot, method)
+               progress: Progress | None = None, tolerance: float | None = None,
+               locks: dict[tuple[str, ...], np.ndarray] | None = None) -> SpotSolution:
+    """Solve ``spot`` until exploitability <= ``target_pct``% of the pot or ``max_iterations``.
+
+    ``locks``: node locking, ``{line: strategy}`` with a line of action labels and dealt cards
+    from the root (as :meth:`SpotSolution.node`) and the strategy as :meth:`CardSolver.lock`
+    takes it; the solver then runs without suit isomorphism."""
+    solver = CardSolver(spot, method, isomorphism=not locks)
+    if locks:
+        lines = SpotSolution(solver)
+        for line, strategy in locks.items():
+            solver.lock(lines.node(tuple(line)), strategy)
     solver.run(target_pct=target_pct, max_iterations=max_iterations, progress=progress)
     return SpotSolution(solver, tolerance)
 
@@ -315,7 +324,7 @@ def load_solution(path: str | Path) -> SpotSolution:
     if not isinstance(info, dict) or info.get("format") != FORMAT:
         raise SpotError(f"{path} is not a card-solver solution file (format {FORMAT})")
     try:
-        solver = CardSolver(Spot.from_dict(info["spot"]), info["method"])
+        solver = CardSolver(Spot.from_dict(info["spot"]), info["method"], isomorphism=not info.get("locked"))
     except (KeyError, TypeError, ValueError) as exc:
         raise SpotError(f"solution file {path}: unreadable spot ({exc})") from None
     expected = [int(x) for x in solver.tree.storage]
@@ -325,5 +334,7 @@ def load_solution(path: str | Path) -> SpotSolution:
     solver.regrets = (arrays["regret0"].astype(np.float32), arrays["regret1"].astype(np.float32))
     solver.sums = (arrays["sum0"].astype(np.float32), arrays["sum1"].astype(np.float32))
     solver.iterations = int(info["iterations"])
+    for v in info.get("locked", []):
+        solver.tree.nodes[int(v), LOCK] = 1
     solver.history = [tuple(h) for h in info.get("history", [])]
     return SpotSolution(solver)

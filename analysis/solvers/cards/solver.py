@@ -33,6 +33,7 @@ from .tree import (
     COUNT,
     DECISION,
     KIND,
+    LOCK,
     PLAYER,
     SLOT,
     TASK,
@@ -367,6 +368,41 @@ class CardSolver:
                 if progress is not None:
                     progress(self.iterations, expl)
         return expl
+
+    def lock(self, node: int, strategy: np.ndarray) -> None:
+        """Node locking: fix the strategy of decision ``node`` to ``strategy`` (float[actions,
+        holdings of the actor], each holding's column a distribution). The node then plays it
+        in every iteration and best response (the other player best-responds to it, and the
+        actor's best response keeps it); :attr:`exploitability` counts the gains at the free
+        nodes only. Needs a solver without suit isomorphism (a lock may break the symmetry)."""
+        nodes = self.tree.nodes
+        if not 0 <= node < nodes.shape[0] or nodes[node, KIND] != DECISION:
+            raise SpotError(f"node {node} is not a decision")
+        if len(self._iso[1]) < len(self.tree.tasks):
+            raise SpotError("node locking needs a solver built with isomorphism=False")
+        p, k = int(nodes[node, PLAYER]), int(nodes[node, COUNT])
+        n = int(self.tables.n_hands[p])
+        table = np.asarray(strategy, dtype=np.float64)
+        if table.shape != (k, n) or (table < 0).any() or not np.allclose(table.sum(axis=0), 1.0, atol=1e-6):
+            raise SpotError(f"a locked strategy at node {node} is {k} actions x {n} holdings, each holding's "
+                            "frequencies non-negative and summing to 1")
+        slot = int(nodes[node, SLOT])
+        self.sums[p][slot : slot + k * n] = table.reshape(-1)
+        self.regrets[p][slot : slot + k * n] = 0.0
+        nodes[node, LOCK] = 1
+        self._exploitability = None
+
+    def lock_everywhere(self, player: int, strategy_of: Callable[[int], np.ndarray]) -> None:
+        """Lock every decision node of ``player`` to ``strategy_of(node)`` (see :meth:`lock`)."""
+        nodes = self.tree.nodes
+        for v in self.tree.decision_nodes:
+            if nodes[v, PLAYER] == player:
+                self.lock(int(v), strategy_of(int(v)))
+
+    @property
+    def locked(self) -> list[int]:
+        """The locked decision nodes."""
+        return [int(v) for v in np.flatnonzero(self.tree.nodes[:, LOCK])]
 
     def strategy(self, node: int) -> np.ndarray:
         """The average strategy at decision node ``node``: float64[actions, holdings of the actor]."""

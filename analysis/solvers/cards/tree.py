@@ -27,6 +27,7 @@ Node columns (``nodes[v, COL]``):
 ``TASK``    first task number of a chance node whose children run in parallel
 ``PAY``     a fold's or showdown's row of the Dilemma payoff tables (its
             *situation*: cards dealt, amount, folder), else -1
+``LOCK``    1 for a decision node whose strategy is locked (node locking), else 0
 =========== ================================================================
 """
 
@@ -40,8 +41,8 @@ from .spot import ALLIN, POT, PREV, Spot, SpotError
 
 FOLD, SHOWDOWN, CHANCE, DECISION = 0, 1, 2, 3
 (KIND, PLAYER, FIRST, COUNT, END, DEPTH, IDX, CARD, DEALT0, DEALT1, BOARD, SLOT, AMOUNT,
- TASK, PAY) = range(15)
-N_COLS = 15
+ TASK, PAY, LOCK) = range(16)
+N_COLS = 16
 
 A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_ALLIN = 1, 2, 3, 4, 5, 6
 ACTION_NAMES = {A_FOLD: "fold", A_CHECK: "check", A_CALL: "call", A_BET: "bet", A_RAISE: "raise",
@@ -237,7 +238,7 @@ def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],
             raise SpotError(f"the tree has more than {MAX_NODES:,} nodes: use fewer sizes or a later street")
         v = len(rows)
         d0, d1 = (dealt + (-1, -1))[:2]
-        row = [node.kind, node.player, -1, 0, 0, depth, idx, card, d0, d1, -1, -1, node.amount, -1, -1]
+        row = [node.kind, node.player, -1, 0, 0, depth, idx, card, d0, d1, -1, -1, node.amount, -1, -1, 0]
         rows.append(row)
         depth_max[0] = max(depth_max[0], depth)
         if node.kind == SHOWDOWN:
