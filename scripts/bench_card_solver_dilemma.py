@@ -8,7 +8,7 @@ build and solve seconds and the peak resident memory of the process. No peer
 exists for this game (postflop-solver plays Texas Hold'em only).
 
 Run: ``taskset -c 0,1 .venv/bin/python scripts/bench_card_solver_dilemma.py --board 4s9h3d6c
-[--bets "100%, a"] [--raises a] [--target 0.3] [--max-iterations N] [--threads 2]``; say
+[--bets "100%, a"] [--raises a] [--target 0.3] [--max-iterations N] [--threads 2] [--method dcfr]``; say
 ``uptime`` with the figures (the machine is shared).
 """
 
@@ -34,6 +34,7 @@ def main() -> None:
     ap.add_argument("--target", type=float, default=0.3, help="NashConv, % of the pot")
     ap.add_argument("--max-iterations", type=int, default=3000)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--method", default="dcfr", help="dcfr or cfr+")
     args = ap.parse_args()
     t0 = time.perf_counter()
     import numba
@@ -43,7 +44,7 @@ def main() -> None:
     numba.set_num_threads(args.threads)
     spot = Spot.dilemma(args.board, args.oop, args.ip, args.pot, args.stack, args.bets, args.raises,
                         deck=args.deck)
-    solver = CardSolver(spot)
+    solver = CardSolver(spot, args.method)
     solver.step(0)
     _ = solver.exploitability  # kernels loaded (or compiled) before the clock starts
     t1 = time.perf_counter()
@@ -60,7 +61,7 @@ def main() -> None:
                       "nodes": int(solver.tree.nodes.shape[0]), "state_mb": solver.memory_bytes / 1e6,
                       "build_s": t1 - t0, "solve_s": t2 - t1, "iterations": solver.iterations,
                       "nash_conv": solver.exploitability, "pct_pot": solver.exploitability_pct,
-                      "oop_ev": ev[0], "ip_ev": ev[1], "threads": args.threads,
+                      "oop_ev": ev[0], "ip_ev": ev[1], "threads": args.threads, "method": args.method,
                       "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
 
 

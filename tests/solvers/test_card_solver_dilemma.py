@@ -46,12 +46,17 @@ def _check_against_reference(solver: CardSolver) -> None:
     ("8s9s3d6c10h", {"bank": "0,0,60", "stack": 50}, 4),
     # boom, windfall on the river; the folder's green cards act (rule option)
     ("7s9h3d6cAd", {"rules": ["green_effects_for=all_dealt"], "bank": "0,150,500"}, 6),
+    # rebate with the folder's insurance acting: the winner's payoff at a fold depends on the
+    # folder's class (more than one group of classes at a fold)
+    ("4s9h8h6c10s", {"rules": ["green_effects_for=all_dealt"]}, 5),
 ])
 def test_river_values_equal_the_referee_pair_by_pair(board, options, iterations):
     stack = options.pop("stack", 200)
     spot = Spot.dilemma(board, OOP, IP, 40, stack, "100%, a", "a", **options)
     solver = CardSolver(spot)
     solver.step(iterations)
+    if options.get("rules") and "8h" in board:
+        assert solver.tables.fold_groups[..., -1].max() > 1
     _check_against_reference(solver)
 
 

@@ -199,7 +199,7 @@ def showdown_value(nodes, v, showdown, trav, reach, coefs, minus, out):
         out[ht[i]] -= pay * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
 
 
-@kernel
+@kernel(inline=True)
 def _class_sums(n_opp, opp_hands, opp_class, groups, reach, sums):
     """Per group ``g`` of the opponent's classes (``groups``: a row of
     :func:`analysis.solvers.cards.dilemma.class_groups`): ``sums[g, card]`` the reach of its
@@ -213,7 +213,7 @@ def _class_sums(n_opp, opp_hands, opp_class, groups, reach, sums):
             _sweep_add(r, groups[opp_class[o]], opp_hands[o, 0], opp_hands[o, 1], sums)
 
 
-@kernel
+@kernel(inline=True)
 def _sweep_add(r, g, c1, c2, sums):
     """Add reach ``r`` of a holding of group ``g`` with cards ``c1, c2`` to the sums."""
     sums[g, sums.shape[1] - 1] += r
@@ -221,7 +221,7 @@ def _sweep_add(r, g, c1, c2, sums):
     sums[g, c2] += r
 
 
-@kernel
+@kernel(inline=True)
 def _class_dot(tab, a, groups, sums, c1, c2):
     """``sum_g tab[a, class of g] * (reach of group-g holdings sharing no card with (c1, c2))``,
     the identical holding counted -1 times (callers add it back)."""
@@ -250,6 +250,23 @@ def dilemma_fold_value(nodes, v, tree, trav, reach, coefs, sums, out):
     _class_sums(n_hands[opp], hands[opp], hclass[opp], groups, reach, sums)
     dead = _dealt_bits(nodes, v)
     inv = coefs[C_INV_PAIRS]
+    k = (groups.shape[0] - 1) // 2
+    if groups[2 * k] == 1:  # every opponent class pays alike: scalar sums, as Texas Hold'em
+        rep = groups[k]
+        minus = sums[0]
+        total = minus[minus.shape[0] - 1]
+        for h in range(n_hands[trav]):
+            c1 = hands[trav, h, 0]
+            c2 = hands[trav, h, 1]
+            if ((np.int64(1) << c1) | (np.int64(1) << c2)) & dead:
+                out[h] = 0.0
+                continue
+            x = total - minus[c1] - minus[c2]
+            s = same[trav, h]
+            if s >= 0:
+                x += reach[s]
+            out[h] = tab[hclass[trav, h], rep] * x * inv
+        return
     for h in range(n_hands[trav]):
         c1 = hands[trav, h, 0]
         c2 = hands[trav, h, 1]
@@ -271,7 +288,8 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, sums, out):
     The win payoff less the tie's over the weaker holdings (sweep up by strength), the tie
     payoff against every compatible holding (the sums once that sweep is through, as a fold)
     and the loss payoff less the tie's over the stronger ones (sweep down), each with
-    per-group, per-card sums. Holdings the board blocks keep 0."""
+    per-group, per-card sums. Holdings the board blocks keep 0. One group (the usual case):
+    scalar sums, the Texas Hold'em sweeps with a payoff per own class."""
     same, hclass = tree[2], tree[8]
     count, holding, score, cards = tree[4], tree[5], tree[6], tree[7]
     opp = 1 - trav
@@ -285,9 +303,14 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, sums, out):
     ht, st, ct = holding[trav, b], score[trav, b], cards[trav, b]
     ho, so, co = holding[opp, b], score[opp, b], cards[opp, b]
     tc, oc = hclass[trav], hclass[opp]
-    n_groups = groups[(groups.shape[0] - 1)]
+    k = (groups.shape[0] - 1) // 2
+    n_groups = groups[2 * k]
     inv = coefs[C_INV_PAIRS]
     out[:] = 0.0
+    if n_groups == 1:
+        _one_group_showdown(tab, groups[k], nt, no, ht, st, ct, ho, so, co, tc, same[trav], reach,
+                            sums, inv, out)
+        return
     # wins: opponent holdings strictly weaker
     for g in range(n_groups):
         sums[g, :] = 0.0
@@ -324,6 +347,54 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, sums, out):
             j -= 1
         h = ht[i]
         out[h] = (out[h] + _class_dot(lose, tc[h], groups, sums, ct[i, 0], ct[i, 1])) * inv
+
+
+@kernel(inline=True)
+def _one_group_showdown(tab, rep, nt, no, ht, st, ct, ho, so, co, tc, same, reach, sums, inv, out):
+    """:func:`dilemma_showdown_value` when every opponent class pays alike (class ``rep``): the
+    up-sweep's finished sums (every compatible holding, for the tie term) are kept in
+    ``sums[1]`` while the down-sweep fills ``sums[0]``."""
+    minus = sums[0]
+    every = sums[1]
+    minus[:] = 0.0
+    total = 0.0
+    j = 0
+    for i in range(nt):
+        sc = st[i]
+        while j < no and so[j] < sc:
+            r = reach[ho[j]]
+            total += r
+            minus[co[j, 0]] += r
+            minus[co[j, 1]] += r
+            j += 1
+        out[ht[i]] = tab[S_WIN_MINUS_TIE, tc[ht[i]], rep] * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
+    while j < no:
+        r = reach[ho[j]]
+        total += r
+        minus[co[j, 0]] += r
+        minus[co[j, 1]] += r
+        j += 1
+    every[:] = minus
+    all_total = total
+    minus[:] = 0.0
+    total = 0.0
+    j = no - 1
+    for i in range(nt - 1, -1, -1):
+        sc = st[i]
+        while j >= 0 and so[j] > sc:
+            r = reach[ho[j]]
+            total += r
+            minus[co[j, 0]] += r
+            minus[co[j, 1]] += r
+            j -= 1
+        h = ht[i]
+        a = tc[h]
+        c1, c2 = ct[i, 0], ct[i, 1]
+        x = all_total - every[c1] - every[c2]
+        if same[h] >= 0:
+            x += reach[same[h]]
+        out[h] = (out[h] + tab[S_TIE, a, rep] * x
+                  + tab[S_LOSE_MINUS_TIE, a, rep] * (total - minus[c1] - minus[c2])) * inv
 
 
 @kernel

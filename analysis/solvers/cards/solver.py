@@ -277,7 +277,7 @@ class CardSolver:
         n_sets = max(1, min(n_sets, len(self._iso[1])))
         return (np.zeros((n_sets, d, h)), np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d, h)),
                 np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d), dtype=np.int64),
-                np.zeros((n_sets, self.tables.n_classes, self.spot.spec.n_cards + 1)))
+                np.zeros((n_sets, max(self.tables.n_classes, 2), self.spot.spec.n_cards + 1)))
 
     @property
     def _tree_args(self) -> tuple:
