@@ -239,7 +239,7 @@ def register(app: typer.Typer) -> None:
         deck: DeckOpt = None,
         deals: int = typer.Option(None, "--deals", help="dilemma: sampled deals standing for chance"),
         deals_per_board: int = typer.Option(None, "--deals-per-board", help="dilemma: holdings per board"),
-        free_fold: bool = typer.Option(None, "--free-fold/--no-free-fold", help="dilemma: allow folding when nobody has bet"),
+        free_fold: bool = typer.Option(None, "--free-fold/--no-free-fold", help="dilemma, spot (--game dilemma, on by default): allow folding when nobody has bet"),
         preflop_in: int = typer.Option(None, "--preflop-in", help="dilemma: chips each player put in before the first street"),
         board: str = typer.Option(None, "--board", help="spot: 3 to 5 board cards, e.g. Td9d6hQc"),
         oop: str = typer.Option(None, "--oop", help="spot: range of the first player (acts first)"),

@@ -202,3 +202,23 @@ def test_node_locking():
     symmetric = CardSolver(Spot.dilemma("4s4h3s3h", "AA", "99", 40, 200, "100%", "", deck="bare"))
     with pytest.raises(SpotError, match="isomorphism=False"):
         symmetric.lock(0, np.full((3, 6), 1 / 3))
+
+
+def test_same_numbers_on_one_and_two_threads():
+    import numba
+
+    before = numba.get_num_threads()
+    results = []
+    try:
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            solver = CardSolver(Spot.dilemma("7h9h3d6c", "AsAd, 2s2h, 8d7d, 4d4c", "AhAd, 2h3d, 5d5c, 3c3d",
+                                             40, 120, "100%", "", bank="0,40,500"))
+            solver.step(6)
+            results.append((solver.regrets, solver.sums, solver.root_values(K.MODE_BR)))
+    finally:
+        numba.set_num_threads(before)
+    (r1, s1, b1), (r2, s2, b2) = results
+    for a, b in zip(r1 + s1, r2 + s2, strict=True):
+        assert np.array_equal(a, b)
+    assert np.array_equal(b1, b2)
