@@ -24,7 +24,9 @@ KNOWN_GAMES = ("kuhn", "kuhn3", "leduc", "leduc-iso", "dilemma", "spot")
 _DILEMMA_ONLY = ("players", "street", "buckets", "sizes", "raise_cap", "deck", "deals",
                  "deals_per_board", "free_fold", "preflop_in", "rule", "bank", "level")
 _SPOT_ONLY = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "spot_file", "output_format",
-              "threads")
+              "threads", "game_rules")
+_SHARED = ("deck", "rule", "bank", "level", "free_fold")
+"""Options of both the dilemma game and the spot game (the spot's with ``--game dilemma``)."""
 
 
 def load_game(name: str):  # -> GameTree (import kept lazy)
@@ -138,16 +140,21 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
         solver = CardSolver(spot, method)
         solution = SpotSolution(solver)
     say = echo if fmt == "text" else (lambda *a, **k: None)
-    say(f"{spot.spec.summary}; board {spot.describe()['board']}; pot {spot.pot}, stack {spot.stack}; "
+    game = ("Texas Hold'em rules" if spot.table is None else
+            f"Dilemma Hold'em, {spot.table.deck.label} deck, rules {spot.table.rules.label}, bank "
+            f"{'/'.join(map(str, spot.table.bank))}, blind level {spot.table.level}"
+            + (", free fold" if spot.tree.free_fold else ", no free fold"))
+    say(f"{game}; {spot.spec.summary}; board {spot.describe()['board']}; pot {spot.pot}, stack {spot.stack}; "
         f"{len(spot.holdings(0)[0])} vs {len(spot.holdings(1)[0])} holdings; "
         f"{solver.tree.nodes.shape[0]:,} nodes, {solver.memory_bytes / 1e6:,.1f} MB")
+    measure = solver.exploitability_measure
     with progress_bar(show_progress) as bar, interruptible() as stop:
         label = f"{method} iterations (target {target_pct:g}% of the pot)"
 
         def check(i: int, expl: float) -> None:
             bar(i, iterations, label)
             if show_progress:
-                echo(f"  {i:>7,} / {iterations:,}  exploitability {expl:.4g} chips "
+                echo(f"  {i:>7,} / {iterations:,}  exploitability ({measure}) {expl:.4g} chips "
                      f"({100 * expl / spot.pot:.3g}% of the pot)", err=True)
 
         solver.run(target_pct=target_pct, max_iterations=iterations, progress=check, stop=stop)
@@ -158,20 +165,45 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
     if state is not None:
         solution.save(state)
     summary = {**solution.manifest(), "root": _root_summary(solution)}
+    free = solution.fold_or_check() if spot.tree.free_fold else None
+    if free is not None:
+        summary["fold_or_check"] = _fold_or_check_summary(free)
     if fmt == "json":
         echo(json.dumps(summary, sort_keys=True))
     else:
-        echo(f"{method} x {solver.iterations:,} iterations; exploitability {solution.exploitability:.4g} chips "
-             f"({solution.exploitability_pct:.3g}% of the pot)")
+        echo(f"{method} x {solver.iterations:,} iterations; exploitability ({measure}) "
+             f"{solution.exploitability:.4g} chips ({solution.exploitability_pct:.3g}% of the pot)")
         ev = solution.ev()
-        echo(f"expected share of the pot: oop {ev['oop']:.3f}, ip {ev['ip']:.3f}")
+        what = "expected share of the pot" if spot.table is None else \
+            "expected chips after the settlement less the stack behind at the start"
+        echo(f"{what}: oop {ev['oop']:.3f}, ip {ev['ip']:.3f}")
         echo("root (oop, range-weighted): " + ", ".join(f"{a} {100 * f:.1f}%" for a, f in summary["root"].items()))
+        for line, row in summary.get("fold_or_check", {}).items():
+            echo(f"fold or check at {line} ({row['player']}, share of the range, tolerance "
+                 f"{solution.tolerance:.3g} chips): folds for free {100 * row['folds for free']:.1f}%, "
+                 f"checks {100 * row['checks']:.1f}%, indifferent {100 * row['indifferent']:.1f}%; "
+                 f"mean regret of folding {row['regret_fold']:.3f}, of checking {row['regret_check']:.3f} chips")
     if out is not None:
         from analysis.core.io import provenance, write_table
 
         write_table(solution.to_frame(), out, "spot_strategy", provenance(**solution.manifest()))
+        if free is not None:
+            write_table(free, out, "spot_fold_or_check", provenance(**solution.manifest()))
         if fmt == "text":
-            echo(f"tables in {out}/ (spot_strategy.csv, .parquet, .manifest.json)")
+            names = "spot_strategy" + (", spot_fold_or_check" if free is not None else "")
+            echo(f"tables in {out}/ ({names}: .csv, .parquet, .manifest.json)")
+
+
+def _fold_or_check_summary(table) -> dict[str, dict]:  # pandas.DataFrame (import kept lazy)
+    """Per decision line: the weighted share of the range per answer and the mean regrets."""
+    out = {}
+    for line, rows in table[table["answer"] != "unreached"].groupby("line", sort=False):
+        w = rows["weight"] / rows["weight"].sum()
+        row = {a: float(w[rows["answer"] == a].sum()) for a in ("folds for free", "checks", "indifferent")}
+        row.update(player=str(rows["player"].iloc[0]), regret_fold=float((w * rows["regret_fold"]).sum()),
+                   regret_check=float((w * rows["regret_check"]).sum()))
+        out[str(line)] = row
+    return out
 
 
 def _root_summary(solution) -> dict[str, float]:  # SpotSolution (import kept lazy)
@@ -207,7 +239,7 @@ def register(app: typer.Typer) -> None:
         deck: DeckOpt = None,
         deals: int = typer.Option(None, "--deals", help="dilemma: sampled deals standing for chance"),
         deals_per_board: int = typer.Option(None, "--deals-per-board", help="dilemma: holdings per board"),
-        free_fold: bool = typer.Option(None, "--free-fold/--no-free-fold", help="dilemma: allow folding when nobody has bet"),
+        free_fold: bool = typer.Option(None, "--free-fold/--no-free-fold", help="dilemma, spot (--game dilemma, on by default): allow folding when nobody has bet"),
         preflop_in: int = typer.Option(None, "--preflop-in", help="dilemma: chips each player put in before the first street"),
         board: str = typer.Option(None, "--board", help="spot: 3 to 5 board cards, e.g. Td9d6hQc"),
         oop: str = typer.Option(None, "--oop", help="spot: range of the first player (acts first)"),
@@ -219,6 +251,9 @@ def register(app: typer.Typer) -> None:
         spot_file: Path = typer.Option(None, "--spot-file", help="spot: a TOML spot (options override it)"),
         output_format: str = typer.Option(None, "--format", help="spot: text (default) or json"),
         threads: int = typer.Option(None, "--threads", min=1, help="spot: numba threads (results do not change)"),
+        game_rules: str = typer.Option(None, "--game", help="spot: holdem (Texas Hold'em rules, the default) or "
+                                       "dilemma (Dilemma Hold'em's settlement: --deck, --rule, --bank, --level, "
+                                       "--free-fold/--no-free-fold)"),
         rule: RuleOpt = [],  # noqa: B006 - typer reads the default, never mutates it
         bank: BankOpt = None,
         level: LevelOpt = None,
@@ -233,18 +268,20 @@ def register(app: typer.Typer) -> None:
                            "level": level}
         spot_options = {"board": board, "oop": oop, "ip": ip, "pot": pot, "stack": stack, "bets": bets,
                          "raises": raises, "spot_file": spot_file, "output_format": output_format,
-                         "threads": threads}
+                         "threads": threads, "game_rules": game_rules}
         key = game.strip().lower()
         if key == "spot":
-            given = [k for k in _DILEMMA_ONLY if dilemma_options[k] is not None and k != "deck"]
+            given = [k for k in _DILEMMA_ONLY if dilemma_options[k] is not None and k not in _SHARED]
             if given:
                 raise SolverError(f"--{given[0].replace('_', '-')} is an option of the dilemma game, not of spot")
-            solve_spot_cmd({**spot_options, "deck": deck}, method or "dcfr", iterations, target, state, out,
+            shared = {"game": spot_options.pop("game_rules"), "deck": deck, "rules": rule or None, "bank": bank,
+                      "level": level, "free_fold": free_fold}
+            solve_spot_cmd({**spot_options, **shared}, method or "dcfr", iterations, target, state, out,
                            progress)
             return
         given_spot = [k for k in _SPOT_ONLY if spot_options[k] is not None]
         if given_spot:
-            raise SolverError(f"--{given_spot[0].replace('_', '-').replace('output-format', 'format')} is an "
+            raise SolverError(f"--{given_spot[0].replace('_', '-').replace('output-format', 'format').replace('game-rules', 'game')} is an "
                               f"option of the spot game, not of '{game}'")
         method = method or "cfr+"
         if key == "dilemma":

@@ -96,3 +96,60 @@ def test_ctrl_c_saves_a_resumable_solution(tmp_path):
     assert len(lines) == 1 and lines[0].startswith("interrupted: ") and "saved" in lines[0], err
     assert delay < 5, f"took {delay:.1f} s to stop"
     assert load_solution(state).iterations > 0
+
+
+DILEMMA = ["--game", "dilemma", "--board", "4s9h8h6c10s", "--oop", "AA, 99, 108s, 76s, 2s2h, As2c, 43s",
+           "--ip", "A10s, 88, 65s, 2h2d, 3c3d", "--pot", "40", "--stack", "980", "--bets", "100%, a",
+           "--raises", "a"]
+
+
+def test_dilemma_spot_answers_fold_or_check(cli, tmp_path):
+    done = cli("solve", "spot", *DILEMMA, "--bank", "0,200,500", "--rule", "green_effects_for=all_dealt",
+               "--target", "0.2", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "Dilemma Hold'em" in done.stdout and "bank 0/200/500, blind level 1" in done.stdout
+    assert "exploitability (NashConv)" in done.stdout and "fold or check at (root)" in done.stdout
+    free = pd.read_parquet(tmp_path / "spot_fold_or_check.parquet")
+    assert set(free["answer"]) <= {"folds for free", "checks", "indifferent", "unreached"}
+    reached = free[free["answer"] != "unreached"]
+    assert (reached["regret_fold"] >= -1e-9).all() and (reached["regret_check"] >= -1e-9).all()
+    manifest = json.loads((tmp_path / "spot_fold_or_check.manifest.json").read_text())
+    assert manifest["spot"]["table"]["bank"] == [0, 200, 500]
+    assert manifest["spot"]["table"]["rules"] == {"green_effects_for": "all_dealt"}
+    assert manifest["exploitability_measure"] == "NashConv"
+
+
+def test_dilemma_spot_file_equals_options_and_resumes(cli, tmp_path):
+    toml = tmp_path / "spot.toml"
+    toml.write_text('game = "dilemma"\ndeck = "reference"\nboard = "4s9h8h6c10s"\n'
+                    'oop = "AA, 99, 108s, 76s, 2s2h, As2c, 43s"\nip = "A10s, 88, 65s, 2h2d, 3c3d"\n'
+                    'pot = 40\nstack = 980\nbank = "300,700,500"\n[rules]\nwinners = "main_pot"\n'
+                    '[tree]\nbets = "100%, a"\nraises = "a"\nfree_fold = true\n')
+    a = cli("solve", "spot", *DILEMMA, "--rule", "winners=main_pot", "--format", "json", "-n", "30")
+    b = cli("solve", "spot", "--spot-file", str(toml), "--format", "json", "-n", "30")
+    assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
+    ja, jb = json.loads(a.stdout), json.loads(b.stdout)
+    assert ja["exploitability"] == jb["exploitability"] and ja["fold_or_check"] == jb["fold_or_check"]
+    state = tmp_path / "s.npz"
+    first = cli("solve", "spot", "--spot-file", str(toml), "--target", "0", "-n", "20", "--state", str(state))
+    assert first.returncode == 0, first.stderr
+    again = cli("solve", "spot", *DILEMMA, "--rule", "winners=main_pot", "--target", "0", "-n", "30",
+                "--state", str(state))
+    assert again.returncode == 0, again.stderr
+    assert load_solution(state).iterations == 30
+
+
+@pytest.mark.parametrize("args, match", [
+    (["solve", "spot", *SPOT, "--bank", "300,700,500"], "option of the dilemma game"),
+    (["solve", "spot", *SPOT, "--deck", "reference"], "need --game dilemma"),
+    (["solve", "spot", *SPOT, "--game", "poker"], "choose holdem or dilemma"),
+    (["solve", "spot", *DILEMMA, "--bank", "0,0,500", "--level", "1"], "blind level 1 cannot go with bank"),
+    (["solve", "spot", *DILEMMA, "--rule", "winners=everyone"], "is not an option"),
+    (["solve", "spot", *DILEMMA, "--pot", "50"], "multiple of 20"),
+    (["solve", "kuhn", "--game", "dilemma"], "option of the spot game"),
+])
+def test_dilemma_bad_input_is_one_error_line(cli, args, match):
+    done = cli(*args)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1 and lines[0].startswith("error: ") and match in lines[0], done.stderr

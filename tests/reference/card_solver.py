@@ -18,8 +18,29 @@ import math
 
 import numpy as np
 
+from analysis.dilemma.settlement import HandState, PlayerState, settle
 from analysis.solvers.cards.tree import CHANCE, DECISION, END, FOLD, SHOWDOWN, action_tree
 from evaluator import evaluate
+
+SETTLEMENT_STREET = {3: 1, 4: 2, 5: 3}
+"""Board length -> the settlement's street of the betting round played on it."""
+
+
+def dilemma_payoff(spot, kind: int, folder: int, amount: int, board: tuple, holes: tuple) -> tuple[float, float]:
+    """Both players' payoffs (chips after the hand less ``stack + pot / 2``) at a fold or showdown
+    of a Dilemma spot, settled by the readable referee; ``holes[p]`` the cards of player ``p``."""
+    table = spot.table
+    street = SETTLEMENT_STREET[len(board)]
+    players = tuple(
+        PlayerState(("oop", "ip")[p], spot.stack - amount, spot.pot // 2 + amount,
+                    folded=street if kind == FOLD and p == folder else None,
+                    hole=tuple(int(c) for c in holes[p]))
+        for p in range(2))
+    state = HandState(players, tuple(int(c) for c in board), last_round=street, bank=table.bank,
+                      blind_level=table.level, dealer=1, game="dilemma")
+    result = settle(state, table.deck, table.rules)
+    base = spot.stack + spot.pot / 2
+    return result.stacks[0] - base, result.stacks[1] - base
 
 
 def _children(tree_nodes: np.ndarray, v: int, count: int) -> list[int]:
@@ -34,8 +55,10 @@ def _score(hand, board, spec) -> int:
     return evaluate([int(c) for c in hand] + list(board), spec)
 
 
-def counterfactual_values(solver, strategies: dict, trav: int, best_response: bool = False) -> np.ndarray:
-    """Values of ``trav``'s holdings at the root (the kernels' normalisation: divided by the pairs)."""
+def counterfactual_values(solver, strategies: dict, trav: int, best_response: bool = False,
+                          locked: frozenset[int] = frozenset()) -> np.ndarray:
+    """Values of ``trav``'s holdings at the root (the kernels' normalisation: divided by the pairs);
+    a best response keeps the given strategy at the ``locked`` nodes."""
     spot = solver.spot
     spec = spot.spec
     hands = [spot.holdings(p) for p in range(2)]
@@ -66,7 +89,11 @@ def counterfactual_values(solver, strategies: dict, trav: int, best_response: bo
                 for o, r in enumerate(reach):
                     if r == 0.0 or hc & set(map(int, hands[opp][0][o])):
                         continue
-                    if pub.kind == FOLD:
+                    if spot.table is not None:
+                        holes = [None, None]
+                        holes[trav], holes[opp] = hands[trav][0][h], hands[opp][0][o]
+                        pay = dilemma_payoff(spot, pub.kind, pub.player, pub.amount, board, holes)[trav]
+                    elif pub.kind == FOLD:
                         pay = -half if pub.player == trav else half
                     else:
                         st, so = score(trav, h, board), score(opp, o, board)
@@ -89,7 +116,7 @@ def counterfactual_values(solver, strategies: dict, trav: int, best_response: bo
         sigma = strategies[v]
         if pub.player == trav:
             vals = [rec(cp, cv, board, reach) for cp, cv in zip(pub.children, kids, strict=True)]
-            if best_response:
+            if best_response and v not in locked:
                 return np.max(vals, axis=0)
             return sum(sigma[a] * vals[a] for a in range(len(vals)))
         for a, (cp, cv) in enumerate(zip(pub.children, kids, strict=True)):

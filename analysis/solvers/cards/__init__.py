@@ -1,9 +1,13 @@
 """Card-level heads-up solver: ranges of two-card holdings, every turn and river card dealt.
 
-:mod:`.spot` states a spot (deck, board, ranges, pot, stack, bet tree as
+:mod:`.spot` states a spot (game, deck, board, ranges, pot, stack, bet tree as
 postflop-solver's ``TreeConfig``); :mod:`.tree` builds and expands its tree;
-:mod:`._kernels` runs DCFR / CFR+ over per-node arrays of holdings with O(n)
-terminals; :mod:`.solver` ties them together with exact exploitability.
+:mod:`.dilemma` (with the kernel :mod:`._payoffs`) settles every terminal of a Dilemma
+Hold'em spot with the real settlement, per class of holdings; :mod:`._kernels` runs
+DCFR / CFR+ over per-node arrays of holdings with O(n) terminals (O(n x groups of
+classes) in Dilemma Hold'em); :mod:`.solver` ties them together with exact
+exploitability (NashConv where the game is not zero-sum) and node locking;
+:mod:`.solution` reads the answers.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ _LAZY = {
     "BetSize": "analysis.solvers.cards.spot",
     "BetTree": "analysis.solvers.cards.spot",
     "CardSolver": "analysis.solvers.cards.solver",
+    "DilemmaTable": "analysis.solvers.cards.dilemma",
     "Spot": "analysis.solvers.cards.spot",
     "SpotError": "analysis.solvers.cards.spot",
     "StreetSizes": "analysis.solvers.cards.spot",

@@ -23,6 +23,10 @@ times ``((t - p) / (t - p + 1))^3`` (``p`` the power of 4 at or below ``t``, so
 it restarts at 1, 4, 16, ...) plus the current strategy. CFR+ clips regrets at
 zero and averages the strategy linearly. Updates alternate between players.
 
+Node locking: a decision node whose ``LOCK`` column is set plays the strategy held in
+its strategy sums (written there by :meth:`CardSolver.lock`) as both its current and
+its average strategy, is never updated, and does not best-respond in a best response.
+
 Parallel: the children of the first chance nodes below the root (the turn
 cards of a flop spot, the river cards of a turn spot) are *tasks*; each is
 walked by one thread with its own buffers and its value row is summed in task
@@ -40,6 +44,7 @@ from numba import prange
 
 from evaluator.jit import kernel
 
+from ._payoffs import S_LOSE_MINUS_TIE, S_TIE, S_WIN_MINUS_TIE
 from .tree import AMOUNT as AMT
 from .tree import BOARD as BRD
 from .tree import (
@@ -54,6 +59,8 @@ from .tree import (
     FOLD,
     IDX,
     KIND,
+    LOCK,
+    PAY,
     PLAYER,
     SLOT,
     TASK,
@@ -65,8 +72,9 @@ METHOD_DCFR, METHOD_CFR_PLUS = 0, 1
 C_ALPHA, C_BETA, C_GAMMA, C_HALF_POT, C_INV_PAIRS, C_WEIGHT = range(6)
 N_COEFS = 6
 # iopts: int64 per call
-O_N_CARDS, O_BOARD_LEN, O_METHOD, O_TRAV, O_MODE = range(5)
-N_IOPTS = 5
+O_N_CARDS, O_BOARD_LEN, O_METHOD, O_TRAV, O_MODE, O_GAME = range(6)
+N_IOPTS = 6
+GAME_HOLDEM, GAME_DILEMMA = 0, 1
 
 
 @kernel
@@ -191,6 +199,204 @@ def showdown_value(nodes, v, showdown, trav, reach, coefs, minus, out):
         out[ht[i]] -= pay * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
 
 
+@kernel(inline=True)
+def _class_sums(n_opp, opp_hands, opp_class, groups, reach, sums):
+    """Per group ``g`` of the opponent's classes (``groups``: a row of
+    :func:`analysis.solvers.cards.dilemma.class_groups`): ``sums[g, card]`` the reach of its
+    holdings holding ``card`` and ``sums[g, -1]`` its total reach."""
+    k = (groups.shape[0] - 1) // 2
+    for g in range(groups[2 * k]):
+        sums[g, :] = 0.0
+    for o in range(n_opp):
+        r = reach[o]
+        if r != 0.0:
+            _sweep_add(r, groups[opp_class[o]], opp_hands[o, 0], opp_hands[o, 1], sums)
+
+
+@kernel(inline=True)
+def _sweep_add(r, g, c1, c2, sums):
+    """Add reach ``r`` of a holding of group ``g`` with cards ``c1, c2`` to the sums."""
+    sums[g, sums.shape[1] - 1] += r
+    sums[g, c1] += r
+    sums[g, c2] += r
+
+
+@kernel(inline=True)
+def _class_dot(tab, a, groups, sums, c1, c2):
+    """``sum_g tab[a, class of g] * (reach of group-g holdings sharing no card with (c1, c2))``,
+    the identical holding counted -1 times (callers add it back)."""
+    k = (groups.shape[0] - 1) // 2
+    last = sums.shape[1] - 1
+    x = 0.0
+    for g in range(groups[2 * k]):
+        t = sums[g, last]
+        if t != 0.0:
+            x += tab[a, groups[k + g]] * (t - sums[g, c1] - sums[g, c2])
+    return x
+
+
+@kernel
+def dilemma_fold_value(nodes, v, tree, trav, reach, coefs, sums, out):
+    """Dilemma Hold'em: counterfactual values of the traverser's holdings at fold ``v``.
+
+    ``tab[own class, opponent class]``, the settled payoff of the fold's situation, is
+    weighted by the opponent's reach per group of classes that pay alike, with the per-card
+    corrections of :func:`fold_value` (O(n x groups))."""
+    hands, same, n_hands, hclass = tree[1], tree[2], tree[3], tree[8]
+    opp = 1 - trav
+    f = nodes[v, PAY]
+    tab = tree[9][f, trav]
+    groups = tree[11][f, trav]
+    _class_sums(n_hands[opp], hands[opp], hclass[opp], groups, reach, sums)
+    dead = _dealt_bits(nodes, v)
+    inv = coefs[C_INV_PAIRS]
+    k = (groups.shape[0] - 1) // 2
+    if groups[2 * k] == 1:  # every opponent class pays alike: scalar sums, as Texas Hold'em
+        rep = groups[k]
+        minus = sums[0]
+        total = minus[minus.shape[0] - 1]
+        for h in range(n_hands[trav]):
+            c1 = hands[trav, h, 0]
+            c2 = hands[trav, h, 1]
+            if ((np.int64(1) << c1) | (np.int64(1) << c2)) & dead:
+                out[h] = 0.0
+                continue
+            x = total - minus[c1] - minus[c2]
+            s = same[trav, h]
+            if s >= 0:
+                x += reach[s]
+            out[h] = tab[hclass[trav, h], rep] * x * inv
+        return
+    for h in range(n_hands[trav]):
+        c1 = hands[trav, h, 0]
+        c2 = hands[trav, h, 1]
+        if ((np.int64(1) << c1) | (np.int64(1) << c2)) & dead:
+            out[h] = 0.0
+            continue
+        a = hclass[trav, h]
+        x = _class_dot(tab, a, groups, sums, c1, c2)
+        s = same[trav, h]
+        if s >= 0:
+            x += tab[a, hclass[opp, s]] * reach[s]
+        out[h] = x * inv
+
+
+@kernel
+def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, sums, out):
+    """Dilemma Hold'em: counterfactual values of the traverser's holdings at showdown ``v``.
+
+    The win payoff less the tie's over the weaker holdings (sweep up by strength), the tie
+    payoff against every compatible holding (the sums once that sweep is through, as a fold)
+    and the loss payoff less the tie's over the stronger ones (sweep down), each with
+    per-group, per-card sums. Holdings the board blocks keep 0. One group (the usual case):
+    scalar sums, the Texas Hold'em sweeps with a payoff per own class."""
+    same, hclass = tree[2], tree[8]
+    count, holding, score, cards = tree[4], tree[5], tree[6], tree[7]
+    opp = 1 - trav
+    b = nodes[v, BRD]
+    sid = nodes[v, PAY]
+    tab = tree[10][sid, trav]
+    groups = tree[12][sid, trav]
+    tie, win, lose = tab[S_TIE], tab[S_WIN_MINUS_TIE], tab[S_LOSE_MINUS_TIE]
+    nt = count[trav, b]
+    no = count[opp, b]
+    ht, st, ct = holding[trav, b], score[trav, b], cards[trav, b]
+    ho, so, co = holding[opp, b], score[opp, b], cards[opp, b]
+    tc, oc = hclass[trav], hclass[opp]
+    k = (groups.shape[0] - 1) // 2
+    n_groups = groups[2 * k]
+    inv = coefs[C_INV_PAIRS]
+    out[:] = 0.0
+    if n_groups == 1:
+        _one_group_showdown(tab, groups[k], nt, no, ht, st, ct, ho, so, co, tc, same[trav], reach,
+                            sums, inv, out)
+        return
+    # wins: opponent holdings strictly weaker
+    for g in range(n_groups):
+        sums[g, :] = 0.0
+    j = 0
+    for i in range(nt):
+        sc = st[i]
+        while j < no and so[j] < sc:
+            o = ho[j]
+            _sweep_add(reach[o], groups[oc[o]], co[j, 0], co[j, 1], sums)
+            j += 1
+        out[ht[i]] = _class_dot(win, tc[ht[i]], groups, sums, ct[i, 0], ct[i, 1])
+    # ties, as if against every compatible holding: the finished sweep holds them all
+    while j < no:
+        o = ho[j]
+        _sweep_add(reach[o], groups[oc[o]], co[j, 0], co[j, 1], sums)
+        j += 1
+    for i in range(nt):
+        h = ht[i]
+        a = tc[h]
+        x = _class_dot(tie, a, groups, sums, ct[i, 0], ct[i, 1])
+        s = same[trav, h]
+        if s >= 0:
+            x += tie[a, oc[s]] * reach[s]
+        out[h] += x
+    # losses: opponent holdings strictly stronger
+    for g in range(n_groups):
+        sums[g, :] = 0.0
+    j = no - 1
+    for i in range(nt - 1, -1, -1):
+        sc = st[i]
+        while j >= 0 and so[j] > sc:
+            o = ho[j]
+            _sweep_add(reach[o], groups[oc[o]], co[j, 0], co[j, 1], sums)
+            j -= 1
+        h = ht[i]
+        out[h] = (out[h] + _class_dot(lose, tc[h], groups, sums, ct[i, 0], ct[i, 1])) * inv
+
+
+@kernel(inline=True)
+def _one_group_showdown(tab, rep, nt, no, ht, st, ct, ho, so, co, tc, same, reach, sums, inv, out):
+    """:func:`dilemma_showdown_value` when every opponent class pays alike (class ``rep``): the
+    up-sweep's finished sums (every compatible holding, for the tie term) are kept in
+    ``sums[1]`` while the down-sweep fills ``sums[0]``."""
+    minus = sums[0]
+    every = sums[1]
+    minus[:] = 0.0
+    total = 0.0
+    j = 0
+    for i in range(nt):
+        sc = st[i]
+        while j < no and so[j] < sc:
+            r = reach[ho[j]]
+            total += r
+            minus[co[j, 0]] += r
+            minus[co[j, 1]] += r
+            j += 1
+        out[ht[i]] = tab[S_WIN_MINUS_TIE, tc[ht[i]], rep] * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
+    while j < no:
+        r = reach[ho[j]]
+        total += r
+        minus[co[j, 0]] += r
+        minus[co[j, 1]] += r
+        j += 1
+    every[:] = minus
+    all_total = total
+    minus[:] = 0.0
+    total = 0.0
+    j = no - 1
+    for i in range(nt - 1, -1, -1):
+        sc = st[i]
+        while j >= 0 and so[j] > sc:
+            r = reach[ho[j]]
+            total += r
+            minus[co[j, 0]] += r
+            minus[co[j, 1]] += r
+            j -= 1
+        h = ht[i]
+        a = tc[h]
+        c1, c2 = ct[i, 0], ct[i, 1]
+        x = all_total - every[c1] - every[c2]
+        if same[h] >= 0:
+            x += reach[same[h]]
+        out[h] = (out[h] + tab[S_TIE, a, rep] * x
+                  + tab[S_LOSE_MINUS_TIE, a, rep] * (total - minus[c1] - minus[c2])) * inv
+
+
 @kernel
 def _deposit(nodes, u, d, trav_n, acc, vals):
     """Hand the closed node's values (``vals[d]``) to its parent's accumulator at depth ``d - 1``."""
@@ -224,7 +430,7 @@ def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
             for a in range(k):
                 x += acc[d, a, h]
             vals[d, h] = x
-    elif mode == MODE_BR:
+    elif mode == MODE_BR and nodes[u, LOCK] == 0:
         for h in range(n):
             x = acc[d, 0, h]
             for a in range(1, k):
@@ -234,7 +440,8 @@ def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
     else:
         slot = nodes[u, SLOT]
         s = strat[d]
-        if mode == MODE_EV:
+        locked = nodes[u, LOCK] != 0
+        if mode != MODE_CFR or locked:
             strategy_into(sums[trav], slot, k, n, s)
         else:
             strategy_into(regrets[trav], slot, k, n, s)
@@ -243,7 +450,7 @@ def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
             for a in range(k):
                 x += s[a, h] * acc[d, a, h]
             vals[d, h] = x
-        if mode == MODE_CFR:
+        if mode == MODE_CFR and not locked:
             reg = regrets[trav]
             cs = sums[trav]
             if iopts[O_METHOD] == METHOD_DCFR:
@@ -333,10 +540,15 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
         kind = nodes[v, KIND]
         if kind < CHANCE:  # FOLD or SHOWDOWN: a terminal
             if values:
-                if kind == FOLD:
-                    fold_value(nodes, v, hands, same, n_hands, trav, reach[d], coefs, minus, vals[d])
+                if iopts[O_GAME] == GAME_DILEMMA:
+                    if kind == FOLD:
+                        dilemma_fold_value(nodes, v, tree, trav, reach[d], coefs, minus, vals[d])
+                    else:
+                        dilemma_showdown_value(nodes, v, tree, trav, reach[d], coefs, minus, vals[d])
+                elif kind == FOLD:
+                    fold_value(nodes, v, hands, same, n_hands, trav, reach[d], coefs, minus[0], vals[d])
                 else:
-                    showdown_value(nodes, v, showdown, trav, reach[d], coefs, minus, vals[d])
+                    showdown_value(nodes, v, showdown, trav, reach[d], coefs, minus[0], vals[d])
                 _deposit(nodes, v, d, nt, acc, vals)
             v += 1
         elif kind == CHANCE and top and nodes[v, TASK] >= 0:
@@ -359,7 +571,7 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                 for h in range(nt):
                     acc[d, 0, h] = 0.0
             elif kind == DECISION and nodes[v, PLAYER] == opp:
-                if mode == MODE_CFR:
+                if mode == MODE_CFR and nodes[v, LOCK] == 0:
                     strategy_into(regrets[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d])
                 else:
                     strategy_into(sums[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d])

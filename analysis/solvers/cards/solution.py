@@ -15,7 +15,17 @@
 
 EVs are in chips as shares of the starting pot: ``pot / 2`` plus the expected
 payoff from the root, conditional on the holding reaching the decision (a fold
-after putting ``x`` in since the root is worth ``-x``).
+after putting ``x`` in since the root is worth ``-x``). In Dilemma Hold'em this is
+the chips a player ends the hand with less what it had behind at the root: the
+pot share plus bonus and effect gains, less penalties, effect payments and what it
+put in (so a free fold is worth minus the penalty it pays, not 0).
+
+``.fold_or_check()``: at every decision where a player may fold although nobody
+has bet (the free fold of Dilemma Hold'em), per holding the EV of folding and of
+checking, the answer (``folds for free`` when folding is worth more than
+checking by more than the tolerance, ``checks`` when less, else ``indifferent``:
+a tie the solver may mix either way) and the regret of each choice (what it
+loses against the holding's best action, chips per hand).
 
 A solution file (``.npz``, versioned) holds the spot, the method, the iterations
 and the solver's arrays; :func:`load_solution` rebuilds the tree and resumes
@@ -37,7 +47,7 @@ from analysis.core.io import atomic_path
 from . import _kernels as K
 from .solver import CardSolver, Progress
 from .spot import Spot, SpotError
-from .tree import CARD, CHANCE, COUNT, DECISION, END, KIND, PLAYER, action_label
+from .tree import CARD, CHANCE, COUNT, DECISION, END, KIND, LOCK, PLAYER, action_label
 
 FORMAT = "card-solver/1"
 DEFAULT_TOLERANCE_PCT = 0.1
@@ -65,6 +75,11 @@ class SpotSolution:
     @property
     def iterations(self) -> int:
         return self.solver.iterations
+
+    @property
+    def exploitability_measure(self) -> str:
+        """``mean best-response gain`` (Texas Hold'em rules) or ``NashConv`` (Dilemma Hold'em)."""
+        return self.solver.exploitability_measure
 
     def ev(self) -> dict[str, float]:
         """Each player's expected share of the pot under the average strategies."""
@@ -210,12 +225,47 @@ class SpotSolution:
             }))
         return pd.concat(frames, ignore_index=True)
 
+    def fold_or_check(self, lines: Sequence[Sequence[str]] | None = None) -> pd.DataFrame:
+        """Per decision with both ``fold`` and ``check`` (first street by default) and holding:
+        frequencies and EVs of both, ``answer`` (``folds for free``, ``checks``, ``indifferent``
+        within the tolerance) and each choice's regret in chips per hand (see the module doc)."""
+        frames = []
+        for line in (self.first_street_lines() if lines is None else [tuple(x) for x in lines]):
+            labels, ev = self.action_values(line)
+            if "fold" not in labels or "check" not in labels:
+                continue
+            v = self.node(line)
+            actor = int(self.solver.tree.nodes[v, PLAYER])
+            freq = self.solver.strategy(v)
+            f, c = labels.index("fold"), labels.index("check")
+            best = np.nanmax(ev, axis=0)
+            gap = ev[f] - ev[c]
+            answer = np.where(gap > self.tolerance, "folds for free",
+                              np.where(gap < -self.tolerance, "checks", "indifferent"))
+            frames.append(pd.DataFrame({
+                "line": " / ".join(line) or "(root)",
+                "player": "oop" if actor == 0 else "ip",
+                "holding": self._holding_names(actor),
+                "weight": self.spot.holdings(actor)[1],
+                "fold_frequency": freq[f],
+                "check_frequency": freq[c],
+                "ev_fold": ev[f],
+                "ev_check": ev[c],
+                "fold_minus_check": gap,
+                "answer": np.where(np.isnan(gap), "unreached", answer),
+                "regret_fold": best - ev[f],
+                "regret_check": best - ev[c],
+            }))
+        if not frames:
+            raise SpotError("no decision on the first street offers both fold and check (is the free fold on?)")
+        return pd.concat(frames, ignore_index=True)
+
     # files ------------------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:
         """Write the solution file (whole or not at all)."""
         s = self.solver
         info = {"format": FORMAT, "spot": self.spot.describe(), "method": s.method, "iterations": s.iterations,
-                "storage": list(s.tree.storage), "history": s.history}
+                "storage": list(s.tree.storage), "history": s.history, "locked": s.locked}
         path = Path(path)
         with atomic_path(path) as tmp, open(tmp, "wb") as fh:
             np.savez(fh, info=np.array(json.dumps(info)), regret0=s.regrets[0], regret1=s.regrets[1],
@@ -226,6 +276,7 @@ class SpotSolution:
         """The spot, tree, method, iterations and exploitability (for table manifests and JSON output)."""
         return {"spot": self.spot.describe(), "method": self.solver.method, "iterations": self.iterations,
                 "exploitability": self.exploitability, "exploitability_pct_pot": self.exploitability_pct,
+                "exploitability_measure": self.exploitability_measure,
                 "ev": self.ev(), "indifference_tolerance": self.tolerance,
                 "nodes": int(self.solver.tree.nodes.shape[0])}
 
@@ -246,9 +297,18 @@ def _compatible_mass(solver: CardSolver, player: int, reach: np.ndarray) -> np.n
 
 
 def solve_spot(spot: Spot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
-               progress: Progress | None = None, tolerance: float | None = None) -> SpotSolution:
-    """Solve ``spot`` until exploitability <= ``target_pct``% of the pot or ``max_iterations``."""
-    solver = CardSolver(spot, method)
+               progress: Progress | None = None, tolerance: float | None = None,
+               locks: dict[tuple[str, ...], np.ndarray] | None = None) -> SpotSolution:
+    """Solve ``spot`` until exploitability <= ``target_pct``% of the pot or ``max_iterations``.
+
+    ``locks``: node locking, ``{line: strategy}`` with a line of action labels and dealt cards
+    from the root (as :meth:`SpotSolution.node`) and the strategy as :meth:`CardSolver.lock`
+    takes it; the solver then runs without suit isomorphism."""
+    solver = CardSolver(spot, method, isomorphism=not locks)
+    if locks:
+        lines = SpotSolution(solver)
+        for line, strategy in locks.items():
+            solver.lock(lines.node(tuple(line)), strategy)
     solver.run(target_pct=target_pct, max_iterations=max_iterations, progress=progress)
     return SpotSolution(solver, tolerance)
 
@@ -264,7 +324,7 @@ def load_solution(path: str | Path) -> SpotSolution:
     if not isinstance(info, dict) or info.get("format") != FORMAT:
         raise SpotError(f"{path} is not a card-solver solution file (format {FORMAT})")
     try:
-        solver = CardSolver(Spot.from_dict(info["spot"]), info["method"])
+        solver = CardSolver(Spot.from_dict(info["spot"]), info["method"], isomorphism=not info.get("locked"))
     except (KeyError, TypeError, ValueError) as exc:
         raise SpotError(f"solution file {path}: unreadable spot ({exc})") from None
     expected = [int(x) for x in solver.tree.storage]
@@ -274,5 +334,7 @@ def load_solution(path: str | Path) -> SpotSolution:
     solver.regrets = (arrays["regret0"].astype(np.float32), arrays["regret1"].astype(np.float32))
     solver.sums = (arrays["sum0"].astype(np.float32), arrays["sum1"].astype(np.float32))
     solver.iterations = int(info["iterations"])
+    for v in info.get("locked", []):
+        solver.tree.nodes[int(v), LOCK] = 1
     solver.history = [tuple(h) for h in info.get("history", [])]
     return SpotSolution(solver)

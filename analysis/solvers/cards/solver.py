@@ -25,6 +25,7 @@ import numpy as np
 from evaluator import evaluate_batch
 
 from . import _kernels as K
+from .dilemma import payoff_tables
 from .spot import Spot, SpotError
 from .tree import (
     CARD,
@@ -32,6 +33,7 @@ from .tree import (
     COUNT,
     DECISION,
     KIND,
+    LOCK,
     PLAYER,
     SLOT,
     TASK,
@@ -62,10 +64,22 @@ class Tables:
     showdown: tuple  # per player and board, the unblocked holdings by increasing score:
     # count int64[2, B], holding int64[2, B, H], score int32[2, B, H], cards int64[2, B, H, 2]
     pairs: float  # weighted number of compatible holding pairs
+    hclass: np.ndarray  # int64[2, H]: each holding's class in the Dilemma payoff tables (0 for Texas)
+    fold_tab: np.ndarray  # float64[F, 2, K, K]: Dilemma fold payoffs (see .dilemma); empty for Texas
+    showdown_tab: np.ndarray  # float64[S, 2, 3, K, K]: Dilemma showdown payoffs; empty for Texas
+    fold_groups: np.ndarray  # int64[F, 2, 2K + 1]: opponent classes that pay alike (.dilemma.class_groups)
+    showdown_groups: np.ndarray  # int64[S, 2, 2K + 1]
+
+    @property
+    def n_classes(self) -> int:
+        """Holding classes of the payoff tables (1 for Texas Hold'em rules)."""
+        return int(self.fold_tab.shape[2])
 
 
-def build_tables(spot: Spot, boards: np.ndarray) -> Tables:
-    """Holding arrays and, per river board, each holding's strength and the order by strength."""
+def build_tables(spot: Spot, tree: ExpandedTree) -> Tables:
+    """Holding arrays; per river board, each holding's strength and the order by strength; for
+    Dilemma Hold'em, the holdings' classes and the settled payoff of every terminal situation."""
+    boards = tree.boards
     held = [spot.holdings(p) for p in range(2)]
     n = np.array([len(c) for c, _ in held], dtype=np.int64)
     size = int(n.max())
@@ -99,7 +113,13 @@ def build_tables(spot: Spot, boards: np.ndarray) -> Tables:
     pairs = float(weights[0, : n[0]] @ compatible @ weights[1, : n[1]])
     if pairs <= 0.0:
         raise SpotError("the two ranges have no pair of holdings that fit together on this board")
-    return Tables(hands, weights, n, same, strength, showdown, pairs)
+    if spot.table is None:
+        no_groups = np.zeros((0, 2, 3), dtype=np.int64)
+        dilemma = (np.zeros((2, size), dtype=np.int64), np.zeros((0, 2, 1, 1)), np.zeros((0, 2, 3, 1, 1)),
+                   no_groups, no_groups)
+    else:
+        dilemma = payoff_tables(spot, tree.fold_keys, tree.showdown_keys, [c for c, _ in held], size)
+    return Tables(hands, weights, n, same, strength, showdown, pairs, *dilemma)
 
 
 def _showdown_tables(strength: np.ndarray, hands: np.ndarray) -> tuple:
@@ -131,12 +151,19 @@ def _one_set_at_a_time() -> Iterator[None]:
 
 
 def suit_swaps(spot: Spot) -> list[tuple[int, int]]:
-    """Pairs of suits whose swap leaves the board and both ranges (with their weights) unchanged."""
+    """Pairs of suits whose swap leaves the board, both ranges (with their weights) and, in
+    Dilemma Hold'em, every card's corners and effect unchanged."""
     spec = spot.spec
     ns = spec.n_suits
     out = []
+    deck_perms = None if spot.table is None else set(spot.table.deck.suit_permutations())
     for a in range(ns):
         for b in range(a + 1, ns):
+            if deck_perms is not None:
+                perm = list(range(ns))
+                perm[a], perm[b] = b, a
+                if tuple(perm) not in deck_perms:
+                    continue
             def swap(c: int, a: int = a, b: int = b) -> int:
                 r, s = divmod(int(c), ns)
                 return r * ns + (b if s == a else a if s == b else s)
@@ -219,7 +246,7 @@ class CardSolver:
         swaps = suit_swaps(spot) if isomorphism else []
         mirrors = mirror_cards(spot, swaps)
         self.tree: ExpandedTree = expand(spot, self.public, sizes, frozenset(mirrors))  # type: ignore[arg-type]
-        self.tables = build_tables(spot, self.tree.boards)
+        self.tables = build_tables(spot, self.tree)
         t = self.tables
         self.regrets = tuple(np.zeros(max(s, 1), dtype=np.float32) for s in self.tree.storage)
         self.sums = tuple(np.zeros(max(s, 1), dtype=np.float32) for s in self.tree.storage)
@@ -239,6 +266,7 @@ class CardSolver:
         self._iopts[K.O_N_CARDS] = spot.spec.n_cards
         self._iopts[K.O_BOARD_LEN] = len(spot.board)
         self._iopts[K.O_METHOD] = METHODS[method]
+        self._iopts[K.O_GAME] = K.GAME_HOLDEM if spot.table is None else K.GAME_DILEMMA
         self._coefs = np.zeros(K.N_COEFS)
         self._coefs[K.C_HALF_POT] = spot.pot / 2.0
         self._coefs[K.C_INV_PAIRS] = 1.0 / t.pairs
@@ -249,12 +277,13 @@ class CardSolver:
         n_sets = max(1, min(n_sets, len(self._iso[1])))
         return (np.zeros((n_sets, d, h)), np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d, h)),
                 np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d), dtype=np.int64),
-                np.zeros((n_sets, self.spot.spec.n_cards)))
+                np.zeros((n_sets, max(self.tables.n_classes, 2), self.spot.spec.n_cards + 1)))
 
     @property
     def _tree_args(self) -> tuple:
         t = self.tables
-        return (self.tree.nodes, t.hands, t.same, t.n_hands, *t.showdown)
+        return (self.tree.nodes, t.hands, t.same, t.n_hands, *t.showdown, t.hclass, t.fold_tab, t.showdown_tab,
+                t.fold_groups, t.showdown_groups)
 
     def _args(self) -> tuple:
         return (self._tree_args, self.regrets, self.sums, self._pool, self.tree.tasks, self._iso,
@@ -275,7 +304,9 @@ class CardSolver:
         return out
 
     def expected_values(self) -> np.ndarray:
-        """Each player's expected share of the pot under the average strategies (they sum to the pot)."""
+        """Each player's expected share of the pot under the average strategies: the chips it ends
+        the hand with less what it had behind at the root (they sum to the pot in Texas Hold'em;
+        in Dilemma Hold'em the bank's payments and takings are in them too)."""
         vals = self.root_values(K.MODE_EV)
         w = self.tables.weights
         return (w * vals).sum(axis=1) + self.spot.pot / 2.0
@@ -288,11 +319,28 @@ class CardSolver:
 
     @property
     def exploitability(self) -> float:
-        """The mean of both players' best-response gains, in chips (0 at an equilibrium)."""
+        """Texas Hold'em rules (zero-sum): the mean of both players' best-response gains, as
+        postflop-solver. Dilemma Hold'em (not zero-sum): NashConv, their sum. Chips; 0 at an
+        equilibrium."""
         if self._exploitability is None:
-            br = self.best_response_values()
-            self._exploitability = float((br.sum() - self.spot.pot) / 2.0)
+            if self.spot.zero_sum:
+                br = self.best_response_values()
+                self._exploitability = float((br.sum() - self.spot.pot) / 2.0)
+            else:
+                self._exploitability = self.nash_conv
         return self._exploitability
+
+    @property
+    def nash_conv(self) -> float:
+        """The sum of both players' best-response gains over their average-strategy values (chips)."""
+        br = self.best_response_values()
+        ev = self.expected_values()
+        return float((br - ev).sum())
+
+    @property
+    def exploitability_measure(self) -> str:
+        """What :attr:`exploitability` measures: ``mean best-response gain`` or ``NashConv``."""
+        return "mean best-response gain" if self.spot.zero_sum else "NashConv"
 
     @property
     def exploitability_pct(self) -> float:
@@ -321,6 +369,41 @@ class CardSolver:
                     progress(self.iterations, expl)
         return expl
 
+    def lock(self, node: int, strategy: np.ndarray) -> None:
+        """Node locking: fix the strategy of decision ``node`` to ``strategy`` (float[actions,
+        holdings of the actor], each holding's column a distribution). The node then plays it
+        in every iteration and best response (the other player best-responds to it, and the
+        actor's best response keeps it); :attr:`exploitability` counts the gains at the free
+        nodes only. Needs a solver without suit isomorphism (a lock may break the symmetry)."""
+        nodes = self.tree.nodes
+        if not 0 <= node < nodes.shape[0] or nodes[node, KIND] != DECISION:
+            raise SpotError(f"node {node} is not a decision")
+        if len(self._iso[1]) < len(self.tree.tasks):
+            raise SpotError("node locking needs a solver built with isomorphism=False")
+        p, k = int(nodes[node, PLAYER]), int(nodes[node, COUNT])
+        n = int(self.tables.n_hands[p])
+        table = np.asarray(strategy, dtype=np.float64)
+        if table.shape != (k, n) or (table < 0).any() or not np.allclose(table.sum(axis=0), 1.0, atol=1e-6):
+            raise SpotError(f"a locked strategy at node {node} is {k} actions x {n} holdings, each holding's "
+                            "frequencies non-negative and summing to 1")
+        slot = int(nodes[node, SLOT])
+        self.sums[p][slot : slot + k * n] = table.reshape(-1)
+        self.regrets[p][slot : slot + k * n] = 0.0
+        nodes[node, LOCK] = 1
+        self._exploitability = None
+
+    def lock_everywhere(self, player: int, strategy_of: Callable[[int], np.ndarray]) -> None:
+        """Lock every decision node of ``player`` to ``strategy_of(node)`` (see :meth:`lock`)."""
+        nodes = self.tree.nodes
+        for v in self.tree.decision_nodes:
+            if nodes[v, PLAYER] == player:
+                self.lock(int(v), strategy_of(int(v)))
+
+    @property
+    def locked(self) -> list[int]:
+        """The locked decision nodes."""
+        return [int(v) for v in np.flatnonzero(self.tree.nodes[:, LOCK])]
+
     def strategy(self, node: int) -> np.ndarray:
         """The average strategy at decision node ``node``: float64[actions, holdings of the actor]."""
         nodes = self.tree.nodes
@@ -337,6 +420,7 @@ class CardSolver:
     @property
     def memory_bytes(self) -> int:
         """Bytes held by the tree, the tables and the solver state."""
-        arrays = [self.tree.nodes, *self.regrets, *self.sums, self.tables.strength, *self.tables.showdown,
-                  *self._pool, self._task_vals, self._chance_reach]
+        t = self.tables
+        arrays = [self.tree.nodes, *self.regrets, *self.sums, t.strength, *t.showdown, t.hclass, t.fold_tab,
+                  t.showdown_tab, t.fold_groups, t.showdown_groups, *self._pool, self._task_vals, self._chance_reach]
         return int(sum(a.nbytes for a in arrays))

@@ -10,17 +10,22 @@ stack left behind would be at most ``force_allin_threshold`` times the pot, no
 donk sizes and no merging. ``raise_cap`` (bets and raises per street, 0 = no
 cap) is the lab's addition; postflop-solver has none.
 
-Terminal values are the Texas Hold'em pot: a fold gives the pot to the other
-player, a showdown to the best hand (split on a tie). Decks: ``holdem`` (52
-cards) and ``dilemma`` (the 40-card deck played for the pot, i.e. Dilemma's
-``bare`` deck without penalties).
+Two games. ``holdem`` (Texas Hold'em rules, the default): terminal values are
+the pot (a fold gives it to the other player, a showdown to the best hand, split
+on a tie); decks ``holdem`` (52 cards) and ``dilemma`` (the 40-card deck played
+for the pot). ``dilemma`` (Dilemma Hold'em, RULES §1): a :class:`DilemmaTable`
+(deck with its corners and effects, rule options, bank, blind level) and every
+terminal settled by the real settlement (:mod:`.dilemma`); amounts are whole $10
+units, the smallest bet is the big blind of the level, and ``free_fold`` lets a
+player fold when nobody has bet (RULES §1.2: legal, and the question of §1.6).
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +33,7 @@ import numpy as np
 from evaluator import GameSpec, get_game, parse_cards
 
 from ..errors import SolverError
+from .dilemma import DilemmaTable
 
 __all__ = [
     "BetSize",
@@ -43,6 +49,8 @@ BOARD_SIZES = {3: 0, 4: 1, 5: 2}
 """Board length -> index of the street the spot starts on."""
 
 POT, PREV, ALLIN = "pot", "prev", "allin"
+CHIP_UNIT = 10
+"""Dilemma Hold'em's chips come in $10 units (RULES §1.8)."""
 _SIZE_RE = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)(%|x)$")
 
 
@@ -116,6 +124,8 @@ class BetTree:
     add_allin_threshold: float = 0.0
     force_allin_threshold: float = 0.0
     raise_cap: int = 0
+    free_fold: bool = False
+    """Allow folding when nobody has bet (a ``fold`` beside ``check``)."""
 
     def __post_init__(self) -> None:
         if len(self.sizes) != len(STREETS):
@@ -132,26 +142,39 @@ class BetTree:
         return cls(tuple((street, street) for _ in STREETS), **options)  # type: ignore[arg-type]
 
     def describe(self) -> dict:
-        """A JSON-able description (for manifests and solution files)."""
-        return {
+        """A JSON-able description (for manifests and solution files); ``free_fold`` only when set."""
+        out = {
             "sizes": {s: [p.describe() for p in self.sizes[i]] for i, s in enumerate(STREETS)},
             "add_allin_threshold": self.add_allin_threshold,
             "force_allin_threshold": self.force_allin_threshold,
             "raise_cap": self.raise_cap,
         }
-
+        if self.free_fold:
+            out["free_fold"] = True
+        return out
 
     @classmethod
     def from_dict(cls, d: dict) -> BetTree:
         """The tree :meth:`describe` wrote."""
         sizes = tuple(tuple(StreetSizes.parse(p["bets"], p["raises"]) for p in d["sizes"][s]) for s in STREETS)
         return cls(sizes, float(d["add_allin_threshold"]), float(d["force_allin_threshold"]),  # type: ignore[arg-type]
-                   int(d["raise_cap"]))
+                   int(d["raise_cap"]), bool(d.get("free_fold", False)))
+
+
+GAMES = ("holdem", "dilemma")
+"""``holdem``: Texas Hold'em rules (the pot only); ``dilemma``: Dilemma Hold'em's settlement."""
+SPOT_KEYS = ("game", "deck", "board", "oop", "ip", "pot", "stack", "bank", "level", "rules")
+TREE_KEYS = ("bets", "raises", "add_allin_threshold", "force_allin_threshold", "raise_cap", "free_fold")
 
 
 @dataclass(frozen=True)
 class Spot:
-    """A heads-up spot: player 0 (out of position) acts first on every street."""
+    """A heads-up spot: player 0 (out of position) acts first on every street.
+
+    ``deck`` names the cards (the evaluator's ``holdem`` or ``dilemma``); ``table`` is the
+    Dilemma Hold'em game (``None``: Texas Hold'em rules). ``stack`` is what each player has
+    behind at the root and ``pot`` what is in the middle (put in evenly).
+    """
 
     deck: str
     board: tuple[int, ...]
@@ -159,6 +182,7 @@ class Spot:
     pot: int
     stack: int
     tree: BetTree = field(default_factory=lambda: BetTree.uniform("50%, a", "100%"))
+    table: DilemmaTable | None = None
 
     def __post_init__(self) -> None:
         spec = self.spec
@@ -175,6 +199,36 @@ class Spot:
                 raise SpotError(f"range of player {p} ({rng.label}) has no holding left on this board")
         if self.pot <= 0 or self.stack < 0:
             raise SpotError(f"pot must be positive and stack non-negative (pot {self.pot}, stack {self.stack})")
+        if self.table is not None:
+            if self.table.deck.spec != spec:
+                raise SpotError(f"the {self.table.deck.name} deck is for the {self.table.deck.spec.summary}, "
+                                f"not the {spec.summary}")
+            if self.pot % (2 * CHIP_UNIT) or self.stack % CHIP_UNIT:
+                raise SpotError(f"dilemma: chips come in ${CHIP_UNIT} units and the pot is put in evenly, so "
+                                f"the pot is a multiple of {2 * CHIP_UNIT} and the stack of {CHIP_UNIT} "
+                                f"(pot {self.pot}, stack {self.stack})")
+            if not self.stack:
+                raise SpotError("dilemma: a player with no chips behind is bankrupt; give a positive stack")
+
+    @property
+    def game(self) -> str:
+        """``holdem`` (Texas Hold'em rules) or ``dilemma``."""
+        return "holdem" if self.table is None else "dilemma"
+
+    @property
+    def zero_sum(self) -> bool:
+        """Texas Hold'em rules are zero-sum; Dilemma's bank pays and takes (NashConv then)."""
+        return self.table is None
+
+    @property
+    def chip_unit(self) -> int:
+        """Amounts are rounded to this many chips (1; $10 in Dilemma Hold'em)."""
+        return 1 if self.table is None else CHIP_UNIT
+
+    @property
+    def min_bet(self) -> int:
+        """The smallest bet (1 chip as postflop-solver; the big blind in Dilemma Hold'em)."""
+        return 1 if self.table is None else self.table.big_blind
 
     @classmethod
     def holdem(cls, board: str, oop: str, ip: str, pot: int, stack: int, bets: str = "50%, a",
@@ -191,20 +245,34 @@ class Spot:
         return cls(spec.name, cards, ranges, int(pot), int(stack), BetTree.uniform(bets, raises, **tree_options))
 
     @classmethod
+    def dilemma(cls, board: str, oop: str, ip: str, pot: int, stack: int, bets: str = "100%, a",
+                raises: str = "a", *, deck: str = "reference", rules: Sequence[str] | dict | None = None,
+                bank: str | Sequence[int] | None = None, level: int | None = None, free_fold: bool = True,
+                **tree_options: float) -> Spot:
+        """A Dilemma Hold'em spot from texts, e.g. ``Spot.dilemma("4s9h3d", "random", "random", 40, 980)``."""
+        table = DilemmaTable.parse(deck, rules, bank, level)
+        spot = cls.holdem(board, oop, ip, pot, stack, bets, raises, deck=table.deck.game, **tree_options)
+        return cls(spot.deck, spot.board, spot.ranges, spot.pot, spot.stack,
+                   replace(spot.tree, free_fold=free_fold), table)
+
+    @classmethod
     def from_dict(cls, d: dict) -> Spot:
         """The spot :meth:`describe` wrote (ranges re-parsed from their text)."""
         from analysis.studies.ranges import parse_range
 
         spec = get_game(d["deck"])
         ranges = tuple(parse_range(text, spec) for text in d["ranges"])
+        table = DilemmaTable.from_dict(d["table"]) if d.get("game") == "dilemma" else None
         return cls(spec.name, tuple(parse_cards(d["board"], spec)), ranges, int(d["pot"]), int(d["stack"]),
-                   BetTree.from_dict(d["tree"]))
+                   BetTree.from_dict(d["tree"]), table)
 
     @classmethod
     def from_options(cls, path: str | Path | None = None, **given: object) -> Spot:
-        """A spot from a TOML file and/or options (options win): ``deck, board, oop, ip, pot, stack``
-        and a ``[tree]`` table (``bets, raises, add_allin_threshold, force_allin_threshold,
-        raise_cap``; per street ``[tree.flop]`` etc. with ``bets`` and ``raises``)."""
+        """A spot from a TOML file and/or options (options win): ``game`` (``holdem`` or
+        ``dilemma``), ``deck, board, oop, ip, pot, stack``; for the dilemma game ``bank``,
+        ``level`` and ``rules`` (a table or ``["name=value", ...]``); and a ``[tree]`` table
+        (``bets, raises, add_allin_threshold, force_allin_threshold, raise_cap, free_fold``; per
+        street ``[tree.flop]`` etc. with ``bets`` and ``raises``)."""
         data: dict = {}
         if path is not None:
             try:
@@ -212,13 +280,13 @@ class Spot:
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
                 raise SpotError(f"cannot read spot file {path}: {exc}") from None
         tree = dict(data.pop("tree", {}) or {})
-        unknown = set(data) - {"deck", "board", "oop", "ip", "pot", "stack"}
+        unknown = set(data) - set(SPOT_KEYS)
         if unknown:
             raise SpotError(f"spot file {path}: unknown key {sorted(unknown)[0]!r}")
-        for key in ("bets", "raises", "add_allin_threshold", "force_allin_threshold", "raise_cap"):
+        for key in TREE_KEYS:
             if given.get(key) is not None:
                 tree[key] = given[key]
-        for key in ("deck", "board", "oop", "ip", "pot", "stack"):
+        for key in SPOT_KEYS:
             if given.get(key) is not None:
                 data[key] = given[key]
         missing = [k for k in ("board", "oop", "ip", "pot", "stack") if k not in data]
@@ -231,7 +299,23 @@ class Spot:
         """A spot from plain values (see :meth:`from_options`)."""
         from analysis.studies.ranges import RangeError, parse_range
 
-        spec = get_game(str(data.get("deck", "holdem")))
+        game = str(data.get("game", "holdem")).strip().lower()
+        if game not in GAMES:
+            raise SpotError(f"game {game!r}: choose {' or '.join(GAMES)}")
+        table = None
+        if game == "dilemma":
+            table = DilemmaTable.parse(data.get("deck"), data.get("rules"), data.get("bank"), data.get("level"))
+            deck = table.deck.game
+        else:
+            given = [k for k in ("bank", "level", "rules") if data.get(k) is not None]
+            if given:
+                raise SpotError(f"{given[0]} is an option of the dilemma game (game = \"dilemma\", "
+                                "--game dilemma), not of Texas Hold'em rules")
+            deck = str(data.get("deck", "holdem"))
+            if deck not in ("holdem", "dilemma"):
+                raise SpotError(f"deck {deck!r}: Texas Hold'em rules play the holdem (52) or dilemma (40) "
+                                "cards; effect decks need --game dilemma")
+        spec = get_game(deck)
         try:
             board = tuple(parse_cards(str(data["board"]), spec))
             ranges = (parse_range(str(data["oop"]), spec), parse_range(str(data["ip"]), spec))
@@ -241,9 +325,13 @@ class Spot:
                 own = tree.get(street)
                 s = default if own is None else StreetSizes.parse(str(own.get("bets", "")), str(own.get("raises", "")))
                 sizes.append((s, s))
+            free_fold = tree.get("free_fold", game == "dilemma")
+            if not isinstance(free_fold, bool):
+                raise SpotError(f"free_fold {free_fold!r}: true or false")
             bet_tree = BetTree(tuple(sizes), float(tree.get("add_allin_threshold", 0.0)),  # type: ignore[arg-type]
-                               float(tree.get("force_allin_threshold", 0.0)), int(tree.get("raise_cap", 0)))
-            return cls(spec.name, board, ranges, int(data["pot"]), int(data["stack"]), bet_tree)
+                               float(tree.get("force_allin_threshold", 0.0)), int(tree.get("raise_cap", 0)),
+                               free_fold)
+            return cls(spec.name, board, ranges, int(data["pot"]), int(data["stack"]), bet_tree, table)
         except (RangeError, ValueError, TypeError, AttributeError) as exc:
             raise SpotError(str(exc)) from None
 
@@ -264,8 +352,8 @@ class Spot:
     def describe(self) -> dict:
         """A JSON-able description (for manifests and solution files)."""
         spec = self.spec
-        return {
-            "game": "holdem-rules",
+        out = {
+            "game": "holdem-rules" if self.table is None else "dilemma",
             "deck": self.deck,
             "board": " ".join(spec.card_name(c) for c in self.board),
             "ranges": [r.label for r in self.ranges],
@@ -273,3 +361,6 @@ class Spot:
             "stack": self.stack,
             "tree": self.tree.describe(),
         }
+        if self.table is not None:
+            out["table"] = self.table.describe()
+        return out

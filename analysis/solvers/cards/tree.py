@@ -25,6 +25,9 @@ Node columns (``nodes[v, COL]``):
             holdings)
 ``AMOUNT``  chips each player has put in since the root (matched amount)
 ``TASK``    first task number of a chance node whose children run in parallel
+``PAY``     a fold's or showdown's row of the Dilemma payoff tables (its
+            *situation*: cards dealt, amount, folder), else -1
+``LOCK``    1 for a decision node whose strategy is locked (node locking), else 0
 =========== ================================================================
 """
 
@@ -38,8 +41,8 @@ from .spot import ALLIN, POT, PREV, Spot, SpotError
 
 FOLD, SHOWDOWN, CHANCE, DECISION = 0, 1, 2, 3
 (KIND, PLAYER, FIRST, COUNT, END, DEPTH, IDX, CARD, DEALT0, DEALT1, BOARD, SLOT, AMOUNT,
- TASK) = range(14)
-N_COLS = 14
+ TASK, PAY, LOCK) = range(16)
+N_COLS = 16
 
 A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_ALLIN = 1, 2, 3, 4, 5, 6
 ACTION_NAMES = {A_FOLD: "fold", A_CHECK: "check", A_CALL: "call", A_BET: "bet", A_RAISE: "raise",
@@ -128,17 +131,20 @@ def _actions(spot: Spot, node: PublicNode, info: _Info) -> list[tuple[int, int]]
     to_call = own - opp
     pot = spot.pot + 2 * (node.amount + to_call)
     max_amount = opp + prev
-    min_amount = min(max(prev + to_call, 1), max_amount)
+    min_amount = min(max(prev + to_call, spot.min_bet), max_amount)
+    unit = spot.chip_unit
     sizes = tree.sizes[node.street][player]
     actions: list[tuple[int, int]] = []
     if info.prev_action in (0, A_CHECK):
+        if tree.free_fold:
+            actions.append((A_FOLD, 0))
         actions.append((A_CHECK, 0))
         for size in sizes.bets:
             if size.kind == POT:
-                actions.append((A_BET, _round(pot * size.value)))
+                actions.append((A_BET, _chips(pot * size.value, unit)))
             elif size.kind == ALLIN:
                 actions.append((A_ALLIN, max_amount))
-        if max_amount <= _round(pot * tree.add_allin_threshold):
+        if max_amount <= _chips(pot * tree.add_allin_threshold, unit):
             actions.append((A_ALLIN, max_amount))
     else:
         actions += [(A_FOLD, 0), (A_CALL, 0)]
@@ -146,19 +152,19 @@ def _actions(spot: Spot, node: PublicNode, info: _Info) -> list[tuple[int, int]]
         if not info.allin and not capped:
             for size in sizes.raises:
                 if size.kind == POT:
-                    actions.append((A_RAISE, prev + _round(pot * size.value)))
+                    actions.append((A_RAISE, prev + _chips(pot * size.value, unit)))
                 elif size.kind == PREV:
-                    actions.append((A_RAISE, _round(prev * size.value)))
+                    actions.append((A_RAISE, _chips(prev * size.value, unit)))
                 else:
                     actions.append((A_ALLIN, max_amount))
-            if max_amount <= prev + _round(pot * tree.add_allin_threshold):
+            if max_amount <= prev + _chips(pot * tree.add_allin_threshold, unit):
                 actions.append((A_ALLIN, max_amount))
     out = []
     for code, amount in actions:
         if code in (A_BET, A_RAISE):
             clamped = min(max(amount, min_amount), max_amount)
             new_pot = pot + 2 * (clamped - prev)
-            if max_amount <= clamped + _round(new_pot * tree.force_allin_threshold):
+            if max_amount <= clamped + _chips(new_pot * tree.force_allin_threshold, unit):
                 code, clamped = A_ALLIN, max_amount
             amount = clamped
         out.append((code, amount))
@@ -186,6 +192,11 @@ def _round(x: float) -> int:
     return int(np.floor(x + 0.5)) if x >= 0 else -int(np.floor(-x + 0.5))
 
 
+def _chips(x: float, unit: int) -> int:
+    """``x`` rounded to a whole number of ``unit`` chips (half away from zero)."""
+    return _round(x) if unit == 1 else unit * _round(x / unit)
+
+
 @dataclass
 class ExpandedTree:
     """The expanded tree of a spot: node table, regret sizes, river boards and parallel tasks."""
@@ -195,6 +206,8 @@ class ExpandedTree:
     decision_nodes: np.ndarray  # int64[D]: node ids of the decision nodes
     storage: tuple[int, int]  # regret entries of player 0 and player 1
     boards: np.ndarray  # int8[B, 2]: the turn/river cards dealt (-1 if none) of each river board
+    fold_keys: np.ndarray  # int64[F, 4]: per fold situation (PAY), cards dealt, amount, folder
+    showdown_keys: np.ndarray  # int64[S, 3]: per showdown situation (PAY), cards dealt, amount
     tasks: np.ndarray  # int64[T]: root node of each parallel subtree (children of top chance nodes)
     max_depth: int
     max_actions: int
@@ -214,6 +227,8 @@ def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],
     decisions: list[int] = []
     storage = [0, 0]
     board_index: dict[tuple[int, int], int] = {}
+    fold_index: dict[tuple[int, int, int, int], int] = {}
+    showdown_index: dict[tuple[int, int, int], int] = {}
     tasks: list[int] = []
     depth_max = [0]
 
@@ -223,11 +238,14 @@ def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],
             raise SpotError(f"the tree has more than {MAX_NODES:,} nodes: use fewer sizes or a later street")
         v = len(rows)
         d0, d1 = (dealt + (-1, -1))[:2]
-        row = [node.kind, node.player, -1, 0, 0, depth, idx, card, d0, d1, -1, -1, node.amount, -1]
+        row = [node.kind, node.player, -1, 0, 0, depth, idx, card, d0, d1, -1, -1, node.amount, -1, -1, 0]
         rows.append(row)
         depth_max[0] = max(depth_max[0], depth)
         if node.kind == SHOWDOWN:
             row[BOARD] = board_index.setdefault((d0, d1), len(board_index))
+            row[PAY] = showdown_index.setdefault((d0, d1, node.amount), len(showdown_index))
+        elif node.kind == FOLD:
+            row[PAY] = fold_index.setdefault((d0, d1, node.amount, node.player), len(fold_index))
         elif node.kind == DECISION:
             if stored:
                 row[SLOT] = storage[node.player]
@@ -261,6 +279,8 @@ def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],
         decision_nodes=np.array(decisions, dtype=np.int64),
         storage=(storage[0], storage[1]),
         boards=boards,
+        fold_keys=np.array(list(fold_index), dtype=np.int64).reshape(-1, 4),
+        showdown_keys=np.array(list(showdown_index), dtype=np.int64).reshape(-1, 3),
         tasks=np.array(tasks, dtype=np.int64),
         max_depth=depth_max[0] + 1,
         max_actions=max((len(a) for a in actions), default=1),

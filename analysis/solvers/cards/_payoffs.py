@@ -1,0 +1,130 @@
+"""Numba kernel: the settlement of every terminal situation of a Dilemma spot, per pair of classes.
+
+A *situation* is one way the hand can end, without the hole cards: a fold (the
+board so far, the chips each player put in since the root, who folded) or a
+showdown (the river board and the chips put in). A holding's *class* is what
+its cards do in the settlement (its green cards; see :mod:`.dilemma`), so the
+settlement of a situation depends on the two holdings only through their classes
+and, at a showdown, through who wins. :func:`settle_situations` runs the lab's
+settlement core (:func:`analysis.dilemma.settlement._kernel.settle_core`) once
+per situation, pair of classes and outcome, and writes each player's payoff.
+
+Payoffs are in chips, net of the chips behind at the root, less half the root
+pot (the Texas Hold'em kernels' convention: a share of the pot above an even
+split), so ``pot / 2 + value`` is the chips a player ends the hand with, less
+what it had behind at the root.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.dilemma.settlement._kernel import settle_core
+from analysis.dilemma.settlement.layout import (
+    N_OUT,
+    N_PCOLS,
+    N_TCOLS,
+    P_FINAL,
+    P_FOLD,
+    P_HOLE0,
+    P_HOLE1,
+    P_IN,
+    P_SCORE,
+    P_STACK,
+    T_BANK1,
+    T_BANK2,
+    T_BANK3,
+    T_DEALER,
+    T_LAST,
+    T_LEVEL,
+    T_NBOARD,
+)
+from evaluator.jit import kernel
+
+# showdown table rows (per player, from that player's side): the tie payoff, then win and
+# loss as differences from it (what the kernels' sweeps add)
+S_TIE, S_WIN_MINUS_TIE, S_LOSE_MINUS_TIE = 0, 1, 2
+# ints: one row per spot
+I_POT, I_STACK, I_BANK1, I_BANK2, I_BANK3, I_LEVEL, I_N_ROOT, I_ROOT_STREET = range(8)
+N_INTS = 8
+IP_SEAT = 1
+"""Heads-up the DEALER posts the small blind and acts last after the flop: the second player
+(in position) is the DEALER's seat, so transfers run from the first player (RULES §1.2, §1.8)."""
+STREET_OF_CARD = (1, 1, 1, 2, 3)
+"""The settlement's street of the n-th board card (flop 1, turn 2, river 3)."""
+
+
+@kernel
+def _fill(players, board, table, ints, root, dealt0, dealt1, amount, last, reps, a, b):
+    """The end state of a situation with classes ``a`` (first player) and ``b`` (second)."""
+    half = ints[I_POT] // 2
+    for p in range(2):
+        players[p, P_STACK] = ints[I_STACK] - amount
+        players[p, P_IN] = half + amount
+        players[p, P_FOLD] = -1
+        players[p, P_SCORE] = 0
+    players[0, P_HOLE0] = reps[a, 0]
+    players[0, P_HOLE1] = reps[a, 1]
+    players[1, P_HOLE0] = reps[b, 0]
+    players[1, P_HOLE1] = reps[b, 1]
+    nb = ints[I_N_ROOT]
+    for i in range(nb):
+        board[0, i] = root[i]
+        board[1, i] = STREET_OF_CARD[i]
+    for c in (dealt0, dealt1):
+        if c >= 0:
+            board[0, nb] = c
+            board[1, nb] = STREET_OF_CARD[nb]
+            nb += 1
+    table[T_BANK1] = ints[I_BANK1]
+    table[T_BANK2] = ints[I_BANK2]
+    table[T_BANK3] = ints[I_BANK3]
+    table[T_LEVEL] = ints[I_LEVEL]
+    table[T_LAST] = last
+    table[T_DEALER] = IP_SEAT
+    table[T_NBOARD] = nb
+
+
+@kernel
+def settle_situations(ints, root, reps, folds, showdowns, deck, rules, fold_tab, sd_tab):
+    """Fill ``fold_tab[f, p, own class, other class]`` and ``sd_tab[s, p, S_*, own, other]``.
+
+    ``folds`` rows: (first dealt card, second dealt card, chips put in since the root,
+    folder); ``showdowns`` rows: (first dealt card, second dealt card, chips put in); -1 for
+    a card not dealt. ``reps[k]``: the two hole cards of a holding of class ``k``.
+    """
+    players = np.zeros((2, N_PCOLS), np.int64)
+    board = np.zeros((2, 5), np.int64)
+    table = np.zeros(N_TCOLS, np.int64)
+    out = np.zeros(N_OUT, np.int64)
+    n_classes = reps.shape[0]
+    base = ints[I_STACK] + ints[I_POT] // 2
+    pays = np.zeros((3, 2))  # first player wins, ties, loses
+    for f in range(folds.shape[0]):
+        d0, d1, amount, folder = folds[f, 0], folds[f, 1], folds[f, 2], folds[f, 3]
+        street = ints[I_ROOT_STREET] + (1 if d0 >= 0 else 0) + (1 if d1 >= 0 else 0)
+        for a in range(n_classes):
+            for b in range(n_classes):
+                _fill(players, board, table, ints, root, d0, d1, amount, street, reps, a, b)
+                players[folder, P_FOLD] = street
+                players[folder, P_SCORE] = -1
+                settle_core(players, 2, board, table, deck, rules, out)
+                fold_tab[f, 0, a, b] = players[0, P_FINAL] - base
+                fold_tab[f, 1, b, a] = players[1, P_FINAL] - base
+    for s in range(showdowns.shape[0]):
+        d0, d1, amount = showdowns[s, 0], showdowns[s, 1], showdowns[s, 2]
+        for a in range(n_classes):
+            for b in range(n_classes):
+                for o in range(3):
+                    _fill(players, board, table, ints, root, d0, d1, amount, 3, reps, a, b)
+                    players[0, P_SCORE] = 1 if o == 0 else 0
+                    players[1, P_SCORE] = 1 if o == 2 else 0
+                    settle_core(players, 2, board, table, deck, rules, out)
+                    pays[o, 0] = players[0, P_FINAL] - base
+                    pays[o, 1] = players[1, P_FINAL] - base
+                sd_tab[s, 0, S_TIE, a, b] = pays[1, 0]
+                sd_tab[s, 0, S_WIN_MINUS_TIE, a, b] = pays[0, 0] - pays[1, 0]
+                sd_tab[s, 0, S_LOSE_MINUS_TIE, a, b] = pays[2, 0] - pays[1, 0]
+                sd_tab[s, 1, S_TIE, b, a] = pays[1, 1]
+                sd_tab[s, 1, S_WIN_MINUS_TIE, b, a] = pays[2, 1] - pays[1, 1]
+                sd_tab[s, 1, S_LOSE_MINUS_TIE, b, a] = pays[0, 1] - pays[1, 1]

@@ -1,0 +1,69 @@
+"""Benchmark of the card-level solver on Dilemma Hold'em spots (issue 17's targets).
+
+Solves a heads-up Dilemma Hold'em spot (random ranges, the reference deck unless
+``--deck``, pot 40 and 980 behind: both players in for the 10/20 blinds with
+$1,000) to a NashConv target in % of the pot, printing a JSON line per check
+(iterations, NashConv, seconds) and a final line with the tree size, state memory,
+build and solve seconds and the peak resident memory of the process. No peer
+exists for this game (postflop-solver plays Texas Hold'em only).
+
+Run: ``taskset -c 0,1 .venv/bin/python scripts/bench_card_solver_dilemma.py --board 4s9h3d6c
+[--bets "100%, a"] [--raises a] [--target 0.3] [--max-iterations N] [--threads 2] [--method dcfr]``; say
+``uptime`` with the figures (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import time
+
+
+def main() -> None:
+    """Solve one spot and print JSON lines."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--board", default="4s9h3d6c")
+    ap.add_argument("--oop", default="random")
+    ap.add_argument("--ip", default="random")
+    ap.add_argument("--pot", type=int, default=40)
+    ap.add_argument("--stack", type=int, default=980)
+    ap.add_argument("--bets", default="100%, a")
+    ap.add_argument("--raises", default="a")
+    ap.add_argument("--deck", default="reference")
+    ap.add_argument("--target", type=float, default=0.3, help="NashConv, % of the pot")
+    ap.add_argument("--max-iterations", type=int, default=3000)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--method", default="dcfr", help="dcfr or cfr+")
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    import numba
+
+    from analysis.solvers.cards import CardSolver, Spot
+
+    numba.set_num_threads(args.threads)
+    spot = Spot.dilemma(args.board, args.oop, args.ip, args.pot, args.stack, args.bets, args.raises,
+                        deck=args.deck)
+    solver = CardSolver(spot, args.method)
+    solver.step(0)
+    _ = solver.exploitability  # kernels loaded (or compiled) before the clock starts
+    t1 = time.perf_counter()
+
+    def show(i: int, expl: float) -> None:
+        print(json.dumps({"iterations": i, "nash_conv": expl, "pct_pot": 100 * expl / spot.pot,
+                          "seconds": time.perf_counter() - t1}), flush=True)
+
+    solver.run(target_pct=args.target, max_iterations=args.max_iterations, progress=show)
+    t2 = time.perf_counter()
+    ev = solver.expected_values()
+    print(json.dumps({"board": args.board, "deck": args.deck, "bets": args.bets, "raises": args.raises,
+                      "holdings": [int(x) for x in solver.tables.n_hands], "classes": solver.tables.n_classes,
+                      "nodes": int(solver.tree.nodes.shape[0]), "state_mb": solver.memory_bytes / 1e6,
+                      "build_s": t1 - t0, "solve_s": t2 - t1, "iterations": solver.iterations,
+                      "nash_conv": solver.exploitability, "pct_pot": solver.exploitability_pct,
+                      "oop_ev": ev[0], "ip_ev": ev[1], "threads": args.threads, "method": args.method,
+                      "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

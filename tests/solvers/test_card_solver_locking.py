@@ -1,0 +1,82 @@
+"""Node locking against the fold-vs-check study: with the opponent locked to one of the lab's
+opponent models, the hero's best response in the card-level solver equals the study's exact
+best response (river and turn, one opponent): one question, two independent implementations.
+
+The study's game (``analysis.studies.fold_vs_check._play``): the hero acts first and never
+bets; at its decision it folds now or checks; the opponent then bets the model's fraction of
+the pot (at least the big blind, in $10 steps) when its strength (the share of unseen holdings
+it beats on the board so far) reaches the model's threshold, else checks; facing a bet the
+hero folds or calls; on later streets the hero may fold for free or check first. The same
+tree here: the hero has no bet sizes, the opponent one bet size and no raises, the free fold
+on, and the opponent's every decision locked to the model.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analysis.solvers.cards import CardSolver, Spot
+from analysis.solvers.cards.dilemma import DilemmaTable
+from analysis.solvers.cards.spot import POT, BetSize, BetTree, StreetSizes
+from analysis.solvers.cards.tree import A_BET, A_CALL, A_CHECK, A_FOLD, DEALT0, DEALT1
+from analysis.studies.fold_vs_check import evaluate_spot
+from analysis.studies.fold_vs_check.models import load_model
+from analysis.studies.ranges import parse_range
+from evaluator import parse_cards
+from evaluator.strength import strength
+
+STREET_OF_BOARD = {3: 1, 4: 2, 5: 3}
+
+
+def _model_spot(hand: str, board: str, model, pot: int, bank: str) -> Spot:
+    cards = tuple(parse_cards(board, "dilemma"))
+    sizes = tuple((StreetSizes(), StreetSizes((BetSize(POT, model.params[s + 1][1]),), ())) for s in range(3))
+    ranges = (parse_range(hand.replace(" ", ""), "dilemma"), parse_range(model.range, "dilemma"))
+    return Spot("dilemma", cards, ranges, pot, 1000 - pot // 2, BetTree(sizes, free_fold=True),
+                DilemmaTable.parse("reference", bank=bank))
+
+
+def _lock_to_model(solver: CardSolver, model) -> None:
+    """The opponent bets when its strength on the board so far reaches the street's threshold."""
+    spot, nodes = solver.spot, solver.tree.nodes
+    combos = spot.holdings(1)[0]
+    cache: dict = {}
+
+    def table(v: int) -> np.ndarray:
+        board = list(spot.board) + [int(c) for c in nodes[v, [DEALT0, DEALT1]] if c >= 0]
+        bet, _, _ = model.params[STREET_OF_BOARD[len(board)]]
+        key = tuple(board)
+        if key not in cache:
+            cache[key] = np.array([-1.0 if set(map(int, c)) & set(board) else strength(list(map(int, c)), board)
+                                   for c in combos])
+        st = cache[key]
+        actions = [a[0] for a in solver.tree.actions[int(np.searchsorted(solver.tree.decision_nodes, v))]]
+        assert A_CALL not in actions  # the hero never bets: the opponent never faces a bet
+        out = np.zeros((len(actions), len(combos)))
+        out[actions.index(A_BET)] = st >= bet
+        out[actions.index(A_CHECK)] = st < bet
+        return out
+
+    solver.lock_everywhere(1, table)
+
+
+@pytest.mark.parametrize("hand, board, model, bank, pot", [
+    ("7d 8d", "4s 9h 3d 6c 10s", "threshold", "300,700,500", 40),
+    ("2s 5c", "4s 9h 3d 6c 10s", "aggressive", "300,700,500", 40),
+    ("As 3c", "8h 9s 3d 6c 7h", "threshold", "0,60,500", 60),  # the bank runs short
+    ("10d 9d", "4s 9h 3d 6c", "threshold", "300,700,500", 40),
+    ("5d 5c", "7s 9h 2d Ac", "aggressive", "0,40,500", 100),
+])
+def test_locked_to_a_model_the_best_response_equals_the_fold_vs_check_study(hand, board, model, bank, pot):
+    study = evaluate_spot(hand, board=board, model=model, pot=pot, exact=True, compare=False,
+                          bank=tuple(int(x) for x in bank.split(",")), level=0 if bank.startswith("3") else 1)
+    assert study.manifest["method"].startswith("exact")
+    solver = CardSolver(_model_spot(hand, board, load_model(model), pot, bank), isomorphism=False)
+    _lock_to_model(solver, load_model(model))
+    actions = [a[0] for a in solver.tree.actions[0]]
+    for choice, key in ((A_FOLD, "ev_fold"), (A_CHECK, "ev_check")):
+        root = np.zeros((len(actions), 1))
+        root[actions.index(choice)] = 1.0
+        solver.lock(0, root)
+        assert solver.best_response_values()[0] == pytest.approx(study.row[key], abs=1e-9)
