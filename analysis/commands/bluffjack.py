@@ -218,23 +218,31 @@ def register_betting(bj: typer.Typer) -> None:
         rules: str = RulesOpt,
         seed: int = typer.Option(0, "--seed", min=0, help="seed: same seed, same games"),
         threads: ThreadsOpt = None,
+        progress: ProgressOpt = True,
     ) -> None:
         """Whole games until one player holds every chip: one row per game and the games won by
         each strategy (±1 SE)."""
         from analysis.core.io import provenance, write_table
         from analysis.core.threads import numba_threads
         from analysis.engine.bluffjack.play import games_summary, play_games
+        from analysis.runners.interrupt import Interrupted, interruptible
 
         table = _table(strategies, players, stack, stakes, rules)
         started = time.perf_counter()
-        with numba_threads(threads):
-            g = play_games(table, games, seed=seed, max_hands=max_hands)
+        with numba_threads(threads), progress_bar(progress) as update, interruptible() as stop:
+            g = play_games(table, games, seed=seed, max_hands=max_hands, progress=update, stop=stop)
+        if not len(g):
+            raise Interrupted(f"stopped before the first of {games:,} games finished; nothing was saved")
         summary = games_summary(table, g)
         manifest = provenance(game="bluffjack", strategies=list(table.strategies), stack=stack,
-                              stakes=table.stakes.as_dict(), rules=table.rules.as_dict(), games=games,
-                              max_hands=max_hands, seed=seed)
+                              stakes=table.stakes.as_dict(), rules=table.rules.as_dict(), games=len(g),
+                              max_hands=max_hands, seed=seed,
+                              **({"interrupted": f"{len(g)} of {games} games"} if len(g) < games else {}))
         write_table(g, out, "bluffjack_games", manifest)
         write_table(summary, out, "bluffjack_games_summary", manifest)
+        if len(g) < games:
+            raise Interrupted(f"stopped after {len(g):,} of {games:,} games; the {len(g):,} games played (the "
+                              f"first {len(g):,} of the same command with --games {len(g)}) are saved in {out}/")
         ended = ", ".join(f"{k} {v}" for k, v in g["reason"].value_counts().items())
         typer.echo(f"{len(g):,} games of {table.n} players ({table.stakes.name}, {table.rules.name} rules), "
                    f"{int(g['hands'].sum()):,} hands, mean {g['hands'].mean():.1f} a game; ended: {ended}")
