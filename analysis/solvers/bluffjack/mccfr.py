@@ -46,6 +46,13 @@ CHUNK_SECONDS = 0.5
 """Iterations go to the kernel in calls of about this long (Ctrl-C is seen within a second)."""
 PHASES = ("initial", "play", "final")
 ACTIONS = ("fold", "check/call", "bet/raise", "hit", "stand")
+ABSTRACTION_NOTE = {
+    "exact": "cards by value class drawn with replacement (infinite deck); at most one hit a player; deep "
+             "stacks; information sets with perfect recall (everything the player has seen)",
+    "buckets": "cards by value class drawn with replacement (infinite deck); at most one hit a player; deep "
+               "stacks; information set = phase, seat, own hidden class, own face-up hard total and ace, each "
+               "other seat's visible best total bucketed (folded, 2-6, 7-11, 12-16, 17-18, 19-21), this "
+               "round's bet level and own bet (imperfect recall: earlier rounds' betting forgotten)"}
 CATEGORIES = ("bust", "weak (<=16)", "middling (17-18)", "strong (19-21)")
 
 
@@ -231,6 +238,6 @@ def answer_tables(solver: MccfrSolver, hands: int = 200_000, seed: int = 0) -> d
 
 def manifest(solver: MccfrSolver, settled: dict) -> dict:
     """What a run was: spec, seed, iterations, information sets, time, and how settled."""
-    return {"abstraction": __doc__.split("\n\n")[1].replace("\n", " "), "spec": asdict(solver.spec),
+    return {"abstraction": ABSTRACTION_NOTE[solver.spec.abstraction], "spec": asdict(solver.spec),
             "seed": solver.seed, "iterations": solver.iteration, "infosets": solver.infosets,
             "seconds": solver.seconds, "settled": settled}
