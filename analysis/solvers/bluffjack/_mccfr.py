@@ -622,11 +622,12 @@ def _category(total):
 
 
 @kernel
-def tally(params, key, hands, index, ssum, acts_out, bluff_out):
+def tally(params, key, hands, index, ssum, acts_out, bluff_out, money):
     """Play ``hands`` hands (hand ``g`` on stream ``g``) with the average strategy and add up what
     each seat does: ``acts_out[phase, seat, hidden, facing, own visible total, action]`` the
     probability of each action (column ``T_COUNT``: decisions); ``bluff_out[seat, category]``: final
-    round with no bet yet, ``[decisions, bet probability, bets made, bets that won the pot alone]``."""
+    round with no bet yet, ``[decisions, bet probability, bets made, bets that won the pot alone]``;
+    ``money[seat]``: the sum of its results and of their squares."""
     n = params[P_N]
     rng = np.empty(4, np.uint64)
     st = np.empty(F_SIZE, np.int64)
@@ -668,3 +669,7 @@ def tally(params, key, hands, index, ssum, acts_out, bluff_out):
             for p in range(n):
                 if st[_at(p, S_FOLD)] == 0 and bettor[p] >= 0:
                     bluff_out[p, bettor[p], 3] += 1.0
+        for p in range(n):
+            u = payoff(st, params, p)
+            money[p, 0] += u
+            money[p, 1] += u * u

@@ -214,8 +214,13 @@ def answer_tables(solver: MccfrSolver, hands: int = 200_000, seed: int = 0) -> d
     n = spec.players
     acts = np.zeros((3, n, CLASSES, 2, 22, K.T_COUNT + 1))
     bluff = np.zeros((n, K.N_CATEGORIES, 4))
+    money = np.zeros((n, 2))
     K.tally(spec.params, derive_key(seed, "bluffjack-mccfr-tally", n), hands, solver.index, solver.ssum, acts,
-            bluff)
+            bluff, money)
+    mean = money[:, 0] / hands
+    sd = np.sqrt(np.maximum(money[:, 1] / hands - mean**2, 0.0))
+    results = pd.DataFrame({"seat": list("ABC"[:n]), "hands": hands, "mean": mean,
+                            "stderr": sd / np.sqrt(max(hands - 1, 1))})
     ph, seat, hid, facing, vis = np.nonzero(acts[..., K.T_COUNT])
     cell = acts[ph, seat, hid, facing, vis]
     count = cell[:, K.T_COUNT]
@@ -233,7 +238,7 @@ def answer_tables(solver: MccfrSolver, hands: int = 200_000, seed: int = 0) -> d
                          "share_of_spots": d / bluff[s, :, 0].sum() if bluff[s, :, 0].sum() else np.nan,
                          "bet": p / d if d else np.nan, "bets": int(bets), "bet_wins_alone": q,
                          "bet_wins_alone_se": float(np.sqrt(q * (1 - q) / bets)) if bets else np.nan})
-    return {"actions": actions, "bluffs": pd.DataFrame(rows)}
+    return {"actions": actions, "bluffs": pd.DataFrame(rows), "results": results}
 
 
 def manifest(solver: MccfrSolver, settled: dict) -> dict:
