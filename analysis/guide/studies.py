@@ -162,8 +162,8 @@ def run_brag(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
             "tables": _tables(folder), "charts": _charts(folder)}
 
 
-BLUFFJACK3_ITERATIONS = 2_000_000
-"""Monte Carlo CFR iterations of the guide's three-handed Bluffjack (about 10 minutes on one core)."""
+BLUFFJACK3_ITERATIONS = 1_000_000
+"""Monte Carlo CFR iterations of the guide's three-handed Bluffjack (about 4 minutes on a quiet core)."""
 
 
 def run_bluffjack(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
