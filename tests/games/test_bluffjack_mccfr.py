@@ -153,7 +153,7 @@ def test_exact_values_equal_the_heads_up_evaluator(house):
     spec = BluffjackTreeSpec(house=house)
     tree = build_public_tree(spec, up)
     dec = np.flatnonzero(tree.kind == T_DECISION)
-    solver = MccfrSolver(MccfrSpec(players=2, house=house, abstraction="exact", up=up), seed=3)
+    solver = MccfrSolver(MccfrSpec(players=2, max_raises=3, house=house, abstraction="exact", up=up), seed=3)
     for iterations in (0, 2000):
         solver.run(iterations)
         sigma = _sigma_on_tree(solver, tree, up)
@@ -216,7 +216,7 @@ def test_mccfr_reaches_the_heads_up_cfr_plus_solution():
     vector CFR+ equilibrium: each seat's value within 0.05 chips, NashConv falling below 0.35."""
     up = (4, 8)
     exact = solve_pair(BluffjackTreeSpec(), up, target=0.002, max_iterations=5000)
-    solver = MccfrSolver(MccfrSpec(players=2, abstraction="exact", up=up), seed=1)
+    solver = MccfrSolver(MccfrSpec(players=2, max_raises=3, abstraction="exact", up=up), seed=1)
     solver.run(20_000)
     early = settledness(solver)
     solver.run(280_000)
@@ -250,5 +250,6 @@ def test_answer_tables_and_sampled_settledness():
     ({"bet": 0}, "bet"),
 ])
 def test_bad_specs_are_refused(kwargs, match):
+    assert MccfrSpec().max_raises == 1  # the three-handed default (the CLI's and the guide's)
     with pytest.raises(SolverError, match=match):
         MccfrSpec(**kwargs)

@@ -63,7 +63,9 @@ class MccfrSpec:
     players: int = 3
     ante: int = 1
     bet: int = 2
-    max_raises: int = 3
+    max_raises: int = 1
+    """Raises a round after the first bet: one by default (three, the heads-up stakes, make the
+    three-handed hand about 25 times larger: 3.5 M public decisions per face-up deal against 137 k)."""
     house: bool = True
     abstraction: str = "buckets"
     up: tuple[int, ...] | None = None
