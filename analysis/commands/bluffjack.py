@@ -218,23 +218,31 @@ def register_betting(bj: typer.Typer) -> None:
         rules: str = RulesOpt,
         seed: int = typer.Option(0, "--seed", min=0, help="seed: same seed, same games"),
         threads: ThreadsOpt = None,
+        progress: ProgressOpt = True,
     ) -> None:
         """Whole games until one player holds every chip: one row per game and the games won by
         each strategy (±1 SE)."""
         from analysis.core.io import provenance, write_table
         from analysis.core.threads import numba_threads
         from analysis.engine.bluffjack.play import games_summary, play_games
+        from analysis.runners.interrupt import Interrupted, interruptible
 
         table = _table(strategies, players, stack, stakes, rules)
         started = time.perf_counter()
-        with numba_threads(threads):
-            g = play_games(table, games, seed=seed, max_hands=max_hands)
+        with numba_threads(threads), progress_bar(progress) as update, interruptible() as stop:
+            g = play_games(table, games, seed=seed, max_hands=max_hands, progress=update, stop=stop)
+        if not len(g):
+            raise Interrupted(f"stopped before the first of {games:,} games finished; nothing was saved")
         summary = games_summary(table, g)
         manifest = provenance(game="bluffjack", strategies=list(table.strategies), stack=stack,
-                              stakes=table.stakes.as_dict(), rules=table.rules.as_dict(), games=games,
-                              max_hands=max_hands, seed=seed)
+                              stakes=table.stakes.as_dict(), rules=table.rules.as_dict(), games=len(g),
+                              max_hands=max_hands, seed=seed,
+                              **({"interrupted": f"{len(g)} of {games} games"} if len(g) < games else {}))
         write_table(g, out, "bluffjack_games", manifest)
         write_table(summary, out, "bluffjack_games_summary", manifest)
+        if len(g) < games:
+            raise Interrupted(f"stopped after {len(g):,} of {games:,} games; the {len(g):,} games played (the "
+                              f"first {len(g):,} of the same command with --games {len(g)}) are saved in {out}/")
         ended = ", ".join(f"{k} {v}" for k, v in g["reason"].value_counts().items())
         typer.echo(f"{len(g):,} games of {table.n} players ({table.stakes.name}, {table.rules.name} rules), "
                    f"{int(g['hands'].sum()):,} hands, mean {g['hands'].mean():.1f} a game; ended: {ended}")
@@ -248,20 +256,39 @@ def register_solve(bj: typer.Typer) -> None:
     @bj.command("solve")
     def solve_cmd(
         out: Path = typer.Option(..., "--out", "-o", help="folder for the tables and charts", callback=out_folder),
+        players: int = typer.Option(2, "--players", "-n", min=2, max=3,
+                                    help="2: vector CFR+ per face-up pair; 3: Monte Carlo CFR"),
         target: float = typer.Option(0.01, "--target",
-                                     help="exploitability target of each face-up pair (chips a hand, NashConv/2)"),
-        max_iterations: int = typer.Option(2000, "--max-iterations", min=1, help="cap on CFR+ iterations a pair"),
+                                     help="heads-up: exploitability target of each face-up pair (chips a hand, "
+                                          "NashConv/2)"),
+        max_iterations: int = typer.Option(2000, "--max-iterations", min=1,
+                                           help="heads-up: cap on CFR+ iterations a pair"),
         max_hits: int = typer.Option(1, "--max-hits", min=0, max=1,
                                      help="hits a player may take (the abstraction's cap; 2 is too large here)"),
         house: bool = typer.Option(True, "--house/--no-house", help="all-bust pots to the house, or set aside"),
         ante: int = typer.Option(1, "--ante", min=1),
         bet: int = typer.Option(2, "--bet", min=1, help="every bet and raise (fixed limit)"),
-        max_raises: int = typer.Option(3, "--max-raises", min=0),
+        max_raises: int | None = typer.Option(None, "--max-raises", min=0,
+                                              help="raises a round after the first bet [default: 3 heads-up, "
+                                                   "1 three-handed]"),
+        iterations: int = typer.Option(1_000_000, "--iterations", min=1, max=1_000_000_000,
+                                       help="three-handed: Monte Carlo CFR iterations"),
+        deals: int = typer.Option(40, "--deals", min=0,
+                                  help="three-handed: face-up deals sampled for the best responses "
+                                       "(0: every one of the 1,000, exact)"),
+        hands: int = typer.Option(200_000, "--hands", min=1, max=100_000_000,
+                                  help="three-handed: hands played with the strategy for the answer tables"),
+        seed: int = typer.Option(0, "--seed", min=0, help="three-handed: seed (same seed, same numbers)"),
         charts: bool = typer.Option(True, "--charts/--no-charts"),
         progress: ProgressOpt = True,
     ) -> None:
-        """Solve heads-up Bluffjack (CFR+ on the tree built from the rules; the face-down card private,
-        everything else public) with and without the betting, and write the answer tables."""
+        """Solve Bluffjack (the face-down card private, everything else public): heads-up by CFR+ on the
+        tree built from the rules, with and without the betting; three-handed by Monte Carlo CFR on
+        the same rules with bucketed information sets. Writes the answer tables."""
+        if players == 3:
+            _solve_three(out, iterations, deals, hands, seed, house, ante, bet,
+                         1 if max_raises is None else max_raises, progress)
+            return
         from analysis.solvers.bluffjack.tree import BluffjackTreeSpec
         from analysis.solvers.errors import SolverError
 
@@ -269,7 +296,8 @@ def register_solve(bj: typer.Typer) -> None:
 
         if not target > 0:
             raise SolverError(f"--target must be positive; got {target}")
-        spec = BluffjackTreeSpec(ante=ante, bet=bet, max_raises=max_raises, max_hits=max_hits, house=house)
+        spec = BluffjackTreeSpec(ante=ante, bet=bet, max_raises=3 if max_raises is None else max_raises,
+                                 max_hits=max_hits, house=house)
         started = time.perf_counter()
         with progress_bar(progress) as update:
             frames, manifest = write_bluffjack_equilibrium_study(out, spec, target=target,
@@ -281,3 +309,27 @@ def register_solve(bj: typer.Typer) -> None:
                    f"seat A {b['value'][0]:+.3f}, seat B {b['value'][1]:+.3f} chips a hand")
         typer.echo(frames["bluffjack_eq_bluffs"].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
         typer.echo(f"tables and charts in {out}/ ({time.perf_counter() - started:.1f} s)")
+
+
+def _solve_three(out: Path, iterations: int, deals: int, hands: int, seed: int, house: bool, ante: int,
+                 bet: int, max_raises: int, progress: bool) -> None:
+    """``bluffjack solve --players 3``: Monte Carlo CFR, how settled, the answer tables."""
+    from analysis.runners.interrupt import interruptible
+    from analysis.solvers.bluffjack.mccfr import MccfrSpec
+
+    from ..guide.writers import write_bluffjack_three_handed_study
+
+    spec = MccfrSpec(players=3, ante=ante, bet=bet, max_raises=max_raises, house=house)
+    started = time.perf_counter()
+    with progress_bar(progress) as update, interruptible() as stop:
+        frames, manifest = write_bluffjack_three_handed_study(out, spec, iterations=iterations, seed=seed,
+                                                              deals=deals or None, hands=hands,
+                                                              progress=update, stop=stop)
+    s = manifest["settled"]
+    typer.echo(f"{spec.name}: {manifest['iterations']:,} iterations, {manifest['infosets']:,} information sets, "
+               f"{manifest['seconds']:.1f} s")
+    typer.echo(f"NashConv {s['nash_conv']:.4f} chips a hand" + (f" ± {s['nash_conv_se']:.4f} (1 SE)" if not s["exact"]
+                                                                else "") + f"; {s['method']}")
+    typer.echo(frames["bluffjack3_settled"].to_string(index=False, float_format=lambda x: f"{x:+.4f}"))
+    typer.echo(frames["bluffjack3_bluffs"].to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    typer.echo(f"tables in {out}/ ({time.perf_counter() - started:.1f} s)")

@@ -7,6 +7,7 @@ and reads only its own study's tables.)
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -553,6 +554,70 @@ def bluffjack(folder: Path, info: dict[str, Any]) -> list:
             "practically never happen.")))
         out.append(_block("table", frame=grid.reset_index().round(3)))
     out.extend(_bluffjack_equilibrium(folder))
+    out.extend(_bluffjack_three_handed(folder))
+    return out
+
+
+def _bluffjack_three_handed(folder: Path) -> list:
+    """Three-handed by Monte Carlo CFR: how settled, what each hidden card does, how often bust hands bluff."""
+    settled = _csv(folder, "bluffjack3_settled")
+    results = _csv(folder, "bluffjack3_results")
+    actions = _csv(folder, "bluffjack3_actions")
+    bluffs = _csv(folder, "bluffjack3_bluffs")
+    if settled is None or actions is None or bluffs is None or results is None:
+        return []
+    meta = json.loads((folder / "bluffjack3_settled.manifest.json").read_text())
+    s, spec = meta["settled"], meta["spec"]
+    out = [_block("p", (
+        "**Three-handed (Monte Carlo CFR).** The same rules and card abstraction (seat A opens with "
+        f"the forced bet; fixed limit ante {spec['ante']}, bets {spec['bet']}, {spec['max_raises']} "
+        f"raise{'s' if spec['max_raises'] != 1 else ''} a round), solved by external-sampling Monte Carlo "
+        f"CFR, {meta['iterations']:,} iterations (seed {meta['seed']}). Three-handed the heads-up "
+        "tree's perfect recall is out of reach (about 3.5 million public decisions per face-up deal "
+        "at 3 raises, 1,000 deals, 10 hidden cards), so a player's information is bucketed: its "
+        "own hidden card and face-up total, each opponent's visible total in six bands (folded, "
+        "2-6, 7-11, 12-16, 17-18, 19-21), and this round's bet level and its own bet; earlier "
+        f"rounds' betting is forgotten ({meta['infosets']:,} information sets met). How settled: "
+        f"NashConv {s['nash_conv']:.2f} ± {s['nash_conv_se']:.2f} chips a hand (the sum of what each "
+        "player's best response would gain, exact within a face-up deal, "
+        + ("over every deal" if s["exact"] else f"mean over {s['deals']} sampled deals ± 1 SE") + "). "
+        + "Each seat's result with this strategy: "
+        + ", ".join(f"seat {r.seat} {r.mean:+.3f} ± {r.stderr:.3f}" for r in results.itertuples())
+        + f" chips a hand ({int(results['hands'].iloc[0]):,} hands played).")),
+    ]
+    rows = []
+    for name, phase, facing in (("initial round, facing the bet", "initial", 1),
+                                ("final round, no bet yet", "final", 0),
+                                ("final round, facing a bet", "final", 1)):
+        a = actions[(actions["phase"] == phase) & (actions["facing"] == facing)]
+        w = a["decisions"]
+        for hidden, g in a.assign(**{c: a[c] * w for c in ("fold", "check/call", "bet/raise")}).groupby("hidden"):
+            d = g["decisions"].sum()
+            rows.append({"spot": name, "hidden": hidden, "fold": 100 * g["fold"].sum() / d,
+                         "check/call": 100 * g["check/call"].sum() / d, "bet/raise": 100 * g["bet/raise"].sum() / d})
+    t = pd.DataFrame(rows)
+    order = [str(c) for c in range(2, 11)] + ["A"]
+    grid = t.pivot_table(index="hidden", columns="spot", values=["bet/raise", "fold"]).reindex(order).round(0)
+    columns = {("fold", "initial round, facing the bet"): "initial, facing the bet: fold %",
+               ("bet/raise", "initial round, facing the bet"): "initial, facing the bet: raise %",
+               ("bet/raise", "final round, no bet yet"): "final, no bet yet: bet %",
+               ("fold", "final round, facing a bet"): "final, facing a bet: fold %",
+               ("bet/raise", "final round, facing a bet"): "final, facing a bet: raise %"}
+    grid = grid[[c for c in columns if c in grid.columns]]
+    grid.columns = [columns[c] for c in grid.columns]
+    out.append(_block("p", (
+        "What each face-down card does three-handed, all seats and face-up cards together (how often "
+        "each is met in play; by seat and own face-up total in `bluffjack3_actions.csv`):")))
+    out.append(_block("table", frame=grid.reset_index()))
+    b = bluffs.assign(share_of_spots=(100 * bluffs["share_of_spots"]).round(1), bet=(100 * bluffs["bet"]).round(1),
+                      bet_wins_alone=(100 * bluffs["bet_wins_alone"]).round(1))
+    bust = bluffs[bluffs["category"] == "bust"]
+    out.append(_block("p", (
+        "**Bluffs three-handed.** Final round, nobody has bet yet: how often each kind of hand bets "
+        "(%) and how often that bet then wins the pot with both others folding (%). Bust hands bet "
+        + ", ".join(f"{100 * r.bet:.0f}% (seat {r.seat})" for r in bust.itertuples())
+        + "; against two opponents a bluff has to get through both.")))
+    out.append(_block("table", frame=b[["seat", "category", "share_of_spots", "bet", "bet_wins_alone"]]))
     return out
 
 

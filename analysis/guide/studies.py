@@ -162,6 +162,10 @@ def run_brag(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
             "tables": _tables(folder), "charts": _charts(folder)}
 
 
+BLUFFJACK3_ITERATIONS = 1_000_000
+"""Monte Carlo CFR iterations of the guide's three-handed Bluffjack (about 4 minutes on a quiet core)."""
+
+
 def run_bluffjack(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """Bluffjack: exact odds, hit or stand against 1-9 threshold opponents, and the heads-up
     equilibrium of the whole hand with the betting."""
@@ -171,6 +175,7 @@ def run_bluffjack(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         write_bluffjack_equilibrium_study,
         write_bluffjack_hit_stand_study,
         write_bluffjack_odds_study,
+        write_bluffjack_three_handed_study,
     )
 
     quick = options.quick
@@ -190,10 +195,16 @@ def run_bluffjack(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     echo(f"  heads-up equilibrium: 100 face-up pairs, each to {target} chips of exploitability")
     _, eq_manifest = write_bluffjack_equilibrium_study(folder, target=target, max_iterations=max_iterations,
                                                        preview=quick, progress=options.progress)
+    iterations, deals, hands = (20_000, 3, 20_000) if quick else (BLUFFJACK3_ITERATIONS, 40, 200_000)
+    echo(f"  three-handed: Monte Carlo CFR, {iterations:,} iterations; best responses on {deals} face-up deals")
+    _, three_manifest = write_bluffjack_three_handed_study(folder, iterations=iterations, seed=options.seed,
+                                                           deals=deals, hands=hands, preview=quick,
+                                                           progress=options.progress)
     return {"manifest": res.manifest,
             "manifests": {"bluffjack_final": odds_manifest, "bluffjack_bust": odds_manifest,
                           "bluffjack_stand": res.manifest, "bluffjack_best": res.manifest,
-                          "bluffjack_rule": res.manifest, "bluffjack_eq": eq_manifest},
+                          "bluffjack_rule": res.manifest, "bluffjack_eq": eq_manifest,
+                          "bluffjack3": three_manifest},
             "tables": _tables(folder), "charts": _charts(folder)}
 # ----------------------------------------------------------------------------- equilibrium
 
@@ -220,5 +231,5 @@ STUDIES: tuple[Study, ...] = (
     Study("whole_games", "Which way of playing wins whole games", run_whole_games),
     Study("brag", "Three Card Brag: hand odds, equity against 1-16 hands, and blind play", run_brag),
     Study("bluffjack", "Bluffjack: bust odds, and hit or stand against 1-9 opponents", run_bluffjack,
-          version=2),
+          version=3),
 )

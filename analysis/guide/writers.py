@@ -301,3 +301,41 @@ def write_bluffjack_equilibrium_study(out: str | Path, spec: Any = None, *, targ
     if charts:
         equilibrium_charts(frames, out, manifest)
     return frames, manifest
+
+
+def write_bluffjack_three_handed_study(out: str | Path, spec: Any = None, *, iterations: int = 1_000_000,
+                                       seed: int = 0, deals: int | None = 40, hands: int = 200_000,
+                                       preview: bool = False, progress: Progress | None = None,
+                                       stop: Any = None) -> tuple[dict[str, pd.DataFrame], dict]:
+    """Bluffjack three-handed (or heads-up) by Monte Carlo CFR: how settled (each seat's best-response
+    gain), what each hidden card does and how often bust hands bluff, into ``out``. ``stop`` set
+    during the iterations: nothing is written and :class:`Interrupted` says so."""
+    from analysis.runners.interrupt import Interrupted
+    from analysis.solvers.bluffjack.mccfr import (
+        MccfrSolver,
+        MccfrSpec,
+        answer_tables,
+        manifest,
+        settledness,
+    )
+
+    spec = spec or MccfrSpec()
+    solver = MccfrSolver(spec, seed=seed)
+    solver.run_for(iterations, progress=progress, stop=stop)
+    if solver.iteration < iterations:
+        raise Interrupted(f"stopped after {solver.iteration:,} of {iterations:,} iterations; nothing was saved "
+                          "(the tables need the whole run)")
+    settled = settledness(solver, deals=deals, seed=seed, progress=progress)
+    frames = {f"bluffjack3_{k}": v for k, v in answer_tables(solver, hands=hands, seed=seed).items()}
+    seats = "ABC"[: spec.players]
+    frames["bluffjack3_settled"] = pd.DataFrame({
+        "seat": list(seats) + ["all (NashConv)"],
+        "value": settled["value"] + [sum(settled["value"])],
+        "value_se": settled["value_se"] + [float("nan")],
+        "best_response_gain": settled["gain"] + [settled["nash_conv"]],
+        "gain_se": settled["gain_se"] + [settled["nash_conv_se"]]})
+    meta = provenance(game="bluffjack", method="external-sampling MCCFR; exact best responses per face-up deal",
+                      hands=hands, **manifest(solver, settled), **({"preview": True} if preview else {}))
+    for name, df in frames.items():
+        write_table(df, out, name, meta)
+    return frames, meta

@@ -227,6 +227,10 @@ CASES: list[tuple[str, ...]] = [
     ("bluffjack solve --out {tmp}/s --target 0", "--target", "positive"),
     ("bluffjack solve --out {tmp}/s --max-hits 2", "--max-hits"),
     ("bluffjack solve --out {tmp}/s --max-iterations 0", "--max-iterations"),
+    ("bluffjack solve --out {tmp}/s --players 4", "--players"),
+    ("bluffjack solve --out {tmp}/s --players 3 --max-raises 4", "max_raises above 3"),
+    ("bluffjack solve --out {tmp}/s --players 3 --iterations 0", "--iterations"),
+    ("bluffjack solve --out {tmp}/s --players 3 --deals -1", "--deals"),
     # --- solve
     ("solve", "missing argument"),
     ("solve chess", "chess"),

@@ -84,3 +84,37 @@ def test_ctrl_c_during_a_table_keeps_whole_files_and_resumes(tmp_path):
     manifest = json.loads((out / "starting_hands_dilemma.manifest.json").read_text())
     assert manifest["resumed"] is True
     assert not _stray_files(out)
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_bluffjack_games_saves_the_games_played(tmp_path):
+    _warm("bluffjack", "games", "--out", str(tmp_path / "warm"), "--games", "20", "--stack", "20")
+    out = tmp_path / "games"
+    proc = _start("bluffjack", "games", "--out", str(out), "--games", "10000000", "--stack", "200", "--seed", "1")
+    start = time.monotonic()
+    code, err, delay = _interrupt(proc, lambda: time.monotonic() - start > 8)
+    lines = err.strip().splitlines()
+    assert code == 130, err
+    assert len(lines) == 1 and lines[0].startswith("interrupted: stopped after "), err
+    assert "Traceback" not in err
+    assert delay < 5, f"took {delay:.1f} s to stop"
+    assert not _stray_files(out)
+    manifest = json.loads((out / "bluffjack_games.manifest.json").read_text())
+    played = int(lines[0].split("stopped after ")[1].split(" of")[0].replace(",", ""))
+    assert manifest["interrupted"] == f"{played} of 10000000 games" and played > 0
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_three_handed_bluffjack_solve(tmp_path):
+    _warm("bluffjack", "solve", "--players", "3", "--out", str(tmp_path / "warm"), "--iterations", "50",
+          "--deals", "1", "--hands", "10")
+    out = tmp_path / "bj3"
+    proc = _start("bluffjack", "solve", "--players", "3", "--out", str(out), "--iterations", "100000000")
+    start = time.monotonic()
+    code, err, delay = _interrupt(proc, lambda: time.monotonic() - start > 8)
+    lines = err.strip().splitlines()
+    assert code == 130, err
+    assert len(lines) == 1 and lines[0].startswith("interrupted: stopped after "), err
+    assert "of 100,000,000 iterations; nothing was saved" in lines[0]
+    assert delay < 5, f"took {delay:.1f} s to stop"
+    assert not out.exists() or not any(out.iterdir())

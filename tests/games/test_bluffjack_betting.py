@@ -343,6 +343,26 @@ def test_whole_games_end_with_every_chip_in_one_hand():
     assert again.equals(games)
 
 
+def test_whole_games_are_the_same_whatever_the_chunking():
+    import threading
+
+    table = BluffjackTable.make(["solid", "bluffer", "maniac"], stack=20)
+    whole = play_games(table, 60, seed=5, chunk=60)
+    seen = []
+    for chunk in (1, 7, 25):
+        assert play_games(table, 60, seed=5, chunk=chunk, progress=lambda d, t, _: seen.append((d, t))).equals(whole)
+    assert seen[-1] == (60, 60) and [d for d, _ in seen[:3]] == [1, 2, 3]
+    assert play_games(table, 60, seed=5).equals(whole)  # sized by time
+    stop = threading.Event()
+
+    def stop_at_14(done: int, total: int, label: str) -> None:
+        if done >= 14:
+            stop.set()
+
+    part = play_games(table, 60, seed=5, chunk=7, progress=stop_at_14, stop=stop)
+    assert part.equals(whole.iloc[:14])  # stopped: the first games of the whole run
+
+
 def test_the_documented_history_replays():
     from pathlib import Path
 

@@ -20,7 +20,8 @@ def test_quick_chapters(cli, tmp_path) -> None:
                                          "bluffjack_best", "bluffjack_rule_effects",
                                          "bluffjack_policy", "bluffjack_policy_summary",
                                          "bluffjack_eq_actions", "bluffjack_eq_bluffs", "bluffjack_eq_hit",
-                                         "bluffjack_eq_hidden", "bluffjack_eq_pairs"})):
+                                         "bluffjack_eq_hidden", "bluffjack_eq_pairs", "bluffjack3_actions",
+                                         "bluffjack3_bluffs", "bluffjack3_results", "bluffjack3_settled"})):
         index = json.loads((tmp_path / study / "study.json").read_text())
         assert set(index["tables"]) == tables and index["title"] in readme
         assert len(index["charts"]) >= 4
@@ -29,6 +30,7 @@ def test_quick_chapters(cli, tmp_path) -> None:
     assert "Blind play" in readme and "tight field" in readme and "3-2-A" in readme
     assert "The best response" in readme and "Rule options" in readme and "| nan" not in readme
     assert "The betting game played well" in readme and "Bluffs" in readme
+    assert "Three-handed (Monte Carlo CFR)" in readme and "Bluffs three-handed" in readme
     captions = [line for line in readme.splitlines() if line.startswith("*") and "<sub>" in line]
     assert captions and all("PREVIEW" in c for c in captions)
     blind_captions = [c for c in captions if "blind minus open" in c]

@@ -478,13 +478,14 @@ def play_hands(stacks, stakes, rules, pol, seat_pol, key, first, logs, out, gs):
 
 
 @kernel(parallel=True)
-def play_games(stacks, stakes, rules, pol, seat_pol, key, games, max_hands, rec):
-    """Whole games until one player holds every chip (or ``max_hands``); game ``k`` uses stream
-    ``k``. ``rec[k] = [hands, winner seat (-1: none), final stacks..., house, carry]``."""
+def play_games(stacks, stakes, rules, pol, seat_pol, key, first, max_hands, rec):
+    """Whole games until one player holds every chip (or ``max_hands``): games ``first ..
+    first + len(rec) - 1``, game ``g`` on stream ``g`` (so any chunking plays the same games).
+    ``rec[k] = [hands, winner seat (-1: none), final stacks..., house, carry]`` of game ``first + k``."""
     n = stacks.shape[0]
-    for k in prange(games):
+    for k in prange(rec.shape[0]):
         rng = np.empty(4, np.uint64)
-        seed_state(rng, key, k)
+        seed_state(rng, key, first + k)
         chips = stacks.copy()
         house = 0
         carry = 0

@@ -9,6 +9,8 @@ thread count (every hand or game has its own generator stream).
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +19,7 @@ import pandas as pd
 
 from analysis.core.rng import derive_key
 from analysis.engine.errors import TableError
+from analysis.runners.progress import Progress
 from evaluator.blackjack import BLUFFJACK, BluffjackRules, get_bluffjack_rules
 from evaluator.cards import format_cards
 
@@ -150,17 +153,40 @@ def hand_histories(table: BluffjackTable, hands: int, seed: int = 0) -> list[dic
     return lines
 
 
-def play_games(table: BluffjackTable, games: int, seed: int = 0, max_hands: int = 5000) -> pd.DataFrame:
+GAMES_CHUNK_SECONDS = 0.5
+"""Whole games go to the kernel in calls of about this long, so a Ctrl-C is seen within a second."""
+
+
+def play_games(table: BluffjackTable, games: int, seed: int = 0, max_hands: int = 5000, *,
+               progress: Progress | None = None, stop: threading.Event | None = None,
+               chunk: int | None = None) -> pd.DataFrame:
     """Whole games until one player holds every chip (``reason``: ``won``, ``house`` when the
-    house took the last chips, ``max_hands``); one row per game."""
+    house took the last chips, ``max_hands``); one row per game.
+
+    The games go to the kernel in calls of about :data:`GAMES_CHUNK_SECONDS` (or ``chunk`` games
+    each); game ``g`` has its own stream, so any chunking plays the same games. When ``stop`` is
+    set after a call, the games finished so far are returned (the first rows of the whole run)."""
     if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
         raise TableError(f"max_hands must be at least 1; got {max_hands!r}")
+    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
+        raise TableError(f"chunk must be at least 1 game; got {chunk!r}")
     stacks, stakes, rules, pol, seat_pol, _ = table.kernel_inputs()
     n = table.n
+    key = derive_key(seed, "bluffjack-games")
     rec = np.zeros((games, n + 4), np.int64)
-    K.play_games(stacks, stakes, rules, pol, seat_pol, derive_key(seed, "bluffjack-games"), games,
-                 max_hands, rec)
-    df = pd.DataFrame({"game": np.arange(1, games + 1), "hands": rec[:, 0]})
+    done, step = 0, chunk or 1
+    while done < games and not (stop is not None and stop.is_set()):
+        k = min(step, games - done)
+        started = time.perf_counter()
+        K.play_games(stacks, stakes, rules, pol, seat_pol, key, done, max_hands, rec[done:done + k])
+        seconds = time.perf_counter() - started
+        done += k
+        if progress is not None:
+            progress(done, games, "games")
+        if chunk is None:
+            step = max(1, min(4 * k, int(k * GAMES_CHUNK_SECONDS / max(seconds, 1e-9))))
+    rec = rec[:done]
+    df = pd.DataFrame({"game": np.arange(1, done + 1), "hands": rec[:, 0]})
     winner = rec[:, 1]
     alive = (rec[:, 2:2 + n] > 0).sum(axis=1)
     df["reason"] = np.where(winner >= 0, "won", np.where(alive == 0, "house", "max_hands"))

@@ -175,32 +175,29 @@ ACTION_GROUP = {"fold": "fold", "check": "check/call", "call": "check/call", "be
                 "raise": "bet/raise", "hit": "hit", "stand": "stand"}
 
 
-def _rows(eq: BluffjackEquilibrium) -> pd.DataFrame:
-    """One row per (pair, decision, hidden class, action): probability, reach weight, value."""
-    frames = []
-    for k, p in enumerate(eq.pairs):
-        labels = p.labels
-        hard = p.vis[:, 0] + CLASS_POINTS[None, :].T  # [C, D]: face-up hard total plus each hidden class
-        soft = ((p.vis[:, 1] != 0)[None, :] | (np.arange(CLASSES) == ACE)[:, None]) & (hard + 10 <= 21)
-        totals = np.where(soft, hard + 10, hard)
-        names = np.array([[lab[2][j] if j < len(lab[2]) else "" for lab in labels] for j in range(K.MAX_ACTIONS)])
-        reach = p.weight * p.own.T * p.opp.sum(axis=1)[None, :]  # [C, D]
-        folds = np.stack([_fold_after(p, j) for j in range(K.MAX_ACTIONS)])  # [J, D]
-        ok = (names[:, None, :] != "") & (reach[None, :, :] > REACH_FLOOR)  # [J, C, D]
-        j, h, d = np.nonzero(ok)
+def _pair_rows(k: int, p: PairSolution) -> pd.DataFrame:
+    """One row per (decision, hidden class, action) of pair ``k``: probability, reach weight, value."""
+    labels = p.labels
+    hard = p.vis[:, 0] + CLASS_POINTS[None, :].T  # [C, D]: face-up hard total plus each hidden class
+    soft = ((p.vis[:, 1] != 0)[None, :] | (np.arange(CLASSES) == ACE)[:, None]) & (hard + 10 <= 21)
+    totals = np.where(soft, hard + 10, hard)
+    names = np.array([[lab[2][j] if j < len(lab[2]) else "" for lab in labels] for j in range(K.MAX_ACTIONS)])
+    reach = p.weight * p.own.T * p.opp.sum(axis=1)[None, :]  # [C, D]
+    folds = np.stack([_fold_after(p, j) for j in range(K.MAX_ACTIONS)])  # [J, D]
+    ok = (names[:, None, :] != "") & (reach[None, :, :] > REACH_FLOOR)  # [J, C, D]
+    j, h, d = np.nonzero(ok)
 
-        def col(values: list, rows: np.ndarray = d) -> np.ndarray:
-            return np.asarray(values)[rows]
+    def col(values: list, rows: np.ndarray = d) -> np.ndarray:
+        return np.asarray(values)[rows]
 
-        frames.append(pd.DataFrame({
-            "pair": k, "d": d, "j": j, "up_a": CLASS_NAMES[p.up[0]], "up_b": CLASS_NAMES[p.up[1]],
-            "round": col([lab[0] for lab in labels]), "seat": col(["AB"[lab[1]] for lab in labels]),
-            "facing": col([lab[5] for lab in labels]), "own_visible": col([lab[3] for lab in labels]),
-            "opp_visible": col([lab[4] for lab in labels]), "hits": col([lab[7] for lab in labels]),
-            "hidden": np.array(CLASS_NAMES)[h], "total": totals[h, d], "action": names[j, d],
-            "probability": p.sigma[d, h, j], "reach": reach[h, d], "value": p.q[d, h, j],
-            "fold_after": folds[j, d]}))
-    return pd.concat(frames, ignore_index=True)
+    return pd.DataFrame({
+        "pair": k, "d": d, "j": j, "up_a": CLASS_NAMES[p.up[0]], "up_b": CLASS_NAMES[p.up[1]],
+        "round": col([lab[0] for lab in labels]), "seat": col(["AB"[lab[1]] for lab in labels]),
+        "facing": col([lab[5] for lab in labels]), "own_visible": col([lab[3] for lab in labels]),
+        "opp_visible": col([lab[4] for lab in labels]), "hits": col([lab[7] for lab in labels]),
+        "hidden": np.array(CLASS_NAMES)[h], "total": totals[h, d], "action": names[j, d],
+        "probability": p.sigma[d, h, j], "reach": reach[h, d], "value": p.q[d, h, j],
+        "fold_after": folds[j, d]})
 
 
 def _fold_after(p: PairSolution, j: int) -> np.ndarray:
@@ -217,37 +214,82 @@ def _fold_after(p: PairSolution, j: int) -> np.ndarray:
     return out
 
 
+ACTION_KEYS = ["round", "seat", "facing", "hidden", "own_visible", "opp_visible", "group"]
+
+
+def _action_sums(rows: pd.DataFrame) -> pd.Series:
+    """Reach-weighted frequency sums of the betting decisions by situation and action group."""
+    bet = rows[rows["round"] != "play"]
+    return bet.assign(w=bet["reach"] * bet["probability"]).groupby(ACTION_KEYS)["w"].sum()
+
+
+def _bluff_sums(rows: pd.DataFrame) -> pd.DataFrame:
+    """Final round, nobody has bet yet: reach, bet weight and fold-after weight by seat and hand category."""
+    first = rows[(rows["round"] == "final") & (rows["facing"] == 0)]
+    w = first["reach"] * first["probability"]
+    bets = first["group"] == "bet/raise"
+    return pd.DataFrame({"seat": first["seat"], "category": first["total"].map(_category),
+                         "reach": first["reach"].where(first["j"] == 0, 0.0), "bet_w": w.where(bets, 0.0),
+                         "works": (w * first["fold_after"].fillna(0)).where(bets, 0.0)}
+                        ).groupby(["seat", "category"]).sum()
+
+
+def _hit_sums(rows: pd.DataFrame) -> pd.DataFrame:
+    """First hit decision: reach, reach x hit probability and reach x (hit - stand value) by seat and total."""
+    play = rows[(rows["round"] == "play") & (rows["hits"] == 0)]
+    keys = ["pair", "d", "hidden"]
+    hit = play[play["action"] == "hit"].set_index(keys)
+    stand = play[play["action"] == "stand"].set_index(keys)
+    df = hit[["seat", "total", "probability", "reach"]].assign(gain=hit["value"] - stand["value"])
+    df = df[df["reach"] > 0]
+    return pd.DataFrame({"seat": df["seat"], "total": df["total"], "reach": df["reach"],
+                         "hit_w": df["reach"] * df["probability"], "gain_w": df["reach"] * df["gain"]}
+                        ).groupby(["seat", "total"]).sum()
+
+
+def _summed(parts: list) -> pd.DataFrame | pd.Series:
+    """Per-pair sums added up by their index."""
+    return pd.concat(parts).groupby(level=list(range(parts[0].index.nlevels))).sum()
+
+
+def _pair_sums(eq: BluffjackEquilibrium, betting: bool) -> dict[str, list]:
+    """The answer tables' sums, one pair at a time (a pair's rows are dropped before the next:
+    one row per situation for every pair at once took 5.6 GB)."""
+    out: dict[str, list] = {"actions": [], "bluffs": [], "hit": []}
+    for k, p in enumerate(eq.pairs):
+        rows = _pair_rows(k, p)
+        rows["group"] = rows["action"].map(ACTION_GROUP)
+        if betting:
+            out["actions"].append(_action_sums(rows))
+            out["bluffs"].append(_bluff_sums(rows))
+        out["hit"].append(_hit_sums(rows))
+    return out
+
+
+def _hit_table(sums: pd.DataFrame, tag: str) -> pd.DataFrame:
+    """Hit frequency and hit-minus-stand value (reach-weighted means) by seat and own total."""
+    return pd.DataFrame({f"hit_{tag}": sums["hit_w"] / sums["reach"], f"gain_{tag}": sums["gain_w"] / sums["reach"],
+                         f"reach_{tag}": sums["reach"]}).reset_index()
+
+
 def equilibrium_tables(eq: BluffjackEquilibrium, no_betting: BluffjackEquilibrium | None = None
                        ) -> dict[str, pd.DataFrame]:
-    """The answer tables (see the module docstring)."""
-    rows = _rows(eq)
-    rows["group"] = rows["action"].map(ACTION_GROUP)
-    bet = rows[rows["round"] != "play"]
-    # reach of each decision and class is repeated per action: weight the group frequencies by it
-    actions = (bet.assign(w=bet["reach"] * bet["probability"])
-               .groupby(["round", "seat", "facing", "hidden", "own_visible", "opp_visible", "group"])["w"].sum()
-               .unstack("group", fill_value=0.0))
+    """The answer tables (see the module docstring), summed pair by pair."""
+    sums = _pair_sums(eq, betting=True)
+    actions = _summed(sums["actions"]).unstack("group", fill_value=0.0)
     reach = actions.sum(axis=1)
     actions = actions.div(reach.where(reach > 0), axis=0).assign(reach=reach).reset_index()
 
-    # the final round when nobody has bet: open (seat A) or bet when checked to (seat B)
-    first = bet[(bet["round"] == "final") & (bet["facing"] == 0)]
-    cat = first.assign(category=first["total"].map(_category))
-    bluffs = []
-    for (seat, category), g in cat.groupby(["seat", "category"]):
-        total_reach = g.loc[g["j"] == 0, "reach"].sum()
-        a = g[g["group"] == "bet/raise"]
-        bet_w = (a["reach"] * a["probability"]).sum()
-        works = (a["reach"] * a["probability"] * a["fold_after"].fillna(0)).sum()
-        bluffs.append({"seat": seat, "category": category, "reach": total_reach,
-                       "bet": bet_w / total_reach if total_reach > 0 else np.nan,
-                       "opponent_folds": works / bet_w if bet_w > 0 else np.nan})
-    bluffs = pd.DataFrame(bluffs, columns=["seat", "category", "reach", "bet", "opponent_folds"])
+    b = _summed(sums["bluffs"])
+    bluffs = pd.DataFrame({"reach": b["reach"],
+                           "bet": (b["bet_w"] / b["reach"]).where(b["reach"] > 0),
+                           "opponent_folds": (b["works"] / b["bet_w"]).where(b["bet_w"] > 0)}).reset_index()
+    bluffs = bluffs[["seat", "category", "reach", "bet", "opponent_folds"]]
     bluffs["share_of_spots"] = bluffs["reach"] / bluffs.groupby("seat")["reach"].transform("sum")
 
-    hit = _hit_table(rows, "betting")
+    hit = _hit_table(_summed(sums["hit"]), "betting")
     if no_betting is not None:
-        nb = _rows(no_betting)
+        nb = _summed(_pair_sums(no_betting, betting=False)["hit"])
         hit = hit.merge(_hit_table(nb, "no_betting"), on=["seat", "total"], how="outer")
 
     hidden = pd.DataFrame({"hidden": CLASS_NAMES,
@@ -261,18 +303,3 @@ def equilibrium_tables(eq: BluffjackEquilibrium, no_betting: BluffjackEquilibriu
                              "exploitability": p.exploitability} for p in eq.pairs])
     return {"bluffjack_eq_actions": actions, "bluffjack_eq_bluffs": bluffs, "bluffjack_eq_hit": hit,
             "bluffjack_eq_hidden": hidden, "bluffjack_eq_pairs": summary}
-
-
-def _hit_table(rows: pd.DataFrame, tag: str) -> pd.DataFrame:
-    """First hit decision: hit frequency and hit-minus-stand value by seat and own total."""
-    play = rows[(rows["round"] == "play") & (rows["hits"] == 0)]
-    keys = ["pair", "d", "hidden"]
-    hit = play[play["action"] == "hit"].set_index(keys)
-    stand = play[play["action"] == "stand"].set_index(keys)
-    df = hit[["seat", "total", "probability", "reach"]].assign(gain=hit["value"] - stand["value"]).reset_index()
-    df = df[df["reach"] > 0]
-    g = df.groupby(["seat", "total"])
-    out = pd.DataFrame({f"hit_{tag}": g.apply(lambda x: np.average(x["probability"], weights=x["reach"])),
-                        f"gain_{tag}": g.apply(lambda x: np.average(x["gain"], weights=x["reach"])),
-                        f"reach_{tag}": g["reach"].sum()})
-    return out.reset_index()
