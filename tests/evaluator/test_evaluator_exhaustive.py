@@ -160,3 +160,30 @@ def test_reference_best_of_seven_spot_checks():
     assert best("As 2d 3h 4c 5s 9d 9h")[:2] == (4, 3)  # wheel: five-high straight
     assert best("9s 10d As 2c 3h 5d 7h")[0] == 0  # 9-10-A-2-3 does not wrap
     assert best("As Ad 7c 8h 9s 2d 3c") < best("As Ac 2h 3d 10s 5c 6h")  # kickers decide
+
+
+def _ref_top(value: tuple[int, ...]) -> tuple[int, ...]:
+    """RULES §1.3 ``kickers=top`` read from a reference value: what still counts."""
+    kept = {0: 1, 1: 2, 3: 2}.get(value[0])  # high card: the top card; pair and trips: + top kicker
+    return value if kept is None else value[: 1 + kept]
+
+
+def test_kickers_top_map_on_every_five_card_hand(five_ref):
+    """RULES §1.3 kickers=top: the score map orders every 5-card hand of both decks as the
+    reference truncated to the made hand and its top kicker (an order isomorphism). Every
+    score occurs among the 5-card hands and the map reads only the score, so this covers
+    every 6- and 7-card hand as well (their scores are checked above)."""
+    from evaluator.kickers import kicker_map
+
+    game, ref = five_ref
+    values = [_ref_top(ref_eval5(list(map(int, h)), game)) for h in ref.hands]
+    dense_of = {v: i for i, v in enumerate(sorted(set(values)))}
+    top_dense = np.array([dense_of[v] for v in values])
+    mapped = kicker_map(game, "top")[evaluate_batch(ref.hands, game)]
+    order = np.lexsort((mapped, top_dense))
+    f, d = mapped[order], top_dense[order]
+    assert np.array_equal(np.diff(d) > 0, np.diff(f) > 0)
+    assert np.all(np.diff(f) >= 0)
+    assert len(np.unique(mapped)) == len(dense_of)
+    fast = evaluate_batch(ref.hands, game)
+    assert np.array_equal(kicker_map(game, "all")[fast], fast)
