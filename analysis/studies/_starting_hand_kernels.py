@@ -116,113 +116,188 @@ def _sort_by_score(keys, tmp, counts):
 
 
 _PAIR_BITS = 16
-"""Low bits of a sort key: the pair's index ``b * (b - 1) / 2 + a`` (``a < b``)."""
+"""Low bits of a sort key: the index of a card-type pair (below 2**16)."""
 _PAIR_MASK = (1 << _PAIR_BITS) - 1
+_SUITS = 4
+
+
+@kernel
+def _rank_classes(n_cards, class_of):
+    """``(R, R, 2)`` class index of ranks ``(r1, r2)`` offsuit (0) and suited (1); pairs at
+    ``[r, r, 0]``: read from ``class_of`` at one combo of each kind."""
+    n_ranks = n_cards // _SUITS
+    out = np.zeros((n_ranks, n_ranks, 2), np.int64)
+    for r1 in range(n_ranks):
+        for r2 in range(n_ranks):
+            for suited in range(2):
+                a = _SUITS * r1
+                b = _SUITS * r2 + (0 if suited and r1 != r2 else 1)
+                hi, lo = max(a, b), min(a, b)
+                out[r1, r2, suited] = class_of[(hi * (hi - 1)) // 2 + lo]
+    return out
+
+
+@kernel
+def _board_types(board, n_ranks, count, rep, avail):
+    """Card types of the cards left beside ``board`` (5 ids): type ``2r`` is rank ``r`` off
+    the flush suit, ``2r + 1`` rank ``r`` in it (a suit with 3+ board cards; none on other
+    boards, so those types are empty). Every card of a type gives the same 7-card score with
+    any partner, since only the flush suit can make a flush. Fills ``count`` (cards left),
+    ``rep[t, 0:2]`` (two of them) and ``avail[r]`` (suit mask of rank ``r``'s cards left
+    off the flush suit); returns the flush suit or -1."""
+    suit_count = np.zeros(_SUITS, np.int64)
+    taken = np.zeros(n_ranks, np.int64)
+    for i in range(5):
+        c = np.int64(board[i])
+        suit_count[c & 3] += 1
+        taken[c >> 2] |= 1 << (c & 3)
+    f = -1
+    for s in range(_SUITS):
+        if suit_count[s] >= 3:
+            f = s
+    fbit = (1 << f) if f >= 0 else 0
+    for r in range(n_ranks):
+        left = 15 & ~taken[r]
+        off = left & ~fbit
+        avail[r] = off
+        n = 0
+        for s in range(_SUITS):
+            if (off >> s) & 1:
+                if n < 2:
+                    rep[2 * r, n] = _SUITS * r + s
+                n += 1
+        count[2 * r] = n
+        if f >= 0 and (left >> f) & 1:
+            count[2 * r + 1] = 1
+            rep[2 * r + 1, 0] = _SUITS * r + f
+        else:
+            count[2 * r + 1] = 0
+    return f
 
 
 @kernel(parallel=True)
-def headsup_classes(boards, mult, n_cards, class_of, n_classes, tables):
+def headsup_classes(boards, mult, n_cards, class_of, n_classes, tables, kmap):
     """Exact heads-up tally of every starting class against one random hand.
 
-    For each board (with its orbit multiplicity), every hole pair left is scored
-    once and sorted by score (:func:`_sort_by_score`); sweeping the scores while
-    counting, per card, the pairs already passed gives each pair's number of beaten
-    and tied opponent pairs that share no card with it (inclusion-exclusion over
-    its two cards). Tallies are kept per pair and summed into classes at the end.
-    Returns int64 ``(wins, ties, hands)`` per class, where ``hands`` counts
-    (board, hero pair) deals, each against ``C(n_cards - 7, 2)`` opponent pairs.
+    For each board (with its orbit multiplicity) the cards left fall into at most
+    ``2R`` card types (:func:`_board_types`); each pair of types is scored once (with
+    its showdown map ``kmap``: every kicker, or the top one) and the type pairs are
+    sorted by score (:func:`_sort_by_score`). Sweeping the scores while counting, per
+    type, the combos already passed that hold one given card of it gives each combo's
+    number of beaten and tied opponent combos that share no card with it
+    (inclusion-exclusion over its two cards). Each type pair's combos are then split
+    into starting classes (suited or not from the suits left). Returns int64
+    ``(wins, ties, hands)`` per class, where ``hands`` counts (board, hero pair) deals,
+    each against ``C(n_cards - 7, 2)`` opponent pairs.
     """
     n_boards = boards.shape[0]
     key = tables[0]
+    n_ranks = n_cards // _SUITS
+    n_types = 2 * n_ranks
+    rank_class = _rank_classes(n_cards, class_of)
     n_blocks = min(N_BLOCKS, n_boards)
-    n_all = n_cards * (n_cards - 1) // 2
-    wins = np.zeros((n_blocks, n_all), np.int64)
-    ties = np.zeros((n_blocks, n_all), np.int64)
-    hands = np.zeros((n_blocks, n_all), np.int64)
-    pair_a = np.empty(n_all, np.int64)
-    pair_b = np.empty(n_all, np.int64)
-    for b in range(1, n_cards):
-        for a in range(b):
-            pair_a[(b * (b - 1)) // 2 + a] = a
-            pair_b[(b * (b - 1)) // 2 + a] = b
-    n_rest = n_cards - 5
-    n_pairs = n_rest * (n_rest - 1) // 2
+    wins = np.zeros((n_blocks, n_classes), np.int64)
+    ties = np.zeros((n_blocks, n_classes), np.int64)
+    hands = np.zeros((n_blocks, n_classes), np.int64)
+    n_max = n_types * (n_types + 1) // 2
     for blk in prange(n_blocks):
-        rest = np.empty(n_rest, np.int64)
-        order = np.empty(n_pairs, np.int64)
-        tmp = np.empty(n_pairs, np.int64)
+        order = np.empty(n_max, np.int64)
+        tmp = np.empty(n_max, np.int64)
         counts = np.empty(256, np.int64)
-        lt_card = np.zeros(n_cards, np.int64)
-        eq_card = np.zeros(n_cards, np.int64)
+        count = np.zeros(n_types, np.int64)
+        rep = np.zeros((n_types, 2), np.int64)
+        avail = np.zeros(n_ranks, np.int64)
+        lt = np.zeros(n_types, np.int64)
+        eq = np.zeros(n_types, np.int64)
         buf = np.empty(7, np.uint8)
         for bi in range(blk, n_boards, n_blocks):
-            bmask = np.uint64(0)
             bacc = _INIT
             for i in range(5):
                 c = boards[bi, i]
-                bmask |= _ONE << np.uint64(c)
                 bacc += key[c]
                 buf[2 + i] = c
-            r = 0
-            for c in range(n_cards):
-                if not (bmask >> np.uint64(c)) & _ONE:
-                    rest[r] = c
-                    r += 1
+            _board_types(boards[bi], n_ranks, count, rep, avail)
             j = 0
-            for y in range(1, n_rest):
-                b = rest[y]
+            for t2 in range(n_types):
+                n2 = count[t2]
+                if n2 == 0:
+                    continue
+                b = rep[t2, 0]
                 buf[1] = b
                 acc_b = bacc + key[b]
-                tri = (b * (b - 1)) // 2
-                for x in range(y):
-                    a = rest[x]
+                for t1 in range(t2 + 1):
+                    if count[t1] == 0 or (t1 == t2 and n2 < 2):
+                        continue
+                    a = rep[t1, 1] if t1 == t2 else rep[t1, 0]
                     buf[0] = a
-                    s = score_acc(acc_b + key[a], buf, 7, tables)
-                    order[j] = (np.int64(s) << _PAIR_BITS) | (tri + a)
+                    s = kmap[score_acc(acc_b + key[a], buf, 7, tables)]
+                    order[j] = (np.int64(s) << _PAIR_BITS) | (t2 * n_types + t1)
                     j += 1
-            _sort_by_score(order, tmp, counts)
+            _sort_by_score(order[:j], tmp[:j], counts)
             w = mult[bi]
-            for c in range(n_cards):
-                lt_card[c] = 0
+            lt[:] = 0
             below = 0
             g0 = 0
-            while g0 < n_pairs:
+            while g0 < j:
                 s = order[g0] >> _PAIR_BITS
                 g1 = g0
-                while g1 < n_pairs and (order[g1] >> _PAIR_BITS) == s:
+                while g1 < j and (order[g1] >> _PAIR_BITS) == s:
                     g1 += 1
+                size = 0
                 for g in range(g0, g1):
                     p = order[g] & _PAIR_MASK
-                    eq_card[pair_a[p]] += 1
-                    eq_card[pair_b[p]] += 1
-                size = g1 - g0
+                    t2, t1 = divmod(p, n_types)
+                    if t1 == t2:
+                        size += count[t1] * (count[t1] - 1) // 2
+                        eq[t1] += count[t1] - 1
+                    else:
+                        size += count[t1] * count[t2]
+                        eq[t1] += count[t2]
+                        eq[t2] += count[t1]
                 for g in range(g0, g1):
                     p = order[g] & _PAIR_MASK
-                    a = pair_a[p]
-                    b = pair_b[p]
-                    wins[blk, p] += w * (below - lt_card[a] - lt_card[b])
-                    ties[blk, p] += w * (size - eq_card[a] - eq_card[b] + 1)
-                    hands[blk, p] += w
+                    t2, t1 = divmod(p, n_types)
+                    won = w * (below - lt[t1] - lt[t2])
+                    tied = w * (size - eq[t1] - eq[t2] + 1)
+                    r1, r2 = t1 >> 1, t2 >> 1
+                    if t1 == t2:
+                        n_off, n_suited = count[t1] * (count[t1] - 1) // 2, 0
+                    elif (t1 & 1) and (t2 & 1):  # both in the flush suit
+                        n_off, n_suited = 0, 1
+                    elif (t1 & 1) or (t2 & 1) or r1 == r2:
+                        n_off, n_suited = count[t1] * count[t2], 0
+                    else:
+                        n_suited = _popcount4(avail[r1] & avail[r2])
+                        n_off = count[t1] * count[t2] - n_suited
+                    if n_off:
+                        cls = rank_class[r2, r1, 0]
+                        wins[blk, cls] += n_off * won
+                        ties[blk, cls] += n_off * tied
+                        hands[blk, cls] += n_off * w
+                    if n_suited:
+                        cls = rank_class[r2, r1, 1]
+                        wins[blk, cls] += n_suited * won
+                        ties[blk, cls] += n_suited * tied
+                        hands[blk, cls] += n_suited * w
                 for g in range(g0, g1):
                     p = order[g] & _PAIR_MASK
-                    a = pair_a[p]
-                    b = pair_b[p]
-                    eq_card[a] -= 1
-                    eq_card[b] -= 1
-                    lt_card[a] += 1
-                    lt_card[b] += 1
+                    t2, t1 = divmod(p, n_types)
+                    if t1 == t2:
+                        eq[t1] -= count[t1] - 1
+                        lt[t1] += count[t1] - 1
+                    else:
+                        eq[t1] -= count[t2]
+                        eq[t2] -= count[t1]
+                        lt[t1] += count[t2]
+                        lt[t2] += count[t1]
                 below += size
                 g0 = g1
-    out_w = np.zeros(n_classes, np.int64)
-    out_t = np.zeros(n_classes, np.int64)
-    out_h = np.zeros(n_classes, np.int64)
-    for blk in range(n_blocks):
-        for p in range(n_all):
-            cls = class_of[p]
-            out_w[cls] += wins[blk, p]
-            out_t[cls] += ties[blk, p]
-            out_h[cls] += hands[blk, p]
-    return out_w, out_t, out_h
+    return wins.sum(axis=0), ties.sum(axis=0), hands.sum(axis=0)
+
+
+@kernel(inline=True)
+def _popcount4(m):
+    return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
 
 
 @kernel

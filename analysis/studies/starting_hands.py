@@ -105,8 +105,10 @@ def _class_frame(spec: GameSpec) -> pd.DataFrame:
     })
 
 
-def headsup_exact(game: str | GameSpec = "dilemma") -> pd.DataFrame:
-    """Exact equity, win and tie of every starting class against one random hand."""
+def headsup_exact(game: str | GameSpec = "dilemma", kickers: str = "all") -> pd.DataFrame:
+    """Exact equity, win and tie of every starting class against one random hand, with
+    showdowns reading ``kickers`` (RULES §1.3: ``all`` or ``top``)."""
+    from evaluator.kickers import kicker_map
     from evaluator.tables import get_tables
 
     from . import _starting_hand_kernels as K
@@ -117,7 +119,8 @@ def headsup_exact(game: str | GameSpec = "dilemma") -> pd.DataFrame:
     boards, mult = K.canonical_boards(spec.n_cards, perms)
     classes = starting_classes(spec)
     wins, ties, hands = K.headsup_classes(
-        boards, mult, spec.n_cards, class_of_combo(spec), len(classes), tables
+        boards, mult, spec.n_cards, class_of_combo(spec), len(classes), tables,
+        kicker_map(spec, kickers),
     )
     villains = math.comb(spec.n_cards - 7, 2)
     deals = hands.astype(np.float64) * villains
