@@ -301,7 +301,7 @@ def _popcount4(m):
 
 
 @kernel
-def _multiway_chunk(state, size, n_opp, n_cards, class_of, tables, share,
+def _multiway_chunk(state, size, n_opp, n_cards, class_of, tables, kmap, share,
                     y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out, row):
     """``size`` deals of :func:`multiway_classes` into row ``row`` of its outputs."""
     key = tables[0]
@@ -323,7 +323,7 @@ def _multiway_chunk(state, size, n_opp, n_cards, class_of, tables, share,
         for q in range(n_opp):
             a = deck[5 + 2 * q]
             b = deck[6 + 2 * q]
-            s = _score_hole(bacc + key[a] + key[b], board, a, b, tables)
+            s = kmap[_score_hole(bacc + key[a] + key[b], board, a, b, tables)]
             n_best = 1 if s > best else (n_best + 1 if s == best else n_best)
             best = max(best, s)
         tie_share = share[n_best + 1]
@@ -332,7 +332,7 @@ def _multiway_chunk(state, size, n_opp, n_cards, class_of, tables, share,
             acc_a = bacc + key[a]
             for yv in range(x + 1, n_cards):
                 b = deck[yv]
-                s = _score_hole(acc_a + key[b], board, a, b, tables)
+                s = kmap[_score_hole(acc_a + key[b], board, a, b, tables)]
                 hi = np.int64(a if a > b else b)
                 lo = np.int64(b if a > b else a)
                 cls = class_of[(hi * (hi - 1)) // 2 + lo]
@@ -358,7 +358,8 @@ def _multiway_chunk(state, size, n_opp, n_cards, class_of, tables, share,
 
 
 @kernel(parallel=True)
-def multiway_classes(keys, n_opps, cells, streams, trials, n_cards, class_of, n_classes, tables):
+def multiway_classes(keys, n_opps, cells, streams, trials, n_cards, class_of, n_classes, tables,
+                     kmap):
     """Monte Carlo tally of every starting class against ``n_opp`` random hands at once.
 
     Each deal draws a board and the opponents from the full deck, then scores
@@ -370,6 +371,7 @@ def multiway_classes(keys, n_opps, cells, streams, trials, n_cards, class_of, n_
     key ``keys[c]``, ``n_opps[c]`` opponents) deals ``trials[i]`` times. Returns int64
     arrays (streams, classes): ``y`` (shares), ``x`` (hands), ``yy``, ``xx``, ``xy``
     (sums of per-deal products), ``win`` and ``tie`` (hands won outright / tied).
+    Scores pass through the showdown map ``kmap`` (RULES §1.3 kickers).
     """
     n_streams = streams.shape[0]
     y_out = np.zeros((n_streams, n_classes), np.int64)
@@ -387,6 +389,6 @@ def multiway_classes(keys, n_opps, cells, streams, trials, n_cards, class_of, n_
             share[k] = SHARE_LCM // k
         state = np.empty(4, np.uint64)
         _rng.seed_state(state, keys[c], streams[ci])
-        _multiway_chunk(state, trials[ci], n_opp, n_cards, class_of, tables, share,
+        _multiway_chunk(state, trials[ci], n_opp, n_cards, class_of, tables, kmap, share,
                         y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out, ci)
     return y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out

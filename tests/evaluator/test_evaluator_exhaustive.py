@@ -187,3 +187,54 @@ def test_kickers_top_map_on_every_five_card_hand(five_ref):
     assert len(np.unique(mapped)) == len(dense_of)
     fast = evaluate_batch(ref.hands, game)
     assert np.array_equal(kicker_map(game, "all")[fast], fast)
+
+
+@njit(cache=True)
+def _key_agreement(n_cards, k, tables, kmap, key_of):
+    """Walk every k-card hand: the kernel key of each hand must be one function of its mapped
+    score (``key_of[mapped]``), and a key must map to itself; returns hands seen or -1/-2."""
+    from evaluator._kernels import score_cards
+    from evaluator._kicker_kernels import top_kicker_key
+
+    idx = np.arange(k)
+    cards = np.empty(7, np.uint8)
+    n = 0
+    while True:
+        for j in range(k):
+            cards[j] = idx[j]
+        s = score_cards(cards, k, tables)
+        key = top_kicker_key(s, cards, k)
+        m = kmap[s]
+        if key_of[m] == -1:
+            key_of[m] = key
+        elif key_of[m] != key:
+            return -1
+        if top_kicker_key(key, cards, k) != key:
+            return -2
+        n += 1
+        j = k - 1
+        while j >= 0 and idx[j] == n_cards - k + j:
+            j -= 1
+        if j < 0:
+            break
+        idx[j] += 1
+        for t in range(j + 1, k):
+            idx[t] = idx[t - 1] + 1
+    return n
+
+
+@pytest.mark.parametrize("k", [5, 6, 7])
+@pytest.mark.parametrize("game", ["dilemma", "holdem"])
+def test_kickers_top_kernel_key_on_every_hand(game, k):
+    """RULES §1.3 kickers=top in kernels (the settlement's key from the cards) orders every
+    5-, 6- and 7-card hand of both decks exactly as the score map (checked above against
+    the reference): the key is a strictly increasing function of the mapped score."""
+    from evaluator.kickers import kicker_map
+
+    spec = get_game(game)
+    key_of = np.full(9 << 12, -1, np.int64)
+    seen = _key_agreement(spec.n_cards, k, get_tables(game).kernel_args, kicker_map(game, "top"),
+                          key_of)
+    assert seen == comb(spec.n_cards, k)
+    keys = key_of[key_of >= 0]
+    assert np.all(np.diff(keys) > 0)
