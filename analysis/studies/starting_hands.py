@@ -1,10 +1,11 @@
 """Starting-hand tables: every starting class against 1 to 9 random opponents, for a deck.
 
-Against one random hand the table is exact: every five-card board is enumerated
-once up to suit symmetry (134,459 orbits for 52 cards, 34,602 for 40), every
-hole pair left is scored on it and the pairs are sorted, so each pair's wins and
-ties against all the others come from one sweep (see
-``_starting_hand_kernels.headsup_classes``). Against 2 or more opponents the table is
+Against one random hand the table is exact: every five-card board is counted into a
+group (its rank multiset and which of its ranks hold a flush suit's card: 42,783 groups
+for 52 cards, 10,944 for 40), on one board of each group the cards left fall into card
+types (rank, in the flush suit or not), every pair of types is scored once and the pairs
+are sorted, so each combo's wins and ties against all the others come from one sweep
+(see ``_starting_hand_kernels.headsup_all``). Against 2 or more opponents the table is
 Monte Carlo: each deal draws a board and the opponents once and scores every
 class's hole pairs left against them; deals run in streams of fixed size, each
 with its own generator stream, through the runner (one cell per opponent count)
@@ -21,7 +22,6 @@ below this one (AA: 100) and ``top_pct`` the share ranked at or above it (AA:
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
 from collections.abc import Iterable, Sequence
@@ -116,12 +116,9 @@ def headsup_exact(game: str | GameSpec = "dilemma", kickers: str = "all") -> pd.
 
     spec = get_game(game)
     tables = get_tables(spec).kernel_args
-    perms = np.array(list(itertools.permutations(range(spec.n_suits))), dtype=np.int64)
-    boards, mult = K.canonical_boards(spec.n_cards, perms)
     classes = starting_classes(spec)
-    wins, ties, hands = K.headsup_classes(
-        boards, mult, spec.n_cards, class_of_combo(spec), len(classes), tables,
-        kicker_map(spec, kickers),
+    wins, ties, hands = K.headsup_all(
+        spec.n_cards, class_of_combo(spec), len(classes), tables, kicker_map(spec, kickers)
     )
     villains = math.comb(spec.n_cards - 7, 2)
     deals = hands.astype(np.float64) * villains
