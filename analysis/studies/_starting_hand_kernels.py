@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import prange
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from analysis.core import rng as _rng
 from evaluator._kernels import score_acc
@@ -251,6 +252,18 @@ def headsup_classes(boards, mult, n_cards, class_of, n_classes, tables, kmap):
     return out[0].sum(axis=0), out[1].sum(axis=0), out[2].sum(axis=0)
 
 
+_CHOOSE3 = np.array([1, 3, 3, 1, 0], np.int64)
+"""C(3, m): the ways to hold ``m`` cards of a rank in 3 given suits."""
+_CHOOSE4 = np.array([1, 4, 6, 4, 1], np.int64)
+"""C(4, m): the ways to hold ``m`` cards of a rank."""
+
+
+@kernel(inline=True)
+def _low_bit_index(x):
+    """Index of the lowest set bit of ``x`` (non-zero)."""
+    return np.int64(trailing_zeros(np.uint64(x)))
+
+
 _MAX_GROUPS = 33
 """Board groups of one rank multiset: no flush suit (0), or 1 + the set of its distinct
 ranks (5 bits) that hold the flush suit's card."""
@@ -291,7 +304,13 @@ def _multiset_groups(ranks, subsets, weight, first, suited_sum):
     """Walk every board with the rank multiset ``ranks`` (5 sorted ranks): count the boards
     of each group (``weight``), keep the suit masks of a group's first board (``first``,
     per distinct rank) and sum the suited combos left of every two distinct board ranks
-    (``suited_sum``). Returns the number of distinct ranks."""
+    (``suited_sum``). Returns the number of distinct ranks and the ranks.
+
+    Only boards with a flush suit add their suited combos one by one; group 0 (no flush
+    suit) gets the sum over every board of the multiset, which is
+    ``4 * C(3, m_i) * C(3, m_j) * prod C(4, m_l)`` for ranks held ``m_i`` and ``m_j``
+    times, minus the flush boards' share (their suits off the flush suit, and the flush
+    suit itself when both ranks leave it free)."""
     distinct = np.empty(5, np.int64)
     mult = np.zeros(5, np.int64)
     k = 0
@@ -310,25 +329,24 @@ def _multiset_groups(ranks, subsets, weight, first, suited_sum):
             m = subsets[mult[i], digit[i]]
             sel[i] = m
             nibbles += (m & 1) | ((m & 2) << 3) | ((m & 4) << 6) | ((m & 8) << 9)
-        f = -1
-        for s in range(_SUITS):
-            if (nibbles >> (4 * s)) & 15 >= 3:
-                f = s
+        flags = (nibbles + 0x5555) & 0x8888  # bit 4s + 3: suit s holds 3 or more cards
         g = 0
-        off = 15
-        if f >= 0:
-            off = 15 & ~(1 << f)
+        if flags:
+            f = _low_bit_index(flags) >> 2
             code = 0
             for i in range(k):
                 code |= ((sel[i] >> f) & 1) << i
             g = 1 + code
+            off = 15 & ~(1 << f)
+            for i in range(k):
+                for jj in range(i + 1, k):
+                    free = ~sel[i] & ~sel[jj]
+                    suited_sum[g, i, jj] += _popcount4(free & off)
+                    suited_sum[0, i, jj] -= _popcount4(free & 15)  # taken back from group 0
         if weight[g] == 0:
             for i in range(k):
                 first[g, i] = sel[i]
         weight[g] += 1
-        for i in range(k):
-            for jj in range(i + 1, k):
-                suited_sum[g, i, jj] += _popcount4(~sel[i] & ~sel[jj] & off)
         # next choice of suits (an odometer over the distinct ranks)
         i = 0
         while i < k:
@@ -339,6 +357,13 @@ def _multiset_groups(ranks, subsets, weight, first, suited_sum):
             i += 1
         if i == k:
             break
+    boards = 1
+    for i in range(k):
+        boards *= _CHOOSE4[mult[i]]
+    for i in range(k):
+        for jj in range(i + 1, k):
+            suited_sum[0, i, jj] += (4 * _CHOOSE3[mult[i]] * _CHOOSE3[mult[jj]] * boards
+                                     // (_CHOOSE4[mult[i]] * _CHOOSE4[mult[jj]]))
     return k, distinct
 
 
