@@ -114,7 +114,9 @@ def register(app: typer.Typer) -> None:
                 game, out, opponents, seed=seed, stderr=stderr, charts=charts,
                 backend=backend(threads, workers, scheduler), progress=update, kickers=kickers)
         typer.echo(f"table: {paths['csv']} and {paths['parquet']} ({len(res.frame)} rows)")
-        if charts:
+        if charts and kickers != "all":
+            typer.echo("charts: drawn for the default reading of kickers only")
+        elif charts:
             typer.echo(f"charts: {len(written)} files in {out}")
         typer.echo(f"done in {time.perf_counter() - started:.1f} s")
 
