@@ -53,6 +53,8 @@ class Rules:
         "showdown_exception": ("river", "any_showdown", "none"),
         "kickers": ("all", "top"),
     }
+    LATER = {"kickers": "all"}
+    """Options added after results were saved, with their defaults."""
 
     def __post_init__(self) -> None:
         for name, allowed in self.CHOICES.items():
@@ -83,8 +85,13 @@ class Rules:
         return cls(**values)
 
     def as_dict(self) -> dict[str, Any]:
-        """The options as plain data (for manifests and JSON output)."""
-        out: dict[str, Any] = {name: getattr(self, name) for name in self.CHOICES}
+        """The options as plain data (for manifests and JSON output). Options added later
+        (``LATER``) appear only when set, so the settings and fingerprints saved before
+        them still match."""
+        out: dict[str, Any] = {
+            name: getattr(self, name) for name in self.CHOICES
+            if name not in self.LATER or getattr(self, name) != self.LATER[name]
+        }
         out["blinds"] = [list(b) for b in self.blinds]
         return out
 
