@@ -20,7 +20,8 @@ import pytest
 from numba import njit, prange
 
 from evaluator import evaluate_batch
-from evaluator._kernels import score_batch
+from evaluator._kernels import score_batch, score_cards
+from evaluator._kicker_kernels import top_kicker_key
 from evaluator.spec import get_game
 from evaluator.tables import get_tables
 from tests.reference.evaluator import ref_best, ref_eval5
@@ -193,9 +194,6 @@ def test_kickers_top_map_on_every_five_card_hand(five_ref):
 def _key_agreement(n_cards, k, tables, kmap, key_of):
     """Walk every k-card hand: the kernel key of each hand must be one function of its mapped
     score (``key_of[mapped]``), and a key must map to itself; returns hands seen or -1/-2."""
-    from evaluator._kernels import score_cards
-    from evaluator._kicker_kernels import top_kicker_key
-
     idx = np.arange(k)
     cards = np.empty(7, np.uint8)
     n = 0
