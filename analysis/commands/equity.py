@@ -1,4 +1,4 @@
-"""``dilemma equity`` and ``dilemma table starting-hands|streets``: equity from the shell."""
+"""``dilemma equity`` and ``dilemma table starting-hands|kickers|streets``: equity from the shell."""
 
 from __future__ import annotations
 
@@ -94,6 +94,7 @@ def register(app: typer.Typer) -> None:
         scheduler: SchedulerOpt = None,
         charts: bool = typer.Option(True, "--charts/--no-charts", help="also draw the charts"),
         progress: ProgressOpt = True,
+        kickers: str = typer.Option("all", "--kickers", help="RULES §1.3: all (every kicker, the default) or top (only the highest; files named _kickers-top, no charts)"),
     ) -> None:
         """Every starting class vs 1..9 random opponents (exact vs 1): table, manifest, charts.
 
@@ -102,17 +103,52 @@ def register(app: typer.Typer) -> None:
         """
         import time
 
+        from evaluator.kickers import check_kickers
+
         from ..guide.writers import write_starting_hand_study
 
         started = time.perf_counter()
+        check_kickers(kickers)
         with progress_bar(progress) as update:
             res, paths, written = write_starting_hand_study(
                 game, out, opponents, seed=seed, stderr=stderr, charts=charts,
-                backend=backend(threads, workers, scheduler), progress=update)
+                backend=backend(threads, workers, scheduler), progress=update, kickers=kickers)
         typer.echo(f"table: {paths['csv']} and {paths['parquet']} ({len(res.frame)} rows)")
-        if charts:
+        if charts and kickers != "all":
+            typer.echo("charts: drawn for the default reading of kickers only")
+        elif charts:
             typer.echo(f"charts: {len(written)} files in {out}")
         typer.echo(f"done in {time.perf_counter() - started:.1f} s")
+
+    @table.command("kickers")
+    def kickers_cmd(
+        game: GameOpt = "dilemma",
+        out: Path = typer.Option(Path("results/kickers"), "--out", help="output folder", callback=out_folder),
+        top: int = typer.Option(10, "--top", min=0, help="print the classes whose equity moves most"),
+    ) -> None:
+        """The exact heads-up table under both readings of kickers (RULES §1.3): how often a
+        showdown splits and how far each class's equity moves (table and manifest)."""
+        import time
+
+        from analysis.core.io import provenance, write_table
+        from analysis.studies.starting_hands import kickers_comparison
+        from evaluator import get_game
+
+        started = time.perf_counter()
+        df, summary = kickers_comparison(game)
+        name = get_game(game).name
+        manifest = provenance(game=name, method="exact heads-up enumeration under kickers=all and kickers=top",
+                              reference="RULES §1.3", **summary)
+        paths = write_table(df, out, f"kickers_{name}", manifest)
+        typer.echo(f"{name}: heads-up showdowns that split: {100 * summary['split_all']:.3f}% with every "
+                   f"kicker, {100 * summary['split_top']:.3f}% with the top kicker only")
+        typer.echo(f"{'hand':<6}{'combos':>7}{'equity all':>12}{'equity top':>12}{'delta':>9}"
+                   f"{'tie all':>10}{'tie top':>10}")
+        for r in df.head(top).itertuples(index=False):
+            typer.echo(f"{r.hand:<6}{r.combos:>7}{_pct(r.equity_all):>12}{_pct(r.equity_top):>12}"
+                       f"{100 * r.delta:>+8.3f}{_pct(r.tie_all):>10}{_pct(r.tie_top):>10}")
+        typer.echo(f"table: {paths['csv']} and {paths['parquet']} ({len(df)} rows); "
+                   f"{time.perf_counter() - started:.1f} s")
 
     @table.command("streets")
     def streets_cmd(

@@ -285,7 +285,7 @@ def history_from_log(setup: TableSetup, cards: np.ndarray, log: np.ndarray, n_ac
         if kind in ("bet", "raise"):
             act.append(int(row[L_TO]))
         actions.append(act)
-    return {
+    data = {
         "format": FORMAT, "game": game, "structure": setup.structure.as_dict(), "deck": setup.deck,
         "table": {"seats": names, "stacks": list(setup.stacks), "dealer": names[setup.dealer],
                   "blinds": list(setup.blinds), "bank": list(setup.bank),
@@ -295,6 +295,9 @@ def history_from_log(setup: TableSetup, cards: np.ndarray, log: np.ndarray, n_ac
         "board": {"flop": format_cards(board[:3], game), "turn": format_cards(board[3:4], game),
                   "river": format_cards(board[4:5], game)},
     }
+    if game == "dilemma" and setup.rules != Rules():  # as the referee's lines carry them
+        data["rules"] = setup.rules.as_dict()
+    return data
 
 
 def history_record(path: str | Path, line: int) -> Any:

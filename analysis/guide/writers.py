@@ -43,20 +43,23 @@ def write_starting_hand_study(
     preview: bool = False,
     backend: Backend | None = None,
     progress: Progress | None = None,
+    kickers: str = "all",
 ) -> tuple[StartingHandTable, dict[str, Path], list[Path]]:
     """Compute a deck's starting-hand table into ``out`` (resumable through
     ``out/.partial``): the table with its manifest and, with ``charts``, its charts
-    (plus the Dilemma-vs-Hold'em comparison when the other deck's table is there)."""
+    (plus the Dilemma-vs-Hold'em comparison when the other deck's table is there).
+    Under ``kickers=top`` (RULES §1.3) the files are named ``..._kickers-top``."""
     started = time.perf_counter()
     out = Path(out)
     res = starting_hand_table(game, opponents, seed=seed, stderr=stderr, state_dir=out,
-                              backend=backend, progress=progress)
+                              backend=backend, progress=progress, kickers=kickers)
     manifest = {**res.manifest, "seconds_total": round(time.perf_counter() - started, 3)}
     if preview:
         manifest["preview"] = True
-    paths = write_table(res.frame, out, f"starting_hands_{res.game}", manifest)
+    suffix = "" if kickers == "all" else f"_kickers-{kickers}"
+    paths = write_table(res.frame, out, f"starting_hands_{res.game}{suffix}", manifest)
     written: list[Path] = []
-    if charts:
+    if charts and kickers == "all":  # the charts show the default reading
         other_game = "holdem" if res.game == "dilemma" else "dilemma"
         other_path = out / f"starting_hands_{other_game}.parquet"
         other = pd.read_parquet(other_path) if other_path.exists() else None

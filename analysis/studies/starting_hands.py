@@ -1,10 +1,11 @@
 """Starting-hand tables: every starting class against 1 to 9 random opponents, for a deck.
 
-Against one random hand the table is exact: every five-card board is enumerated
-once up to suit symmetry (134,459 orbits for 52 cards, 34,602 for 40), every
-hole pair left is scored on it and the pairs are sorted, so each pair's wins and
-ties against all the others come from one sweep (see
-``_starting_hand_kernels.headsup_classes``). Against 2 or more opponents the table is
+Against one random hand the table is exact: every five-card board is counted into a
+group (its rank multiset and which of its ranks hold a flush suit's card: 42,783 groups
+for 52 cards, 10,944 for 40), on one board of each group the cards left fall into card
+types (rank, in the flush suit or not), every pair of types is scored once and the pairs
+are sorted, so each combo's wins and ties against all the others come from one sweep
+(see ``_starting_hand_kernels.headsup_all``). Against 2 or more opponents the table is
 Monte Carlo: each deal draws a board and the opponents once and scores every
 class's hole pairs left against them; deals run in streams of fixed size, each
 with its own generator stream, through the runner (one cell per opponent count)
@@ -21,7 +22,6 @@ below this one (AA: 100) and ``top_pct`` the share ranked at or above it (AA:
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
 from collections.abc import Iterable, Sequence
@@ -36,6 +36,7 @@ from analysis.core.io import provenance
 from analysis.core.rng import derive_key
 from analysis.runners import Backend, Plan, Progress, RunResult, StderrTarget, run
 from evaluator import GameSpec, LabError, get_game
+from evaluator.kickers import KICKERS, check_kickers, kicker_map
 
 from .ranges import class_of_combo, starting_classes
 
@@ -44,6 +45,7 @@ __all__ = [
     "MAX_OPPONENTS",
     "StartingHandTable",
     "headsup_exact",
+    "kickers_comparison",
     "multiway_monte_carlo",
     "parse_opponents",
     "starting_hand_table",
@@ -105,19 +107,18 @@ def _class_frame(spec: GameSpec) -> pd.DataFrame:
     })
 
 
-def headsup_exact(game: str | GameSpec = "dilemma") -> pd.DataFrame:
-    """Exact equity, win and tie of every starting class against one random hand."""
+def headsup_exact(game: str | GameSpec = "dilemma", kickers: str = "all") -> pd.DataFrame:
+    """Exact equity, win and tie of every starting class against one random hand, with
+    showdowns reading ``kickers`` (RULES §1.3: ``all`` or ``top``)."""
     from evaluator.tables import get_tables
 
     from . import _starting_hand_kernels as K
 
     spec = get_game(game)
     tables = get_tables(spec).kernel_args
-    perms = np.array(list(itertools.permutations(range(spec.n_suits))), dtype=np.int64)
-    boards, mult = K.canonical_boards(spec.n_cards, perms)
     classes = starting_classes(spec)
-    wins, ties, hands = K.headsup_classes(
-        boards, mult, spec.n_cards, class_of_combo(spec), len(classes), tables
+    wins, ties, hands = K.headsup_all(
+        spec.n_cards, class_of_combo(spec), len(classes), tables, kicker_map(spec, kickers)
     )
     villains = math.comb(spec.n_cards - 7, 2)
     deals = hands.astype(np.float64) * villains
@@ -132,6 +133,27 @@ def headsup_exact(game: str | GameSpec = "dilemma") -> pd.DataFrame:
     return df
 
 
+def kickers_comparison(game: str | GameSpec = "dilemma") -> tuple[pd.DataFrame, dict[str, float]]:
+    """The exact heads-up table under both readings of kickers (RULES §1.3): per class
+    ``equity_all``, ``equity_top``, ``delta`` (top minus all), ``tie_all``, ``tie_top``;
+    and, over every heads-up deal, the share that splits under each reading and the largest
+    equity move."""
+    spec = get_game(game)
+    tables = {k: headsup_exact(spec, k) for k in KICKERS}
+    df = _class_frame(spec)
+    for k, t in tables.items():
+        df[f"equity_{k}"] = t["equity"].to_numpy()
+        df[f"tie_{k}"] = t["tie"].to_numpy()
+    df["delta"] = df["equity_top"] - df["equity_all"]
+    weights = tables["all"]["combos"].to_numpy(np.float64)
+    summary: dict[str, float] = {
+        f"split_{k}": float((t["tie"].to_numpy() * weights).sum() / weights.sum())
+        for k, t in tables.items()
+    }
+    summary["max_abs_delta"] = float(df["delta"].abs().max())
+    return df.sort_values("delta", key=abs, ascending=False, ignore_index=True), summary
+
+
 class MultiwayPlan(Plan):
     """Cells are opponent counts; a stream deals boards and opponents and scores every hole pair
     left, per class (ratio-estimator sums, wins, ties) plus the number of deals."""
@@ -140,8 +162,9 @@ class MultiwayPlan(Plan):
     stream_size = CHUNK
 
     def __init__(self, spec: GameSpec, counts: Sequence[int], seed: int, stderr: float,
-                 max_deals: int = MAX_DEALS) -> None:
+                 max_deals: int = MAX_DEALS, kickers: str = "all") -> None:
         self.game = spec.name
+        self.kickers = check_kickers(kickers)
         self.n_cards = spec.n_cards
         self.counts = np.array(counts, np.int64)
         self.keys = np.array([derive_key(seed, "starting-hands", n) for n in counts], np.uint64)
@@ -152,6 +175,8 @@ class MultiwayPlan(Plan):
                                       max_growth=4.0, stop="target")
         self._settings = {"version": TABLE_VERSION, "game": spec.name, "ranks": spec.ranks,
                           "counts": list(map(int, counts)), "seed": seed}
+        if kickers != "all":  # saved runs of the default keep resuming
+            self._settings["kickers"] = kickers
 
     @property
     def n_cells(self) -> int:
@@ -178,7 +203,8 @@ class MultiwayPlan(Plan):
         from . import _starting_hand_kernels as K
 
         out = K.multiway_classes(self.keys, self.counts, cells, streams, trials, self.n_cards,
-                                 self.class_of, self.n_classes, get_tables(self.game).kernel_args)
+                                 self.class_of, self.n_classes, get_tables(self.game).kernel_args,
+                                 kicker_map(self.game, self.kickers))
         return np.hstack([*out, trials.reshape(-1, 1)])
 
     def sums(self, row: np.ndarray) -> tuple[np.ndarray, int]:
@@ -199,16 +225,17 @@ def multiway_monte_carlo(
     state_dir: str | Path | None = None,
     backend: Backend | None = None,
     progress: Progress | None = None,
+    kickers: str = "all",
 ) -> pd.DataFrame:
     """Monte Carlo equity of every starting class against each count of random opponents (2-9),
-    run until every class's standard error is at most ``stderr``."""
+    run until every class's standard error is at most ``stderr``; showdowns read ``kickers``."""
     return _multiway(game, opponents, seed=seed, stderr=stderr, max_deals=max_deals,
-                     state_dir=state_dir, backend=backend, progress=progress)[0]
+                     state_dir=state_dir, backend=backend, progress=progress, kickers=kickers)[0]
 
 
 def _multiway(game: str | GameSpec, opponents: int | Sequence[int], *, seed: int, stderr: float,
               max_deals: int, state_dir: str | Path | None, backend: Backend | None,
-              progress: Progress | None) -> tuple[pd.DataFrame, RunResult]:
+              progress: Progress | None, kickers: str = "all") -> tuple[pd.DataFrame, RunResult]:
     spec = get_game(game)
     counts = [opponents] if isinstance(opponents, int) else list(opponents)
     for n in counts:
@@ -216,7 +243,7 @@ def _multiway(game: str | GameSpec, opponents: int | Sequence[int], *, seed: int
             raise TableError(f"opponent count {n} is not in 1..{MAX_OPPONENTS}")
     if not stderr > 0:
         raise TableError(f"the standard-error target must be positive; got {stderr}")
-    plan = MultiwayPlan(spec, counts, seed, stderr, max_deals)
+    plan = MultiwayPlan(spec, counts, seed, stderr, max_deals, kickers)
     result = run(plan, backend=backend, state_dir=state_dir, progress=progress,
                  label=f"{spec.name}: {', '.join(map(str, counts))} opponents")
     parts = []
@@ -286,28 +313,32 @@ def starting_hand_table(
     state_dir: str | Path | None = None,
     backend: Backend | None = None,
     progress: Progress | None = None,
+    kickers: str = "all",
 ) -> StartingHandTable:
-    """The starting-hand table of a deck for the given opponent counts (exact vs one).
+    """The starting-hand table of a deck for the given opponent counts (exact vs one), with
+    showdowns reading ``kickers`` (RULES §1.3: ``all``, the default, or ``top``).
 
     With ``state_dir``, the Monte Carlo part is saved in ``state_dir/.partial/`` as it
     runs and resumed from there by a later call with the same settings.
     """
     spec = get_game(game)
     counts = parse_opponents(opponents)
+    check_kickers(kickers)
     if seed < 0:
         raise TableError(f"seed must be a non-negative integer; got {seed}")
     parts: list[pd.DataFrame] = []
     timings: dict[str, float] = {}
     if 1 in counts:
         started = time.perf_counter()
-        parts.append(headsup_exact(spec))
+        parts.append(headsup_exact(spec, kickers))
         timings["1"] = round(time.perf_counter() - started, 3)
     multi = [n for n in counts if n > 1]
     resumed = False
     if multi:
         started = time.perf_counter()
         frame, result = _multiway(spec, multi, seed=seed, stderr=stderr, max_deals=MAX_DEALS,
-                                  state_dir=state_dir, backend=backend, progress=progress)
+                                  state_dir=state_dir, backend=backend, progress=progress,
+                                  kickers=kickers)
         parts.append(frame)
         resumed = result.resumed
         timings["2+"] = round(time.perf_counter() - started, 3)
@@ -326,5 +357,6 @@ def starting_hand_table(
         seconds=timings,
         resumed=resumed,
         table_version=TABLE_VERSION,
+        kickers=kickers,
     )
     return StartingHandTable(spec.name, frame, manifest)

@@ -83,3 +83,18 @@ def test_table_streets(cli, tmp_path) -> None:
     for name in ("street_probabilities", "street_deck_differences", "street_order_changes"):
         assert (tmp_path / f"{name}.csv").exists() and (tmp_path / f"{name}.parquet").exists()
     assert (tmp_path / "street_probabilities.png").exists() and (tmp_path / "street_probabilities.svg").exists()
+
+
+def test_table_kickers_rules_1_3_both_readings(cli, tmp_path) -> None:
+    """RULES §1.3: ``table kickers`` writes the exact heads-up table under both readings; the
+    literal reading (top kicker only) splits more often and moves no total equity."""
+    r = cli("table", "kickers", "--game", "dilemma", "--out", str(tmp_path), "--top", "3")
+    assert r.returncode == 0, r.stderr
+    assert "heads-up showdowns that split" in r.stdout and "with the top kicker only" in r.stdout
+    df = pd.read_parquet(tmp_path / "kickers_dilemma.parquet")
+    assert len(df) == 100
+    assert (df["tie_top"] >= df["tie_all"]).all() and (df["tie_top"] > df["tie_all"]).any()
+    weights = df["combos"] / df["combos"].sum()
+    assert abs((weights * df["equity_top"]).sum() - 0.5) < 1e-12  # zero-sum heads-up
+    manifest = read_manifest(tmp_path / "kickers_dilemma.manifest.json")
+    assert manifest["split_top"] > manifest["split_all"] > 0

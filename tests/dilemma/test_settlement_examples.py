@@ -413,3 +413,23 @@ def test_a_conceding_player_is_a_showdown_loser():
         ]
     )
     check_rules(st, "plain", Rules(), [980, 1170, 980, 890], [280, 700, 500])
+
+
+def test_rule_kickers_top_splits_pairs_equal_to_the_top_kicker():
+    """RULES §1.3 [choice] kickers=top: P1 (10s, 9 8 6) and P3 (10s, 9 7 6) differ only below
+    the top kicker, so the literal reading splits as example E does; the default gives P1
+    the pot and the bonus and makes P3 pay the penalty."""
+    def hand():
+        return state(
+            [
+                seat("P1", 980, 20, None, "10d 8h"),
+                seat("P2", 990, 10, PREFLOP),
+                seat("P3", 980, 20, None, "10c 7h"),
+            ]
+        )
+
+    default = settle(hand(), "plain")
+    assert default.winners == (0,) and default.stacks[0] > 1030 > default.stacks[2]
+    r = check_rules(hand(), "plain", Rules(kickers="top"), [1030, 990, 1030], [250, 700, 500])
+    assert r.winners == (0, 2)
+    assert Rules.parse(["kickers=top"]).kernel_args[5] == 1 and Rules().kickers == "all"

@@ -117,3 +117,24 @@ def test_the_fold_for_free_knob_and_exact_strength_in_the_kernel():
             else:
                 seen["multiway"] += kind == K_FOLD
     assert min(seen.values()) > 0
+
+
+def test_rules_1_3_kickers_top_in_the_kernel_replays_through_the_referee():
+    """RULES §1.3 kickers=top in the engine: the kernel's Dilemma showdowns (the settlement
+    core) and the referee's (the readable settlement) give the same stacks hand by hand,
+    and some hands end differently from the default reading."""
+    from analysis.dilemma.settlement import Rules
+
+    n = 4
+    base = TableSetup(names=tuple(f"P{i + 1}" for i in range(n)), stacks=(1000,) * n, dealer=0,
+                      bank=(300, 700, 500)).validate()
+    top = TableSetup(**{**base.__dict__, "rules": Rules(kickers="top")}).validate()
+    policies = ["calling-station", "maniac", "calling-station", "maniac"]
+    batch = play_hands(top, policies, 300, seed=5, log=True)
+    default = play_hands(base, policies, 300, seed=5, log=True)
+    for h in range(300):
+        hs = TableSetup(**{**top.__dict__, "dealer": h % n}).validate()
+        line = history_from_log(hs, batch.cards[h], batch.logs[h], int(batch.summary[h, X_N_ACTIONS]))
+        _, result = replay(line, f"hand {h}", check_result=False)
+        assert list(result.stacks) == list(batch.stacks[h]), line
+    assert (batch.stacks != default.stacks).any(axis=1).sum() > 0

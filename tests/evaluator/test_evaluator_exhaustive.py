@@ -20,7 +20,8 @@ import pytest
 from numba import njit, prange
 
 from evaluator import evaluate_batch
-from evaluator._kernels import score_batch
+from evaluator._kernels import score_batch, score_cards
+from evaluator._kicker_kernels import top_kicker_key
 from evaluator.spec import get_game
 from evaluator.tables import get_tables
 from tests.reference.evaluator import ref_best, ref_eval5
@@ -160,3 +161,78 @@ def test_reference_best_of_seven_spot_checks():
     assert best("As 2d 3h 4c 5s 9d 9h")[:2] == (4, 3)  # wheel: five-high straight
     assert best("9s 10d As 2c 3h 5d 7h")[0] == 0  # 9-10-A-2-3 does not wrap
     assert best("As Ad 7c 8h 9s 2d 3c") < best("As Ac 2h 3d 10s 5c 6h")  # kickers decide
+
+
+def _ref_top(value: tuple[int, ...]) -> tuple[int, ...]:
+    """RULES §1.3 ``kickers=top`` read from a reference value: what still counts."""
+    kept = {0: 1, 1: 2, 3: 2}.get(value[0])  # high card: the top card; pair and trips: + top kicker
+    return value if kept is None else value[: 1 + kept]
+
+
+def test_kickers_top_map_on_every_five_card_hand(five_ref):
+    """RULES §1.3 kickers=top: the score map orders every 5-card hand of both decks as the
+    reference truncated to the made hand and its top kicker (an order isomorphism). Every
+    score occurs among the 5-card hands and the map reads only the score, so this covers
+    every 6- and 7-card hand as well (their scores are checked above)."""
+    from evaluator.kickers import kicker_map
+
+    game, ref = five_ref
+    values = [_ref_top(ref_eval5(list(map(int, h)), game)) for h in ref.hands]
+    dense_of = {v: i for i, v in enumerate(sorted(set(values)))}
+    top_dense = np.array([dense_of[v] for v in values])
+    mapped = kicker_map(game, "top")[evaluate_batch(ref.hands, game)]
+    order = np.lexsort((mapped, top_dense))
+    f, d = mapped[order], top_dense[order]
+    assert np.array_equal(np.diff(d) > 0, np.diff(f) > 0)
+    assert np.all(np.diff(f) >= 0)
+    assert len(np.unique(mapped)) == len(dense_of)
+    fast = evaluate_batch(ref.hands, game)
+    assert np.array_equal(kicker_map(game, "all")[fast], fast)
+
+
+@njit(cache=True)
+def _key_agreement(n_cards, k, tables, kmap, key_of):
+    """Walk every k-card hand: the kernel key of each hand must be one function of its mapped
+    score (``key_of[mapped]``), and a key must map to itself; returns hands seen or -1/-2."""
+    idx = np.arange(k)
+    cards = np.empty(7, np.uint8)
+    n = 0
+    while True:
+        for j in range(k):
+            cards[j] = idx[j]
+        s = score_cards(cards, k, tables)
+        key = top_kicker_key(s, cards, k)
+        m = kmap[s]
+        if key_of[m] == -1:
+            key_of[m] = key
+        elif key_of[m] != key:
+            return -1
+        if top_kicker_key(key, cards, k) != key:
+            return -2
+        n += 1
+        j = k - 1
+        while j >= 0 and idx[j] == n_cards - k + j:
+            j -= 1
+        if j < 0:
+            break
+        idx[j] += 1
+        for t in range(j + 1, k):
+            idx[t] = idx[t - 1] + 1
+    return n
+
+
+@pytest.mark.parametrize("k", [5, 6, 7])
+@pytest.mark.parametrize("game", ["dilemma", "holdem"])
+def test_kickers_top_kernel_key_on_every_hand(game, k):
+    """RULES §1.3 kickers=top in kernels (the settlement's key from the cards) orders every
+    5-, 6- and 7-card hand of both decks exactly as the score map (checked above against
+    the reference): the key is a strictly increasing function of the mapped score."""
+    from evaluator.kickers import kicker_map
+
+    spec = get_game(game)
+    key_of = np.full(9 << 12, -1, np.int64)
+    seen = _key_agreement(spec.n_cards, k, get_tables(game).kernel_args, kicker_map(game, "top"),
+                          key_of)
+    assert seen == comb(spec.n_cards, k)
+    keys = key_of[key_of >= 0]
+    assert np.all(np.diff(keys) > 0)

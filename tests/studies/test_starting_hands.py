@@ -16,7 +16,9 @@ from analysis.studies import _starting_hand_kernels as K
 from analysis.studies import starting_hands as SH
 from analysis.studies.ranges import class_of_combo, combo_index, starting_classes
 from evaluator import evaluate_batch, get_game
+from evaluator.kickers import kicker_map
 from evaluator.tables import get_tables
+from tests.reference.board_orbits import canonical_boards
 
 PERMS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
 
@@ -50,9 +52,10 @@ def test_heads_up_table_is_consistent(fixture: str, request: pytest.FixtureReque
     assert df["exact"].all() and (df["stderr"] == 0).all()
 
 
-def _brute_force_boards(game: str, boards: np.ndarray) -> tuple[np.ndarray, ...]:
+def _brute_force_boards(game: str, boards: np.ndarray, kickers: str = "all") -> tuple[np.ndarray, ...]:
     """Per class: opponent pairs beaten, tied, and hero pairs, over the given boards,
-    by scoring every pair and comparing every two disjoint pairs (numpy, no sweep)."""
+    by scoring every pair and comparing every two disjoint pairs (numpy, no sweep), with
+    showdowns reading ``kickers`` (RULES §1.3)."""
     spec = get_game(game)
     cls_of = class_of_combo(spec)
     n_cls = len(starting_classes(spec))
@@ -61,7 +64,7 @@ def _brute_force_boards(game: str, boards: np.ndarray) -> tuple[np.ndarray, ...]
         rest = [c for c in range(spec.n_cards) if c not in set(board.tolist())]
         pairs = np.array(list(itertools.combinations(rest, 2)))
         rows = np.concatenate([np.repeat(board[None, :], len(pairs), 0), pairs], axis=1)
-        s = evaluate_batch(rows, spec).astype(np.int64)
+        s = kicker_map(spec, kickers)[evaluate_batch(rows, spec)].astype(np.int64)
         bits = (np.uint64(1) << pairs[:, 0].astype(np.uint64)) | (np.uint64(1) << pairs[:, 1].astype(np.uint64))
         disjoint = (bits[:, None] & bits[None, :]) == 0
         beat = ((s[:, None] > s[None, :]) & disjoint).sum(1)
@@ -88,13 +91,14 @@ def test_sweep_matches_brute_force_and_suit_orbits(game: str, n_boards: int) -> 
     boards[1] = [1, 5, 9, 13, 36]     # a flush board
     ones = np.ones(len(boards), np.int64)
     n_cls = len(starting_classes(spec))
-    fast = K.headsup_classes(boards, ones, spec.n_cards, class_of_combo(spec), n_cls, tables)
+    identity = kicker_map(spec, "all")
+    fast = K.headsup_classes(boards, ones, spec.n_cards, class_of_combo(spec), n_cls, tables, identity)
     slow = _brute_force_boards(game, boards)
     for a, b in zip(fast, slow, strict=True):
         np.testing.assert_array_equal(a, b)
     # every class total is the same on a board and on its suit-canonical representative
     canon = np.array([_canonical(b) for b in boards], np.uint8)
-    same = K.headsup_classes(canon, ones, spec.n_cards, class_of_combo(spec), n_cls, tables)
+    same = K.headsup_classes(canon, ones, spec.n_cards, class_of_combo(spec), n_cls, tables, identity)
     for a, b in zip(fast, same, strict=True):
         np.testing.assert_array_equal(a, b)
 
@@ -102,7 +106,7 @@ def test_sweep_matches_brute_force_and_suit_orbits(game: str, n_boards: int) -> 
 @pytest.mark.parametrize(("game", "orbits"), [("dilemma", 34_602), ("holdem", 134_459)])
 def test_canonical_boards(game: str, orbits: int) -> None:
     spec = get_game(game)
-    boards, mult = K.canonical_boards(spec.n_cards, PERMS)
+    boards, mult = canonical_boards(spec.n_cards, PERMS)
     assert len(boards) == orbits
     assert mult.sum() == math.comb(spec.n_cards, 5)
     assert set(np.unique(24 % mult)) == {0}
@@ -161,3 +165,38 @@ def test_parse_opponents(text, expected) -> None:
 def test_parse_opponents_errors(text) -> None:
     with pytest.raises(SH.TableError):
         SH.parse_opponents(text)
+
+
+@pytest.mark.parametrize("game", ["dilemma", "holdem"])
+def test_rules_1_3_kickers_top_sweep_matches_brute_force(game: str) -> None:
+    """RULES §1.3 kickers=top: the sweep with the top-kicker map equals brute force on
+    boards where it matters (a pair and high cards on board: kickers decide many pots)."""
+    spec = get_game(game)
+    boards = np.array([[0, 4, 9, 24, 33], [1, 5, 9, 13, 36], [3, 17, 22, 26, 30]], np.uint8)
+    ones = np.ones(len(boards), np.int64)
+    n_cls = len(starting_classes(spec))
+    top = kicker_map(spec, "top")
+    fast = K.headsup_classes(boards, ones, spec.n_cards, class_of_combo(spec), n_cls,
+                             get_tables(spec).kernel_args, top)
+    slow = _brute_force_boards(game, boards, "top")
+    for a, b in zip(fast, slow, strict=True):
+        np.testing.assert_array_equal(a, b)
+    default = _brute_force_boards(game, boards)
+    assert (slow[1] > default[1]).any()  # more ties under the literal reading
+
+
+@pytest.mark.parametrize("kickers", ["all", "top"])
+@pytest.mark.parametrize("game", ["dilemma", "holdem"])
+def test_grouped_boards_match_every_suit_orbit(game: str, kickers: str) -> None:
+    """The grouped enumeration (one board per rank multiset and flush-suit pattern, suited
+    combos summed over the group) gives the same integer tallies as the sweep of every
+    board up to suit symmetry, each orbit weighted by its size."""
+    spec = get_game(game)
+    args = (spec.n_cards, class_of_combo(spec), len(starting_classes(spec)),
+            get_tables(spec).kernel_args)
+    boards, mult = canonical_boards(spec.n_cards, PERMS)
+    grouped = K.headsup_all(*args, kicker_map(spec, kickers))
+    orbits = K.headsup_classes(boards, mult, *args, kicker_map(spec, kickers))
+    for a, b in zip(grouped, orbits, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert grouped[2].sum() == math.comb(spec.n_cards, 5) * math.comb(spec.n_cards - 5, 2)

@@ -54,6 +54,7 @@ import numpy as np
 from numba import prange
 
 from evaluator._kernels import score_cards
+from evaluator._kicker_kernels import top_kicker_key
 from evaluator.jit import kernel
 
 from .._board import (
@@ -133,6 +134,7 @@ from .rules import (
     EXC_RIVER,
     R_EXCEPTION,
     R_GREEN_ALL,
+    R_KICKERS_TOP,
     R_OTHERS_COVER,
     R_REMAINDER_FIRST,
     R_WINNERS_ANY_POT,
@@ -274,18 +276,39 @@ def _general_pots(players, n, dealer, first_rest, out):
 
 
 @kernel
+def _top_kicker_scores(players, n, board, nb):
+    """RULES §1.3 ``kickers=top``: each shown score with known hole cards becomes its
+    showdown key (:func:`evaluator._kicker_kernels.top_kicker_key`), in place; a key stays
+    a key, so settling twice is harmless."""
+    hand = np.empty(7, np.int64)
+    for b in range(nb):
+        hand[2 + b] = board[0, b]
+    for i in range(n):
+        h0 = players[i, P_HOLE0]
+        h1 = players[i, P_HOLE1]
+        if players[i, P_SCORE] >= 0 and h0 >= 0 and h1 >= 0:
+            hand[0] = h0
+            hand[1] = h1
+            players[i, P_SCORE] = top_kicker_key(players[i, P_SCORE], hand, 2 + nb)
+
+
+@kernel
 def settle_core(players, n, board, table, deck, rules, out):
     """Settle one finished hand in place (see the module docstring for the array layout).
 
     Returns the ``F_*`` flags (also in ``out[O_FLAGS]``). Money is conserved: the
     sum of P_STACK + P_IN over seats plus the input bank equals the sum of
-    P_FINAL plus the output bank, and no P_FINAL is negative.
+    P_FINAL plus the output bank, and no P_FINAL is negative. With the rule
+    ``kickers=top`` the shown scores are first replaced by their showdown keys
+    (:func:`_top_kicker_scores`; the hole cards must be known).
     """
     last = table[T_LAST]
     dealer = table[T_DEALER]
     if dealer < 0 or dealer >= n:
         dealer = 0 if dealer < 0 else dealer % n
     nb = table[T_NBOARD]
+    if rules[R_KICKERS_TOP]:
+        _top_kicker_scores(players, n, board, nb)
     first_rest = rules[R_REMAINDER_FIRST] != 0
     out[O_POT_REMAINDER] = 0  # tallies; every other entry of ``out`` is assigned below
     out[O_EFFECT_IN] = 0

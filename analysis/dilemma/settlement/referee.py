@@ -169,7 +169,7 @@ class _Referee:
         self.showdown = len(self.live) >= 2
         if self.showdown:
             self.flags |= F_SHOWDOWN
-        self.scores = state.scores()
+        self.scores = state.scores(rules.kickers)
         best = max(self.scores[i] for i in self.live)
         self.winners: set[int] = {i for i in self.live if self.scores[i] == best}
         self.losers: list[int] = []

@@ -12,7 +12,8 @@ from .errors import SettlementError
 
 # entries of Rules.kernel_args (int64[N_RULES]), the ``rules`` argument of every kernel
 R_GREEN_ALL, R_WINNERS_ANY_POT, R_REMAINDER_FIRST, R_OTHERS_COVER, R_EXCEPTION = range(5)
-N_RULES = 5
+R_KICKERS_TOP = 5
+N_RULES = 6
 EXC_RIVER, EXC_ANY_SHOWDOWN, EXC_NONE = 0, 1, 2
 
 
@@ -37,6 +38,10 @@ class Rules:
     """``river``: at a river showdown, if the non-winning participants include both
     river folders and showdown losers, only the showdown losers pay (§1.4);
     ``any_showdown``: the same at any showdown (all-in run-outs); ``none``: never."""
+    kickers: str = "all"
+    """``all``: ties are broken by every card outside the made hand in order (§1.3
+    [choice]); ``top``: the source's literal reading, only the highest one counts, then
+    a split (``evaluator.kickers``)."""
     blinds: tuple[tuple[int, int], ...] = ((10, 20), (20, 40), (30, 60))
     """Small/big blinds by level: level 1 once bank 1 is first emptied, 2 for bank 2 (§1.5)."""
 
@@ -46,7 +51,10 @@ class Rules:
         "split_remainder": ("bank", "first_winner"),
         "insolvent_loser": ("pays_what_they_have", "others_cover"),
         "showdown_exception": ("river", "any_showdown", "none"),
+        "kickers": ("all", "top"),
     }
+    LATER = {"kickers": "all"}
+    """Options added after results were saved, with their defaults."""
 
     def __post_init__(self) -> None:
         for name, allowed in self.CHOICES.items():
@@ -77,8 +85,13 @@ class Rules:
         return cls(**values)
 
     def as_dict(self) -> dict[str, Any]:
-        """The options as plain data (for manifests and JSON output)."""
-        out: dict[str, Any] = {name: getattr(self, name) for name in self.CHOICES}
+        """The options as plain data (for manifests and JSON output). Options added later
+        (``LATER``) appear only when set, so the settings and fingerprints saved before
+        them still match."""
+        out: dict[str, Any] = {
+            name: getattr(self, name) for name in self.CHOICES
+            if name not in self.LATER or getattr(self, name) != self.LATER[name]
+        }
         out["blinds"] = [list(b) for b in self.blinds]
         return out
 
@@ -102,6 +115,7 @@ class Rules:
         arr[R_REMAINDER_FIRST] = self.split_remainder == "first_winner"
         arr[R_OTHERS_COVER] = self.insolvent_loser == "others_cover"
         arr[R_EXCEPTION] = ("river", "any_showdown", "none").index(self.showdown_exception)
+        arr[R_KICKERS_TOP] = self.kickers == "top"
         return arr
 
 

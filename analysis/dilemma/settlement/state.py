@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from evaluator import evaluate, get_game
+from evaluator.kickers import showdown_score
 
 from ..effects import STREETS
 from .errors import SettlementError
@@ -198,12 +199,14 @@ class HandState:
                 seen[c] = label
         return self
 
-    def scores(self) -> list[int]:
-        """Hand scores of the players who show at the showdown (-1 for everyone else)."""
+    def scores(self, kickers: str = "all") -> list[int]:
+        """Hand scores of the players who show at the showdown (-1 for everyone else), as the
+        showdown compares them when it reads ``kickers`` (RULES §1.3: ``all`` or ``top``)."""
         out = []
         for p in self.players:
             if p.live and not p.conceded and len(p.hole) == 2 and len(self.board) >= 3:
-                out.append(evaluate(list(p.hole) + list(self.board), self.game))
+                score = evaluate(list(p.hole) + list(self.board), self.game)
+                out.append(showdown_score(score, self.game, kickers))
             else:
                 out.append(-1)
         return out
