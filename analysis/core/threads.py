@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import itertools
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 from evaluator.errors import LabError
 
@@ -36,3 +39,39 @@ def numba_threads(threads: int | None) -> Iterator[None]:
         yield
     finally:
         numba.set_num_threads(old)
+
+
+def run_tasks(task: Callable[[int], object], n: int) -> None:
+    """Call ``task(i)`` for every ``i`` in ``range(n)`` on as many Python threads as numba may
+    use here (:func:`numba_threads`), each taking the next task when it is free.
+
+    Meant for serial ``nogil`` kernels that write only their own task's outputs, so results
+    never depend on the thread count; it replaces a ``prange`` driver, whose parallel body
+    numba would compile (and re-optimise with every kernel below it) once more. On an error
+    or Ctrl-C the running tasks finish, the others are dropped and the error is raised.
+    """
+    import numba
+
+    workers = min(numba.get_num_threads(), n)
+    if workers <= 1:
+        for i in range(n):
+            task(i)
+        return
+    tickets = itertools.count()
+    stop = threading.Event()
+
+    def worker() -> None:
+        while not stop.is_set():
+            i = next(tickets)
+            if i >= n:
+                return
+            task(i)
+
+    with ThreadPoolExecutor(workers, thread_name_prefix="lab-task") as pool:
+        futures = [pool.submit(worker) for _ in range(workers)]
+        try:
+            for future in futures:
+                future.result()
+        except BaseException:
+            stop.set()
+            raise
