@@ -61,11 +61,15 @@ def run_tasks(task: Callable[[int], object], n: int) -> None:
     stop = threading.Event()
 
     def worker() -> None:
-        while not stop.is_set():
-            i = next(tickets)
-            if i >= n:
-                return
-            task(i)
+        try:
+            while not stop.is_set():
+                i = next(tickets)
+                if i >= n:
+                    return
+                task(i)
+        except BaseException:
+            stop.set()
+            raise
 
     with ThreadPoolExecutor(workers, thread_name_prefix="lab-task") as pool:
         futures = [pool.submit(worker) for _ in range(workers)]
