@@ -47,17 +47,17 @@ def run_tasks(task: Callable[[int], object], n: int) -> None:
 
     Meant for serial ``nogil`` kernels that write only their own task's outputs, so results
     never depend on the thread count; it replaces a ``prange`` driver, whose parallel body
-    numba would compile (and re-optimise with every kernel below it) once more. On an error
-    or Ctrl-C the running tasks finish, the others are dropped and the error is raised.
+    numba would compile (and re-optimise with every kernel below it) once more. Task 0 runs
+    alone first, in the calling thread, so a first call's compile happens where Ctrl-C stops
+    it; then the calling thread and ``threads - 1`` helpers take the rest. On an error or
+    Ctrl-C the running tasks finish, the others are dropped and the error is raised.
     """
     import numba
 
-    workers = min(numba.get_num_threads(), n)
-    if workers <= 1:
-        for i in range(n):
-            task(i)
+    if n <= 0:
         return
-    tickets = itertools.count()
+    task(0)
+    tickets = itertools.count(1)
     stop = threading.Event()
 
     def worker() -> None:
@@ -71,9 +71,14 @@ def run_tasks(task: Callable[[int], object], n: int) -> None:
             stop.set()
             raise
 
-    with ThreadPoolExecutor(workers, thread_name_prefix="lab-task") as pool:
-        futures = [pool.submit(worker) for _ in range(workers)]
+    helpers = min(numba.get_num_threads(), n - 1) - 1
+    if helpers <= 0:
+        worker()
+        return
+    with ThreadPoolExecutor(helpers, thread_name_prefix="lab-task") as pool:
+        futures = [pool.submit(worker) for _ in range(helpers)]
         try:
+            worker()
             for future in futures:
                 future.result()
         except BaseException:

@@ -1,7 +1,8 @@
 """`run_tasks`: every task once, on the numba thread count, errors raised, nothing left running.
 
 - each index runs exactly once, on 1 and on every thread;
-- the worker count follows `numba_threads` (threads seen by the tasks);
+- as many tasks run at once as `numba_threads` allows; the first in the calling thread (a
+  first call compiles where Ctrl-C stops it);
 - a failing task raises in the caller and the tasks not yet started are dropped.
 """
 
@@ -31,18 +32,33 @@ def test_every_task_runs_once(threads: int) -> None:
 
 
 @pytest.mark.parametrize("threads", sorted({1, numba.config.NUMBA_NUM_THREADS}))
-def test_workers_follow_the_thread_count(threads: int) -> None:
+def test_as_many_tasks_at_once_as_threads(threads: int) -> None:
+    running = [0, 0]  # now, most
     names: set[str] = set()
+    lock = threading.Lock()
 
     def task(i: int) -> None:
-        names.add(threading.current_thread().name)
+        with lock:
+            running[0] += 1
+            running[1] = max(running)
+            names.add(threading.current_thread().name)
         time.sleep(0.01)  # let every worker take a task
+        with lock:
+            running[0] -= 1
 
     with numba_threads(threads):
         run_tasks(task, 8 * numba.config.NUMBA_NUM_THREADS)
-    assert len(names) == threads
+    assert running[1] == threads
     if threads == 1:
         assert names == {threading.current_thread().name}  # no thread started
+
+
+def test_the_first_task_runs_in_the_calling_thread() -> None:
+    first: list[str] = []
+    with numba_threads(numba.config.NUMBA_NUM_THREADS):
+        run_tasks(lambda i: first.append(threading.current_thread().name) if i == 0 else None, 5)
+    assert first == [threading.current_thread().name]
+    run_tasks(lambda i: 1 / 0, 0)  # no task: nothing runs
 
 
 def test_an_error_is_raised_and_later_tasks_are_dropped() -> None:
