@@ -15,29 +15,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.core.threads import run_tasks
 from evaluator.tables import get_tables
 
 from . import _kernels as K
-from ._play import CONTINUE, EXACT, FIXED, MAX_DECISIONS, TABLE
+from ._play import CONTINUE, EXACT, FIXED, TABLE
 from .cells import Cells
 from .layout import N_STATS, n_infos
 from .plan import strength_sources
-
-N_BLOCKS = 64
-"""Blocks of deals run as tasks (any thread count gives the same numbers)."""
-
-
-def _blocks(total: int) -> list[int]:
-    """Bounds of ``N_BLOCKS`` nearly equal blocks of ``total`` deals."""
-    return [total * b // N_BLOCKS for b in range(N_BLOCKS + 1)]
-
-
-def new_chains(total: int) -> tuple[np.ndarray, ...]:
-    """Empty decision chains of ``total`` deals (the outputs of ``_kernels.chain_block``)."""
-    ints = (np.zeros((total, MAX_DECISIONS), np.int64) for _ in range(3))
-    return (np.zeros(total, np.int64), *ints, np.zeros((total, MAX_DECISIONS)),
-            np.zeros((total, MAX_DECISIONS)), np.zeros(total), np.zeros(total))
 
 
 @dataclass
@@ -102,14 +86,9 @@ class ExactSpot:
         stats = np.zeros(N_STATS)
         nofree = self.policy(no_free=True) if compare else (CONTINUE, table[1][0], self.plan,
                                                             self.keys)
-        game = self.compiled.ctx.deck.game
-        sources, tables, main = strength_sources(game, False), get_tables(game).kernel_args, self.policy()
-        bounds = _blocks(len(self.deals))
-        rows = np.zeros((N_BLOCKS, N_STATS))
-        run_tasks(lambda b: K.eval_block(self.deals, bounds[b], bounds[b + 1], 0, spots, opponents,
-                                         table, sources, main, nofree, tables, rows[b]), N_BLOCKS)
-        for row in rows:  # a fixed order: the same sums whatever the thread count
-            stats += row
+        K.exact_eval(self.deals, 0, spots, opponents, table,
+                     strength_sources(self.compiled.ctx.deck.game, False), self.policy(), nofree,
+                     get_tables(self.compiled.ctx.deck.game).kernel_args, stats)
         return stats
 
 
@@ -118,12 +97,9 @@ def solve_exact(compiled: Cells) -> ExactSpot:
     game = compiled.ctx.deck.game
     spots, opponents, table = compiled.kernel_inputs()
     deals = K.exact_deals(0, spots, table)
-    sources, tables = strength_sources(game, False), get_tables(game).kernel_args
-    chains = new_chains(len(deals))
-    bounds = _blocks(len(deals))
-    run_tasks(lambda b: K.chain_block(deals, bounds[b], bounds[b + 1], 0, spots, opponents, table,
-                                      sources, tables, chains), N_BLOCKS)
-    n_dec, levels, infos, keys, strengths, folds, cont, fold_now = chains
+    n_dec, levels, infos, keys, strengths, folds, cont, fold_now = K.exact_chains(
+        deals, 0, spots, opponents, table, strength_sources(game, False),
+        get_tables(game).kernel_args)
     used = np.arange(keys.shape[1])[None, :] < n_dec[:, None]
     uniq, inverse = np.unique(keys[used], return_inverse=True)
     dense = np.zeros_like(keys)
