@@ -48,12 +48,16 @@ class Kernel(CPUDispatcher):
         return super().get_call_template(args, kws)
 
 
-def kernel(fn: Callable | None = None, *, parallel: bool = False, inline: bool = False) -> Any:
+def kernel(fn: Callable | None = None, *, parallel: bool = False, inline: bool = False,
+           nogil: bool = False) -> Any:
     """Compile ``fn`` with numba, cached on disk: ``@kernel``, ``@kernel(parallel=True)``,
-    ``@kernel(inline=True)`` (inlined into its callers)."""
+    ``@kernel(inline=True)`` (inlined into its callers), ``@kernel(nogil=True)`` (releases
+    the GIL when called from Python, for :func:`analysis.core.threads.run_tasks`)."""
     options: dict[str, Any] = {"cache": True}
     if parallel:
         options["parallel"] = True
+    if nogil:
+        options["nogil"] = True
     if inline:
         options["inline"] = "always"
     jit = numba.njit(**options)

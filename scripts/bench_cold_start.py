@@ -57,12 +57,22 @@ COMMANDS: list[tuple[str, str]] = [
     ("solve kuhn", "solve kuhn -n 10000"),
     ("solve leduc", "solve leduc --method cfr+ -n 2000 --out {out}"),
     ("solve dilemma*", "solve dilemma --players 2 --street flop --buckets 10 -n 100 --out {out}"),
+    ("solve spot", 'solve spot --board Td9d6hQc --oop "66+,A8s+,AJo+" --ip "QQ-22,ATo+" --pot 200 '
+                   '--stack 900 --bets "50%, a" --raises "100%" --target 0.3'),
+    ("brag eval", 'brag eval "7s 7h Kd"'),
     ("brag equity", 'brag equity "7s 7h Kd" --opponents 3'),
     ("brag table*", "brag table --trials 20000 --no-charts --out {out}"),
     ("brag blind*", "brag blind --trials 2000 --no-charts --out {out}"),
     ("bluffjack odds", 'bluffjack odds "Kh 6d"'),
     ("bluffjack hit-stand*", "bluffjack hit-stand --opponents 1,3 --trials 20000 --improve-trials 5000 "
                              "--no-charts --out {out}"),
+    ("bluffjack total", 'bluffjack total "Kh 6d"'),
+    ("bluffjack table", "bluffjack table --no-charts --out {out}"),
+    ("bluffjack hands", "bluffjack hands --out {dir}/bj.jsonl -s solid,bluffer"),
+    ("bluffjack replay", "bluffjack replay {dir}/bj.jsonl"),
+    ("bluffjack games*", "bluffjack games --out {out} --games 100"),
+    ("bluffjack solve*", "bluffjack solve --out {out} --target 0.5 --max-iterations 20 --no-charts "
+                         "--no-progress"),
     ("guide --quick", "guide --quick --out {out}"),
 ]
 """``*``: a smaller workload than the README's line (same kernels)."""

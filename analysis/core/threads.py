@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import itertools
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 from evaluator.errors import LabError
 
@@ -36,3 +39,48 @@ def numba_threads(threads: int | None) -> Iterator[None]:
         yield
     finally:
         numba.set_num_threads(old)
+
+
+def run_tasks(task: Callable[[int], object], n: int) -> None:
+    """Call ``task(i)`` for every ``i`` in ``range(n)`` on as many Python threads as numba may
+    use here (:func:`numba_threads`), each taking the next task when it is free.
+
+    Meant for serial ``nogil`` kernels that write only their own task's outputs, so results
+    never depend on the thread count; it replaces a ``prange`` driver, whose parallel body
+    numba would compile (and re-optimise with every kernel below it) once more. Task 0 runs
+    alone first, in the calling thread, so a first call's compile happens where Ctrl-C stops
+    it; then the calling thread and ``threads - 1`` helpers take the rest. On an error or
+    Ctrl-C the running tasks finish, the others are dropped and the error is raised.
+    """
+    import numba
+
+    if n <= 0:
+        return
+    task(0)
+    tickets = itertools.count(1)
+    stop = threading.Event()
+
+    def worker() -> None:
+        try:
+            while not stop.is_set():
+                i = next(tickets)
+                if i >= n:
+                    return
+                task(i)
+        except BaseException:
+            stop.set()
+            raise
+
+    helpers = min(numba.get_num_threads(), n - 1) - 1
+    if helpers <= 0:
+        worker()
+        return
+    with ThreadPoolExecutor(helpers, thread_name_prefix="lab-task") as pool:
+        futures = [pool.submit(worker) for _ in range(helpers)]
+        try:
+            worker()
+            for future in futures:
+                future.result()
+        except BaseException:
+            stop.set()
+            raise

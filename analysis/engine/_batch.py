@@ -10,7 +10,6 @@ strategies are: the duplicate tournament replays the same deals with rotated sea
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from analysis.core.rng import seed_state
 from evaluator.jit import kernel
@@ -62,7 +61,7 @@ T_BANK = MAX_SEATS
 N_TRACE = MAX_SEATS + 4
 
 
-@kernel
+@kernel(nogil=True)
 def play_hands_serial(key_cards, key_actions, first_id, count, n, stacks0, seat_pols, blinds,
                       bank0, level, structure, pols, cardsdata, stacks_out, hand_out, logs):
     """``count`` independent hands from the same table (the DEALER moves each hand)."""
@@ -90,24 +89,6 @@ def play_hands_serial(key_cards, key_actions, first_id, count, n, stacks0, seat_
                   pols, cardsdata, scratch, ast, hand_out[h], log)
         for i in range(n):
             stacks_out[h, i] = hs[i, H_STACK]
-
-
-@kernel(parallel=True)
-def play_hands_parallel(key_cards, key_actions, first_id, count, n, stacks0, seat_pols, blinds,
-                        bank0, level, structure, pols, cardsdata, stacks_out, hand_out):
-    """:func:`play_hands_serial` on all threads in chunks (same numbers, no logs)."""
-    chunk = 256
-    n_chunks = (count + chunk - 1) // chunk
-    empty = np.zeros((0, 1, N_LCOLS), np.int64)
-    et, deck, pre, n_cards, is_dilemma, rules = cardsdata  # tuples are rebuilt inside the loop
-    p0, p1, p2, p3 = pols
-    for c in prange(n_chunks):
-        lo = c * chunk
-        hi = min(count, lo + chunk)
-        play_hands_serial(key_cards, key_actions, first_id + lo, hi - lo, n, stacks0, seat_pols,
-                          blinds, bank0, level, structure, (p0, p1, p2, p3),
-                          (et, deck, pre, n_cards, is_dilemma, rules), stacks_out[lo:hi],
-                          hand_out[lo:hi], empty)
 
 
 @kernel
@@ -252,9 +233,12 @@ def play_game(game_id, cell, key_cards, key_actions, cfg, seat_pols, blinds, str
         stats[S_CAPPED] += 1
 
 
-@kernel
-def _games_rows(cells, streams, trials, stream_size, key_cards, key_actions, cfg, cell_pols, blinds,
-                structure, pols, cardsdata, stats, recs, offsets, lo, hi):
+@kernel(nogil=True)
+def games_rows(cells, streams, trials, stream_size, key_cards, key_actions, cfg, cell_pols, blinds,
+               structure, pols, cardsdata, stats, recs, offsets, lo, hi):
+    """Whole games for the runner: row ``r`` in ``lo:hi`` plays ``trials[r]`` games of stream
+    ``streams[r]`` of cell ``cells[r]`` (cell = a seating of strategies) into ``stats[r]`` and
+    records ``recs[offsets[r]:offsets[r + 1]]``."""
     n_cards = cardsdata[3]
     scratch = new_scratch_arrays(n_cards)
     empty = np.zeros((0, N_TRACE), np.int64)
@@ -263,23 +247,6 @@ def _games_rows(cells, streams, trials, stream_size, key_cards, key_actions, cfg
             g = streams[r] * stream_size + t
             play_game(g, cells[r], key_cards, key_actions, cfg, cell_pols[cells[r]], blinds,
                       structure, pols, cardsdata, scratch, recs[offsets[r] + t], stats[r], empty)
-
-
-@kernel(parallel=True)
-def play_games(cells, streams, trials, stream_size, key_cards, key_actions, cfg, cell_pols, blinds,
-               structure, pols, cardsdata, stats, recs):
-    """Whole games for the runner: row ``r`` plays ``trials[r]`` games of stream ``streams[r]``
-    of cell ``cells[r]`` (cell = a seating of strategies); one thread per stream."""
-    m = cells.shape[0]
-    offsets = np.zeros(m + 1, np.int64)
-    for r in range(m):
-        offsets[r + 1] = offsets[r] + trials[r]
-    et, deck, pre, n_cards, is_dilemma, rules = cardsdata  # tuples are rebuilt inside the loop
-    p0, p1, p2, p3 = pols
-    for r in prange(m):
-        _games_rows(cells, streams, trials, stream_size, key_cards, key_actions, cfg, cell_pols,
-                    blinds, structure, (p0, p1, p2, p3), (et, deck, pre, n_cards, is_dilemma, rules),
-                    stats, recs, offsets, r, r + 1)
 
 
 @kernel

@@ -27,6 +27,7 @@ import pandas as pd
 
 from analysis.core.io import provenance
 from analysis.core.rng import derive_key
+from analysis.core.threads import run_tasks
 from analysis.dilemma.decks import load_deck
 from analysis.dilemma.settlement import Rules
 from analysis.runners import Backend, FixedTrials, Plan, Progress, Schedule, run
@@ -151,9 +152,12 @@ class GamesPlan(Plan):
     def run(self, cells: np.ndarray, streams: np.ndarray, trials: np.ndarray) -> Any:
         stats = np.zeros((len(cells), B.N_GSTATS), np.int64)
         recs = np.zeros((int(trials.sum()), B.N_GCOLS), np.int64)
-        B.play_games(cells.astype(np.int64), streams.astype(np.int64), trials.astype(np.int64),
-                     self.stream_size, self.key_cards, self.key_actions, self.cfg, self.seatings,
-                     self.blinds, self.structure, self.pols, self.cardsdata, stats, recs)
+        cells, streams, trials = (a.astype(np.int64) for a in (cells, streams, trials))
+        offsets = np.concatenate([[0], np.cumsum(trials)]).astype(np.int64)
+        run_tasks(lambda r: B.games_rows(cells, streams, trials, self.stream_size, self.key_cards,
+                                         self.key_actions, self.cfg, self.seatings, self.blinds,
+                                         self.structure, self.pols, self.cardsdata, stats, recs,
+                                         offsets, r, r + 1), len(cells))
         return stats, recs
 
     def trace(self, cell: int = 0, game: int = 0) -> np.ndarray:

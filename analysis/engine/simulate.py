@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from analysis.core.rng import derive_key
-from analysis.core.threads import numba_threads
+from analysis.core.threads import numba_threads, run_tasks
 from analysis.dilemma.decks import load_deck
 from evaluator import get_game
 from evaluator.tables import get_tables
@@ -25,6 +25,9 @@ from .errors import TableError
 from .policy import Policy, compile_policies, load_policy
 from .strength import preflop_strength
 from .table import TableSetup
+
+HAND_CHUNK = 256
+"""Hands per task when playing on threads (each hand is seeded by its number alone)."""
 
 
 @dataclass(frozen=True)
@@ -79,9 +82,16 @@ def play_hands(setup: TableSetup, policies: Sequence[str | Policy], hands: int, 
         cards = np.zeros((hands, 2 * n + 5), np.int64)
         B.hand_cards(key_cards, first, hands, n, cardsdata[3], cards)
         return HandBatch(stacks, summary, logs, cards)
+    no_logs = np.zeros((0, 1, N_LCOLS), np.int64)
+
+    def chunk(c: int) -> None:
+        lo, hi = c * HAND_CHUNK, min(hands, (c + 1) * HAND_CHUNK)
+        B.play_hands_serial(key_cards, key_actions, first + lo, hi - lo, n, stacks0, seat_pols, blinds,
+                            bank, setup.blind_level, structure, pols, cardsdata, stacks[lo:hi],
+                            summary[lo:hi], no_logs)
+
     with numba_threads(threads):
-        B.play_hands_parallel(key_cards, key_actions, first, hands, n, stacks0, seat_pols, blinds, bank,
-                              setup.blind_level, structure, pols, cardsdata, stacks, summary)
+        run_tasks(chunk, -(-hands // HAND_CHUNK))
     return HandBatch(stacks, summary, None, None)
 
 
