@@ -23,6 +23,12 @@ def _block(kind: str, text: str = "", frame: pd.DataFrame | None = None) -> Bloc
     return Block(kind, text, frame)
 
 
+def _percent(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """Shares as percent with one decimal, written out (the page's number format gives small
+    floats four decimals, which reads oddly in a column of percentages)."""
+    return frame.assign(**{c: (100 * frame[c]).map(lambda v: f"{v:.1f}") for c in columns})
+
+
 def _csv(folder: Path, name: str) -> pd.DataFrame | None:
     path = folder / f"{name}.csv"
     return pd.read_csv(path) if path.exists() else None
@@ -608,9 +614,8 @@ def _bluffjack_three_handed(folder: Path) -> list:
     out.append(_block("p", (
         "What each face-down card does three-handed, all seats and face-up cards together (how often "
         "each is met in play; by seat and own face-up total in `bluffjack3_actions.csv`):")))
-    out.append(_block("table", frame=grid.reset_index()))
-    b = bluffs.assign(share_of_spots=(100 * bluffs["share_of_spots"]).round(1), bet=(100 * bluffs["bet"]).round(1),
-                      bet_wins_alone=(100 * bluffs["bet_wins_alone"]).round(1))
+    out.append(_block("table", frame=grid.map(lambda v: "" if pd.isna(v) else f"{v:.0f}").reset_index()))
+    b = _percent(bluffs, ["share_of_spots", "bet", "bet_wins_alone"])
     bust = bluffs[bluffs["category"] == "bust"]
     out.append(_block("p", (
         "**Bluffs three-handed.** Final round, nobody has bet yet: how often each kind of hand bets "
@@ -659,8 +664,7 @@ def _bluffjack_equilibrium(folder: Path) -> list:
         out.append(_block("p", "and how often it **folds** (%):"))
         out.append(_block("table", frame=fold_grid.round(0).reset_index()))
     if bluffs is not None and len(bluffs):
-        b = bluffs.assign(bet=(100 * bluffs["bet"]).round(1), opponent_folds=(100 * bluffs["opponent_folds"]).round(1),
-                          share_of_spots=(100 * bluffs["share_of_spots"]).round(1))
+        b = _percent(bluffs, ["bet", "opponent_folds", "share_of_spots"])
         out.append(_block("p", (
             "**Bluffs.** In the final round, when nobody has bet yet (seat A opening, seat B checked "
             "to), how often each kind of hand bets (%), and how often the opponent then folds at "
