@@ -40,6 +40,17 @@ def as_at_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def cpu_seconds(proc: subprocess.Popen) -> float:
+    """CPU time a child has used (user + system, all threads), from ``/proc``. A test that
+    must interrupt a command at work waits for this, not for wall time: start-up's CPU time
+    does not grow with the machine's load."""
+    try:
+        fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_cli(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
     """Run ``dilemma ARGS...`` in a subprocess (as a user would) and capture its output."""
     return subprocess.run(

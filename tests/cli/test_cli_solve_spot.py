@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from analysis.solvers.cards import load_solution
+from tests.conftest import as_at_a_terminal, cpu_seconds
 
 ROOT = Path(__file__).resolve().parents[2]
 SPOT = ["--board", "Td9d6hQc2s", "--oop", "AA, KK, T9s, 76s, AKs", "--ip", "QQ, JJ, AKs, 98s",
@@ -84,8 +85,11 @@ def test_ctrl_c_saves_a_resumable_solution(tmp_path):
                           capture_output=True, text=True, timeout=900)
     assert warm.returncode == 0, warm.stderr
     proc = subprocess.Popen([sys.executable, "-m", "analysis.cli", *args], cwd=ROOT, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(8)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=as_at_a_terminal)
+    # start-up takes about 1.5 CPU seconds warm; past 5 the iterations are under way at any load
+    deadline = time.monotonic() + 300
+    while cpu_seconds(proc) < 5 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert proc.poll() is None, "the solve ended before it could be interrupted"
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)

@@ -4,7 +4,6 @@ only whole files left, and the same command run again resumes the finished work.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, as_at_a_terminal
+from tests.conftest import ROOT, as_at_a_terminal, cpu_seconds
 
 
 def _start(*args: str) -> subprocess.Popen:
@@ -41,16 +40,6 @@ def _warm(*args: str) -> None:
     done = subprocess.run([sys.executable, "-m", "analysis.cli", *args], cwd=ROOT, text=True,
                           capture_output=True, timeout=900)
     assert done.returncode == 0, done.stderr
-
-
-def _cpu_seconds(proc: subprocess.Popen) -> float:
-    """CPU time the process has used (user + system, all threads), from ``/proc``: unlike wall
-    time, what start-up costs in it does not grow with the machine's load."""
-    try:
-        fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _stray_files(folder: Path) -> list[Path]:
@@ -103,7 +92,7 @@ def test_ctrl_c_during_bluffjack_games_saves_the_games_played(tmp_path):
     out = tmp_path / "games"
     proc = _start("bluffjack", "games", "--out", str(out), "--games", "10000000", "--stack", "200", "--seed", "1")
     # start-up takes about 1.5 CPU seconds warm; past 5 the games are under way at any load
-    code, err, delay = _interrupt(proc, lambda: _cpu_seconds(proc) > 5)
+    code, err, delay = _interrupt(proc, lambda: cpu_seconds(proc) > 5)
     lines = err.strip().splitlines()
     assert code == 130, err
     assert len(lines) == 1 and lines[0].startswith("interrupted: stopped after "), err
@@ -122,7 +111,7 @@ def test_ctrl_c_during_three_handed_bluffjack_solve(tmp_path):
     out = tmp_path / "bj3"
     proc = _start("bluffjack", "solve", "--players", "3", "--out", str(out), "--iterations", "100000000")
     # start-up takes about 3 CPU seconds warm; past 7 the iterations are under way at any load
-    code, err, delay = _interrupt(proc, lambda: _cpu_seconds(proc) > 7)
+    code, err, delay = _interrupt(proc, lambda: cpu_seconds(proc) > 7)
     lines = err.strip().splitlines()
     assert code == 130, err
     assert len(lines) == 1 and lines[0].startswith("interrupted: stopped after "), err
