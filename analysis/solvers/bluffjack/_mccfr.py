@@ -29,6 +29,7 @@ import numpy as np
 from analysis.core.rng import next_float, seed_state
 from evaluator.jit import kernel
 
+from .._mccfr_kernels import _match, _sample
 from .tree import ACE, CLASS_POINTS, CLASSES
 
 MAX_ACTIONS = 3
@@ -331,33 +332,6 @@ def _row(index, key, grow):
 
 
 @kernel(inline=True)
-def _match(regret, r, k, sigma):
-    total = 0.0
-    for a in range(k):
-        if regret[r, a] > 0.0:
-            total += regret[r, a]
-    for a in range(k):
-        if total > 0.0:
-            sigma[a] = regret[r, a] / total if regret[r, a] > 0.0 else 0.0
-        else:
-            sigma[a] = 1.0 / k
-
-
-@kernel(inline=True)
-def _sample(rng, sigma, k):
-    u = next_float(rng)
-    acc = 0.0
-    c = -1
-    for j in range(k):
-        if sigma[j] > 0.0:
-            c = j
-            acc += sigma[j]
-            if u < acc:
-                break
-    return c
-
-
-@kernel(inline=True)
 def _draw_class(rng):
     u = next_float(rng)
     for c in range(CLASSES - 1):
@@ -387,7 +361,7 @@ def _regret_walk(st, params, trav, avg, index, regret, ssum, rng):
     _check_room(index, regret)
     r = _row(index, key_of(st, params, p, st[_at(p, S_HID)]), True)
     sigma = np.empty(MAX_ACTIONS)
-    _match(regret, r, k, sigma)
+    _match(regret[r], 0, k, sigma)
     if p == trav:
         vals = np.empty(MAX_ACTIONS)
         v = 0.0
@@ -424,7 +398,7 @@ def _average_walk(st, params, owner, index, regret, ssum, rng):
         _check_room(index, regret)
         r = _row(index, key_of(st, params, p, st[_at(p, S_HID)]), True)
         sigma = np.empty(MAX_ACTIONS)
-        _match(regret, r, k, sigma)
+        _match(regret[r], 0, k, sigma)
         for j in range(k):
             ssum[r, j] += sigma[j]
         ch = st.copy()
