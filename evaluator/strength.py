@@ -112,6 +112,22 @@ def strength(hole: str | list[int], board: str | list[int], game: str | GameSpec
     return float(out[0])
 
 
+def holding_strengths(holdings: np.ndarray, board: list[int], game: str | GameSpec = "dilemma") -> np.ndarray:
+    """The strength of every holding (int rows of two card ids) on ``board`` (3-5 card ids), as
+    :func:`strength`; NaN for a holding that shares a card with the board."""
+    spec = get_game(game)
+    holes = np.asarray(holdings, np.int64).reshape(-1, 2)
+    on_board = np.isin(holes, board).any(axis=1)
+    out = np.full(holes.shape[0], np.nan)
+    free = np.ascontiguousarray(holes[~on_board])
+    if free.shape[0]:
+        got = np.zeros(free.shape[0])
+        board_strengths(len(board), np.array(list(board) + [0] * (5 - len(board)), np.int64), free, free.shape[0],
+                        get_tables(spec).kernel_args, spec.n_cards, *strength_scratch(spec.n_cards), got)
+        out[~on_board] = got
+    return out
+
+
 # -- tables ------------------------------------------------------------------------------
 
 MAX_TABLE_BYTES = 1 << 30

@@ -24,7 +24,7 @@ KNOWN_GAMES = ("kuhn", "kuhn3", "leduc", "leduc-iso", "dilemma", "spot")
 _DILEMMA_ONLY = ("players", "street", "buckets", "sizes", "raise_cap", "deck", "deals",
                  "deals_per_board", "free_fold", "preflop_in", "rule", "bank", "level")
 _SPOT_ONLY = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "spot_file", "output_format",
-              "threads", "game_rules")
+              "threads", "game_rules", "lock")
 _SHARED = ("deck", "rule", "bank", "level", "free_fold")
 """Options of both the dilemma game and the spot game (the spot's with ``--game dilemma``)."""
 
@@ -120,11 +120,13 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
 
     from analysis.runners.interrupt import Interrupted, interruptible
     from analysis.solvers.cards import CardSolver, Spot, SpotError, SpotSolution, load_solution
+    from analysis.solvers.cards.locks import lock_to_model, parse_locks
 
     fmt = options.pop("output_format") or "text"
     if fmt not in ("text", "json"):
         raise SpotError(f"--format {fmt!r}: choose text or json")
     threads = options.pop("threads")
+    locks = parse_locks(options.pop("lock"))
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     spot = Spot.from_options(options.pop("spot_file"), **options)
@@ -136,14 +138,20 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
         if solution.spot.describe() != spot.describe() or solution.solver.method != method:
             raise SpotError(f"solution file {state} holds another spot or method; remove it or give another --state")
         solver = solution.solver
+        if locks and not solver.locked:
+            raise SpotError(f"solution file {state} holds an unlocked solve; remove it or give another --state")
     else:
-        solver = CardSolver(spot, method)
+        solver = CardSolver(spot, method, isomorphism=not locks)
+        for player, model in locks.items():
+            lock_to_model(solver, player, model)
         solution = SpotSolution(solver)
     say = echo if fmt == "text" else (lambda *a, **k: None)
     game = ("Texas Hold'em rules" if spot.table is None else
             f"Dilemma Hold'em, {spot.table.deck.label} deck, rules {spot.table.rules.label}, bank "
             f"{'/'.join(map(str, spot.table.bank))}, blind level {spot.table.level}"
             + (", free fold" if spot.tree.free_fold else ", no free fold"))
+    if locks:
+        game += "; locked: " + ", ".join(f"{p} plays the {m} model" for p, m in locks.items())
     say(f"{game}; {spot.spec.summary}; board {spot.describe()['board']}; pot {spot.pot}, stack {spot.stack}; "
         f"{len(spot.holdings(0)[0])} vs {len(spot.holdings(1)[0])} holdings; "
         f"{solver.tree.nodes.shape[0]:,} nodes, {solver.memory_bytes / 1e6:,.1f} MB")
@@ -164,7 +172,11 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
             raise Interrupted(f"stopped after {solver.iterations:,} iterations; {where}")
     if state is not None:
         solution.save(state)
-    summary = {**solution.manifest(), "root": _root_summary(solution)}
+    summary = {**solution.manifest(), "locks": locks, "root": _root_summary(solution)}
+    made = solution.summary((), "made_hand")
+    summary["root_by_made_hand"] = {
+        g: {"share": float(rows.share.iloc[0]), **dict(zip(rows.action, rows.frequency.astype(float), strict=True))}
+        for g, rows in made.groupby("group", sort=False)}
     free = solution.fold_or_check() if spot.tree.free_fold else None
     if free is not None:
         summary["fold_or_check"] = _fold_or_check_summary(free)
@@ -178,19 +190,27 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
             "expected chips after the settlement less the stack behind at the start"
         echo(f"{what}: oop {ev['oop']:.3f}, ip {ev['ip']:.3f}")
         echo("root (oop, range-weighted): " + ", ".join(f"{a} {100 * f:.1f}%" for a, f in summary["root"].items()))
+        echo("root by made hand (share of the range: action frequencies): " + "; ".join(
+            f"{g} {100 * row['share']:.0f}%: " + ", ".join(f"{a} {100 * f:.0f}%" for a, f in row.items() if a != "share")
+            for g, row in summary["root_by_made_hand"].items()))
         for line, row in summary.get("fold_or_check", {}).items():
             echo(f"fold or check at {line} ({row['player']}, share of the range, tolerance "
                  f"{solution.tolerance:.3g} chips): folds for free {100 * row['folds for free']:.1f}%, "
                  f"checks {100 * row['checks']:.1f}%, indifferent {100 * row['indifferent']:.1f}%; "
                  f"mean regret of folding {row['regret_fold']:.3f}, of checking {row['regret_check']:.3f} chips")
     if out is not None:
+        import pandas as pd
+
         from analysis.core.io import provenance, write_table
 
         write_table(solution.to_frame(), out, "spot_strategy", provenance(**solution.manifest()))
+        groups = pd.concat([solution.summary(line, by) for line in solution.first_street_lines()
+                            for by in ("made_hand", "draw", "class")], ignore_index=True)
+        write_table(groups, out, "spot_summary", provenance(**solution.manifest()))
         if free is not None:
             write_table(free, out, "spot_fold_or_check", provenance(**solution.manifest()))
         if fmt == "text":
-            names = "spot_strategy" + (", spot_fold_or_check" if free is not None else "")
+            names = "spot_strategy, spot_summary" + (", spot_fold_or_check" if free is not None else "")
             echo(f"tables in {out}/ ({names}: .csv, .parquet, .manifest.json)")
 
 
@@ -251,6 +271,8 @@ def register(app: typer.Typer) -> None:
         spot_file: Path = typer.Option(None, "--spot-file", help="spot: a TOML spot (options override it)"),
         output_format: str = typer.Option(None, "--format", help="spot: text (default) or json"),
         threads: int = typer.Option(None, "--threads", min=1, help="spot: numba threads (results do not change)"),
+        lock: str = typer.Option(None, "--lock", help="spot: lock a player to an opponent model, e.g. "
+                                 "ip=threshold (built-in name or TOML path); the other best-responds"),
         game_rules: str = typer.Option(None, "--game", help="spot: holdem (Texas Hold'em rules, the default) or "
                                        "dilemma (Dilemma Hold'em's settlement: --deck, --rule, --bank, --level, "
                                        "--free-fold/--no-free-fold)"),
@@ -268,7 +290,7 @@ def register(app: typer.Typer) -> None:
                            "level": level}
         spot_options = {"board": board, "oop": oop, "ip": ip, "pot": pot, "stack": stack, "bets": bets,
                          "raises": raises, "spot_file": spot_file, "output_format": output_format,
-                         "threads": threads, "game_rules": game_rules}
+                         "threads": threads, "game_rules": game_rules, "lock": lock}
         key = game.strip().lower()
         if key == "spot":
             given = [k for k in _DILEMMA_ONLY if dilemma_options[k] is not None and k not in _SHARED]

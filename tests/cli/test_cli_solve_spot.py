@@ -30,6 +30,12 @@ def test_solve_spot_prints_and_writes_tables(cli, tmp_path):
     manifest = json.loads((tmp_path / "spot_strategy.manifest.json").read_text())
     assert manifest["exploitability_pct_pot"] <= 0.1
     assert manifest["spot"]["board"] == "Td 9d 6h Qc 2s"
+    assert "root by made hand" in done.stdout
+    groups = pd.read_parquet(tmp_path / "spot_summary.parquet")
+    assert set(groups["by"]) == {"made_hand", "draw", "class"}
+    root = groups[(groups.line == "(root)") & (groups.by == "made_hand")]
+    assert root.groupby("group").share.first().sum() == pytest.approx(1.0)
+    assert {"overpair", "two pair"} <= set(root.group)  # AA, KK over Td9d6hQc2s; T9s
 
 
 def test_json_output_and_spot_file_agree_with_options(cli, tmp_path):
@@ -143,7 +149,22 @@ def test_dilemma_spot_file_equals_options_and_resumes(cli, tmp_path):
     assert load_solution(state).iterations == 30
 
 
+def test_dilemma_spot_locked_to_a_model_best_responds(cli):
+    args = ["solve", "spot", "--game", "dilemma", "--board", "4s 9h 3d 6c 10s", "--oop", "2s5c", "--ip", "random",
+            "--pot", "40", "--stack", "980", "--bets", "50%", "--raises", "", "--lock", "ip=aggressive",
+            "--format", "json", "--target", "0.01"]
+    done = cli(*args)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["locks"] == {"ip": "aggressive"} and summary["locked_nodes"] > 0
+    row = summary["fold_or_check"]["(root)"]
+    assert row["folds for free"] + row["checks"] + row["indifferent"] == pytest.approx(1.0)
+
+
 @pytest.mark.parametrize("args, match", [
+    (["solve", "spot", *SPOT, "--lock", "villain=threshold"], "PLAYER oop or ip"),
+    (["solve", "spot", *SPOT, "--lock", "ip=nobody"], "unknown opponent model"),
+    (["solve", "kuhn", "--lock", "ip=threshold"], "option of the spot game"),
     (["solve", "spot", *SPOT, "--bank", "300,700,500"], "option of the dilemma game"),
     (["solve", "spot", *SPOT, "--deck", "reference"], "need --game dilemma"),
     (["solve", "spot", *SPOT, "--game", "poker"], "choose holdem or dilemma"),

@@ -89,6 +89,45 @@ def test_frame_says_indifferent_apart_from_a_preference(solution):
         solution.strategy(["raise 7"])
 
 
+@pytest.mark.parametrize("by", ["made_hand", "draw", "class"])
+def test_summary_weighs_every_holding_once_and_adds_up_to_the_value(solution, by):
+    table = solution.summary((), by)
+    shares = table.groupby("group", sort=False).share.first()
+    assert shares.sum() == pytest.approx(1.0)
+    freq = table.groupby("group", sort=False).frequency.sum()
+    np.testing.assert_allclose(freq.to_numpy(), 1.0, atol=1e-9)
+    groups = table.groupby("group", sort=False).first()
+    value = float((groups.share * groups.group_ev).sum())
+    assert value == pytest.approx(solution.ev()["oop"], abs=1e-9)  # the root's value, whatever the grouping
+
+
+def test_summary_by_class_equals_a_direct_sum(solution):
+    table = solution.summary((), "class").set_index(["group", "action"])
+    solver = solution.solver
+    w = solver.tables.weights[0, : solver.tables.n_hands[0]] * _compatible_mass(solver, 0, solver.tables.weights[1])
+    names = solution._holding_names(0)
+    aks = np.array([n[0] == "A" and n[2] == "K" and n[1] == n[3] for n in names])  # AsKs, AhKh, ...
+    strategy = solver.strategy(0)
+    labels, ev = solution.action_values(())
+    for a, label in enumerate(labels):
+        row = table.loc[("AKs", label)]
+        assert row.frequency == pytest.approx((w[aks] * strategy[a, aks]).sum() / w[aks].sum())
+        assert row.ev == pytest.approx((w[aks] * ev[a, aks]).sum() / w[aks].sum())
+        assert row.share == pytest.approx(w[aks].sum() / w.sum())
+    frame = solution.to_frame()
+    assert set(frame[frame.holding.isin(np.array(names)[aks])]["class"]) == {"AKs"}
+    assert {"made_hand", "draw"} <= set(frame.columns)
+
+
+def test_reach_is_the_range_weight_times_the_own_strategy(solution):
+    v = solution.node(("check", "bet 100"))
+    n = int(solution.solver.tables.n_hands[0])
+    expected = solution.solver.tables.weights[0, :n] * _own_reach(solution, v, 0)
+    np.testing.assert_allclose(solution.reach(v, 0)[:n], expected, atol=1e-12)
+    with pytest.raises(SpotError, match="summary by 'suit'"):
+        solution.summary((), "suit")
+
+
 def test_solution_file_resumes_bit_for_bit(tmp_path):
     spot = Spot.holdem("Td9d6hQc", OOP, IP, 200, 900)
     straight = CardSolver(spot)

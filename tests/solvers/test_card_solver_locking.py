@@ -18,15 +18,13 @@ import pytest
 
 from analysis.solvers.cards import CardSolver, Spot
 from analysis.solvers.cards.dilemma import DilemmaTable
+from analysis.solvers.cards.locks import lock_to_model, parse_locks
 from analysis.solvers.cards.spot import POT, BetSize, BetTree, StreetSizes
-from analysis.solvers.cards.tree import A_BET, A_CALL, A_CHECK, A_FOLD, DEALT0, DEALT1
+from analysis.solvers.cards.tree import A_BET, A_CHECK, A_FOLD
 from analysis.studies.fold_vs_check import evaluate_spot
 from analysis.studies.fold_vs_check.models import load_model
 from analysis.studies.ranges import parse_range
 from evaluator import parse_cards
-from evaluator.strength import strength
-
-STREET_OF_BOARD = {3: 1, 4: 2, 5: 3}
 
 
 def _model_spot(hand: str, board: str, model, pot: int, bank: str) -> Spot:
@@ -35,30 +33,6 @@ def _model_spot(hand: str, board: str, model, pot: int, bank: str) -> Spot:
     ranges = (parse_range(hand.replace(" ", ""), "dilemma"), parse_range(model.range, "dilemma"))
     return Spot("dilemma", cards, ranges, pot, 1000 - pot // 2, BetTree(sizes, free_fold=True),
                 DilemmaTable.parse("reference", bank=bank))
-
-
-def _lock_to_model(solver: CardSolver, model) -> None:
-    """The opponent bets when its strength on the board so far reaches the street's threshold."""
-    spot, nodes = solver.spot, solver.tree.nodes
-    combos = spot.holdings(1)[0]
-    cache: dict = {}
-
-    def table(v: int) -> np.ndarray:
-        board = list(spot.board) + [int(c) for c in nodes[v, [DEALT0, DEALT1]] if c >= 0]
-        bet, _, _ = model.params[STREET_OF_BOARD[len(board)]]
-        key = tuple(board)
-        if key not in cache:
-            cache[key] = np.array([-1.0 if set(map(int, c)) & set(board) else strength(list(map(int, c)), board)
-                                   for c in combos])
-        st = cache[key]
-        actions = [a[0] for a in solver.tree.actions[int(np.searchsorted(solver.tree.decision_nodes, v))]]
-        assert A_CALL not in actions  # the hero never bets: the opponent never faces a bet
-        out = np.zeros((len(actions), len(combos)))
-        out[actions.index(A_BET)] = st >= bet
-        out[actions.index(A_CHECK)] = st < bet
-        return out
-
-    solver.lock_everywhere(1, table)
 
 
 @pytest.mark.parametrize("hand, board, model, bank, pot", [
@@ -73,10 +47,47 @@ def test_locked_to_a_model_the_best_response_equals_the_fold_vs_check_study(hand
                           bank=tuple(int(x) for x in bank.split(",")), level=0 if bank.startswith("3") else 1)
     assert study.manifest["method"].startswith("exact")
     solver = CardSolver(_model_spot(hand, board, load_model(model), pot, bank), isomorphism=False)
-    _lock_to_model(solver, load_model(model))
+    lock_to_model(solver, "ip", model)
     actions = [a[0] for a in solver.tree.actions[0]]
     for choice, key in ((A_FOLD, "ev_fold"), (A_CHECK, "ev_check")):
         root = np.zeros((len(actions), 1))
         root[actions.index(choice)] = 1.0
         solver.lock(0, root)
         assert solver.best_response_values()[0] == pytest.approx(study.row[key], abs=1e-9)
+
+
+def test_a_hand_written_strength_table_equals_the_library_lock():
+    """The library's model tables against strengths computed one holding at a time."""
+    from evaluator.strength import strength
+
+    solver = CardSolver(_model_spot("7d 8d", "4s 9h 3d 6c", load_model("threshold"), 40, "300,700,500"),
+                        isomorphism=False)
+    model = lock_to_model(solver, "ip", "threshold")
+    nodes = solver.tree.nodes
+    combos = solver.spot.holdings(1)[0]
+    checked = 0
+    for v in solver.locked[:6]:
+        board = list(solver.spot.board) + [int(c) for c in nodes[v, [8, 9]] if c >= 0]
+        bet = model.params[len(board) - 2][0]
+        table = solver.strategy(v)
+        codes = [a[0] for a in solver.tree.actions[int(np.searchsorted(solver.tree.decision_nodes, v))]]
+        for h, c in enumerate(combos[:40]):
+            if set(map(int, c)) & set(board):
+                continue
+            st = strength(list(map(int, c)), board)
+            assert table[codes.index(A_BET), h] == float(st >= bet)
+            assert table[codes.index(A_CHECK), h] == float(st < bet)
+            checked += 1
+    assert checked > 100
+
+
+def test_locks_are_refused_with_one_clear_error():
+    from analysis.solvers.cards import SpotError
+
+    solver = CardSolver(_model_spot("7d 8d", "4s 9h 3d 6c 10s", load_model("threshold"), 40, "300,700,500"),
+                        isomorphism=False)
+    with pytest.raises(SpotError, match="oop or ip"):
+        lock_to_model(solver, "hero", "threshold")
+    with pytest.raises(SpotError, match="PLAYER=MODEL"):
+        parse_locks("ip:threshold")
+    assert parse_locks("oop=passive, ip=threshold") == {"oop": "passive", "ip": "threshold"}

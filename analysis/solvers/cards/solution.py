@@ -20,6 +20,12 @@ the chips a player ends the hand with less what it had behind at the root: the
 pot share plus bonus and effect gains, less penalties, effect payments and what it
 put in (so a free fold is worth minus the penalty it pays, not 0).
 
+``.summary(line, by)``: the actor's range at a decision grouped by made hand (top
+pair, set, ...), draw or starting class, with each group's share of the range and
+its frequency and EV of every action, weighted by how likely each holding is there.
+``to_frame`` and ``fold_or_check`` name each holding's ``class``, ``made_hand`` and
+``draw`` too.
+
 ``.fold_or_check()``: at every decision where a player may fold although nobody
 has bet (the free fold of Dilemma Hold'em), per holding the EV of folding and of
 checking, the answer (``folds for free`` when folding is worth more than
@@ -47,7 +53,20 @@ from analysis.core.io import atomic_path
 from . import _kernels as K
 from .solver import CardSolver, Progress
 from .spot import Spot, SpotError
-from .tree import CARD, CHANCE, COUNT, DECISION, END, KIND, LOCK, PLAYER, action_label
+from .summary import SUMMARY_KEYS, group_order, holding_groups
+from .tree import (
+    CARD,
+    CHANCE,
+    COUNT,
+    DEALT0,
+    DEALT1,
+    DECISION,
+    END,
+    KIND,
+    LOCK,
+    PLAYER,
+    action_label,
+)
 
 FORMAT = "card-solver/1"
 DEFAULT_TOLERANCE_PCT = 0.1
@@ -61,6 +80,7 @@ class SpotSolution:
         self.solver = solver
         self.spot = solver.spot
         self.tolerance = self.spot.pot * DEFAULT_TOLERANCE_PCT / 100 if tolerance is None else float(tolerance)
+        self._group_cache: dict[tuple, dict[str, list[str]]] = {}
 
     @property
     def exploitability(self) -> float:
@@ -117,11 +137,15 @@ class SpotSolution:
 
     def _opponent_reach(self, v: int) -> np.ndarray:
         """The reach of the non-acting player's holdings at ``v`` (average strategies, chance included)."""
+        return self.reach(v, 1 - int(self.solver.tree.nodes[v, PLAYER]))
+
+    def reach(self, v: int, player: int) -> np.ndarray:
+        """The reach of ``player``'s holdings at node ``v``: range weight times the player's own
+        average-strategy probabilities along the way, 0 for holdings a dealt card blocks (chance
+        probabilities included, as the walk's opponent reach)."""
         nodes = self.solver.tree.nodes
         t = self.solver.tables
-        actor = int(nodes[v, PLAYER])
-        opp = 1 - actor
-        reach = t.weights[opp].copy()
+        reach = t.weights[player].copy()
         u = 0
         while u != v:
             kids = self._children(u)
@@ -129,13 +153,18 @@ class SpotSolution:
             c = kids[j]
             if nodes[u, KIND] == CHANCE:
                 card = int(nodes[c, CARD])
-                blocked = (t.hands[opp, :, 0] == card) | (t.hands[opp, :, 1] == card)
+                blocked = (t.hands[player, :, 0] == card) | (t.hands[player, :, 1] == card)
                 reach[blocked] = 0.0
                 reach /= K._unseen(nodes, u, self.solver._iopts)
-            elif nodes[u, PLAYER] == opp:
-                reach[: t.n_hands[opp]] *= self.solver.strategy(u)[j]
+            elif nodes[u, PLAYER] == player:
+                reach[: t.n_hands[player]] *= self.solver.strategy(u)[j]
             u = c
         return reach
+
+    def board_at(self, v: int) -> list[int]:
+        """The board's card ids at node ``v`` (the spot's board and the cards dealt since)."""
+        dealt = [int(c) for c in self.solver.tree.nodes[v, [DEALT0, DEALT1]] if c >= 0]
+        return [int(c) for c in self.spot.board] + dealt
 
     def action_values(self, line: Sequence[str] = ()) -> tuple[list[str], np.ndarray]:
         """Action labels and EV (chips) of each action per holding of the actor: float64[actions, holdings].
@@ -178,6 +207,14 @@ class SpotSolution:
         spec = self.spot.spec
         return [spec.card_name(a) + spec.card_name(b) for a, b in self.spot.holdings(player)[0]]
 
+    def _groups(self, player: int, v: int) -> dict[str, list[str]]:
+        """Each holding's starting class, made hand and draw on the board at node ``v`` (cached)."""
+        board = self.board_at(v)
+        key = (player, tuple(board))
+        if key not in self._group_cache:
+            self._group_cache[key] = {by: holding_groups(self.spot, player, board, by) for by in SUMMARY_KEYS}
+        return self._group_cache[key]
+
     def first_street_lines(self) -> list[tuple[str, ...]]:
         """The action lines of every decision on the first street (before any card is dealt)."""
         nodes = self.solver.tree.nodes
@@ -209,10 +246,12 @@ class SpotSolution:
             second = ev[order[1], np.arange(ev.shape[1])] if len(labels) > 1 else best
             gap = best - second
             k, n = ev.shape
+            groups = self._groups(actor, v)
             frames.append(pd.DataFrame({
                 "line": " / ".join(line) or "(root)",
                 "player": "oop" if actor == 0 else "ip",
                 "holding": np.tile(names, k),
+                **{key: np.tile(groups[key], k) for key in SUMMARY_KEYS},
                 "weight": np.tile(weight, k),
                 "action": np.repeat(labels, n),
                 "frequency": freq.ravel(),
@@ -238,7 +277,7 @@ class SpotSolution:
             actor = int(self.solver.tree.nodes[v, PLAYER])
             freq = self.solver.strategy(v)
             f, c = labels.index("fold"), labels.index("check")
-            best = np.nanmax(ev, axis=0)
+            best = np.where(np.isnan(ev).all(axis=0), np.nan, np.max(np.nan_to_num(ev, nan=-np.inf), axis=0))
             gap = ev[f] - ev[c]
             answer = np.where(gap > self.tolerance, "folds for free",
                               np.where(gap < -self.tolerance, "checks", "indifferent"))
@@ -246,6 +285,7 @@ class SpotSolution:
                 "line": " / ".join(line) or "(root)",
                 "player": "oop" if actor == 0 else "ip",
                 "holding": self._holding_names(actor),
+                **self._groups(actor, v),
                 "weight": self.spot.holdings(actor)[1],
                 "fold_frequency": freq[f],
                 "check_frequency": freq[c],
@@ -259,6 +299,39 @@ class SpotSolution:
         if not frames:
             raise SpotError("no decision on the first street offers both fold and check (is the free fold on?)")
         return pd.concat(frames, ignore_index=True)
+
+    def summary(self, line: Sequence[str] = (), by: str = "made_hand") -> pd.DataFrame:
+        """The actor's range at the decision ``line`` leads to, grouped ``by`` ``made_hand``,
+        ``draw`` or ``class`` (starting class such as ``AKs``): per group and action, the share of
+        the range reaching the decision, the frequency, the action's EV (chips) and the group's
+        value under its strategy (``group_ev``), each weighted by how likely the holding is there
+        (its own reach times the opponent holdings it can meet)."""
+        if by not in SUMMARY_KEYS:
+            raise SpotError(f"summary by {by!r}: choose one of {', '.join(SUMMARY_KEYS)}")
+        labels, ev = self.action_values(line)
+        v = self.node(line)
+        actor = int(self.solver.tree.nodes[v, PLAYER])
+        n = int(self.solver.tables.n_hands[actor])
+        weight = self.reach(v, actor)[:n] * _compatible_mass(self.solver, actor, self._opponent_reach(v))
+        weight = np.where(np.isnan(ev).any(axis=0), 0.0, weight)
+        groups = np.array(self._groups(actor, v)[by])
+        freq = self.solver.strategy(v)
+        total = weight.sum()
+        node_ev = (freq[:, :n] * np.nan_to_num(ev)).sum(axis=0)
+        rows = []
+        for group in group_order(by, self.spot):
+            sel = (groups == group) & (weight > 0)
+            if not sel.any():
+                continue
+            w = weight[sel]
+            for a, label in enumerate(labels):
+                rows.append({"line": " / ".join(line) or "(root)", "player": "oop" if actor == 0 else "ip",
+                             "by": by, "group": group, "holdings": int(sel.sum()),
+                             "share": float(w.sum() / total), "action": label,
+                             "frequency": float((w * freq[a, sel]).sum() / w.sum()),
+                             "ev": float((w * ev[a, sel]).sum() / w.sum()),
+                             "group_ev": float((w * node_ev[sel]).sum() / w.sum())})
+        return pd.DataFrame(rows)
 
     # files ------------------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:
@@ -278,7 +351,7 @@ class SpotSolution:
                 "exploitability": self.exploitability, "exploitability_pct_pot": self.exploitability_pct,
                 "exploitability_measure": self.exploitability_measure,
                 "ev": self.ev(), "indifference_tolerance": self.tolerance,
-                "nodes": int(self.solver.tree.nodes.shape[0])}
+                "nodes": int(self.solver.tree.nodes.shape[0]), "locked_nodes": len(self.solver.locked)}
 
 
 def _compatible_mass(solver: CardSolver, player: int, reach: np.ndarray) -> np.ndarray:
