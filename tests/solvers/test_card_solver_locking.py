@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import analysis
+
 from analysis.solvers.cards import CardSolver, Spot
 from analysis.solvers.cards.dilemma import DilemmaTable
 from analysis.solvers.cards.locks import lock_to_model, parse_locks
@@ -91,3 +93,6 @@ def test_locks_are_refused_with_one_clear_error():
     with pytest.raises(SpotError, match="PLAYER=MODEL"):
         parse_locks("ip:threshold")
     assert parse_locks("oop=passive, ip=threshold") == {"oop": "passive", "ip": "threshold"}
+    solution = analysis.solve_spot(solver.spot, locks={"ip": "threshold"}, max_iterations=5)
+    ip_nodes = [int(v) for v in solver.tree.decision_nodes if solver.tree.nodes[v, 1] == 1]
+    assert solution.solver.locked == ip_nodes and ip_nodes  # every decision of ip, by the model's name

@@ -371,17 +371,23 @@ def _compatible_mass(solver: CardSolver, player: int, reach: np.ndarray) -> np.n
 
 def solve_spot(spot: Spot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
                progress: Progress | None = None, tolerance: float | None = None,
-               locks: dict[tuple[str, ...], np.ndarray] | None = None) -> SpotSolution:
+               locks: dict | None = None) -> SpotSolution:
     """Solve ``spot`` until exploitability <= ``target_pct``% of the pot or ``max_iterations``.
 
     ``locks``: node locking, ``{line: strategy}`` with a line of action labels and dealt cards
     from the root (as :meth:`SpotSolution.node`) and the strategy as :meth:`CardSolver.lock`
-    takes it; the solver then runs without suit isomorphism."""
+    takes it, or ``{"ip": "threshold"}`` (a player and an opponent model: every decision of
+    that player, :func:`.locks.lock_to_model`); the solver then runs without suit isomorphism."""
+    from .locks import PLAYERS, lock_to_model
+
     solver = CardSolver(spot, method, isomorphism=not locks)
     if locks:
         lines = SpotSolution(solver)
-        for line, strategy in locks.items():
-            solver.lock(lines.node(tuple(line)), strategy)
+        for key, strategy in locks.items():
+            if isinstance(key, str) and key in PLAYERS:
+                lock_to_model(solver, key, strategy)
+            else:
+                solver.lock(lines.node(tuple(key)), strategy)
     solver.run(target_pct=target_pct, max_iterations=max_iterations, progress=progress)
     return SpotSolution(solver, tolerance)
 
