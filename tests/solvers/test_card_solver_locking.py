@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 import analysis
-
 from analysis.solvers.cards import CardSolver, Spot
 from analysis.solvers.cards.dilemma import DilemmaTable
 from analysis.solvers.cards.locks import lock_to_model, parse_locks
