@@ -12,6 +12,7 @@ on ``<body>``; Chromium's ``--dump-dom`` prints the DOM after it ran.
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import re
 import shutil
@@ -43,6 +44,57 @@ def find_chromium() -> str | None:
         if path:
             return path
     return None
+
+
+def run_in_page(page: str | Path, script: str, attribute: str, timeout: float = 120) -> str:
+    """Load a copy of ``page`` with ``script`` added at the end of ``<body>`` in headless Chromium;
+    return the value the script left in ``<body data-ATTRIBUTE>`` (HTML entities decoded)."""
+    chromium = find_chromium()
+    if chromium is None:
+        raise FileNotFoundError("no Chromium found: apt-get install chromium")
+    page = Path(page).resolve()
+    html_text = page.read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp) / page.name
+        probe.write_text(html_text.replace("</body>", script + "</body>", 1), encoding="utf-8")
+        flags = [*FLAGS, f"--user-data-dir={Path(tmp) / 'profile'}"]
+        dom = subprocess.run([chromium, *flags, "--dump-dom", probe.as_uri()],
+                             capture_output=True, text=True, timeout=timeout).stdout
+    found = re.search(rf'data-{attribute}="([^"]*)"', dom)
+    if not found:
+        raise RuntimeError(f"the page did not finish loading in Chromium (no data-{attribute} in the DOM)")
+    return html.unescape(found.group(1))
+
+
+CLICKS = """<script>
+window.addEventListener('load', () => {
+  const root = document.getElementById('spot-browser');
+  const out = {ready: root.dataset.ready === '1', ready_ms: +root.dataset.readyMs};
+  const pick = (id, value) => { const el = document.getElementById(id); el.value = String(value);
+                                el.dispatchEvent(new Event('change')); };
+  const t0 = performance.now();
+  pick('sb-spot', %(spot)d); pick('sb-line', %(line)d); pick('sb-made', %(made)d);
+  out.switch_ms = performance.now() - t0;
+  const cell = root.querySelector('.sb-cell[data-cls="%(cls)s"]');
+  const t1 = performance.now();
+  cell.click();
+  out.click_ms = performance.now() - t1;
+  out.info = document.getElementById('sb-info').textContent;
+  out.header = Array.from(root.querySelectorAll('#sb-detail thead th')).map(th => th.textContent);
+  out.rows = Array.from(root.querySelectorAll('#sb-detail tbody tr')).map(
+    tr => Array.from(tr.children).map(td => td.textContent));
+  out.selected = Array.from(root.querySelectorAll('.sb-selected')).map(c => c.dataset.cls);
+  document.body.setAttribute('data-browser', JSON.stringify(out));
+});
+</script>"""
+
+
+def click_browser(page: str | Path, spot: int, line: int, cls: str, made: int = -1, timeout: float = 120) -> dict:
+    """In the page's strategy browser: choose spot ``spot``, decision ``line`` and made-hand filter
+    ``made`` (-1 for all), click class ``cls``; return what it shows (info line, the holdings table's
+    header and rows) and the time to the first view, of the switch and of the click (ms)."""
+    script = CLICKS % {"spot": spot, "line": line, "made": made, "cls": cls}
+    return json.loads(run_in_page(page, script, "browser", timeout))
 
 
 def check_page(page: str | Path, screenshot: str | Path | None = None, timeout: float = 120) -> dict:

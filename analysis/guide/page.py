@@ -133,6 +133,9 @@ def to_markdown(blocks: list[Block]) -> str:
             out.append(f"![{b.text}]({b.path})\n\n*{b.text}.* <sub>{b.caption}</sub>")
         elif b.kind == "files":
             out.append("\n".join(f"- [{name}]({link})" for name, link in b.items))
+        elif b.kind == "browser":
+            out.append(f"*The strategy browser (pick a spot and a line, click a class) is in `guide.html`; "
+                       f"its data: [{b.path}]({b.path}).*")
     return "\n\n".join(out) + "\n"
 
 
@@ -146,6 +149,12 @@ table{border-collapse:collapse;margin:1em 0;font-size:.9em}td,th{border:1px soli
 text-align:right}th{background:#eef3f8}figure{margin:1.5em 0}figure img{max-width:100%;border:1px solid #ddd}
 figcaption{font-size:.85em;color:#444}.prov{color:#777;font-size:.8em;display:block}
 .note{background:#fff4d6;border-left:4px solid #e0a800;padding:.5em 1em;font-weight:bold}
+.sb{border:1px solid #ccc;padding:.5em 1em;margin:1em 0}.sb-controls label{margin-right:1em}
+.sb-main{display:flex;gap:1em;align-items:flex-start}.sb-grid{display:grid;grid-template-columns:repeat(10,52px);
+gap:2px}.sb-cell{position:relative;height:34px;background:#eee;cursor:pointer;font-size:11px;overflow:hidden}
+.sb-cell b{position:relative;padding:2px;color:#111;text-shadow:0 0 2px #fff}.sb-bar{position:absolute;top:0;
+bottom:0}.sb-empty{opacity:.35}.sb-selected{outline:3px solid #1f4e79}.sb-detail{max-height:420px;overflow:auto}
+.sb-legend span{margin-right:1em}.sb-legend i{display:inline-block;width:12px;height:12px;margin-right:4px}
 """
 
 
@@ -181,6 +190,8 @@ def to_html(blocks: list[Block], out: Path) -> str:
                 f'<figure><img alt="{html.escape(b.text)}" src="data:image/png;base64,{data}">'
                 f"<figcaption>{_inline(b.text)}<span class=\"prov\">{html.escape(b.caption)}</span>"
                 "</figcaption></figure>")
+        elif b.kind == "browser":
+            body.append(_browser(out / b.path))
         elif b.kind == "files":
             body.append("<ul>" + "".join(
                 f'<li><a href="{html.escape(link)}">{html.escape(name)}</a></li>' for name, link in b.items
@@ -190,6 +201,25 @@ def to_html(blocks: list[Block], out: Path) -> str:
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{title}</title><style>{_CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
+
+
+ASSETS = Path(__file__).parent / "assets"
+
+_BROWSER_HTML = """<div id="spot-browser" class="sb">
+<div class="sb-controls"><label>spot <select id="sb-spot"></select></label>
+<label>decision <select id="sb-line"></select></label>
+<label>made hand <select id="sb-made"></select></label></div>
+<p id="sb-info"></p><div id="sb-legend" class="sb-legend"></div>
+<div class="sb-main"><div id="sb-grid" class="sb-grid"></div><div id="sb-detail" class="sb-detail"></div></div>
+</div>"""
+
+
+def _browser(data_file: Path) -> str:
+    """The strategy browser: its markup, its data (JSON, ``</`` escaped) and its script."""
+    data = data_file.read_text(encoding="utf-8").replace("</", "<\\/")
+    script = (ASSETS / "browser.js").read_text(encoding="utf-8")
+    return (f'{_BROWSER_HTML}<script type="application/json" id="spot-data">{data}</script>'
+            f"<script>{script}</script>")
 
 
 def write_page(out: str | Path) -> dict[str, Path]:

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from analysis.studies.fold_vs_check.layout import BOARD_CLASS_TEXT, BOARD_CLASSES
+from analysis.studies.made_hands import MADE_HANDS
 
 from .blocks import Block
 
@@ -722,6 +724,77 @@ _TITLES = {
     "equilibrium_convergence": "How close the solutions are (NashConv, strategy change)",
     "equilibrium_option_value": "The value of the fold-for-free option",
 }
+
+
+def solved_spots(folder: Path, info: dict[str, Any]) -> list:
+    """River spots at equilibrium: how settled, the free fold by game state, play by made hand, the browser."""
+    spots = _csv(folder, "spots")
+    free = _csv(folder, "spots_fold_or_check")
+    summary = _csv(folder, "spots_summary")
+    if spots is None or free is None or summary is None:
+        return []
+    m = info.get("manifest", {})
+    states = list(dict.fromkeys(spots["state"]))
+    out = [_block("p", (
+        f"Each spot is solved card by card with the card-level solver (`dilemma solve spot --game dilemma`): "
+        f"{m.get('family_description', m.get('family', ''))}; the real settlement of the {m.get('deck', '')} "
+        f"deck at every fold and showdown, the free fold allowed. Boards: {spots['board'].nunique()} drawn "
+        f"uniformly from the deck (seed {m.get('seed', 0)}, equal weights), each in {len(states)} game "
+        f"states ({', '.join(states)}). Every spot reached NashConv at most "
+        f"{spots['nash_conv_pct_pot'].max():.2f}% of the pot (exact best responses; median "
+        f"{spots['iterations'].median():.0f} DCFR iterations), so the answers hold against any opponent "
+        "up to that margin: they are equilibrium answers, not answers against one style of play."))]
+    start = free[free["state"] == states[0]]
+    out.append(_block("p", (
+        "Folding for free on the river, by game state (share of the range whose best choice it is, "
+        "'indifferent' when folding and checking are worth the same within 0.1% of the pot, and what each "
+        "choice costs on average against the holding's best action, $ a hand):")))
+    table = (free.groupby(["state", "line", "player"], sort=False)
+             [["folds_for_free", "checks", "indifferent", "regret_fold", "regret_check"]].mean().reset_index())
+    table = _percent(table, ["folds_for_free", "checks", "indifferent"])
+    table[["regret_fold", "regret_check"]] = table[["regret_fold", "regret_check"]].map(lambda v: f"{v:.2f}")
+    out.append(_block("table", frame=table.rename(columns={
+        "folds_for_free": "folds for free %", "checks": "checks %", "indifferent": "indifferent %",
+        "regret_fold": "regret of folding $", "regret_check": "regret of checking $"})))
+    if len(start):
+        out.append(_block("p", (
+            f"In the starting state {100 * start['folds_for_free'].mean():.1f}% of the range folds the river "
+            "for free at equilibrium, on average over the boards. Heads-up that is what the rules predict: a "
+            "player who folds on the river took part in the last betting round, so it is a loser and pays "
+            "its penalty share (RULES §1.8, example D); only a river *showdown* spares those who folded to a "
+            "bet (the river exception), and a free fold leaves no showdown. Checking pays the same penalty "
+            "when it loses and wins when it wins, so folding for free can at best tie.")))
+    same = spots.pivot_table(index="board", columns="state", values="ev_oop")
+    if {"start", "bank1-low"} <= set(same.columns):
+        equal = bool(np.allclose(same["start"], same["bank1-low"], atol=1e-9))
+        out.append(_block("p", (
+            "A hand's value here is its chips after the settlement. With bank 1 down to $10 the penalty "
+            "and bonus flow exactly as with the starting bank (the blinds rise only after the hand), so "
+            + ("the `bank1-low` solutions equal the `start` ones on every board." if equal else
+               "the `bank1-low` solutions should equal the `start` ones; here they differ, which needs a look.")
+            + " `bank3-low` (bank 3 at $40, blinds 30/60) caps the bonus and ends the game after the hand.")))
+    root = summary[(summary["line"] == "(root)") & (summary["by"] == "made_hand") & (summary["state"] == states[0])]
+    if len(root):
+        actions = list(dict.fromkeys(root["action"]))
+        pivot = root.pivot_table(index="group", columns="action", values="frequency", aggfunc="mean")[actions]
+        order = [g for g in MADE_HANDS if g in pivot.index]
+        share = root.groupby("group")["share"].mean()[order]
+        value = root.groupby("group")["group_ev"].mean()[order]
+        frame = _percent(pivot.loc[order], actions)
+        frame.columns.name = None
+        frame.insert(0, "share of range", (100 * share).map(lambda v: f"{v:.1f}"))
+        frame["value $"] = value.map(lambda v: f"{v:.1f}")
+        out.append(_block("p", (f"The first player's river play by made hand ({states[0]}, mean over the boards; "
+                                "share of the range and action frequencies in %, value in chips after the settlement):")))
+        out.append(_block("table", frame=frame.reset_index().rename(columns={"group": "made hand"})))
+    if info.get("browser"):
+        out.append(_block("p", (
+            "The strategy browser below reads the stored solutions: pick a spot and a decision; each of the "
+            "100 starting classes is coloured by how often its holdings take each action (weighted by how "
+            "often they reach the decision); click a class for its holdings with every action's frequency "
+            "and EV; filter by made hand.")))
+        out.append(Block("browser", path=f"{info['study']}/{info['browser']}"))
+    return out
 
 
 def whole_games(folder: Path, info: dict[str, Any]) -> list:

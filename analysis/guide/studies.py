@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -109,6 +110,39 @@ def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     write_table(others.continuations, folder, "fold_vs_check_continuations", others.manifest)
     shutil.rmtree(folder / "compare", ignore_errors=True)
     return {"manifest": result.manifest, "tables": _tables(folder), "charts": _charts(folder)}
+
+
+# ----------------------------------------------------------------------------- solved spots
+
+
+def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
+    """Heads-up river spots solved card by card on a seeded sample of boards in each game state,
+    their range summaries and fold-or-check answers, and the strategy browser's data."""
+    from analysis.core.io import provenance, write_table, write_text
+    from analysis.studies.solved_spots import (
+        FAMILIES,
+        GAME_STATES,
+        browser_data,
+        sample_boards,
+        solve_family,
+        spot_tables,
+    )
+
+    family = FAMILIES[0]
+    n_boards, target, states = (2, 2.0, GAME_STATES[::2]) if options.quick else (8, 0.3, GAME_STATES)
+    boards = sample_boards(family, n_boards, options.seed, options.deck)
+    echo(f"  {family.name}: {n_boards} boards (uniform sample, seed {options.seed}) x {len(states)} game states, "
+         f"each to NashConv {target}% of the pot")
+    paths = solve_family(folder, family, boards, states, options.deck, target, 3000,
+                         progress=lambda i, n, what: options.progress and options.progress(i, n, what))
+    manifest = provenance(study="solved_spots", family=family.name, family_description=family.description,
+                          deck=options.deck, seed=options.seed, boards=boards, board_weights="uniform",
+                          states=[s.name for s in states], target_nash_conv_pct_pot=target,
+                          method="dcfr, exact NashConv (card-level, every holding)")
+    for name, frame in spot_tables(paths, family, options.deck).items():
+        write_table(frame, folder, name, manifest)
+    write_text(folder / "spots_browser.json", json.dumps(browser_data(paths, family), separators=(",", ":")))
+    return {"manifest": manifest, "tables": _tables(folder), "charts": [], "browser": "spots_browser.json"}
 
 
 # ----------------------------------------------------------------------------- whole games
@@ -228,6 +262,8 @@ STUDIES: tuple[Study, ...] = (
           run_fold_vs_check, version=3),
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
+    Study("solved_spots", "Solved spots: river play at equilibrium, holding by holding, with a strategy browser",
+          run_solved_spots),
     Study("whole_games", "Which way of playing wins whole games", run_whole_games),
     Study("brag", "Three Card Brag: hand odds, equity against 1-16 hands, and blind play", run_brag),
     Study("bluffjack", "Bluffjack: bust odds, and hit or stand against 1-9 opponents", run_bluffjack,

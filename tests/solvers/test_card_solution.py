@@ -105,7 +105,7 @@ def test_summary_by_class_equals_a_direct_sum(solution):
     table = solution.summary((), "class").set_index(["group", "action"])
     solver = solution.solver
     w = solver.tables.weights[0, : solver.tables.n_hands[0]] * _compatible_mass(solver, 0, solver.tables.weights[1])
-    names = solution._holding_names(0)
+    names = solution.holding_names(0)
     aks = np.array([n[0] == "A" and n[2] == "K" and n[1] == n[3] for n in names])  # AsKs, AhKh, ...
     strategy = solver.strategy(0)
     labels, ev = solution.action_values(())

@@ -200,14 +200,15 @@ class SpotSolution:
         if self.solver.tree.nodes[v, KIND] != DECISION:
             raise SpotError(f"the line {' / '.join(line) or '(root)'} does not end at a decision")
         actor = int(self.solver.tree.nodes[v, PLAYER])
-        return pd.DataFrame(self.solver.strategy(v).T, index=pd.Index(self._holding_names(actor), name="holding"),
+        return pd.DataFrame(self.solver.strategy(v).T, index=pd.Index(self.holding_names(actor), name="holding"),
                             columns=self._labels(v))
 
-    def _holding_names(self, player: int) -> list[str]:
+    def holding_names(self, player: int) -> list[str]:
+        """``player``'s holdings by name (``AsKd``), in the solver's order."""
         spec = self.spot.spec
         return [spec.card_name(a) + spec.card_name(b) for a, b in self.spot.holdings(player)[0]]
 
-    def _groups(self, player: int, v: int) -> dict[str, list[str]]:
+    def groups_at(self, player: int, v: int) -> dict[str, list[str]]:
         """Each holding's starting class, made hand and draw on the board at node ``v`` (cached)."""
         board = self.board_at(v)
         key = (player, tuple(board))
@@ -238,7 +239,7 @@ class SpotSolution:
             actor = int(self.solver.tree.nodes[v, PLAYER])
             labels, ev = self.action_values(line)
             freq = self.solver.strategy(v)
-            names = self._holding_names(actor)
+            names = self.holding_names(actor)
             weight = self.spot.holdings(actor)[1]
             node_ev = (freq * ev).sum(axis=0)
             order = np.argsort(-np.nan_to_num(ev, nan=-np.inf), axis=0, kind="stable")
@@ -246,7 +247,7 @@ class SpotSolution:
             second = ev[order[1], np.arange(ev.shape[1])] if len(labels) > 1 else best
             gap = best - second
             k, n = ev.shape
-            groups = self._groups(actor, v)
+            groups = self.groups_at(actor, v)
             frames.append(pd.DataFrame({
                 "line": " / ".join(line) or "(root)",
                 "player": "oop" if actor == 0 else "ip",
@@ -284,8 +285,8 @@ class SpotSolution:
             frames.append(pd.DataFrame({
                 "line": " / ".join(line) or "(root)",
                 "player": "oop" if actor == 0 else "ip",
-                "holding": self._holding_names(actor),
-                **self._groups(actor, v),
+                "holding": self.holding_names(actor),
+                **self.groups_at(actor, v),
                 "weight": self.spot.holdings(actor)[1],
                 "fold_frequency": freq[f],
                 "check_frequency": freq[c],
@@ -314,7 +315,7 @@ class SpotSolution:
         n = int(self.solver.tables.n_hands[actor])
         weight = self.reach(v, actor)[:n] * _compatible_mass(self.solver, actor, self._opponent_reach(v))
         weight = np.where(np.isnan(ev).any(axis=0), 0.0, weight)
-        groups = np.array(self._groups(actor, v)[by])
+        groups = np.array(self.groups_at(actor, v)[by])
         freq = self.solver.strategy(v)
         total = weight.sum()
         node_ev = (freq[:, :n] * np.nan_to_num(ev)).sum(axis=0)
@@ -341,8 +342,8 @@ class SpotSolution:
                 "storage": list(s.tree.storage), "history": s.history, "locked": s.locked}
         path = Path(path)
         with atomic_path(path) as tmp, open(tmp, "wb") as fh:
-            np.savez(fh, info=np.array(json.dumps(info)), regret0=s.regrets[0], regret1=s.regrets[1],
-                     sum0=s.sums[0], sum1=s.sums[1])
+            np.savez_compressed(fh, info=np.array(json.dumps(info)), regret0=s.regrets[0], regret1=s.regrets[1],
+                                sum0=s.sums[0], sum1=s.sums[1])
         return path
 
     def manifest(self) -> dict:

@@ -1,0 +1,224 @@
+"""Spot families solved in bulk with the card-level solver, stored for the guide and its browser.
+
+A *family* (:class:`Family`) is a kind of spot stated once: players, street, pot,
+stack, ranges and bet tree. It is solved on a seeded, uniformly weighted sample of
+boards from the deck and in every *game state* (:data:`GAME_STATES`: the starting
+bank, bank 1 nearly empty, bank 3 nearly empty), each spot to a target NashConv.
+Solutions are written one file per spot (``solutions/<family>-<state>-<board>.npz``,
+whole or not at all) as they finish, so an interrupted batch resumes where it
+stopped; a file that no longer matches its spot is solved again.
+
+:func:`spot_tables` reads the solutions as tables: one row per spot with its board
+texture, convergence and values; the range summaries (by made hand and starting
+class) at every decision of the first street; the fold-or-check answers; and the
+compact per-holding data of the guide's strategy browser (:func:`browser_data`).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analysis.dilemma.decks import load_deck
+from analysis.solvers.cards import Spot, SpotError, SpotSolution, load_solution, solve_spot
+from evaluator.errors import LabError
+
+from .fold_vs_check.results import classify_board
+from .made_hands import MADE_HANDS
+
+
+class SpotFamilyError(LabError):
+    """A spot family or game state that cannot be solved as asked."""
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Where the game stands: the bank (three tiers) and the blind level."""
+
+    name: str
+    bank: tuple[int, int, int]
+    level: int
+    description: str
+
+
+GAME_STATES: tuple[GameState, ...] = (
+    GameState("start", (300, 700, 500), 0, "the starting bank 300/700/500, blinds 10/20"),
+    GameState("bank1-low", (10, 700, 500), 0, "bank 1 down to $10: the blinds rise after this hand"),
+    GameState("bank3-low", (0, 0, 40), 2, "bank 3 down to $40, blinds 30/60: a bonus is paid short "
+                                          "and the game ends after this hand"),
+)
+"""The game states every family is solved in."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """A kind of heads-up spot, solved on many boards: everything but the board and the bank."""
+
+    name: str
+    board_cards: int
+    pot: int
+    stack: int
+    oop: str = "random"
+    ip: str = "random"
+    bets: str = "100%, a"
+    raises: str = "a"
+    description: str = ""
+
+    def spot(self, board: str, state: GameState, deck: str) -> Spot:
+        """The family's spot on ``board`` in ``state``."""
+        return Spot.from_options(game="dilemma", deck=deck, board=board, oop=self.oop, ip=self.ip, pot=self.pot,
+                                 stack=self.stack, bets=self.bets, raises=self.raises,
+                                 bank=",".join(map(str, state.bank)), level=state.level)
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family("hu-river", 5, 40, 980, description="heads-up on the river, both in $20 pre-flop, random "
+                                                  "holdings, bets of the pot or all-in, raises all-in"),
+)
+"""The families the guide solves."""
+
+
+def sample_boards(family: Family, n: int, seed: int, deck: str) -> list[str]:
+    """``n`` distinct boards of the family's size, uniformly from the deck (seeded), as card names."""
+    spec = load_deck(deck).spec
+    rng = np.random.default_rng([seed, 0x5B075, family.board_cards])
+    seen: list[str] = []
+    while len(seen) < n:
+        cards = rng.choice(spec.n_cards, family.board_cards, replace=False)
+        name = " ".join(spec.card_name(int(c)) for c in cards)
+        if name not in seen:
+            seen.append(name)
+    return seen
+
+
+def _file(folder: Path, family: Family, state: GameState, board: str) -> Path:
+    return folder / "solutions" / f"{family.name}-{state.name}-{board.replace(' ', '')}.npz"
+
+
+def solve_family(folder: Path, family: Family, boards: list[str], states: tuple[GameState, ...], deck: str,
+                 target_pct: float, max_iterations: int,
+                 progress: Callable[[int, int, str], None] | None = None) -> list[Path]:
+    """Solve every (state, board) spot of ``family`` into ``folder/solutions`` (resuming: a finished
+    spot whose file holds the same spot is kept); returns the solution files in order."""
+    if not target_pct > 0:
+        raise SpotFamilyError(f"target {target_pct}% of the pot: must be positive")
+    todo = [(s, b) for s in states for b in boards]
+    paths = []
+    for i, (state, board) in enumerate(todo):
+        spot = family.spot(board, state, deck)
+        path = _file(folder, family, state, board)
+        if progress:
+            progress(i, len(todo), f"{family.name} {state.name} {board}")
+        if path.exists():
+            try:
+                if load_solution(path).spot.describe() == spot.describe():
+                    paths.append(path)
+                    continue
+            except SpotError:
+                pass  # a damaged or foreign file: solve again
+        path.parent.mkdir(parents=True, exist_ok=True)
+        solve_spot(spot, target_pct=target_pct, max_iterations=max_iterations).save(path)
+        paths.append(path)
+    if progress:
+        progress(len(todo), len(todo), family.name)
+    return paths
+
+
+def texture(board: list[int], deck: str) -> dict[str, Any]:
+    """What a player sees on a board: paired, flush possible (3+ of a suit), straight possible
+    (3+ ranks of one straight window), the active effect card class, corner bonus and penalty."""
+    d = load_deck(deck)
+    spec = d.spec
+    ranks = [c // spec.n_suits for c in board]
+    suits = [c % spec.n_suits for c in board]
+    return {"paired": len(set(ranks)) < len(ranks),
+            "flush_possible": max(suits.count(s) for s in set(suits)) >= 3,
+            "straight_possible": any(len(set(w) & set(ranks)) >= 3 for w in spec.straights),
+            "effect": classify_board(list(board), d),
+            "corner_bonus": int(sum(d.plus[c] for c in board)),
+            "corner_penalty": int(sum(d.minus[c] for c in board))}
+
+
+def _solutions(paths: list[Path]) -> Iterator[tuple[Path, SpotSolution]]:
+    for path in paths:
+        yield path, load_solution(path)
+
+
+def spot_tables(paths: list[Path], family: Family, deck: str) -> dict[str, pd.DataFrame]:
+    """``spots`` (one row per spot), ``spots_summary`` (by made hand at every decision of the first
+    street, by starting class at the root) and ``spots_fold_or_check`` (the free-fold answer's shares and regrets)."""
+    index, summaries, free = [], [], []
+    for path, sol in _solutions(paths):
+        state = next(s for s in GAME_STATES if path.stem.startswith(f"{family.name}-{s.name}-"))
+        board = sol.spot.describe()["board"]
+        ev = sol.ev()
+        key = {"family": family.name, "state": state.name, "board": board}
+        index.append({**key, **texture(list(sol.spot.board), deck), "iterations": sol.iterations,
+                      "nash_conv_pct_pot": sol.exploitability_pct, "ev_oop": ev["oop"], "ev_ip": ev["ip"]})
+        for line in sol.first_street_lines():
+            for by in ("made_hand", "class") if not line else ("made_hand",):  # classes at the root only
+                summaries.append(sol.summary(line, by).assign(**key))
+        table = sol.fold_or_check()
+        for line, rows in table[table.answer != "unreached"].groupby("line", sort=False):
+            w = rows.weight / rows.weight.sum()
+            free.append({**key, "line": line, "player": rows.player.iloc[0],
+                         **{a.replace(" ", "_"): float(w[rows.answer == a].sum())
+                            for a in ("folds for free", "checks", "indifferent")},
+                         "regret_fold": float((w * rows.regret_fold).sum()),
+                         "regret_check": float((w * rows.regret_check).sum())})
+    return {"spots": pd.DataFrame(index), "spots_summary": pd.concat(summaries, ignore_index=True),
+            "spots_fold_or_check": pd.DataFrame(free)}
+
+
+def _pack(values: np.ndarray, dtype: type) -> str:
+    return base64.b64encode(np.ascontiguousarray(values, dtype=dtype).tobytes()).decode("ascii")
+
+
+FREQ_SCALE = 200
+"""Browser frequencies are stored as uint8 in steps of 0.5%."""
+EV_SCALE = 10
+"""Browser EVs are stored as int16 tenths of a chip (|EV| < 3,276 chips); NaN (the holding
+meets no opponent holding there) as :data:`EV_MISSING`."""
+EV_MISSING = -32768
+
+
+def browser_data(paths: list[Path], family: Family) -> dict[str, Any]:
+    """The strategy browser's data: per spot and decision of the first street, each holding's
+    action frequencies (uint8, 0.5% steps), EVs (int16, tenths of a chip) and reach (uint8, of
+    the highest), in base64; holdings by name with their made-hand index."""
+    spots = []
+    for path, sol in _solutions(paths):
+        state = next(s for s in GAME_STATES if path.stem.startswith(f"{family.name}-{s.name}-"))
+        players = {}
+        lines = []
+        for line in sol.first_street_lines():
+            v = sol.node(line)
+            actor = int(sol.solver.tree.nodes[v, 1])
+            n = int(sol.solver.tables.n_hands[actor])
+            if actor not in players:
+                groups = sol.groups_at(actor, v)
+                players[actor] = {"holdings": sol.holding_names(actor),
+                                  "made": [MADE_HANDS.index(g) for g in groups["made_hand"]]}
+            labels, ev = sol.action_values(line)
+            freq = sol.solver.strategy(v)
+            reach = sol.reach(v, actor)[:n]
+            reach = reach / reach.max() if reach.max() > 0 else reach
+            lines.append({"line": " / ".join(line) or "(root)", "player": actor, "actions": labels,
+                          "freq": _pack(np.rint(freq * FREQ_SCALE), np.uint8),
+                          "ev": _pack(np.where(np.isnan(ev), EV_MISSING,
+                                               np.clip(np.rint(np.nan_to_num(ev) * EV_SCALE), -32767, 32767)),
+                                      np.int16),
+                          "reach": _pack(np.rint(reach * 255), np.uint8)})
+        spots.append({"family": family.name, "state": state.name, "board": sol.spot.describe()["board"],
+                      "nash_conv_pct_pot": round(sol.exploitability_pct, 4), "iterations": sol.iterations,
+                      "players": {str(k): v for k, v in sorted(players.items())}, "lines": lines})
+    return {"made_hands": list(MADE_HANDS), "freq_scale": FREQ_SCALE, "ev_scale": EV_SCALE,
+            "ev_missing": EV_MISSING,
+            "states": {s.name: s.description for s in GAME_STATES},
+            "families": {family.name: family.description}, "spots": spots}
