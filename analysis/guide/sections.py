@@ -787,6 +787,10 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
         out.append(_block("p", (f"The first player's river play by made hand ({states[0]}, mean over the boards; "
                                 "share of the range and action frequencies in %, value in chips after the settlement):")))
         out.append(_block("table", frame=frame.reset_index().rename(columns={"group": "made hand"})))
+        if "fold" in pivot.columns and len(start) and start["folds_for_free"].mean() < 0.005:
+            out.append(_block("p", (
+                "Where a row shows some folding (high card), those folds are ties the solver happens to mix: "
+                "the 'indifferent' share of the table above, not a preference.")))
     if info.get("browser"):
         out.append(_block("p", (
             "The strategy browser below reads the stored solutions: pick a spot and a decision; each of the "
