@@ -748,11 +748,14 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
     out.append(_block("p", (
         "Folding for free on the river, by game state (share of the range whose best choice it is, "
         "'indifferent' when folding and checking are worth the same within 0.1% of the pot, and what each "
-        "choice costs on average against the holding's best action, $ a hand):")))
-    table = (free.groupby(["state", "line", "player"], sort=False)
-             [["folds_for_free", "checks", "indifferent", "regret_fold", "regret_check"]].mean().reset_index())
+        "choice costs on average against the holding's best action, $ a hand, ± one standard error over the sample "
+        "of boards):")))
+    groups = free.groupby(["state", "line", "player"], sort=False)
+    table = groups[["folds_for_free", "checks", "indifferent", "regret_fold", "regret_check"]].mean().reset_index()
+    se = groups[["regret_fold", "regret_check"]].sem().reset_index(drop=True)  # over the sample of boards
     table = _percent(table, ["folds_for_free", "checks", "indifferent"])
-    table[["regret_fold", "regret_check"]] = table[["regret_fold", "regret_check"]].map(lambda v: f"{v:.2f}")
+    for col in ("regret_fold", "regret_check"):
+        table[col] = [f"{v:.2f} ± {e:.2f}" for v, e in zip(table[col], se[col], strict=True)]
     out.append(_block("table", frame=table.rename(columns={
         "folds_for_free": "folds for free %", "checks": "checks %", "indifferent": "indifferent %",
         "regret_fold": "regret of folding $", "regret_check": "regret of checking $"})))
