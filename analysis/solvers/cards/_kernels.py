@@ -138,9 +138,10 @@ def fold_value(nodes, v, hands, same, n_hands, trav, reach, coefs, minus, out):
     total = 0.0
     for o in range(n_hands[opp]):
         r = reach[o]
-        total += r
-        minus[hands[opp, o, 0]] += r
-        minus[hands[opp, o, 1]] += r
+        if r != 0.0:  # (reach is never negative: skipping zeros changes no sum)
+            total += r
+            minus[hands[opp, o, 0]] += r
+            minus[hands[opp, o, 1]] += r
     dead = _dealt_bits(nodes, v)
     for h in range(n_hands[trav]):
         c1 = hands[trav, h, 0]
@@ -179,9 +180,10 @@ def showdown_value(nodes, v, showdown, trav, reach, coefs, minus, out):
         s = st[i]
         while j < no and so[j] < s:
             r = reach[ho[j]]
-            total += r
-            minus[co[j, 0]] += r
-            minus[co[j, 1]] += r
+            if r != 0.0:
+                total += r
+                minus[co[j, 0]] += r
+                minus[co[j, 1]] += r
             j += 1
         out[ht[i]] = pay * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
     # losses: opponent holdings strictly stronger
@@ -192,9 +194,10 @@ def showdown_value(nodes, v, showdown, trav, reach, coefs, minus, out):
         s = st[i]
         while j >= 0 and so[j] > s:
             r = reach[ho[j]]
-            total += r
-            minus[co[j, 0]] += r
-            minus[co[j, 1]] += r
+            if r != 0.0:
+                total += r
+                minus[co[j, 0]] += r
+                minus[co[j, 1]] += r
             j -= 1
         out[ht[i]] -= pay * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
 
@@ -215,7 +218,9 @@ def _class_sums(n_opp, opp_hands, opp_class, groups, reach, sums):
 
 @kernel(inline=True)
 def _sweep_add(r, g, c1, c2, sums):
-    """Add reach ``r`` of a holding of group ``g`` with cards ``c1, c2`` to the sums."""
+    """Add reach ``r`` of a holding of group ``g`` with cards ``c1, c2`` to the sums (nothing for 0)."""
+    if r == 0.0:
+        return
     sums[g, sums.shape[1] - 1] += r
     sums[g, c1] += r
     sums[g, c2] += r
@@ -363,16 +368,18 @@ def _one_group_showdown(tab, rep, nt, no, ht, st, ct, ho, so, co, tc, same, reac
         sc = st[i]
         while j < no and so[j] < sc:
             r = reach[ho[j]]
-            total += r
-            minus[co[j, 0]] += r
-            minus[co[j, 1]] += r
+            if r != 0.0:
+                total += r
+                minus[co[j, 0]] += r
+                minus[co[j, 1]] += r
             j += 1
         out[ht[i]] = tab[S_WIN_MINUS_TIE, tc[ht[i]], rep] * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
     while j < no:
         r = reach[ho[j]]
-        total += r
-        minus[co[j, 0]] += r
-        minus[co[j, 1]] += r
+        if r != 0.0:
+            total += r
+            minus[co[j, 0]] += r
+            minus[co[j, 1]] += r
         j += 1
     every[:] = minus
     all_total = total
@@ -383,9 +390,10 @@ def _one_group_showdown(tab, rep, nt, no, ht, st, ct, ho, so, co, tc, same, reac
         sc = st[i]
         while j >= 0 and so[j] > sc:
             r = reach[ho[j]]
-            total += r
-            minus[co[j, 0]] += r
-            minus[co[j, 1]] += r
+            if r != 0.0:
+                total += r
+                minus[co[j, 0]] += r
+                minus[co[j, 1]] += r
             j -= 1
         h = ht[i]
         a = tc[h]

@@ -62,7 +62,7 @@ class Tables:
     same: np.ndarray  # int64[2, H]: the identical holding of the other player, or -1
     strength: np.ndarray  # int32[2, B, H]: score on each river board, -1 if blocked
     showdown: tuple  # per player and board, the unblocked holdings by increasing score:
-    # count int64[2, B], holding int64[2, B, H], score int32[2, B, H], cards int64[2, B, H, 2]
+    # count int64[2, B], holding int16[2, B, H], score int32[2, B, H], cards uint8[2, B, H, 2]
     pairs: float  # weighted number of compatible holding pairs
     hclass: np.ndarray  # int64[2, H]: each holding's class in the Dilemma payoff tables (0 for Texas)
     fold_tab: np.ndarray  # float64[F, 2, K, K]: Dilemma fold payoffs (see .dilemma); empty for Texas
@@ -127,9 +127,10 @@ def _showdown_tables(strength: np.ndarray, hands: np.ndarray) -> tuple:
     order = np.argsort(strength, axis=2, kind="stable")
     count = (strength >= 0).sum(axis=2).astype(np.int64)
     blocked = strength.shape[2] - count  # blocked and padding rows (score -1) sort first
-    holding = np.zeros(order.shape, dtype=np.int64)
+    # compact types (8 bytes a row instead of 28): the sweeps read these rows at every showdown
+    holding = np.zeros(order.shape, dtype=np.int16)
     score = np.zeros(order.shape, dtype=np.int32)
-    cards = np.zeros((*order.shape, 2), dtype=np.int64)
+    cards = np.zeros((*order.shape, 2), dtype=np.uint8)
     for p in range(2):
         for b in range(order.shape[1]):
             k, first = int(count[p, b]), int(blocked[p, b])
