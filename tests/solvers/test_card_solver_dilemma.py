@@ -145,8 +145,11 @@ def test_nash_conv_falls_on_a_dilemma_river_spot():
     start = solver.exploitability
     solver.run(target_pct=0.1, max_iterations=3000)
     assert start > 10.0
-    assert solver.exploitability_measure == "NashConv"
+    assert solver.exploitability_measure == "mean best-response gain (NashConv / 2)"
     assert solver.exploitability <= 0.001 * 40
+    gains = solver.best_response_values() - solver.expected_values()
+    assert solver.nash_conv == pytest.approx(gains.sum(), abs=1e-12)
+    assert solver.exploitability == pytest.approx(gains.sum() / 2, abs=1e-12)
 
 
 def test_fold_or_check_answers():

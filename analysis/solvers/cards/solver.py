@@ -46,6 +46,9 @@ METHODS = {"dcfr": K.METHOD_DCFR, "cfr+": K.METHOD_CFR_PLUS}
 BUFFER_SETS = 32
 """Scratch buffer sets for the parallel tasks (threads take sets one at a time; results do not
 depend on the thread count)."""
+EXPLOITABILITY_MEASURE = "mean best-response gain (NashConv / 2)"
+"""Texas Hold'em (zero-sum): postflop-solver's exploitability. Dilemma Hold'em (not zero-sum, the
+bank pays and takes): half the sum of both players' gains, the lab's ``NashConv / players``."""
 CHECK_EVERY = 10
 """Iterations between two exploitability measurements in :meth:`CardSolver.run` (as postflop-solver)."""
 
@@ -320,28 +323,27 @@ class CardSolver:
 
     @property
     def exploitability(self) -> float:
-        """Texas Hold'em rules (zero-sum): the mean of both players' best-response gains, as
-        postflop-solver. Dilemma Hold'em (not zero-sum): NashConv, their sum. Chips; 0 at an
-        equilibrium."""
+        """The mean of both players' best-response gains over their average-strategy values
+        (NashConv / 2, chips; 0 at an equilibrium): postflop-solver's measure, and the lab's
+        ``NashConv / players``. Targets in % of the pot (:meth:`run`) are read on it in both games."""
         if self._exploitability is None:
-            if self.spot.zero_sum:
+            if self.spot.zero_sum:  # the values sum to the pot: the gains need the best responses only
                 br = self.best_response_values()
                 self._exploitability = float((br.sum() - self.spot.pot) / 2.0)
             else:
-                self._exploitability = self.nash_conv
+                gains = self.best_response_values() - self.expected_values()
+                self._exploitability = float(gains.sum() / 2.0)
         return self._exploitability
 
     @property
     def nash_conv(self) -> float:
         """The sum of both players' best-response gains over their average-strategy values (chips)."""
-        br = self.best_response_values()
-        ev = self.expected_values()
-        return float((br - ev).sum())
+        return 2.0 * self.exploitability
 
     @property
     def exploitability_measure(self) -> str:
-        """What :attr:`exploitability` measures: ``mean best-response gain`` or ``NashConv``."""
-        return "mean best-response gain" if self.spot.zero_sum else "NashConv"
+        """What :attr:`exploitability` measures (the same in both games)."""
+        return EXPLOITABILITY_MEASURE
 
     @property
     def exploitability_pct(self) -> float:
