@@ -34,7 +34,10 @@ order afterwards, so the numbers do not depend on the thread count. Suit
 isomorphism (postflop-solver's): when swapping two suits leaves the board and
 both ranges unchanged, a task whose card is the swapped image of an earlier
 task's card is not walked; its values are that task's with the holdings'
-suits swapped (exact: the strategies above it stay symmetric).
+suits swapped (exact: the strategies above it stay symmetric). Below a task's
+root, a dealt card that a swap fixing the cards dealt so far maps to a lower card
+is skipped the same way (``ISO``; postflop-solver does so at every chance node):
+the lower card's values, permuted, stand in for its.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from .tree import (
     END,
     FOLD,
     IDX,
+    ISO,
     KIND,
     LOCK,
     PAY,
@@ -406,13 +410,22 @@ def _one_group_showdown(tab, rep, nt, no, ht, st, ct, ho, so, co, tc, same, reac
 
 
 @kernel
-def _deposit(nodes, u, d, trav_n, acc, vals):
-    """Hand the closed node's values (``vals[d]``) to its parent's accumulator at depth ``d - 1``."""
+def _deposit(nodes, u, d, tree, trav, acc, vals):
+    """Hand the closed node's values (``vals[d]``) to its parent's accumulator at depth ``d - 1``
+    (a dealt card's child also stands in for the siblings that mirror it: ``ISO`` bits)."""
     if d == 0:
         return
+    trav_n = tree[3][trav]
     if nodes[u, CARD] >= 0:
         for h in range(trav_n):
             acc[d - 1, 0, h] += vals[d, h]
+        bits = nodes[u, ISO]
+        if bits > 0:
+            perm = tree[13]
+            for k in range(perm.shape[0]):
+                if bits & (1 << k):
+                    for h in range(trav_n):
+                        acc[d - 1, 0, h] += vals[d, perm[k, trav, h]]
     else:
         a = nodes[u, IDX]
         for h in range(trav_n):
@@ -480,7 +493,7 @@ def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
                         r = reg[base + h] + (acc[d, a, h] - vals[d, h])
                         reg[base + h] = r if r > 0.0 else 0.0
                         cs[base + h] += w * s[a, h]
-    _deposit(nodes, u, d, n, acc, vals)
+    _deposit(nodes, u, d, tree, trav, acc, vals)
 
 
 @kernel
@@ -544,6 +557,9 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
             if values:
                 _close(nodes, opened[n_open], n_open, tree, regrets, sums, bufs, iopts, coefs)
         if d > 0:
+            if nodes[v, ISO] < 0:  # mirrors a sibling that stands in for it (see _deposit)
+                v = nodes[v, END]
+                continue
             _child_reach(nodes, v, d, opened[d - 1], tree, bufs, iopts)
         kind = nodes[v, KIND]
         if kind < CHANCE:  # FOLD or SHOWDOWN: a terminal
@@ -557,7 +573,7 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                     fold_value(nodes, v, hands, same, n_hands, trav, reach[d], coefs, minus[0], vals[d])
                 else:
                     showdown_value(nodes, v, showdown, trav, reach[d], coefs, minus[0], vals[d])
-                _deposit(nodes, v, d, nt, acc, vals)
+                _deposit(nodes, v, d, tree, trav, acc, vals)
             v += 1
         elif kind == CHANCE and top and nodes[v, TASK] >= 0:
             t0 = nodes[v, TASK]
@@ -567,7 +583,7 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                 for j in range(nodes[v, COUNT]):
                     for h in range(nt):
                         vals[d, h] += task_vals[t0 + j, h]
-                _deposit(nodes, v, d, nt, acc, vals)
+                _deposit(nodes, v, d, tree, trav, acc, vals)
             else:
                 for h in range(no):
                     chance_reach[t0, h] = reach[d, h]

@@ -147,6 +147,7 @@ class SpotSolution:
         nodes = s.tree.nodes
         if nodes[v, KIND] != DECISION:
             raise SpotError(f"the line {' / '.join(line) or '(root)'} does not end at a decision")
+        s.strategy(v)  # a decision below a mirrored card (suit isomorphism) has no strategy: a clear error
         actor = int(nodes[v, PLAYER])
         n = int(s.tables.n_hands[actor])
         reach = self._opponent_reach(v)

@@ -249,7 +249,7 @@ class CardSolver:
         sizes = tuple(len(spot.holdings(p)[0]) for p in range(2))
         swaps = suit_swaps(spot) if isomorphism else []
         mirrors = mirror_cards(spot, swaps)
-        self.tree: ExpandedTree = expand(spot, self.public, sizes, frozenset(mirrors))  # type: ignore[arg-type]
+        self.tree: ExpandedTree = expand(spot, self.public, sizes, frozenset(mirrors), swaps)  # type: ignore[arg-type]
         self.tables = build_tables(spot, self.tree)
         t = self.tables
         self.regrets = tuple(np.zeros(max(s, 1), dtype=np.float32) for s in self.tree.storage)
@@ -287,7 +287,7 @@ class CardSolver:
     def _tree_args(self) -> tuple:
         t = self.tables
         return (self.tree.nodes, t.hands, t.same, t.n_hands, *t.showdown, t.hclass, t.fold_tab, t.showdown_tab,
-                t.fold_groups, t.showdown_groups)
+                t.fold_groups, t.showdown_groups, self._iso[4])
 
     def _args(self) -> tuple:
         return (self._tree_args, self.regrets, self.sums, self._pool, self.tree.tasks, self._iso,
