@@ -99,25 +99,26 @@ def dcfr_coefs(t, coefs):
 
 
 @kernel
-def strategy_into(table, slot, k, n, out):
+def strategy_into(table, slot, k, n, out, total):
     """A node's strategy into ``out[:k, :n]``: the positive parts of ``table`` normalised (uniform if none).
 
     On regrets this is regret matching (the current strategy); on strategy sums, the average strategy.
+    ``total`` is a scratch row of ``n``. Loops run along holdings (contiguous: they vectorise).
     """
     for h in range(n):
-        total = 0.0
-        for a in range(k):
-            x = table[slot + a * n + h]
-            if x > 0.0:
-                total += x
-        if total > 0.0:
-            for a in range(k):
-                x = table[slot + a * n + h]
-                out[a, h] = x / total if x > 0.0 else 0.0
-        else:
-            u = 1.0 / k
-            for a in range(k):
-                out[a, h] = u
+        total[h] = 0.0
+    for a in range(k):
+        base = slot + a * n
+        for h in range(n):
+            x = table[base + h]
+            x = x if x > 0.0 else 0.0
+            out[a, h] = x
+            total[h] += x
+    u = 1.0 / k
+    for a in range(k):
+        for h in range(n):
+            t = total[h]
+            out[a, h] = out[a, h] / t if t > 0.0 else u
 
 
 @kernel
@@ -442,35 +443,36 @@ def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
     n = n_hands[trav]
     kind = nodes[u, KIND]
     k = nodes[u, COUNT]
+    v = vals[d]
     if kind == CHANCE:
         for h in range(n):
-            vals[d, h] = acc[d, 0, h]
+            v[h] = acc[d, 0, h]
     elif nodes[u, PLAYER] != trav:
         for h in range(n):
-            x = 0.0
-            for a in range(k):
-                x += acc[d, a, h]
-            vals[d, h] = x
+            v[h] = 0.0
+        for a in range(k):
+            for h in range(n):
+                v[h] += acc[d, a, h]
     elif mode == MODE_BR and nodes[u, LOCK] == 0:
         for h in range(n):
-            x = acc[d, 0, h]
-            for a in range(1, k):
-                if acc[d, a, h] > x:
-                    x = acc[d, a, h]
-            vals[d, h] = x
+            v[h] = acc[d, 0, h]
+        for a in range(1, k):
+            for h in range(n):
+                if acc[d, a, h] > v[h]:
+                    v[h] = acc[d, a, h]
     else:
         slot = nodes[u, SLOT]
         s = strat[d]
         locked = nodes[u, LOCK] != 0
         if mode != MODE_CFR or locked:
-            strategy_into(sums[trav], slot, k, n, s)
+            strategy_into(sums[trav], slot, k, n, s, v)
         else:
-            strategy_into(regrets[trav], slot, k, n, s)
+            strategy_into(regrets[trav], slot, k, n, s, v)
         for h in range(n):
-            x = 0.0
-            for a in range(k):
-                x += s[a, h] * acc[d, a, h]
-            vals[d, h] = x
+            v[h] = 0.0
+        for a in range(k):
+            for h in range(n):
+                v[h] += s[a, h] * acc[d, a, h]
         if mode == MODE_CFR and not locked:
             reg = regrets[trav]
             cs = sums[trav]
@@ -595,10 +597,10 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                 for h in range(nt):
                     acc[d, 0, h] = 0.0
             elif kind == DECISION and nodes[v, PLAYER] == opp:
-                if mode == MODE_CFR and nodes[v, LOCK] == 0:
-                    strategy_into(regrets[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d])
+                if mode == MODE_CFR and nodes[v, LOCK] == 0:  # (vals[d]: scratch until v closes)
+                    strategy_into(regrets[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d], vals[d])
                 else:
-                    strategy_into(sums[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d])
+                    strategy_into(sums[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d], vals[d])
             v += 1
     while n_open > 0:
         n_open -= 1

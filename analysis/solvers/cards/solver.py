@@ -417,7 +417,7 @@ class CardSolver:
         p, k = int(nodes[node, PLAYER]), int(nodes[node, COUNT])
         n = int(self.tables.n_hands[p])
         out = np.zeros((k, n))
-        K.strategy_into(self.sums[p], int(nodes[node, SLOT]), k, n, out)
+        K.strategy_into(self.sums[p], int(nodes[node, SLOT]), k, n, out, np.zeros(n))
         return out
 
     @property
