@@ -40,6 +40,8 @@ from .tree import (
     ExpandedTree,
     action_tree,
     expand,
+    mirror_map,
+    swap_suits,
 )
 
 METHODS = {"dcfr": K.METHOD_DCFR, "cfr+": K.METHOD_CFR_PLUS}
@@ -169,8 +171,7 @@ def suit_swaps(spot: Spot) -> list[tuple[int, int]]:
                 if tuple(perm) not in deck_perms:
                     continue
             def swap(c: int, a: int = a, b: int = b) -> int:
-                r, s = divmod(int(c), ns)
-                return r * ns + (b if s == a else a if s == b else s)
+                return swap_suits(c, (a, b), ns)
 
             if {swap(c) for c in spot.board} != set(spot.board):
                 continue
@@ -191,18 +192,8 @@ def suit_swaps(spot: Spot) -> list[tuple[int, int]]:
 def mirror_cards(spot: Spot, swaps: list[tuple[int, int]]) -> dict[int, tuple[int, int]]:
     """Cards of the first chance nodes that mirror a lower card under a suit swap: ``{card:
     (reference card, swap number)}`` (cards in increasing order; a reference never mirrors)."""
-    ns = spot.spec.n_suits
-    out: dict[int, tuple[int, int]] = {}
-    for c in range(spot.spec.n_cards):
-        if c in spot.board:
-            continue
-        r, s = divmod(c, ns)
-        for k, (a, b) in enumerate(swaps):
-            image = r * ns + (b if s == a else a if s == b else s)
-            if image < c and image not in out and image not in spot.board:
-                out[c] = (image, k)
-                break
-    return out
+    cards = [c for c in range(spot.spec.n_cards) if c not in spot.board]
+    return mirror_map(cards, (), swaps, spot.spec.n_suits)
 
 
 def isomorphic_tasks(spot: Spot, tree: ExpandedTree, tables: Tables, task_parent: np.ndarray,
@@ -216,11 +207,8 @@ def isomorphic_tasks(spot: Spot, tree: ExpandedTree, tables: Tables, task_parent
     ns = spot.spec.n_suits
     size = tables.hands.shape[1]
     perm = np.zeros((max(len(swaps), 1), 2, size), dtype=np.int64)
-    for k, (a, b) in enumerate(swaps):
-        card_map = np.arange(spot.spec.n_cards)
-        for c in range(spot.spec.n_cards):
-            r, s = divmod(c, ns)
-            card_map[c] = r * ns + (b if s == a else a if s == b else s)
+    for k, pair in enumerate(swaps):
+        card_map = [swap_suits(c, pair, ns) for c in range(spot.spec.n_cards)]
         for p in range(2):
             n = int(tables.n_hands[p])
             index = {(int(x), int(y)): i for i, (x, y) in enumerate(tables.hands[p, :n])}

@@ -193,6 +193,29 @@ def _child(node: PublicNode, info: _Info, action: tuple[int, int]) -> PublicNode
     return PublicNode(DECISION, node.street, node.amount + to_call, player=1 - player)
 
 
+def swap_suits(card: int, pair: tuple[int, int], n_suits: int) -> int:
+    """``card`` with the two suits of ``pair`` swapped."""
+    a, b = pair
+    r, u = divmod(int(card), n_suits)
+    return r * n_suits + (b if u == a else a if u == b else u)
+
+
+def mirror_map(cards: Sequence[int], fixed: Sequence[int], swaps: Sequence[tuple[int, int]],
+               n_suits: int) -> dict[int, tuple[int, int]]:
+    """Suit isomorphism at a chance node dealing ``cards``: ``{card: (lower card it mirrors, swap
+    number)}`` under the ``swaps`` that leave every card of ``fixed`` (the cards dealt since the
+    root) in place; cards in increasing order, and a lower card that mirrors is never a reference."""
+    fixing = [k for k, pair in enumerate(swaps) if all(swap_suits(c, pair, n_suits) == c for c in fixed)]
+    out: dict[int, tuple[int, int]] = {}
+    for c in sorted(cards):
+        for k in fixing:
+            m = swap_suits(c, swaps[k], n_suits)
+            if m < c and m not in out:
+                out[c] = (m, k)
+                break
+    return out
+
+
 def _round(x: float) -> int:
     """Round half away from zero, as Rust's ``f64::round``."""
     return int(np.floor(x + 0.5)) if x >= 0 else -int(np.floor(-x + 0.5))
@@ -240,24 +263,6 @@ def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],
     showdown_index: dict[tuple[int, int, int], int] = {}
     tasks: list[int] = []
     depth_max = [0]
-    ns = spec.n_suits
-
-    def image(c: int, k: int) -> int:
-        a, b = swaps[k]
-        r, u = divmod(c, ns)
-        return r * ns + (b if u == a else a if u == b else u)
-
-    def inner_mirrors(cards: list[int], dealt: tuple[int, ...]) -> dict[int, tuple[int, int]]:
-        """``{card: (lower card it mirrors, swap)}`` at a chance node below the first ones."""
-        fixing = [k for k in range(len(swaps)) if all(image(c, k) == c for c in dealt)]
-        out: dict[int, tuple[int, int]] = {}
-        for c in cards:
-            for k in fixing:
-                m = image(c, k)
-                if m < c and m not in out:
-                    out[c] = (m, k)
-                    break
-        return out
 
     def emit(node: PublicNode, depth: int, idx: int, card: int, dealt: tuple[int, ...], in_chance: bool,
              stored: bool = True) -> int:
@@ -289,7 +294,7 @@ def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],
             row[FIRST] = v + 1
             if not in_chance:
                 row[TASK] = len(tasks)
-            inner = inner_mirrors(cards, dealt) if in_chance else {}
+            inner = mirror_map(cards, dealt, swaps, spec.n_suits) if in_chance else {}
             child_of: dict[int, int] = {}
             for j, c in enumerate(cards):
                 if not in_chance:
@@ -320,4 +325,5 @@ def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],
     )
 
 
-__all__ = ["ACTION_NAMES", "ExpandedTree", "PublicNode", "action_label", "action_tree", "expand"]
+__all__ = ["ACTION_NAMES", "ExpandedTree", "PublicNode", "action_label", "action_tree", "expand", "mirror_map",
+           "swap_suits"]
