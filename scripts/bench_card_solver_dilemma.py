@@ -2,8 +2,9 @@
 
 Solves a heads-up Dilemma Hold'em spot (random ranges, the reference deck unless
 ``--deck``, pot 40 and 980 behind: both players in for the 10/20 blinds with
-$1,000) to a NashConv target in % of the pot, printing a JSON line per check
-(iterations, NashConv, seconds) and a final line with the tree size, state memory,
+$1,000) to an exploitability target in % of the pot (the mean best-response gain,
+NashConv / 2, as postflop-solver's; ``--measure nash_conv`` reads the target on NashConv),
+printing a JSON line per check (iterations, exploitability, NashConv, seconds) and a final line with the tree size, state memory,
 build and solve seconds and the peak resident memory of the process. No peer
 exists for this game (postflop-solver plays Texas Hold'em only).
 
@@ -31,7 +32,9 @@ def main() -> None:
     ap.add_argument("--bets", default="100%, a")
     ap.add_argument("--raises", default="a")
     ap.add_argument("--deck", default="reference")
-    ap.add_argument("--target", type=float, default=0.3, help="NashConv, % of the pot")
+    ap.add_argument("--target", type=float, default=0.3, help="% of the pot")
+    ap.add_argument("--measure", default="mean", choices=["mean", "nash_conv"],
+                    help="what the target reads: the mean best-response gain (NashConv / 2) or NashConv")
     ap.add_argument("--max-iterations", type=int, default=3000)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--method", default="dcfr", help="dcfr or cfr+")
@@ -50,17 +53,19 @@ def main() -> None:
     t1 = time.perf_counter()
 
     def show(i: int, expl: float) -> None:
-        print(json.dumps({"iterations": i, "nash_conv": expl, "pct_pot": 100 * expl / spot.pot,
-                          "seconds": time.perf_counter() - t1}), flush=True)
+        print(json.dumps({"iterations": i, "exploitability": expl, "nash_conv": 2 * expl,
+                          "pct_pot": 100 * expl / spot.pot, "seconds": time.perf_counter() - t1}), flush=True)
 
-    solver.run(target_pct=args.target, max_iterations=args.max_iterations, progress=show)
+    target = args.target / 2 if args.measure == "nash_conv" else args.target
+    solver.run(target_pct=target, max_iterations=args.max_iterations, progress=show)
     t2 = time.perf_counter()
     ev = solver.expected_values()
     print(json.dumps({"board": args.board, "deck": args.deck, "bets": args.bets, "raises": args.raises,
                       "holdings": [int(x) for x in solver.tables.n_hands], "classes": solver.tables.n_classes,
                       "nodes": int(solver.tree.nodes.shape[0]), "state_mb": solver.memory_bytes / 1e6,
                       "build_s": t1 - t0, "solve_s": t2 - t1, "iterations": solver.iterations,
-                      "nash_conv": solver.exploitability, "pct_pot": solver.exploitability_pct,
+                      "exploitability": solver.exploitability, "pct_pot": solver.exploitability_pct,
+                      "nash_conv": solver.nash_conv, "measure": args.measure, "target": args.target,
                       "oop_ev": ev[0], "ip_ev": ev[1], "threads": args.threads, "method": args.method,
                       "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
 

@@ -184,7 +184,8 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
         echo(json.dumps(summary, sort_keys=True))
     else:
         echo(f"{method} x {solver.iterations:,} iterations; exploitability ({measure}) "
-             f"{solution.exploitability:.4g} chips ({solution.exploitability_pct:.3g}% of the pot)")
+             f"{solution.exploitability:.4g} chips ({solution.exploitability_pct:.3g}% of the pot); "
+             f"NashConv {solver.nash_conv:.4g} chips")
         ev = solution.ev()
         what = "expected share of the pot" if spot.table is None else \
             "expected chips after the settlement less the stack behind at the start"
@@ -244,7 +245,7 @@ def register(app: typer.Typer) -> None:
                                    help="cfr, cfr+, dcfr or mccfr (default cfr+); spot: dcfr (default) or cfr+"),
         iterations: int = typer.Option(1000, "--iterations", "-n", min=1, help="total iterations"),
         target: float = typer.Option(None, "--target", help="stop at this exploitability (dilemma: NashConv in "
-                                     "chips; spot: % of the pot, default 0.3)"),
+                                     "chips; spot: the mean best-response gain, NashConv / 2, in % of the pot, default 0.3)"),
         check_every: int = typer.Option(None, "--check-every", help="iterations between checks"),
         seed: int = typer.Option(0, "--seed", help="seed of MCCFR and of the dilemma deal sample"),
         state: Path = typer.Option(None, "--state", help=".npz file to resume from and save to"),

@@ -118,7 +118,8 @@ def test_dilemma_spot_answers_fold_or_check(cli, tmp_path):
                "--target", "0.2", "--out", str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert "Dilemma Hold'em" in done.stdout and "bank 0/200/500, blind level 1" in done.stdout
-    assert "exploitability (NashConv)" in done.stdout and "fold or check at (root)" in done.stdout
+    assert "exploitability (mean best-response gain (NashConv / 2))" in done.stdout
+    assert "; NashConv " in done.stdout and "fold or check at (root)" in done.stdout
     free = pd.read_parquet(tmp_path / "spot_fold_or_check.parquet")
     assert set(free["answer"]) <= {"folds for free", "checks", "indifferent", "unreached"}
     reached = free[free["answer"] != "unreached"]
@@ -126,7 +127,8 @@ def test_dilemma_spot_answers_fold_or_check(cli, tmp_path):
     manifest = json.loads((tmp_path / "spot_fold_or_check.manifest.json").read_text())
     assert manifest["spot"]["table"]["bank"] == [0, 200, 500]
     assert manifest["spot"]["table"]["rules"] == {"green_effects_for": "all_dealt"}
-    assert manifest["exploitability_measure"] == "NashConv"
+    assert manifest["exploitability_measure"] == "mean best-response gain (NashConv / 2)"
+    assert manifest["nash_conv"] == pytest.approx(2 * manifest["exploitability"], rel=1e-12)
 
 
 def test_dilemma_spot_file_equals_options_and_resumes(cli, tmp_path):

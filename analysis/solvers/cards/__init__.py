@@ -6,7 +6,7 @@ postflop-solver's ``TreeConfig``); :mod:`.tree` builds and expands its tree;
 Hold'em spot with the real settlement, per class of holdings; :mod:`._kernels` runs
 DCFR / CFR+ over per-node arrays of holdings with O(n) terminals (O(n x groups of
 classes) in Dilemma Hold'em); :mod:`.solver` ties them together with exact
-exploitability (NashConv where the game is not zero-sum) and node locking;
+exploitability (the mean best-response gain, NashConv / 2, in both games) and node locking;
 :mod:`.solution` reads the answers.
 """
 

@@ -34,7 +34,10 @@ order afterwards, so the numbers do not depend on the thread count. Suit
 isomorphism (postflop-solver's): when swapping two suits leaves the board and
 both ranges unchanged, a task whose card is the swapped image of an earlier
 task's card is not walked; its values are that task's with the holdings'
-suits swapped (exact: the strategies above it stay symmetric).
+suits swapped (exact: the strategies above it stay symmetric). Below a task's
+root, a dealt card that a swap fixing the cards dealt so far maps to a lower card
+is skipped the same way (``ISO``; postflop-solver does so at every chance node):
+the lower card's values, permuted, stand in for its.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from .tree import (
     END,
     FOLD,
     IDX,
+    ISO,
     KIND,
     LOCK,
     PAY,
@@ -95,25 +99,26 @@ def dcfr_coefs(t, coefs):
 
 
 @kernel
-def strategy_into(table, slot, k, n, out):
+def strategy_into(table, slot, k, n, out, total):
     """A node's strategy into ``out[:k, :n]``: the positive parts of ``table`` normalised (uniform if none).
 
     On regrets this is regret matching (the current strategy); on strategy sums, the average strategy.
+    ``total`` is a scratch row of ``n``. Loops run along holdings (contiguous: they vectorise).
     """
     for h in range(n):
-        total = 0.0
-        for a in range(k):
-            x = table[slot + a * n + h]
-            if x > 0.0:
-                total += x
-        if total > 0.0:
-            for a in range(k):
-                x = table[slot + a * n + h]
-                out[a, h] = x / total if x > 0.0 else 0.0
-        else:
-            u = 1.0 / k
-            for a in range(k):
-                out[a, h] = u
+        total[h] = 0.0
+    for a in range(k):
+        base = slot + a * n
+        for h in range(n):
+            x = table[base + h]
+            x = x if x > 0.0 else 0.0
+            out[a, h] = x
+            total[h] += x
+    u = 1.0 / k
+    for a in range(k):
+        for h in range(n):
+            t = total[h]
+            out[a, h] = out[a, h] / t if t > 0.0 else u
 
 
 @kernel
@@ -138,9 +143,10 @@ def fold_value(nodes, v, hands, same, n_hands, trav, reach, coefs, minus, out):
     total = 0.0
     for o in range(n_hands[opp]):
         r = reach[o]
-        total += r
-        minus[hands[opp, o, 0]] += r
-        minus[hands[opp, o, 1]] += r
+        if r != 0.0:  # (reach is never negative: skipping zeros changes no sum)
+            total += r
+            minus[hands[opp, o, 0]] += r
+            minus[hands[opp, o, 1]] += r
     dead = _dealt_bits(nodes, v)
     for h in range(n_hands[trav]):
         c1 = hands[trav, h, 0]
@@ -179,9 +185,10 @@ def showdown_value(nodes, v, showdown, trav, reach, coefs, minus, out):
         s = st[i]
         while j < no and so[j] < s:
             r = reach[ho[j]]
-            total += r
-            minus[co[j, 0]] += r
-            minus[co[j, 1]] += r
+            if r != 0.0:
+                total += r
+                minus[co[j, 0]] += r
+                minus[co[j, 1]] += r
             j += 1
         out[ht[i]] = pay * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
     # losses: opponent holdings strictly stronger
@@ -192,9 +199,10 @@ def showdown_value(nodes, v, showdown, trav, reach, coefs, minus, out):
         s = st[i]
         while j >= 0 and so[j] > s:
             r = reach[ho[j]]
-            total += r
-            minus[co[j, 0]] += r
-            minus[co[j, 1]] += r
+            if r != 0.0:
+                total += r
+                minus[co[j, 0]] += r
+                minus[co[j, 1]] += r
             j -= 1
         out[ht[i]] -= pay * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
 
@@ -215,7 +223,9 @@ def _class_sums(n_opp, opp_hands, opp_class, groups, reach, sums):
 
 @kernel(inline=True)
 def _sweep_add(r, g, c1, c2, sums):
-    """Add reach ``r`` of a holding of group ``g`` with cards ``c1, c2`` to the sums."""
+    """Add reach ``r`` of a holding of group ``g`` with cards ``c1, c2`` to the sums (nothing for 0)."""
+    if r == 0.0:
+        return
     sums[g, sums.shape[1] - 1] += r
     sums[g, c1] += r
     sums[g, c2] += r
@@ -363,16 +373,18 @@ def _one_group_showdown(tab, rep, nt, no, ht, st, ct, ho, so, co, tc, same, reac
         sc = st[i]
         while j < no and so[j] < sc:
             r = reach[ho[j]]
-            total += r
-            minus[co[j, 0]] += r
-            minus[co[j, 1]] += r
+            if r != 0.0:
+                total += r
+                minus[co[j, 0]] += r
+                minus[co[j, 1]] += r
             j += 1
         out[ht[i]] = tab[S_WIN_MINUS_TIE, tc[ht[i]], rep] * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
     while j < no:
         r = reach[ho[j]]
-        total += r
-        minus[co[j, 0]] += r
-        minus[co[j, 1]] += r
+        if r != 0.0:
+            total += r
+            minus[co[j, 0]] += r
+            minus[co[j, 1]] += r
         j += 1
     every[:] = minus
     all_total = total
@@ -383,9 +395,10 @@ def _one_group_showdown(tab, rep, nt, no, ht, st, ct, ho, so, co, tc, same, reac
         sc = st[i]
         while j >= 0 and so[j] > sc:
             r = reach[ho[j]]
-            total += r
-            minus[co[j, 0]] += r
-            minus[co[j, 1]] += r
+            if r != 0.0:
+                total += r
+                minus[co[j, 0]] += r
+                minus[co[j, 1]] += r
             j -= 1
         h = ht[i]
         a = tc[h]
@@ -398,13 +411,22 @@ def _one_group_showdown(tab, rep, nt, no, ht, st, ct, ho, so, co, tc, same, reac
 
 
 @kernel
-def _deposit(nodes, u, d, trav_n, acc, vals):
-    """Hand the closed node's values (``vals[d]``) to its parent's accumulator at depth ``d - 1``."""
+def _deposit(nodes, u, d, tree, trav, acc, vals):
+    """Hand the closed node's values (``vals[d]``) to its parent's accumulator at depth ``d - 1``
+    (a dealt card's child also stands in for the siblings that mirror it: ``ISO`` bits)."""
     if d == 0:
         return
+    trav_n = tree[3][trav]
     if nodes[u, CARD] >= 0:
         for h in range(trav_n):
             acc[d - 1, 0, h] += vals[d, h]
+        bits = nodes[u, ISO]
+        if bits > 0:
+            perm = tree[13]
+            for k in range(perm.shape[0]):
+                if bits & (1 << k):
+                    for h in range(trav_n):
+                        acc[d - 1, 0, h] += vals[d, perm[k, trav, h]]
     else:
         a = nodes[u, IDX]
         for h in range(trav_n):
@@ -421,35 +443,36 @@ def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
     n = n_hands[trav]
     kind = nodes[u, KIND]
     k = nodes[u, COUNT]
+    v = vals[d]
     if kind == CHANCE:
         for h in range(n):
-            vals[d, h] = acc[d, 0, h]
+            v[h] = acc[d, 0, h]
     elif nodes[u, PLAYER] != trav:
         for h in range(n):
-            x = 0.0
-            for a in range(k):
-                x += acc[d, a, h]
-            vals[d, h] = x
+            v[h] = 0.0
+        for a in range(k):
+            for h in range(n):
+                v[h] += acc[d, a, h]
     elif mode == MODE_BR and nodes[u, LOCK] == 0:
         for h in range(n):
-            x = acc[d, 0, h]
-            for a in range(1, k):
-                if acc[d, a, h] > x:
-                    x = acc[d, a, h]
-            vals[d, h] = x
+            v[h] = acc[d, 0, h]
+        for a in range(1, k):
+            for h in range(n):
+                if acc[d, a, h] > v[h]:
+                    v[h] = acc[d, a, h]
     else:
         slot = nodes[u, SLOT]
         s = strat[d]
         locked = nodes[u, LOCK] != 0
         if mode != MODE_CFR or locked:
-            strategy_into(sums[trav], slot, k, n, s)
+            strategy_into(sums[trav], slot, k, n, s, v)
         else:
-            strategy_into(regrets[trav], slot, k, n, s)
+            strategy_into(regrets[trav], slot, k, n, s, v)
         for h in range(n):
-            x = 0.0
-            for a in range(k):
-                x += s[a, h] * acc[d, a, h]
-            vals[d, h] = x
+            v[h] = 0.0
+        for a in range(k):
+            for h in range(n):
+                v[h] += s[a, h] * acc[d, a, h]
         if mode == MODE_CFR and not locked:
             reg = regrets[trav]
             cs = sums[trav]
@@ -472,7 +495,7 @@ def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
                         r = reg[base + h] + (acc[d, a, h] - vals[d, h])
                         reg[base + h] = r if r > 0.0 else 0.0
                         cs[base + h] += w * s[a, h]
-    _deposit(nodes, u, d, n, acc, vals)
+    _deposit(nodes, u, d, tree, trav, acc, vals)
 
 
 @kernel
@@ -536,6 +559,9 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
             if values:
                 _close(nodes, opened[n_open], n_open, tree, regrets, sums, bufs, iopts, coefs)
         if d > 0:
+            if nodes[v, ISO] < 0:  # mirrors a sibling that stands in for it (see _deposit)
+                v = nodes[v, END]
+                continue
             _child_reach(nodes, v, d, opened[d - 1], tree, bufs, iopts)
         kind = nodes[v, KIND]
         if kind < CHANCE:  # FOLD or SHOWDOWN: a terminal
@@ -549,7 +575,7 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                     fold_value(nodes, v, hands, same, n_hands, trav, reach[d], coefs, minus[0], vals[d])
                 else:
                     showdown_value(nodes, v, showdown, trav, reach[d], coefs, minus[0], vals[d])
-                _deposit(nodes, v, d, nt, acc, vals)
+                _deposit(nodes, v, d, tree, trav, acc, vals)
             v += 1
         elif kind == CHANCE and top and nodes[v, TASK] >= 0:
             t0 = nodes[v, TASK]
@@ -559,7 +585,7 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                 for j in range(nodes[v, COUNT]):
                     for h in range(nt):
                         vals[d, h] += task_vals[t0 + j, h]
-                _deposit(nodes, v, d, nt, acc, vals)
+                _deposit(nodes, v, d, tree, trav, acc, vals)
             else:
                 for h in range(no):
                     chance_reach[t0, h] = reach[d, h]
@@ -571,10 +597,10 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                 for h in range(nt):
                     acc[d, 0, h] = 0.0
             elif kind == DECISION and nodes[v, PLAYER] == opp:
-                if mode == MODE_CFR and nodes[v, LOCK] == 0:
-                    strategy_into(regrets[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d])
+                if mode == MODE_CFR and nodes[v, LOCK] == 0:  # (vals[d]: scratch until v closes)
+                    strategy_into(regrets[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d], vals[d])
                 else:
-                    strategy_into(sums[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d])
+                    strategy_into(sums[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d], vals[d])
             v += 1
     while n_open > 0:
         n_open -= 1

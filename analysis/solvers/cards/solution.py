@@ -98,7 +98,7 @@ class SpotSolution:
 
     @property
     def exploitability_measure(self) -> str:
-        """``mean best-response gain`` (Texas Hold'em rules) or ``NashConv`` (Dilemma Hold'em)."""
+        """What :attr:`exploitability` measures: the mean best-response gain (NashConv / 2), both games."""
         return self.solver.exploitability_measure
 
     def ev(self) -> dict[str, float]:
@@ -176,6 +176,7 @@ class SpotSolution:
         nodes = s.tree.nodes
         if nodes[v, KIND] != DECISION:
             raise SpotError(f"the line {' / '.join(line) or '(root)'} does not end at a decision")
+        s.strategy(v)  # a decision below a mirrored card (suit isomorphism) has no strategy: a clear error
         actor = int(nodes[v, PLAYER])
         n = int(s.tables.n_hands[actor])
         reach = self._opponent_reach(v)
@@ -351,6 +352,7 @@ class SpotSolution:
         return {"spot": self.spot.describe(), "method": self.solver.method, "iterations": self.iterations,
                 "exploitability": self.exploitability, "exploitability_pct_pot": self.exploitability_pct,
                 "exploitability_measure": self.exploitability_measure,
+                "nash_conv": self.solver.nash_conv, "nash_conv_pct_pot": 100.0 * self.solver.nash_conv / self.spot.pot,
                 "ev": self.ev(), "indifference_tolerance": self.tolerance,
                 "nodes": int(self.solver.tree.nodes.shape[0]), "locked_nodes": len(self.solver.locked)}
 

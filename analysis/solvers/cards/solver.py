@@ -40,12 +40,17 @@ from .tree import (
     ExpandedTree,
     action_tree,
     expand,
+    mirror_map,
+    swap_suits,
 )
 
 METHODS = {"dcfr": K.METHOD_DCFR, "cfr+": K.METHOD_CFR_PLUS}
 BUFFER_SETS = 32
 """Scratch buffer sets for the parallel tasks (threads take sets one at a time; results do not
 depend on the thread count)."""
+EXPLOITABILITY_MEASURE = "mean best-response gain (NashConv / 2)"
+"""Texas Hold'em (zero-sum): postflop-solver's exploitability. Dilemma Hold'em (not zero-sum, the
+bank pays and takes): half the sum of both players' gains, the lab's ``NashConv / players``."""
 CHECK_EVERY = 10
 """Iterations between two exploitability measurements in :meth:`CardSolver.run` (as postflop-solver)."""
 
@@ -62,7 +67,7 @@ class Tables:
     same: np.ndarray  # int64[2, H]: the identical holding of the other player, or -1
     strength: np.ndarray  # int32[2, B, H]: score on each river board, -1 if blocked
     showdown: tuple  # per player and board, the unblocked holdings by increasing score:
-    # count int64[2, B], holding int64[2, B, H], score int32[2, B, H], cards int64[2, B, H, 2]
+    # count int64[2, B], holding int16[2, B, H], score int32[2, B, H], cards uint8[2, B, H, 2]
     pairs: float  # weighted number of compatible holding pairs
     hclass: np.ndarray  # int64[2, H]: each holding's class in the Dilemma payoff tables (0 for Texas)
     fold_tab: np.ndarray  # float64[F, 2, K, K]: Dilemma fold payoffs (see .dilemma); empty for Texas
@@ -127,9 +132,10 @@ def _showdown_tables(strength: np.ndarray, hands: np.ndarray) -> tuple:
     order = np.argsort(strength, axis=2, kind="stable")
     count = (strength >= 0).sum(axis=2).astype(np.int64)
     blocked = strength.shape[2] - count  # blocked and padding rows (score -1) sort first
-    holding = np.zeros(order.shape, dtype=np.int64)
+    # compact types (8 bytes a row instead of 28): the sweeps read these rows at every showdown
+    holding = np.zeros(order.shape, dtype=np.int16)
     score = np.zeros(order.shape, dtype=np.int32)
-    cards = np.zeros((*order.shape, 2), dtype=np.int64)
+    cards = np.zeros((*order.shape, 2), dtype=np.uint8)
     for p in range(2):
         for b in range(order.shape[1]):
             k, first = int(count[p, b]), int(blocked[p, b])
@@ -165,8 +171,7 @@ def suit_swaps(spot: Spot) -> list[tuple[int, int]]:
                 if tuple(perm) not in deck_perms:
                     continue
             def swap(c: int, a: int = a, b: int = b) -> int:
-                r, s = divmod(int(c), ns)
-                return r * ns + (b if s == a else a if s == b else s)
+                return swap_suits(c, (a, b), ns)
 
             if {swap(c) for c in spot.board} != set(spot.board):
                 continue
@@ -187,18 +192,8 @@ def suit_swaps(spot: Spot) -> list[tuple[int, int]]:
 def mirror_cards(spot: Spot, swaps: list[tuple[int, int]]) -> dict[int, tuple[int, int]]:
     """Cards of the first chance nodes that mirror a lower card under a suit swap: ``{card:
     (reference card, swap number)}`` (cards in increasing order; a reference never mirrors)."""
-    ns = spot.spec.n_suits
-    out: dict[int, tuple[int, int]] = {}
-    for c in range(spot.spec.n_cards):
-        if c in spot.board:
-            continue
-        r, s = divmod(c, ns)
-        for k, (a, b) in enumerate(swaps):
-            image = r * ns + (b if s == a else a if s == b else s)
-            if image < c and image not in out and image not in spot.board:
-                out[c] = (image, k)
-                break
-    return out
+    cards = [c for c in range(spot.spec.n_cards) if c not in spot.board]
+    return mirror_map(cards, (), swaps, spot.spec.n_suits)
 
 
 def isomorphic_tasks(spot: Spot, tree: ExpandedTree, tables: Tables, task_parent: np.ndarray,
@@ -212,11 +207,8 @@ def isomorphic_tasks(spot: Spot, tree: ExpandedTree, tables: Tables, task_parent
     ns = spot.spec.n_suits
     size = tables.hands.shape[1]
     perm = np.zeros((max(len(swaps), 1), 2, size), dtype=np.int64)
-    for k, (a, b) in enumerate(swaps):
-        card_map = np.arange(spot.spec.n_cards)
-        for c in range(spot.spec.n_cards):
-            r, s = divmod(c, ns)
-            card_map[c] = r * ns + (b if s == a else a if s == b else s)
+    for k, pair in enumerate(swaps):
+        card_map = [swap_suits(c, pair, ns) for c in range(spot.spec.n_cards)]
         for p in range(2):
             n = int(tables.n_hands[p])
             index = {(int(x), int(y)): i for i, (x, y) in enumerate(tables.hands[p, :n])}
@@ -245,7 +237,7 @@ class CardSolver:
         sizes = tuple(len(spot.holdings(p)[0]) for p in range(2))
         swaps = suit_swaps(spot) if isomorphism else []
         mirrors = mirror_cards(spot, swaps)
-        self.tree: ExpandedTree = expand(spot, self.public, sizes, frozenset(mirrors))  # type: ignore[arg-type]
+        self.tree: ExpandedTree = expand(spot, self.public, sizes, frozenset(mirrors), swaps)  # type: ignore[arg-type]
         self.tables = build_tables(spot, self.tree)
         t = self.tables
         self.regrets = tuple(np.zeros(max(s, 1), dtype=np.float32) for s in self.tree.storage)
@@ -283,7 +275,7 @@ class CardSolver:
     def _tree_args(self) -> tuple:
         t = self.tables
         return (self.tree.nodes, t.hands, t.same, t.n_hands, *t.showdown, t.hclass, t.fold_tab, t.showdown_tab,
-                t.fold_groups, t.showdown_groups)
+                t.fold_groups, t.showdown_groups, self._iso[4])
 
     def _args(self) -> tuple:
         return (self._tree_args, self.regrets, self.sums, self._pool, self.tree.tasks, self._iso,
@@ -319,28 +311,27 @@ class CardSolver:
 
     @property
     def exploitability(self) -> float:
-        """Texas Hold'em rules (zero-sum): the mean of both players' best-response gains, as
-        postflop-solver. Dilemma Hold'em (not zero-sum): NashConv, their sum. Chips; 0 at an
-        equilibrium."""
+        """The mean of both players' best-response gains over their average-strategy values
+        (NashConv / 2, chips; 0 at an equilibrium): postflop-solver's measure, and the lab's
+        ``NashConv / players``. Targets in % of the pot (:meth:`run`) are read on it in both games."""
         if self._exploitability is None:
-            if self.spot.zero_sum:
+            if self.spot.zero_sum:  # the values sum to the pot: the gains need the best responses only
                 br = self.best_response_values()
                 self._exploitability = float((br.sum() - self.spot.pot) / 2.0)
             else:
-                self._exploitability = self.nash_conv
+                gains = self.best_response_values() - self.expected_values()
+                self._exploitability = float(gains.sum() / 2.0)
         return self._exploitability
 
     @property
     def nash_conv(self) -> float:
         """The sum of both players' best-response gains over their average-strategy values (chips)."""
-        br = self.best_response_values()
-        ev = self.expected_values()
-        return float((br - ev).sum())
+        return 2.0 * self.exploitability
 
     @property
     def exploitability_measure(self) -> str:
-        """What :attr:`exploitability` measures: ``mean best-response gain`` or ``NashConv``."""
-        return "mean best-response gain" if self.spot.zero_sum else "NashConv"
+        """What :attr:`exploitability` measures (the same in both games)."""
+        return EXPLOITABILITY_MEASURE
 
     @property
     def exploitability_pct(self) -> float:
@@ -414,7 +405,7 @@ class CardSolver:
         p, k = int(nodes[node, PLAYER]), int(nodes[node, COUNT])
         n = int(self.tables.n_hands[p])
         out = np.zeros((k, n))
-        K.strategy_into(self.sums[p], int(nodes[node, SLOT]), k, n, out)
+        K.strategy_into(self.sums[p], int(nodes[node, SLOT]), k, n, out, np.zeros(n))
         return out
 
     @property

@@ -28,11 +28,17 @@ Node columns (``nodes[v, COL]``):
 ``PAY``     a fold's or showdown's row of the Dilemma payoff tables (its
             *situation*: cards dealt, amount, folder), else -1
 ``LOCK``    1 for a decision node whose strategy is locked (node locking), else 0
+``ISO``     suit isomorphism below the first chance nodes (the river cards under
+            a turn card of a flop spot): -1 for a child of such a chance node
+            that mirrors a lower sibling (never walked, no storage), else the
+            bits ``1 << k`` of the swaps ``k`` that map this child's card to a
+            mirror sibling (its values stand in for theirs); 0 elsewhere
 =========== ================================================================
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,8 +47,8 @@ from .spot import ALLIN, POT, PREV, Spot, SpotError
 
 FOLD, SHOWDOWN, CHANCE, DECISION = 0, 1, 2, 3
 (KIND, PLAYER, FIRST, COUNT, END, DEPTH, IDX, CARD, DEALT0, DEALT1, BOARD, SLOT, AMOUNT,
- TASK, PAY, LOCK) = range(16)
-N_COLS = 16
+ TASK, PAY, LOCK, ISO) = range(17)
+N_COLS = 17
 
 A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_ALLIN = 1, 2, 3, 4, 5, 6
 ACTION_NAMES = {A_FOLD: "fold", A_CHECK: "check", A_CALL: "call", A_BET: "bet", A_RAISE: "raise",
@@ -187,6 +193,29 @@ def _child(node: PublicNode, info: _Info, action: tuple[int, int]) -> PublicNode
     return PublicNode(DECISION, node.street, node.amount + to_call, player=1 - player)
 
 
+def swap_suits(card: int, pair: tuple[int, int], n_suits: int) -> int:
+    """``card`` with the two suits of ``pair`` swapped."""
+    a, b = pair
+    r, u = divmod(int(card), n_suits)
+    return r * n_suits + (b if u == a else a if u == b else u)
+
+
+def mirror_map(cards: Sequence[int], fixed: Sequence[int], swaps: Sequence[tuple[int, int]],
+               n_suits: int) -> dict[int, tuple[int, int]]:
+    """Suit isomorphism at a chance node dealing ``cards``: ``{card: (lower card it mirrors, swap
+    number)}`` under the ``swaps`` that leave every card of ``fixed`` (the cards dealt since the
+    root) in place; cards in increasing order, and a lower card that mirrors is never a reference."""
+    fixing = [k for k, pair in enumerate(swaps) if all(swap_suits(c, pair, n_suits) == c for c in fixed)]
+    out: dict[int, tuple[int, int]] = {}
+    for c in sorted(cards):
+        for k in fixing:
+            m = swap_suits(c, swaps[k], n_suits)
+            if m < c and m not in out:
+                out[c] = (m, k)
+                break
+    return out
+
+
 def _round(x: float) -> int:
     """Round half away from zero, as Rust's ``f64::round``."""
     return int(np.floor(x + 0.5)) if x >= 0 else -int(np.floor(-x + 0.5))
@@ -214,11 +243,14 @@ class ExpandedTree:
 
 
 def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],
-           mirrored: frozenset[int] = frozenset()) -> ExpandedTree:
+           mirrored: frozenset[int] = frozenset(), swaps: Sequence[tuple[int, int]] = ()) -> ExpandedTree:
     """Write the tree out with every turn and river card (see the module doc).
 
     The subtrees below the first chance nodes whose card is in ``mirrored`` (suit
-    isomorphism: never walked) get no regret storage (``SLOT`` -1).
+    isomorphism: never walked) get no regret storage (``SLOT`` -1). Below them, at a
+    chance node, a card that ``swaps`` (pairs of suits that leave the board and both
+    ranges unchanged) map to a lower card while fixing the cards dealt so far mirrors it
+    (``ISO``): its subtree is not walked and gets no storage either.
     """
     spec = spot.spec
     deck = [c for c in range(spec.n_cards) if c not in spot.board]
@@ -238,7 +270,7 @@ def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],
             raise SpotError(f"the tree has more than {MAX_NODES:,} nodes: use fewer sizes or a later street")
         v = len(rows)
         d0, d1 = (dealt + (-1, -1))[:2]
-        row = [node.kind, node.player, -1, 0, 0, depth, idx, card, d0, d1, -1, -1, node.amount, -1, -1, 0]
+        row = [node.kind, node.player, -1, 0, 0, depth, idx, card, d0, d1, -1, -1, node.amount, -1, -1, 0, 0]
         rows.append(row)
         depth_max[0] = max(depth_max[0], depth)
         if node.kind == SHOWDOWN:
@@ -262,11 +294,17 @@ def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],
             row[FIRST] = v + 1
             if not in_chance:
                 row[TASK] = len(tasks)
+            inner = mirror_map(cards, dealt, swaps, spec.n_suits) if in_chance else {}
+            child_of: dict[int, int] = {}
             for j, c in enumerate(cards):
                 if not in_chance:
                     tasks.append(len(rows))
+                child_of[c] = len(rows)
                 emit(node.children[0], depth + 1, j, c, dealt + (c,), True,
-                     stored and (in_chance or c not in mirrored))
+                     stored and (in_chance or c not in mirrored) and c not in inner)
+            for c, (image, k) in inner.items():
+                rows[child_of[c]][ISO] = -1
+                rows[child_of[image]][ISO] |= 1 << k
         row[END] = len(rows)
         return v
 
@@ -287,4 +325,5 @@ def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],
     )
 
 
-__all__ = ["ACTION_NAMES", "ExpandedTree", "PublicNode", "action_label", "action_tree", "expand"]
+__all__ = ["ACTION_NAMES", "ExpandedTree", "PublicNode", "action_label", "action_tree", "expand", "mirror_map",
+           "swap_suits"]
