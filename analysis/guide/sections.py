@@ -740,8 +740,9 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
         f"{m.get('family_description', m.get('family', ''))}; the real settlement of the {m.get('deck', '')} "
         f"deck at every fold and showdown, the free fold allowed. Boards: {spots['board'].nunique()} drawn "
         f"uniformly from the deck (seed {m.get('seed', 0)}, equal weights), each in {len(states)} game "
-        f"states ({', '.join(states)}). Every spot reached NashConv at most "
-        f"{spots['nash_conv_pct_pot'].max():.2f}% of the pot (exact best responses; median "
+        f"states ({', '.join(states)}). Every spot reached an exploitability (the mean of the two players' "
+        f"exact best-response gains) of at most {spots['exploitability_pct_pot'].max():.2f}% of the pot "
+        f"(NashConv, their sum, at most {spots['nash_conv_pct_pot'].max():.2f}%; median "
         f"{spots['iterations'].median():.0f} DCFR iterations), so the answers hold against any opponent "
         "up to that margin: they are equilibrium answers, not answers against one style of play."))]
     start = free[free["state"] == states[0]]

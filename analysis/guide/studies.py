@@ -132,13 +132,13 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     n_boards, target, states = (2, 2.0, GAME_STATES[::2]) if options.quick else (8, 0.3, GAME_STATES)
     boards = sample_boards(family, n_boards, options.seed, options.deck)
     echo(f"  {family.name}: {n_boards} boards (uniform sample, seed {options.seed}) x {len(states)} game states, "
-         f"each to NashConv {target}% of the pot")
+         f"each to an exploitability of {target}% of the pot")
     paths = solve_family(folder, family, boards, states, options.deck, target, 3000,
                          progress=lambda i, n, what: options.progress and options.progress(i, n, what))
     manifest = provenance(study="solved_spots", family=family.name, family_description=family.description,
                           deck=options.deck, seed=options.seed, boards=boards, board_weights="uniform",
-                          states=[s.name for s in states], target_nash_conv_pct_pot=target,
-                          method="dcfr, exact NashConv (card-level, every holding)")
+                          states=[s.name for s in states], target_exploitability_pct_pot=target,
+                          method="dcfr, exact best responses (card-level, every holding)")
     for name, frame in spot_tables(paths, family, options.deck).items():
         write_table(frame, folder, name, manifest)
     write_text(folder / "spots_browser.json", json.dumps(browser_data(paths, family), separators=(",", ":")))

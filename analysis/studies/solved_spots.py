@@ -3,7 +3,9 @@
 A *family* (:class:`Family`) is a kind of spot stated once: players, street, pot,
 stack, ranges and bet tree. It is solved on a seeded, uniformly weighted sample of
 boards from the deck and in every *game state* (:data:`GAME_STATES`: the starting
-bank, bank 1 nearly empty, bank 3 nearly empty), each spot to a target NashConv.
+bank, bank 1 nearly empty, bank 3 nearly empty), each spot to a target exploitability
+(the mean of the two players' best-response gains, postflop-solver's measure; NashConv,
+their sum, is reported beside it).
 Solutions are written one file per spot (``solutions/<family>-<state>-<board>.npz``,
 whole or not at all) as they finish, so an interrupted batch resumes where it
 stopped; a file that no longer matches its spot is solved again.
@@ -160,7 +162,9 @@ def spot_tables(paths: list[Path], family: Family, deck: str) -> dict[str, pd.Da
         ev = sol.ev()
         key = {"family": family.name, "state": state.name, "board": board}
         index.append({**key, **texture(list(sol.spot.board), deck), "iterations": sol.iterations,
-                      "nash_conv_pct_pot": sol.exploitability_pct, "ev_oop": ev["oop"], "ev_ip": ev["ip"]})
+                      "exploitability_pct_pot": sol.exploitability_pct,
+                      "nash_conv_pct_pot": 100.0 * sol.solver.nash_conv / sol.spot.pot,
+                      "ev_oop": ev["oop"], "ev_ip": ev["ip"]})
         for line in sol.first_street_lines():
             for by in ("made_hand", "class") if not line else ("made_hand",):  # classes at the root only
                 summaries.append(sol.summary(line, by).assign(**key))
@@ -216,7 +220,7 @@ def browser_data(paths: list[Path], family: Family) -> dict[str, Any]:
                                       np.int16),
                           "reach": _pack(np.rint(reach * 255), np.uint8)})
         spots.append({"family": family.name, "state": state.name, "board": sol.spot.describe()["board"],
-                      "nash_conv_pct_pot": round(sol.exploitability_pct, 4), "iterations": sol.iterations,
+                      "exploitability_pct_pot": round(sol.exploitability_pct, 4), "iterations": sol.iterations,
                       "players": {str(k): v for k, v in sorted(players.items())}, "lines": lines})
     return {"made_hands": list(MADE_HANDS), "freq_scale": FREQ_SCALE, "ev_scale": EV_SCALE,
             "ev_missing": EV_MISSING,

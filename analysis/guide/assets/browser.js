@@ -61,7 +61,7 @@
   function render() {
     const {spot, line} = current();
     $("#sb-info").textContent = `${spot.family}, ${spot.state} (${data.states[spot.state]}); board ${spot.board}; ` +
-      `NashConv ${spot.nash_conv_pct_pot.toFixed(2)}% of the pot after ${spot.iterations} iterations; ` +
+      `exploitability ${spot.exploitability_pct_pot.toFixed(2)}% of the pot after ${spot.iterations} iterations; ` +
       `${line.player === 0 ? "oop" : "ip"} to act after ${line.line}`;
     const all = rows();
     const byClass = {};
