@@ -20,7 +20,7 @@ import numpy as np
 
 from analysis.core.rng import deal
 from analysis.dilemma.decks import D_MINUS
-from analysis.dilemma.settlement._kernel import score_players, settle_core
+from analysis.dilemma.kernels import score_players, settle_core
 from analysis.dilemma.settlement.layout import (
     O_BANK1,
     O_BANK2,
@@ -43,8 +43,8 @@ from analysis.dilemma.settlement.layout import (
     T_LEVEL,
     T_NBOARD,
 )
-from evaluator._kernels import score_cards
 from evaluator.jit import kernel
+from evaluator.kernels import score_cards
 
 from ._decide import decide, features_of, strengths
 from ._layout import (
