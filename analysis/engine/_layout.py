@@ -13,6 +13,12 @@ from evaluator.jit import kernel
 from .features import MAX_SLOTS, N_FEAT
 
 MAX_SEATS = 10
+HOLE_CARDS = 2
+STREET_CARDS = (0, 3, 1, 1)
+BOARD_CARDS = 5
+"""The deal the kernel plays: ``HOLE_CARDS`` a seat (columns ``H_HOLE0``, ``H_HOLE1``), then
+the board's cards by betting round; a hand deals ``HOLE_CARDS * n + BOARD_CARDS`` cards, holes
+by seat first. :func:`analysis.engine.table.engine_game` checks a game's spec against it."""
 # compact seat columns (hs[i, H_*])
 (H_STACK, H_BET, H_IN, H_FOLD, H_ACTED, H_CHECKED, H_POL, H_HOLE0, H_HOLE1, H_SEAT, H_SCORE,
  H_FREEFOLD, H_RAISES) = range(13)

@@ -496,7 +496,7 @@ class Hand:
             if i not in showdown:
                 raise TableError(f"{self.seats[i].name} cannot concede: not at the showdown")
             self.seats[i].shown = False
-        if self.setup.game == "dilemma":
+        if self.setup.spec.settlement == "dilemma":
             return self._settle_dilemma(showdown)
         return self._settle_holdem(showdown)
 
