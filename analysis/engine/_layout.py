@@ -33,7 +33,7 @@ N_MENU = 8
 # action log rows (log[k, L_*]) and kinds
 L_STREET, L_SEAT, L_KIND, L_TO = range(4)
 N_LCOLS = 4 + N_MENU
-K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE = range(5)
+# logged kinds (log[k, L_KIND]): the codes FOLD .. RAISE of analysis.core.actions
 # hand summary (hand_out[X_*])
 (X_LAST, X_SHOWDOWN, X_FLAGS, X_PENALTY, X_BONUS, X_FREE_FOLDS, X_POT, X_N_ACTIONS, X_BANK1,
  X_BANK2, X_BANK3, X_LEVEL) = range(12)

@@ -17,12 +17,13 @@ from typing import Any
 
 import numpy as np
 
+from analysis.core.actions import ACTION_NAMES
 from analysis.dilemma.effects import STREETS
 from analysis.dilemma.settlement import Rules
 from evaluator import format_cards, get_game, parse_cards
 from evaluator.errors import LabError
 
-from ._layout import K_BET, K_CALL, K_CHECK, K_FOLD, K_RAISE, L_KIND, L_SEAT, L_STREET, L_TO
+from ._layout import L_KIND, L_SEAT, L_STREET, L_TO
 from .errors import HistoryError, IllegalActionError
 from .referee import Hand, HandResult
 from .structures import Structure, get_structure
@@ -34,7 +35,6 @@ with ``cap``, ``short_cap`` and ``raises_per_player``; version-1 lines still rea
 LEGACY_LIMIT = {"fixed": "per_round"}
 """Version 1's ``limit_raise``: its ``fixed`` was the small bet / big bet (``limit=per_round``);
 its ``range`` (any amount up to the small or big bet) has no version-2 equivalent."""
-KIND_NAMES = {K_FOLD: "fold", K_CHECK: "check", K_CALL: "call", K_BET: "bet", K_RAISE: "raise"}
 _FIELDS = {"format", "hand", "game", "structure", "deck", "rules", "table", "holes", "actions",
            "board", "showdown", "result", "comment"}
 
@@ -287,7 +287,7 @@ def history_from_log(setup: TableSetup, cards: np.ndarray, log: np.ndarray, n_ac
     actions = []
     for k in range(n_actions):
         row = log[k]
-        kind = KIND_NAMES[int(row[L_KIND])]
+        kind = ACTION_NAMES[int(row[L_KIND])]
         act = [STREETS[int(row[L_STREET])], names[int(row[L_SEAT])], kind]
         if kind in ("bet", "raise"):
             act.append(int(row[L_TO]))
