@@ -72,7 +72,7 @@ class GameSpec:
     """Small and big blind unless told (a Dilemma table takes its blinds from its rules)."""
 
     def __post_init__(self) -> None:
-        from .errors import LabError
+        from .errors import CardError
 
         problems = [
             (not self.ranks or len(set(self.ranks)) != len(self.ranks), "ranks must be distinct and not empty"),
@@ -86,7 +86,7 @@ class GameSpec:
         ]
         for bad, message in problems:
             if bad:
-                raise LabError(f"game {self.name!r}: {message}")
+                raise CardError(f"game {self.name!r}: {message}")
 
     @property
     def board_cards(self) -> int:
@@ -101,11 +101,6 @@ class GameSpec:
             total += k
             sizes.append(total)
         return tuple(sizes)
-
-    @property
-    def hand_size(self) -> int:
-        """Cards a player's showdown hand is made from (hole plus board)."""
-        return self.hole_cards + self.board_cards
 
     def deal_size(self, players: int) -> int:
         """Cards a hand of ``players`` deals: hole cards by seat, then the board."""

@@ -55,6 +55,8 @@ def test_the_definition_is_data(short36):
     assert register_game(SHORT36) is SHORT36  # the same definition again: a no-op
     with pytest.raises(CardError, match="already defined differently"):
         register_game(GameSpec("short36", ranks=HOLDEM.ranks))
+    with pytest.raises(CardError, match="hole_cards: at least one"):
+        GameSpec("no-holes", ranks=HOLDEM.ranks, hole_cards=0)
     assert evaluate("6s 7h 8d 9c As", "short36") > evaluate("Ks Kh Kd 9c As", "short36")  # a straight
 
 
