@@ -53,6 +53,9 @@ BLUFFJACK = GameSpec(
     rank_aliases=(("10", "T"),),
     wheel=False,
     description="Bluffjack: the standard 52-card deck, blackjack counting.",
+    streets=(),
+    hand_rule="blackjack",
+    structure="",
 )
 """The Bluffjack deck: the 52 cards (card id = rank * 4 + suit) under its own name."""
 

@@ -58,6 +58,10 @@ BRAG = GameSpec(
     rank_aliases=(("10", "T"),),
     wheel=False,
     description="Three Card Brag: the standard 52-card deck, three cards a hand.",
+    hole_cards=3,
+    streets=(),
+    hand_rule="brag3",
+    structure="",
 )
 """The Brag deck: the 52 cards of Texas Hold'em under the name ``brag`` (for messages)."""
 

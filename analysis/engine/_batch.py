@@ -16,11 +16,13 @@ from evaluator.jit import kernel
 
 from ._kernel import deal_cards, play_hand
 from ._layout import (
+    BOARD_CARDS,
     H_HOLE0,
     H_HOLE1,
     H_POL,
     H_SEAT,
     H_STACK,
+    HOLE_CARDS,
     MAX_SEATS,
     N_HCOLS,
     N_LCOLS,
@@ -70,22 +72,22 @@ def play_hands_serial(key_cards, key_actions, first_id, count, n, stacks0, seat_
     hs = np.zeros((MAX_SEATS, N_HCOLS), np.int64)
     cst = np.zeros(4, np.uint64)
     ast = np.zeros(4, np.uint64)
-    cards = np.zeros(2 * MAX_SEATS + 5, np.int64)
+    cards = np.zeros(HOLE_CARDS * MAX_SEATS + BOARD_CARDS, np.int64)
     avail = np.arange(n_cards, dtype=np.int64)
     empty_log = np.zeros((0, N_LCOLS), np.int64)
     for h in range(count):
         hid = first_id + h
         seed_state(cst, key_cards, hid)
         seed_state(ast, key_actions, hid)
-        deal_cards(cst, avail, n_cards, 2 * n + 5, cards)
+        deal_cards(cst, avail, n_cards, HOLE_CARDS * n + BOARD_CARDS, cards)
         for i in range(n):
             hs[i, H_STACK] = stacks0[i]
             hs[i, H_POL] = seat_pols[i]
-            hs[i, H_HOLE0] = cards[2 * i]
-            hs[i, H_HOLE1] = cards[2 * i + 1]
+            hs[i, H_HOLE0] = cards[HOLE_CARDS * i]
+            hs[i, H_HOLE1] = cards[HOLE_CARDS * i + 1]
             hs[i, H_SEAT] = i
         log = logs[h] if logs.shape[0] > h else empty_log
-        play_hand(hs, n, hid % n, blinds[0], blinds[1], cards[2 * n:], bank0, level, structure,
+        play_hand(hs, n, hid % n, blinds[0], blinds[1], cards[HOLE_CARDS * n:], bank0, level, structure,
                   pols, cardsdata, scratch, ast, hand_out[h], log)
         for i in range(n):
             stacks_out[h, i] = hs[i, H_STACK]
@@ -108,7 +110,7 @@ def play_game(game_id, cell, key_cards, key_actions, cfg, seat_pols, blinds, str
     bought = np.zeros(MAX_SEATS, np.int64)
     cst = np.zeros(4, np.uint64)
     ast = np.zeros(4, np.uint64)
-    cards = np.zeros(2 * MAX_SEATS + 5, np.int64)
+    cards = np.zeros(HOLE_CARDS * MAX_SEATS + BOARD_CARDS, np.int64)
     avail = np.arange(n_cards, dtype=np.int64)
     hand_out = np.zeros(N_XCOLS, np.int64)
     bank = np.zeros(3, np.int64)
@@ -151,14 +153,14 @@ def play_game(game_id, cell, key_cards, key_actions, cfg, seat_pols, blinds, str
             reason = REASON_ONE_LEFT
             break
         seed_state(cst, key_cards, game_id * HANDS_PER_GAME + hands)
-        deal_cards(cst, avail, n_cards, 2 * n0 + 5, cards)
+        deal_cards(cst, avail, n_cards, HOLE_CARDS * n0 + BOARD_CARDS, cards)
         for k in range(m):
             i = hs[k, H_SEAT]
             hs[k, H_STACK] = stacks[i]
             hs[k, H_POL] = seat_pols[i]
-            hs[k, H_HOLE0] = cards[2 * i]
-            hs[k, H_HOLE1] = cards[2 * i + 1]
-        play_hand(hs, m, d, blinds[level, 0], blinds[level, 1], cards[2 * n0:], bank, level,
+            hs[k, H_HOLE0] = cards[HOLE_CARDS * i]
+            hs[k, H_HOLE1] = cards[HOLE_CARDS * i + 1]
+        play_hand(hs, m, d, blinds[level, 0], blinds[level, 1], cards[HOLE_CARDS * n0:], bank, level,
                   structure, pols, cardsdata, scratch, ast, hand_out, empty_log)
         hands += 1
         stats[S_HANDS] += 1
@@ -256,4 +258,4 @@ def hand_cards(key_cards, first_id, count, n, n_cards, out):
     avail = np.arange(n_cards, dtype=np.int64)
     for h in range(count):
         seed_state(cst, key_cards, first_id + h)
-        deal_cards(cst, avail, n_cards, 2 * n + 5, out[h])
+        deal_cards(cst, avail, n_cards, HOLE_CARDS * n + BOARD_CARDS, out[h])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analysis.core.actions import ALLIN, BET, CALL, CHECK, FOLD, RAISE
 from analysis.core.rng import next_float
 from evaluator.jit import kernel
 from evaluator.strength import board_strengths
@@ -21,11 +22,6 @@ from ._layout import (
     H_IN,
     H_POL,
     H_STACK,
-    K_BET,
-    K_CALL,
-    K_CHECK,
-    K_FOLD,
-    K_RAISE,
     M_ALLIN_TO,
     M_CALL,
     M_CHECK,
@@ -38,11 +34,6 @@ from ._layout import (
     R_STREET,
 )
 from .features import (
-    A_ALLIN,
-    A_CALL,
-    A_CHECK,
-    A_FOLD,
-    A_RAISE,
     F_BEHIND,
     F_CALL_BB,
     F_FACING,
@@ -97,7 +88,7 @@ def features_of(hs, rs, n, i, strength, penalty, feat):
 
 @kernel
 def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
-    """Policy decision of seat ``i``: ``out[0]`` = K_* kind, ``out[1]`` = round total (bet/raise).
+    """Policy decision of seat ``i``: ``out[0]`` = the action code (:mod:`analysis.core.actions`), ``out[1]`` = round total (bet/raise).
 
     Returns 1 if the seat folded for free by the fold-for-free knob, else 0.
     """
@@ -129,13 +120,13 @@ def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
             kind = int(k)
             prob = acts[rule, s, 2]
             legal = True
-            if kind == A_FOLD:
+            if kind == FOLD:
                 legal = menu[M_FOLD] != 0
-            elif kind == A_CHECK:
+            elif kind == CHECK:
                 legal = menu[M_CHECK] != 0
-            elif kind == A_RAISE:
+            elif kind == RAISE:
                 legal = can_raise
-            elif kind == A_ALLIN:
+            elif kind == ALLIN:
                 legal = can_raise or call > 0 or menu[M_CHECK] != 0
             if legal:
                 w[s] = prob
@@ -163,28 +154,28 @@ def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
     if chosen >= 0:
         kind = int(acts[rule, chosen, 0])
         size = acts[rule, chosen, 1]
-    if knob and (kind == A_CHECK or kind == A_CALL or kind == A_FOLD):  # noqa: SIM109
-        kind = A_FOLD if want_fold else A_CHECK
-    elif menu[M_CHECK] != 0 and rs[R_STREET] == 0 and kind == A_FOLD:
-        kind = A_CHECK  # nobody folds for free before the flop
-    if kind == A_CALL and call == 0:
-        kind = A_CHECK
+    if knob and (kind == CHECK or kind == CALL or kind == FOLD):  # noqa: SIM109
+        kind = FOLD if want_fold else CHECK
+    elif menu[M_CHECK] != 0 and rs[R_STREET] == 0 and kind == FOLD:
+        kind = CHECK  # nobody folds for free before the flop
+    if kind == CALL and call == 0:
+        kind = CHECK
     if kind == -1:
-        kind = A_CHECK if menu[M_CHECK] != 0 else A_FOLD
-    if kind == A_FOLD:
-        out[0] = K_FOLD
+        kind = CHECK if menu[M_CHECK] != 0 else FOLD
+    if kind == FOLD:
+        out[0] = FOLD
         out[1] = 0
         return 1 if menu[M_CHECK] != 0 else 0
-    if kind == A_CHECK:
-        out[0] = K_CHECK
+    if kind == CHECK:
+        out[0] = CHECK
         out[1] = 0
         return 0
-    if kind == A_CALL:
-        out[0] = K_CALL
+    if kind == CALL:
+        out[0] = CALL
         out[1] = 0
         return 0
-    if kind == A_ALLIN and not can_raise:
-        out[0] = K_CALL if call > 0 else K_CHECK
+    if kind == ALLIN and not can_raise:
+        out[0] = CALL if call > 0 else CHECK
         out[1] = 0
         return 0
     # bet or raise: size as a fraction of the pot, clamped to the legal range, in chip units
@@ -192,7 +183,7 @@ def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
     for j in range(n):
         pot += hs[j, H_IN]
     owe = rs[R_CUR] - hs[i, H_BET]
-    if kind == A_ALLIN:
+    if kind == ALLIN:
         to = menu[M_ALLIN_TO]
     elif rs[R_CUR] == 0:
         to = np.int64(size * pot)
@@ -204,7 +195,7 @@ def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
         to = menu[M_MIN_TO]
     if to > menu[M_MAX_TO]:
         to = menu[M_MAX_TO]
-    out[0] = K_BET if rs[R_CUR] == 0 else K_RAISE
+    out[0] = BET if rs[R_CUR] == 0 else RAISE
     out[1] = to
     return 0
 

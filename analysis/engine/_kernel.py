@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from analysis.core.actions import CALL, CHECK, FOLD
 from analysis.core.rng import deal
 from analysis.dilemma.decks import D_MINUS
-from analysis.dilemma.settlement._kernel import score_players, settle_core
+from analysis.dilemma.kernels import score_players, settle_core
 from analysis.dilemma.settlement.layout import (
     O_BANK1,
     O_BANK2,
@@ -43,8 +44,8 @@ from analysis.dilemma.settlement.layout import (
     T_LEVEL,
     T_NBOARD,
 )
-from evaluator._kernels import score_cards
 from evaluator.jit import kernel
+from evaluator.kernels import score_cards
 
 from ._decide import decide, features_of, strengths
 from ._layout import (
@@ -59,9 +60,6 @@ from ._layout import (
     H_RAISES,
     H_SCORE,
     H_STACK,
-    K_CALL,
-    K_CHECK,
-    K_FOLD,
     L_KIND,
     L_SEAT,
     L_STREET,
@@ -246,12 +244,12 @@ def _put(hs, i, amount):
 
 @kernel
 def apply_action(hs, rs, n, i, kind, to, structure):
-    """Apply a legal action (``K_*``; ``to`` the round total of a bet/raise)."""
-    if kind == K_FOLD:
+    """Apply a legal action (a code of :mod:`analysis.core.actions`; ``to`` the round total of a bet/raise)."""
+    if kind == FOLD:
         hs[i, H_FOLD] = rs[R_STREET]
-    elif kind == K_CHECK:
+    elif kind == CHECK:
         hs[i, H_CHECKED] = 1
-    elif kind == K_CALL:
+    elif kind == CALL:
         _put(hs, i, min(rs[R_CUR] - hs[i, H_BET], hs[i, H_STACK]))
     else:
         inc = to - rs[R_CUR]

@@ -13,6 +13,12 @@ from evaluator.jit import kernel
 from .features import MAX_SLOTS, N_FEAT
 
 MAX_SEATS = 10
+HOLE_CARDS = 2
+STREET_CARDS = (0, 3, 1, 1)
+BOARD_CARDS = 5
+"""The deal the kernel plays: ``HOLE_CARDS`` a seat (columns ``H_HOLE0``, ``H_HOLE1``), then
+the board's cards by betting round; a hand deals ``HOLE_CARDS * n + BOARD_CARDS`` cards, holes
+by seat first. :func:`analysis.engine.table.engine_game` checks a game's spec against it."""
 # compact seat columns (hs[i, H_*])
 (H_STACK, H_BET, H_IN, H_FOLD, H_ACTED, H_CHECKED, H_POL, H_HOLE0, H_HOLE1, H_SEAT, H_SCORE,
  H_FREEFOLD, H_RAISES) = range(13)
@@ -27,7 +33,7 @@ N_MENU = 8
 # action log rows (log[k, L_*]) and kinds
 L_STREET, L_SEAT, L_KIND, L_TO = range(4)
 N_LCOLS = 4 + N_MENU
-K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE = range(5)
+# logged kinds (log[k, L_KIND]): the codes FOLD .. RAISE of analysis.core.actions
 # hand summary (hand_out[X_*])
 (X_LAST, X_SHOWDOWN, X_FLAGS, X_PENALTY, X_BONUS, X_FREE_FOLDS, X_POT, X_N_ACTIONS, X_BANK1,
  X_BANK2, X_BANK3, X_LEVEL) = range(12)

@@ -6,6 +6,8 @@ features, and the numba kernel (:mod:`._kernel`), which fills them at each decis
 
 from __future__ import annotations
 
+from analysis.core.actions import ALLIN, CALL, CHECK, FOLD, RAISE
+
 # features of a decision (float64[N_FEAT])
 (F_STREET, F_FACING, F_PLAYERS, F_POSITION, F_BEHIND, F_STRENGTH, F_PRICE, F_SPR, F_POT_BB,
  F_PENALTY, F_CALL_BB) = range(11)
@@ -27,11 +29,9 @@ FEATURES: dict[str, str] = {
 }
 FEATURE_INDEX = {name: k for k, name in enumerate(FEATURES)}
 
-# action kinds of a policy slot
-A_FOLD, A_CHECK, A_CALL, A_RAISE, A_ALLIN = range(5)
-ACTION_KINDS = {"fold": A_FOLD, "check": A_CHECK, "call": A_CALL, "bet": A_RAISE, "raise": A_RAISE,
-                "allin": A_ALLIN}
-KIND_NAMES = ("fold", "check", "call", "raise", "allin")
+# action kinds of a policy slot: codes of analysis.core.actions ("bet" and "raise" are both
+# RAISE, put in more; the kernel logs BET when nobody has bet)
+ACTION_KINDS = {"fold": FOLD, "check": CHECK, "call": CALL, "bet": RAISE, "raise": RAISE, "allin": ALLIN}
 MAX_SLOTS = 8
 """Action slots per rule (fold, check, call, a few bet/raise sizes, all-in)."""
 

@@ -38,7 +38,7 @@ from .errors import TableError
 from .policy import Policy, load_policy
 from .simulate import kernel_inputs
 from .structures import Structure, get_structure
-from .table import MAX_PLAYERS, TableSetup
+from .table import MAX_PLAYERS, TableSetup, engine_game
 
 GAMES_PER_STREAM = 8
 DEFAULT_MAX_HANDS = 2000
@@ -65,17 +65,16 @@ class GameConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        if self.game not in ("dilemma", "holdem"):
-            raise TableError(f"game {self.game!r}: use dilemma or holdem")
+        spec = engine_game(self.game)
         n = len(self.strategies)
         if not 2 <= n <= MAX_PLAYERS:
             raise TableError(f"players: a game seats 2 to {MAX_PLAYERS} players, got {n}")
         if not self.structure:
-            object.__setattr__(self, "structure", "dilemma" if self.game == "dilemma" else "nl")
+            object.__setattr__(self, "structure", spec.structure)
         if not self.deck:
-            object.__setattr__(self, "deck", "reference" if self.game == "dilemma" else "holdem")
+            object.__setattr__(self, "deck", spec.default_deck)
         if not self.stack:
-            object.__setattr__(self, "stack", 1000 if self.game == "dilemma" else 200)
+            object.__setattr__(self, "stack", spec.stack)
         if self.stack < 0:
             raise TableError(f"stack: must not be negative, got {self.stack}")
         if not 1 <= self.max_hands < B.HANDS_PER_GAME:
@@ -87,10 +86,20 @@ class GameConfig:
     def n(self) -> int:
         return len(self.strategies)
 
+    @property
+    def dilemma(self) -> bool:
+        """Whether hands are settled by the Dilemma rules (bank, blind levels, final chips)."""
+        return engine_game(self.game).settlement == "dilemma"
+
+    @property
+    def value(self) -> str:
+        """The per-seat result column: ``final_chips`` (a Dilemma game) or ``net_chips`` (a cash session)."""
+        return "final_chips" if self.dilemma else "net_chips"
+
     def setup(self) -> TableSetup:
         """A table of this configuration (its first hand), validated."""
         st: Structure = get_structure(self.structure)
-        blinds = self.rules.blinds[0] if self.game == "dilemma" else self.blinds
+        blinds = self.rules.blinds[0] if self.dilemma else self.blinds
         return TableSetup(names=tuple(f"P{i + 1}" for i in range(self.n)), stacks=(self.stack,) * self.n,
                           dealer=0, blinds=blinds, game=self.game, structure=st, deck=self.deck,
                           rules=self.rules).validate()
@@ -99,7 +108,7 @@ class GameConfig:
         return {"game": self.game, "strategies": list(self.strategies), "structure": self.structure,
                 "deck": load_deck(self.deck).label, "rules": self.rules.label, "stack": self.stack,
                 "max_hands": self.max_hands, "seed": self.seed,
-                "blinds": [list(b) for b in self.rules.blinds] if self.game == "dilemma"
+                "blinds": [list(b) for b in self.rules.blinds] if self.dilemma
                 else list(self.blinds)}
 
 
@@ -119,10 +128,10 @@ class GamesPlan(Plan):
         self.cfg = np.zeros(B.N_CFG, np.int64)
         self.cfg[B.C_N] = config.n
         self.cfg[B.C_STACK] = config.stack
-        self.cfg[B.C_DILEMMA] = config.game == "dilemma"
+        self.cfg[B.C_DILEMMA] = config.dilemma
         self.cfg[B.C_MAX_HANDS] = config.max_hands
         self.cfg[B.C_BANK1:B.C_BANK3 + 1] = setup.bank
-        levels = config.rules.blinds if config.game == "dilemma" else (config.blinds,) * 3
+        levels = config.rules.blinds if config.dilemma else (config.blinds,) * 3
         self.blinds = np.array(levels, np.int64)
         self.key_cards = derive_key(config.seed, "game-cards")
         self.key_actions = derive_key(config.seed, "game-actions")
@@ -198,7 +207,7 @@ def _unique_policies(strategies: Sequence[str]) -> tuple[list[Policy], list[int]
 def _frames(plan: GamesPlan, records: np.ndarray, totals: np.ndarray, cell_names: list[str]
             ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     n = plan.config.n
-    dilemma = plan.config.game == "dilemma"
+    dilemma = plan.config.dilemma
     rec = records
     games = pd.DataFrame({
         "game": rec[:, B.G_GAME], "seating": [cell_names[c] for c in rec[:, B.G_CELL]],
@@ -226,7 +235,7 @@ def _frames(plan: GamesPlan, records: np.ndarray, totals: np.ndarray, cell_names
             rows.append((int(rec[k, B.G_GAME]), cell_names[c], i + 1, plan.policy_names[plan.seatings[c, i]],
                          final, (final == top) / tied, bust if bust >= 0 else None))
     seats = pd.DataFrame(rows, columns=["game", "seating", "seat", "strategy",
-                                        "final_chips" if dilemma else "net_chips", "win_share",
+                                        plan.config.value, "win_share",
                                         "bust_hand"])
     seats["bust_hand"] = seats["bust_hand"].astype("Int64")
     hands = pd.DataFrame(totals, columns=list(STAT_NAMES))
@@ -265,7 +274,7 @@ def simulate_games(config: GameConfig, games: int, *, backend: Backend | None = 
     res = run(plan, backend=backend, state_dir=state_dir, progress=progress)
     names = ["as given"]
     games_df, seats, hands = _frames(plan, res.records, res.totals, names)
-    value = "final_chips" if config.game == "dilemma" else "net_chips"
+    value = config.value
     summary = _by_strategy(seats, value)
     sample = _sample(plan)
     manifest = provenance(**config.describe(), games=games, trials=games, method="whole games",
@@ -310,7 +319,7 @@ def tournament(config: GameConfig, games: int, *, backend: Backend | None = None
     res = run(plan, backend=backend, state_dir=state_dir, progress=progress)
     names = [f"rotation {r}" for r in range(n)]
     games_df, seats, hands = _frames(plan, res.records, res.totals, names)
-    value = "final_chips" if config.game == "dilemma" else "net_chips"
+    value = config.value
     per_game = seats.groupby(["game", "strategy"])[["win_share", value]].mean().reset_index()
     rows = []
     for strategy, g in per_game.groupby("strategy"):

@@ -17,16 +17,17 @@ from typing import Any
 
 import numpy as np
 
+from analysis.core.actions import ACTION_NAMES
 from analysis.dilemma.effects import STREETS
 from analysis.dilemma.settlement import Rules
 from evaluator import format_cards, get_game, parse_cards
 from evaluator.errors import LabError
 
-from ._layout import K_BET, K_CALL, K_CHECK, K_FOLD, K_RAISE, L_KIND, L_SEAT, L_STREET, L_TO
+from ._layout import L_KIND, L_SEAT, L_STREET, L_TO
 from .errors import HistoryError, IllegalActionError
 from .referee import Hand, HandResult
 from .structures import Structure, get_structure
-from .table import TableSetup
+from .table import TableSetup, engine_game
 
 FORMAT = "dilemma-lab/hand-history/2"
 """2: the structure's fixed-limit ``limit_raise`` became ``limit`` (``fixed``/``spread``/``per_round``)
@@ -34,7 +35,6 @@ with ``cap``, ``short_cap`` and ``raises_per_player``; version-1 lines still rea
 LEGACY_LIMIT = {"fixed": "per_round"}
 """Version 1's ``limit_raise``: its ``fixed`` was the small bet / big bet (``limit=per_round``);
 its ``range`` (any amount up to the small or big bet) has no version-2 equivalent."""
-KIND_NAMES = {K_FOLD: "fold", K_CHECK: "check", K_CALL: "call", K_BET: "bet", K_RAISE: "raise"}
 _FIELDS = {"format", "hand", "game", "structure", "deck", "rules", "table", "holes", "actions",
            "board", "showdown", "result", "comment"}
 
@@ -45,6 +45,7 @@ def history_line(hand: Hand, result: HandResult, *, number: int | None = None,
     s = hand.setup
     names = list(s.names)
     game = s.game
+    dilemma = s.spec.settlement == "dilemma"
     board = hand.board
     data: dict[str, Any] = {"format": FORMAT}
     if number is not None:
@@ -61,7 +62,7 @@ def history_line(hand: Hand, result: HandResult, *, number: int | None = None,
         "board": {k: format_cards(board[lo:hi], game)
                   for k, lo, hi in (("flop", 0, 3), ("turn", 3, 4), ("river", 4, 5)) if len(board) >= hi},
     })
-    if game == "dilemma":
+    if dilemma:
         data["table"]["bank"] = list(s.bank)
         data["table"]["blind_level"] = s.blind_level
         if s.rules != Rules():
@@ -71,7 +72,7 @@ def history_line(hand: Hand, result: HandResult, *, number: int | None = None,
                             "mucked": [names[i] for i in mucked]}
     res: dict[str, Any] = {"stacks": dict(zip(names, (int(x) for x in result.stacks), strict=True)),
                            "winners": [names[i] for i in result.winners]}
-    if game == "dilemma":
+    if dilemma:
         res["bank"] = list(result.bank or ())
         res["blind_level"] = result.blind_level
         res["game_over"] = result.game_over
@@ -119,7 +120,11 @@ def setup_of(data: dict[str, Any], where: str = "<history>") -> TableSetup:
         if dealer not in seats:
             raise _fail(where, f"field 'table.dealer': {dealer!r} is not a seat")
         dealer = seats.index(dealer)
-    raw = data.get("structure", "dilemma" if game == "dilemma" else "nl")
+    try:
+        spec = engine_game(game)
+    except LabError as exc:
+        raise _fail(where, str(exc)) from None
+    raw = data.get("structure", spec.structure)
     try:
         structure = get_structure(raw) if isinstance(raw, str) else structure_of(raw)
     except (TypeError, AttributeError):
@@ -130,7 +135,7 @@ def setup_of(data: dict[str, Any], where: str = "<history>") -> TableSetup:
         rules = Rules.parse(data.get("rules") or {})
     except LabError as exc:
         raise _fail(where, f"field 'rules': {exc}") from None
-    blinds = table.get("blinds", [10, 20] if game == "dilemma" else [1, 2])
+    blinds = table.get("blinds", list(spec.blinds))
     if not isinstance(blinds, list) or len(blinds) != 2:
         raise _fail(where, "field 'table.blinds': [small blind, big blind], e.g. [10, 20]")
     bank = table.get("bank", [300, 700, 500])
@@ -141,7 +146,7 @@ def setup_of(data: dict[str, Any], where: str = "<history>") -> TableSetup:
                           blinds=(blinds[0], blinds[1]), game=game, structure=structure,
                           bank=tuple(bank),  # type: ignore[arg-type]
                           blind_level=table.get("blind_level", 0),
-                          deck=data.get("deck", "reference" if game == "dilemma" else "holdem"),
+                          deck=data.get("deck", spec.default_deck),
                           rules=rules).validate()
     except LabError as exc:
         raise _fail(where, str(exc)) from None
@@ -274,13 +279,15 @@ def write_history(lines: Sequence[dict[str, Any]], path: str | Path) -> Path:
 def history_from_log(setup: TableSetup, cards: np.ndarray, log: np.ndarray, n_actions: int) -> dict[str, Any]:
     """A history line from a kernel hand: its cards (holes by seat, board) and action log."""
     game = setup.game
+    spec = setup.spec
     n = setup.n
+    h = spec.hole_cards
     names = list(setup.names)
-    board = [int(c) for c in cards[2 * n: 2 * n + 5]]
+    board = [int(c) for c in cards[h * n: spec.deal_size(n)]]
     actions = []
     for k in range(n_actions):
         row = log[k]
-        kind = KIND_NAMES[int(row[L_KIND])]
+        kind = ACTION_NAMES[int(row[L_KIND])]
         act = [STREETS[int(row[L_STREET])], names[int(row[L_SEAT])], kind]
         if kind in ("bet", "raise"):
             act.append(int(row[L_TO]))
@@ -290,12 +297,12 @@ def history_from_log(setup: TableSetup, cards: np.ndarray, log: np.ndarray, n_ac
         "table": {"seats": names, "stacks": list(setup.stacks), "dealer": names[setup.dealer],
                   "blinds": list(setup.blinds), "bank": list(setup.bank),
                   "blind_level": setup.blind_level},
-        "holes": {names[i]: format_cards(cards[2 * i: 2 * i + 2], game) for i in range(n)},
+        "holes": {names[i]: format_cards(cards[h * i: h * (i + 1)], game) for i in range(n)},
         "actions": actions,
         "board": {"flop": format_cards(board[:3], game), "turn": format_cards(board[3:4], game),
                   "river": format_cards(board[4:5], game)},
     }
-    if game == "dilemma" and setup.rules != Rules():  # as the referee's lines carry them
+    if spec.settlement == "dilemma" and setup.rules != Rules():  # as the referee's lines carry them
         data["rules"] = setup.rules.as_dict()
     return data
 
@@ -309,7 +316,7 @@ def history_record(path: str | Path, line: int) -> Any:
     for where, data in read_history(path):
         if where.endswith(f" line {line}"):
             setup = setup_of(data, where)
-            if setup.game != "dilemma":
+            if setup.spec.settlement != "dilemma":
                 raise HistoryError(f"{where}: dilemma settle settles Dilemma hands, this is {setup.game}")
             hand, _ = replay(data, where, check_result=False)
             mucked = (data.get("showdown") or {}).get("mucked", [])

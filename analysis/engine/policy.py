@@ -38,6 +38,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analysis.core.actions import ACTION_NAMES
+
 from .errors import PolicyError
 from .features import (
     ACTION_KINDS,
@@ -51,7 +53,6 @@ from .features import (
     FEATURES,
     FF_RULES,
     FOLD_FOR_FREE,
-    KIND_NAMES,
     MAX_SLOTS,
     N_FEAT,
 )
@@ -103,7 +104,7 @@ class Policy:
             if all(lo <= features[f] < hi for f, lo, hi in rule.conditions):
                 out: dict[str, float] = {}
                 for kind, size, p in rule.actions:
-                    key = KIND_NAMES[kind] + ("" if math.isnan(size) else f" {size:g}")
+                    key = ACTION_NAMES[kind] + ("" if math.isnan(size) else f" {size:g}")
                     out[key] = out.get(key, 0.0) + p
                 return out
         return {}

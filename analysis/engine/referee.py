@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from analysis.core.actions import ACTION_NAMES
 from analysis.dilemma.effects import STREETS
 from analysis.dilemma.settlement import HandState, PlayerState, SettlementResult, settle
 from evaluator import evaluate, format_cards
@@ -42,7 +43,7 @@ from .pots import Pot, award_pots, build_pots
 from .structures import FIXED_LIMIT, KINDS, NO_LIMIT, POT_LIMIT
 from .table import TableSetup
 
-ACTIONS = ("fold", "check", "call", "bet", "raise", "allin")
+ACTIONS = ACTION_NAMES
 
 
 @dataclass(frozen=True)
@@ -496,7 +497,7 @@ class Hand:
             if i not in showdown:
                 raise TableError(f"{self.seats[i].name} cannot concede: not at the showdown")
             self.seats[i].shown = False
-        if self.setup.game == "dilemma":
+        if self.setup.spec.settlement == "dilemma":
             return self._settle_dilemma(showdown)
         return self._settle_holdem(showdown)
 

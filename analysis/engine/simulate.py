@@ -16,7 +16,6 @@ import numpy as np
 from analysis.core.rng import derive_key
 from analysis.core.threads import numba_threads, run_tasks
 from analysis.dilemma.decks import load_deck
-from evaluator import get_game
 from evaluator.tables import get_tables
 
 from . import _batch as B
@@ -41,18 +40,18 @@ class HandBatch:
     logs: np.ndarray | None
     """int64[hands, MAX_LOG, N_LCOLS] with logging: street, seat, kind, to, then the legal menu."""
     cards: np.ndarray | None
-    """int64[hands, 2n + 5]: the hole cards by seat then the board (with logging)."""
+    """int64[hands, deal size]: the hole cards by seat then the board (with logging)."""
 
 
 def kernel_inputs(setup: TableSetup, policies: Sequence[str | Policy]) -> tuple:
     """The grouped kernel inputs of a table: structure, compiled policies, cards data."""
-    spec = get_game(setup.game)
+    spec = setup.spec
     deck = load_deck(setup.deck)
     if deck.game != spec.name:
         raise TableError(f"the {deck.name} deck is for {deck.game}, the table plays {spec.name}")
     pols = [load_policy(p) for p in policies]
     cardsdata = (get_tables(spec).kernel_args, deck.kernel_args, preflop_strength(spec.name),
-                 spec.n_cards, setup.game == "dilemma", setup.rules.kernel_args)
+                 spec.n_cards, spec.settlement == "dilemma", setup.rules.kernel_args)
     return setup.structure.kernel_args, compile_policies(pols), cardsdata, pols
 
 
@@ -79,7 +78,7 @@ def play_hands(setup: TableSetup, policies: Sequence[str | Policy], hands: int, 
         logs = np.zeros((hands, MAX_LOG, N_LCOLS), np.int64)
         B.play_hands_serial(key_cards, key_actions, first, hands, n, stacks0, seat_pols, blinds, bank,
                             setup.blind_level, structure, pols, cardsdata, stacks, summary, logs)
-        cards = np.zeros((hands, 2 * n + 5), np.int64)
+        cards = np.zeros((hands, setup.spec.deal_size(n)), np.int64)
         B.hand_cards(key_cards, first, hands, n, cardsdata[3], cards)
         return HandBatch(stacks, summary, logs, cards)
     no_logs = np.zeros((0, 1, N_LCOLS), np.int64)

@@ -3,7 +3,8 @@
 The percentile is the share of all starting combos in classes whose equity against one
 random hand is at most this class's (AA = 1). Computing the equities takes about ten
 seconds, so the shipped ``data/preflop_<game>.csv`` holds them
-(:func:`compute_preflop_classes` rebuilds it; a slow test checks it is current).
+(:func:`compute_preflop_classes` rebuilds it; a slow test checks it is current); a game
+without a shipped file (a variant defined as data) has them computed on first use.
 Postflop strength is exact at each decision (:func:`evaluator.strength.board_strengths`).
 """
 
@@ -37,7 +38,8 @@ def compute_preflop_classes(game: str) -> pd.DataFrame:
 def preflop_strength(game: str) -> np.ndarray:
     """float64[n_cards, n_cards]: the preflop strength of every two-card holding (symmetric)."""
     spec = get_game(game)
-    frame = pd.read_csv(DATA / f"preflop_{spec.name}.csv")
+    shipped = DATA / f"preflop_{spec.name}.csv"
+    frame = pd.read_csv(shipped) if shipped.exists() else compute_preflop_classes(spec.name)
     pct = dict(zip(frame["hand"], frame["percentile"], strict=True))
     out = np.zeros((spec.n_cards, spec.n_cards))
     for cls in starting_classes(spec):

@@ -9,20 +9,35 @@ from typing import Any
 
 from analysis.dilemma.settlement import Rules
 from analysis.dilemma.settlement.state import bank_order_problem
+from evaluator.spec import GAMES, GameSpec
 
+from ._layout import HOLE_CARDS, STREET_CARDS
 from .errors import TableError
 from .structures import Structure, get_structure
 
 MAX_PLAYERS = 10
-GAMES = ("dilemma", "holdem")
+
+
+def engine_game(game: str | GameSpec) -> GameSpec:
+    """The spec of a game the engine plays (two hole cards, a 3-1-1 board, best five cards,
+    a betting structure), else a :class:`TableError` naming what it cannot deal."""
+    spec = game if isinstance(game, GameSpec) else GAMES.get(str(game))
+    if spec is None or not spec.structure:
+        playable = [g.name for g in GAMES.values() if g.structure]
+        raise TableError(f"game {game!r}: use {' or '.join(playable)}")
+    if spec.hole_cards != HOLE_CARDS or tuple(spec.streets) != STREET_CARDS or spec.hand_rule != "best5":
+        raise TableError(f"game {spec.name!r}: the engine deals {HOLE_CARDS} hole cards and a "
+                         f"{'-'.join(map(str, STREET_CARDS[1:]))} board to the best five cards")
+    return spec
 
 
 @dataclass(frozen=True)
 class TableSetup:
     """One hand's table: seats in clockwise order, chips before the blinds, DEALER and blinds.
 
-    ``game`` is ``dilemma`` (40 cards, the Dilemma settlement with bank, bonus and
-    penalties) or ``holdem`` (52 cards, plain Texas Hold'em pots).
+    ``game`` names a :class:`~evaluator.spec.GameSpec` (``dilemma``: 40 cards, the Dilemma
+    settlement with bank, bonus and penalties; ``holdem``: 52 cards, plain Texas Hold'em pots;
+    or a registered variant); :attr:`spec` is its definition.
     """
 
     names: tuple[str, ...]
@@ -39,8 +54,7 @@ class TableSetup:
     def validate(self) -> TableSetup:
         """Raise :class:`TableError` naming the field if the table cannot be dealt; return self."""
         n = len(self.names)
-        if self.game not in GAMES:
-            raise TableError(f"game {self.game!r}: use dilemma or holdem")
+        dilemma = self.spec.settlement == "dilemma"
         if not 2 <= n <= MAX_PLAYERS:
             raise TableError(f"players: a table seats 2 to {MAX_PLAYERS} players, got {n}")
         if len(self.stacks) != n:
@@ -65,12 +79,12 @@ class TableSetup:
             raise TableError(f"blinds {small}/{big}: 0 <= small blind <= big blind, big blind > 0")
         if small % unit or big % unit:
             raise TableError(f"blinds {small}/{big}: chips come in units of {unit}")
-        if self.game == "dilemma" and unit % 10:
+        if dilemma and unit % 10:
             raise TableError("structure unit: Dilemma Hold'em chips come in $10 units")
         if len(self.bank) != 3 or any(
                 isinstance(b, bool) or not isinstance(b, Integral) or b < 0 for b in self.bank):
             raise TableError(f"bank {list(self.bank)}: three whole numbers of chips, none negative")
-        if self.game == "dilemma":
+        if dilemma:
             problem = bank_order_problem(self.bank)
             if problem:
                 raise TableError(problem)
@@ -78,6 +92,11 @@ class TableSetup:
         if isinstance(level, bool) or not isinstance(level, Integral) or level not in (0, 1, 2):
             raise TableError(f"blind_level: 0, 1 or 2, got {self.blind_level!r}")
         return self
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game's definition (a :class:`TableError` if the engine cannot play it)."""
+        return engine_game(self.game)
 
     @property
     def n(self) -> int:
@@ -112,19 +131,17 @@ def texas_blinds(big_blind: int) -> tuple[int, int]:
 def make_table(n_players: int, *, game: str = "dilemma", structure: str | Structure | None = None,
                stack: int | Sequence[int] | None = None, dealer: int = 0,
                blinds: tuple[int, int] | None = None, deck: str | None = None) -> TableSetup:
-    """A table of ``n_players`` named P1..Pn with the game's usual defaults (RULES §1.1, §2)."""
+    """A table of ``n_players`` named P1..Pn with the game's usual defaults (RULES §1.1, §2:
+    its :class:`~evaluator.spec.GameSpec`'s structure, stack, blinds and deck)."""
     if isinstance(n_players, bool) or not isinstance(n_players, int) or not 2 <= n_players <= MAX_PLAYERS:
         raise TableError(f"players: a table seats 2 to {MAX_PLAYERS} players, got {n_players}")
-    if structure is None:
-        structure = "dilemma" if game == "dilemma" else "nl"
-    st = get_structure(structure)
+    spec = engine_game(game)
+    st = get_structure(spec.structure if structure is None else structure)
     if stack is None:
-        stack = 1000 if game == "dilemma" else 200
+        stack = spec.stack
     stacks = tuple(stack) if not isinstance(stack, int) else (stack,) * n_players
-    if blinds is None:
-        blinds = (10, 20) if game == "dilemma" else (1, 2)
     return TableSetup(
         names=tuple(f"P{i + 1}" for i in range(n_players)), stacks=tuple(int(s) for s in stacks),
-        dealer=dealer, blinds=blinds, game=game, structure=st,
-        deck=deck or ("reference" if game == "dilemma" else "holdem"),
+        dealer=dealer, blinds=spec.blinds if blinds is None else blinds, game=spec.name, structure=st,
+        deck=deck or spec.default_deck,
     ).validate()

@@ -8,14 +8,14 @@ from numba import prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from analysis.core import rng as _rng
-from evaluator._kernels import score_acc
 from evaluator.jit import kernel
+from evaluator.kernels import score_acc
 
-from .equity._scoring import (
-    _INIT,
+from .equity.scoring import (
+    EMPTY_ACC,
     N_BLOCKS,
     SHARE_LCM,
-    _score_hole,
+    score_hole,
 )
 
 
@@ -142,7 +142,7 @@ def _tally_types(board, types, suited, weight, tables, kmap, rank_class, work, o
     wins, ties, hands = out
     key = tables[0]
     n_types = count.shape[0]
-    bacc = _INIT
+    bacc = EMPTY_ACC
     for i in range(5):
         c = board[i]
         bacc += key[c]
@@ -431,7 +431,7 @@ def _multiway_chunk(state, size, n_opp, n_cards, class_of, tables, kmap, share,
     tx = np.zeros(n_classes, np.int64)
     for _t in range(size):
         _rng.deal(state, deck, n_cards, n_deal)
-        bacc = _INIT
+        bacc = EMPTY_ACC
         for i in range(5):
             board[i] = deck[i]
             bacc += key[deck[i]]
@@ -440,7 +440,7 @@ def _multiway_chunk(state, size, n_opp, n_cards, class_of, tables, kmap, share,
         for q in range(n_opp):
             a = deck[5 + 2 * q]
             b = deck[6 + 2 * q]
-            s = kmap[_score_hole(bacc + key[a] + key[b], board, a, b, tables)]
+            s = kmap[score_hole(bacc + key[a] + key[b], board, a, b, tables)]
             n_best = 1 if s > best else (n_best + 1 if s == best else n_best)
             best = max(best, s)
         tie_share = share[n_best + 1]
@@ -449,7 +449,7 @@ def _multiway_chunk(state, size, n_opp, n_cards, class_of, tables, kmap, share,
             acc_a = bacc + key[a]
             for yv in range(x + 1, n_cards):
                 b = deck[yv]
-                s = kmap[_score_hole(acc_a + key[b], board, a, b, tables)]
+                s = kmap[score_hole(acc_a + key[b], board, a, b, tables)]
                 hi = np.int64(a if a > b else b)
                 lo = np.int64(b if a > b else a)
                 cls = class_of[(hi * (hi - 1)) // 2 + lo]

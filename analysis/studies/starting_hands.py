@@ -265,7 +265,7 @@ def _multiway(game: str | GameSpec, opponents: int | Sequence[int], *, seed: int
 
 def _ratio_stats(sums: np.ndarray, deals: int) -> tuple[np.ndarray, np.ndarray]:
     """Ratio estimate and its standard error per class from the per-deal sums."""
-    from .equity._scoring import SHARE_LCM
+    from .equity.scoring import SHARE_LCM
 
     y, x, yy, xx, xy = (sums[i].astype(np.float64) for i in range(5))
     y, yy, xy = y / SHARE_LCM, yy / SHARE_LCM**2, xy / SHARE_LCM

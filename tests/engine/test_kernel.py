@@ -93,7 +93,8 @@ def test_same_hands_whatever_the_thread_count():
 
 
 def test_the_fold_for_free_knob_and_exact_strength_in_the_kernel():
-    from analysis.engine._layout import K_CHECK, K_FOLD, L_KIND, L_SEAT, L_STREET, M_CHECK
+    from analysis.core.actions import CHECK, FOLD
+    from analysis.engine._layout import L_KIND, L_SEAT, L_STREET, M_CHECK
     from evaluator.strength import strength
 
     setup = TableSetup(names=tuple(f"P{i + 1}" for i in range(4)), stacks=(1000,) * 4).validate()
@@ -104,18 +105,18 @@ def test_the_fold_for_free_knob_and_exact_strength_in_the_kernel():
         cards = batch.cards[h]
         for row in batch.logs[h, : batch.summary[h, X_N_ACTIONS]]:
             street, seat, kind = int(row[L_STREET]), int(row[L_SEAT]), int(row[L_KIND])
-            if street == 0 or not row[4 + M_CHECK] or kind not in (K_FOLD, K_CHECK):
+            if street == 0 or not row[4 + M_CHECK] or kind not in (FOLD, CHECK):
                 continue
             nb = street + 2
             s = strength(list(cards[2 * seat: 2 * seat + 2]), list(cards[8: 8 + nb]))
             if seat == 0:  # always: fold below 0.4, check otherwise
-                assert (kind == K_FOLD) == (s < 0.4)
+                assert (kind == FOLD) == (s < 0.4)
                 seen["always"] += 1
             elif seat in (1, 3):  # never folds for free
-                assert kind == K_CHECK
+                assert kind == CHECK
                 seen["never"] += 1
             else:
-                seen["multiway"] += kind == K_FOLD
+                seen["multiway"] += kind == FOLD
     assert min(seen.values()) > 0
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from analysis.core.actions import BET, RAISE
 from analysis.engine import (
     Hand,
     IllegalActionError,
@@ -15,7 +16,7 @@ from analysis.engine import (
     make_table,
     texas_blinds,
 )
-from analysis.engine._layout import K_BET, K_RAISE, L_KIND, L_SEAT, L_STREET, X_N_ACTIONS
+from analysis.engine._layout import L_KIND, L_SEAT, L_STREET, X_N_ACTIONS
 from analysis.engine.simulate import play_hands
 from evaluator import parse_cards
 
@@ -74,7 +75,7 @@ def test_rules_2_the_kernel_lets_each_player_raise_once_a_round():
         for h in range(400):
             seen = set()
             for row in batch.logs[h, : batch.summary[h, X_N_ACTIONS]]:
-                if row[L_KIND] in (K_BET, K_RAISE):
+                if row[L_KIND] in (BET, RAISE):
                     key = (int(row[L_STREET]), int(row[L_SEAT]))
                     assert key not in seen, (structure, h)
                     seen.add(key)

@@ -35,6 +35,7 @@ import hashlib
 import re
 import tomllib
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,7 @@ import numpy as np
 from analysis.core.text import decode_utf8
 from evaluator.cards import parse_cards
 from evaluator.errors import LabError
-from evaluator.spec import GameSpec, get_game
+from evaluator.spec import GAMES, GameSpec, get_game
 
 from ..effects import (
     COLOUR_BLUE,
@@ -440,10 +441,15 @@ _CACHE: dict[tuple[str, float], Deck] = {}
 
 
 def load_deck(name_or_path: str | Path | Deck = "reference") -> Deck:
-    """A shipped deck by name (``reference``, ``plain``, ``bare``, ``holdem``) or a TOML file by path."""
+    """A shipped deck by name (``reference``, ``plain``, ``bare``, ``holdem``), a TOML file by
+    path, or the plain deck of a registered game without a deck of its own, by the game's name."""
     if isinstance(name_or_path, Deck):
         return name_or_path
     text_name = str(name_or_path).strip()
+    game = GAMES.get(text_name.lower())
+    if (text_name.lower() not in BUILTIN_DECKS and game is not None and not game.deck
+            and not Path(text_name).is_file()):
+        return plain_deck(game)
     if text_name.lower() in BUILTIN_DECKS and not Path(text_name).is_file():
         path = builtin_path(text_name.lower())
         label = f"{text_name.lower()}.toml (built in)"
@@ -467,6 +473,19 @@ def load_deck(name_or_path: str | Path | Deck = "reference") -> Deck:
     deck = parse_deck(decode_utf8(data, label, DeckError), label)
     _CACHE[key] = deck
     return deck
+
+
+@cache
+def plain_deck(spec: GameSpec) -> Deck:
+    """The cards of ``spec`` with no corner values and no effects, named after the game (the
+    deck of a variant defined as data; ``holdem`` ships the same for the 52 cards)."""
+    n = spec.n_cards
+    zero = np.zeros(n, np.int64)
+    tiny = np.zeros(n, np.int8)
+    return Deck(name=spec.name, game=spec.name, description=f"The {n} cards of {spec.name}: no corner values, "
+                "no effects.", source=f"{spec.name} (the plain deck of the game)", colour=tiny, plus=zero,
+                minus=zero.copy(), opcode=tiny.copy(), amount=zero.copy(),
+                fingerprint=_fingerprint(spec.name, tiny, zero, zero, tiny, zero))
 
 
 def reference_corners(card: int) -> tuple[int, int]:
@@ -548,5 +567,6 @@ __all__ = [
     "builtin_path",
     "load_deck",
     "parse_deck",
+    "plain_deck",
     "reference_corners",
 ]

@@ -53,9 +53,8 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from evaluator._kernels import score_cards
-from evaluator._kicker_kernels import top_kicker_key
 from evaluator.jit import kernel
+from evaluator.kernels import score_cards, top_kicker_key
 
 from .._board import (
     B_ACTIVE_OPS,

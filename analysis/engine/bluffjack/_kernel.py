@@ -17,8 +17,8 @@ import numpy as np
 from numba import prange
 
 from analysis.core.rng import deal, next_float, seed_state
-from evaluator._blackjack_kernels import ACE_RANK, R_HOUSE, best_total, card_points, strength
 from evaluator.jit import kernel
+from evaluator.kernels import ACE_RANK, R_HOUSE, best_total, blackjack_strength, card_points
 
 from .stakes import S_ANTE, S_BET, S_EXTRA, S_LIMIT, S_MAX_RAISES, S_SECOND
 from .strategy import (
@@ -135,7 +135,7 @@ def _showdown(st, g, rules, out):
     stren = np.full(n, -1, np.int64)
     for i in range(n):
         if st[i, C_FOLDED] == 0:
-            stren[i] = strength(st[i, C_HARD], st[i, C_ACE] > 0, st[i, C_CARDS], st[i, C_DOWN], st[i, C_UP], rules)
+            stren[i] = blackjack_strength(st[i, C_HARD], st[i, C_ACE] > 0, st[i, C_CARDS], st[i, C_DOWN], st[i, C_UP], rules)
         out[i] = st[i, C_STACK]
     below = 0
     while True:

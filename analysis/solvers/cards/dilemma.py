@@ -68,7 +68,7 @@ class DilemmaTable:
             bank = parse_bank(list(self.bank))
         except LabError as exc:
             raise SpotError(str(exc)) from None
-        if deck.game != "dilemma":
+        if deck.spec.settlement != "dilemma":
             raise SpotError(f"the {deck.name} deck is for {deck.game}; the dilemma game needs a 40-card deck")
         lowest = lowest_level(bank)
         if self.level not in (0, 1, 2) or self.level < lowest:

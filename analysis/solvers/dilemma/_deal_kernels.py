@@ -23,7 +23,7 @@ import numpy as np
 from numba import prange
 
 from analysis.core.rng import deal, seed_state
-from analysis.dilemma.settlement._kernel import settle_core
+from analysis.dilemma.kernels import settle_core
 from analysis.dilemma.settlement.layout import (
     P_BONUS,
     P_EFFECT,
@@ -45,8 +45,8 @@ from analysis.dilemma.settlement.layout import (
     T_NBOARD,
 )
 from analysis.dilemma.settlement.rules import R_REMAINDER_FIRST
-from evaluator._kernels import score_cards
 from evaluator.jit import kernel
+from evaluator.kernels import score_cards
 from evaluator.strength import board_strengths
 
 from .public_tree import C_ALLIN, C_FOLD0, C_LAST

@@ -25,15 +25,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analysis.core.actions import ACTION_NAMES, BET, FOLD, RAISE
+from analysis.core.actions import ALLIN as ALLIN_ACT
 from analysis.dilemma.effects import STREETS
 
 from . import _sampled_kernels as SK
 from .public_tree import (
-    ACTION_NAMES,
-    ALLIN_ACT,
-    BET,
     DECISION,
-    FOLD,
     N_COUNT,
     N_FACING,
     N_FIRST,
@@ -43,7 +41,6 @@ from .public_tree import (
     N_PLAYER,
     N_POSITION,
     N_STREET,
-    RAISE,
 )
 from .solver import DilemmaSolveResult
 from .vector import VectorCFR, pot_share

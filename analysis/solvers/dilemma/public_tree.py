@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from analysis.core.actions import ACTION_NAMES, BET, CALL, CHECK, FOLD, RAISE
+from analysis.core.actions import ALLIN as ALLIN_ACT  # ALLIN here is the spec's all-in size
 from analysis.dilemma.effects import STREETS
 
 from .spec import ALLIN, DilemmaSpec
@@ -44,8 +46,6 @@ T_CLASS, T_STREET, T_NODE = range(3)
 N_TCOLS = 3
 C_LAST, C_ALLIN, C_FOLD0 = 0, 1, 2
 
-FOLD, CHECK, CALL, BET, RAISE, ALLIN_ACT = range(6)
-ACTION_NAMES = ("fold", "check", "call", "bet", "raise", "allin")
 _TOKENS = ("f", "x", "c", "b", "r", "a")
 
 

@@ -26,15 +26,15 @@ import numpy as np
 from numba import prange
 
 from analysis.core.rng import deal, seed_state
-from evaluator._blackjack_kernels import (
+from evaluator.jit import kernel
+from evaluator.kernels import (
     ACE_RANK,
     R_HOUSE,
     best_total,
+    blackjack_strength,
     card_points,
     is_charlie,
-    strength,
 )
-from evaluator.jit import kernel
 
 N_CARDS = 52
 MAX_PLAYERS = 10
@@ -177,7 +177,7 @@ def _showdown(players, n_players, hero, rules):
     n_best = 0
     mine = 0
     for p in range(n_players):
-        s = strength(players[p, P_HARD], players[p, P_ACES] != 0, players[p, P_CARDS],
+        s = blackjack_strength(players[p, P_HARD], players[p, P_ACES] != 0, players[p, P_CARDS],
                      players[p, P_C0], players[p, P_C1], rules)
         if p == hero:
             mine = s

@@ -18,8 +18,8 @@ import numpy as np
 from numba import prange
 
 from analysis.core.rng import bounded, deal, seed_state
-from evaluator._brag_kernels import score3
 from evaluator.jit import kernel
+from evaluator.kernels import score3
 
 N_CARDS = 52
 

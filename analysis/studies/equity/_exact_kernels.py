@@ -23,12 +23,12 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from evaluator._kernels import hash_score, score_acc
 from evaluator.jit import kernel
+from evaluator.kernels import hash_score, score_acc
 
 from ._scoring import (
-    _INIT,
     _ONE,
+    EMPTY_ACC,
     N_BLOCKS,
     N_CATEGORIES,
     _score_row,
@@ -89,7 +89,7 @@ def exact_fixed(hands, board, n_known, avail, perms, tables):
     deals = np.zeros(n_blocks, np.int64)
     base = np.empty(n_players, np.uint64)
     for p in range(n_players):
-        acc = _INIT + key[hands[p, 0]] + key[hands[p, 1]]
+        acc = EMPTY_ACC + key[hands[p, 0]] + key[hands[p, 1]]
         for i in range(n_known):
             acc += key[board[i]]
         base[p] = acc
@@ -349,7 +349,7 @@ def exact_fixed_split(hands, board, n_known, avail, fboards, fweights, n_ranks, 
     deals = np.zeros(n_blocks + 1, np.int64)
     base = np.empty(n_players, np.uint64)
     for p in range(n_players):
-        acc = _INIT + key[hands[p, 0]] + key[hands[p, 1]]
+        acc = EMPTY_ACC + key[hands[p, 0]] + key[hands[p, 1]]
         for i in range(n_known):
             acc += key[board[i]]
         base[p] = acc
@@ -520,7 +520,7 @@ def exact_ranges(combos, combo_mask, offsets, tuples, tuple_mask, tuple_weight,
     cats = np.zeros((n_blocks, n_players, N_CATEGORIES), np.float64)
     total = np.zeros(n_blocks, np.float64)
     deals = np.zeros(n_blocks, np.int64)
-    known_acc = _INIT
+    known_acc = EMPTY_ACC
     for i in range(n_known):
         known_acc += key[board[i]]
     for blk in prange(n_blocks):

@@ -10,9 +10,9 @@ from evaluator.jit import kernel
 from evaluator.tables import CATEGORY_SHIFT
 
 from ._scoring import (
-    _INIT,
+    EMPTY_ACC,
     N_CATEGORIES,
-    _score_hole,
+    score_hole,
 )
 
 # -- Monte Carlo -----------------------------------------------------------------------
@@ -117,21 +117,21 @@ def _mc_chunk(state, size, players, deal, accs, deck, max_reject, tables, wins, 
         best = np.int32(-1)
         winners = np.int64(0)
         for p in range(n_fixed):
-            s = _score_hole(bacc + fixed_acc[p], buf, fixed[p, 0], fixed[p, 1], tables)
+            s = score_hole(bacc + fixed_acc[p], buf, fixed[p, 0], fixed[p, 1], tables)
             bit = np.int64(1) << p
             winners = bit if s > best else (winners | bit if s == best else winners)
             best = max(best, s)
         for r in range(n_range):
             a = range_combos[picked[r], 0]
             b = range_combos[picked[r], 1]
-            s = _score_hole(bacc + key[a] + key[b], buf, a, b, tables)
+            s = score_hole(bacc + key[a] + key[b], buf, a, b, tables)
             bit = np.int64(1) << (n_fixed + r)
             winners = bit if s > best else (winners | bit if s == best else winners)
             best = max(best, s)
         for q in range(n_random):
             a = deck[nb + 2 * q]
             b = deck[nb + 2 * q + 1]
-            s = _score_hole(bacc + key[a] + key[b], buf, a, b, tables)
+            s = score_hole(bacc + key[a] + key[b], buf, a, b, tables)
             bit = np.int64(1) << (n_fixed + n_range + q)
             winners = bit if s > best else (winners | bit if s == best else winners)
             best = max(best, s)
@@ -172,7 +172,7 @@ def monte_carlo(key_seed, streams, trials, players, deal, max_reject, tables):
     cats = np.zeros((n_streams, n_players, N_CATEGORIES), np.int64)
     deals = np.zeros(n_streams, np.int64)
     rejected = np.zeros(n_streams, np.int64)
-    known_acc = _INIT
+    known_acc = EMPTY_ACC
     for i in range(n_known):
         known_acc += key[board[i]]
     fixed_acc = np.empty(max(n_fixed, 1), np.uint64)

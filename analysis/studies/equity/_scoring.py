@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from evaluator._kernels import hash_score
 from evaluator.jit import kernel
+from evaluator.kernels import hash_score
 from evaluator.tables import CATEGORY_SHIFT, FLUSH_BITS, FLUSH_INIT, SUIT_SHIFT
 
-_INIT = np.uint64(FLUSH_INIT)
+EMPTY_ACC = np.uint64(FLUSH_INIT)
 _ONE = np.uint64(1)
 _FLUSH = np.uint64(FLUSH_BITS)
 _SUIT_SHIFT = np.uint64(SUIT_SHIFT)
@@ -38,7 +38,7 @@ def _score_row(acc, cards, row, n, tables):
 
 
 @kernel(inline=True)
-def _score_hole(acc, board, a, b, tables):
+def score_hole(acc, board, a, b, tables):
     """Score of five board cards ``board[:5]`` plus hole cards ``a``, ``b`` (accumulator ``acc``)."""
     if (acc >> _SUIT_SHIFT) & _FLUSH:
         suit = trailing_zeros((acc >> _SUIT_SHIFT) & _FLUSH) >> 2

@@ -49,6 +49,10 @@ __all__ = [
     "equity",
 ]
 
+HOLE_CARDS = 2
+BOARD_CARDS = 5
+"""The deal the equity kernels score (:func:`.scoring.score_hole`): two hole cards a player and a
+board of five; a game's spec must deal the same."""
 DEFAULT_STDERR = 0.0005
 """Monte Carlo stops when every player's standard error is at most this (unless told otherwise)."""
 EXACT_LIMIT = 3e8
@@ -237,6 +241,9 @@ def equity(
 
     started = time.perf_counter()
     spec = get_game(game)
+    if (spec.hole_cards, spec.board_cards, spec.hand_rule) != (HOLE_CARDS, BOARD_CARDS, "best5"):
+        raise EquityError(f"equity deals {HOLE_CARDS} hole cards and {BOARD_CARDS} board cards to the "
+                          f"best five; the {spec.name} game deals {spec.hole_cards} and {spec.board_cards}")
     if vs_random < 0:
         raise EquityError(f"vs_random must be 0 or more; got {vs_random}")
     ps = [_player(p, spec, i) for i, p in enumerate(players, start=1)]
@@ -244,16 +251,17 @@ def equity(
     if len(ps) < 2:
         raise EquityError(f"equity needs at least 2 players; got {len(ps)}")
     board_ids = _cards(board, spec, "board")
-    if len(board_ids) not in (0, 3, 4, 5):
+    if len(board_ids) not in spec.board_sizes:
+        sizes = ", ".join(map(str, spec.board_sizes[:-1])) + f" or {spec.board_sizes[-1]}"
         raise EquityError(
-            f"a board has 0, 3, 4 or 5 cards; got {len(board_ids)} ({format_cards(board_ids, spec)})"
+            f"a board has {sizes} cards; got {len(board_ids)} ({format_cards(board_ids, spec)})"
         )
     dead_ids = _cards(dead, spec, "dead cards")
     _check_disjoint(ps, board_ids, dead_ids, spec)
-    if 2 * len(ps) + 5 > spec.n_cards - len(dead_ids):
-        most = (spec.n_cards - len(dead_ids) - 5) // 2
+    if spec.deal_size(len(ps)) > spec.n_cards - len(dead_ids):
+        most = (spec.n_cards - len(dead_ids) - spec.board_cards) // spec.hole_cards
         raise EquityError(
-            f"{len(ps)} players need {2 * len(ps) + 5} cards with the board, but the "
+            f"{len(ps)} players need {spec.deal_size(len(ps))} cards with the board, but the "
             f"{spec.summary} has {spec.n_cards - len(dead_ids)} after dead cards: at most {most} players"
         )
     if exact and (trials is not None or stderr is not None):

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.core.rng import bounded, deal, weighted_index
-from evaluator._kernels import score_cards
 from evaluator.jit import kernel
+from evaluator.kernels import score_cards
 from evaluator.strength import board_rank, board_strengths, holding_rank, strength_row
 
 from .layout import (

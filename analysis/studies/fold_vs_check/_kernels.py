@@ -26,7 +26,6 @@ import numpy as np
 from numba import prange
 
 from analysis.core.rng import seed_state
-from analysis.dilemma._board import card_acts
 from analysis.dilemma.decks import D_OP
 from analysis.dilemma.effects import (
     FLOP,
@@ -38,6 +37,7 @@ from analysis.dilemma.effects import (
     RIVER,
     TURN,
 )
+from analysis.dilemma.kernels import card_acts
 from analysis.dilemma.settlement.layout import (
     N_OUT,
     N_PCOLS,

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.dilemma.settlement._kernel import settle_core
+from analysis.dilemma.kernels import settle_core
 from analysis.dilemma.settlement.layout import (
     P_FINAL,
     P_FOLD,

@@ -150,8 +150,9 @@ def resolve_hand(hand: str, deck: Deck, board: list[int]) -> tuple[list[tuple[in
         return [tuple(cards)], format_cards(cards, spec), 1, "cards"
     classes = {c.name.lower(): c for c in starting_classes(spec)}
     text = hand.strip().lower()
-    ten, alias = ("t", "10") if spec.name == "dilemma" else ("10", "t")
-    cls = classes.get(text) or classes.get(text.replace(ten, alias))
+    cls = classes.get(text)
+    for alias, rank in spec.rank_aliases:  # "t" for "10" on the 40 cards, "10" for "t" on 52
+        cls = cls or classes.get(text.replace(alias.lower(), rank.lower()))
     if cls is None:
         raise SpotError(f"hand {hand!r} is neither two cards nor a starting class of the {spec.summary}")
     combos = [c for c in cls.combos if not set(c) & set(board)]
