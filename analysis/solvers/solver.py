@@ -30,11 +30,9 @@ from ._cfr_kernels import cfr_iterations, normalise_sums
 from ._mccfr_kernels import es_iterations
 from .errors import SolverError
 from .evaluate import ProfileValue, profile_value
+from .methods import method_named
 from .tree import GameTree, build_tree
 
-_METHODS = {"cfr": "cfr", "vanilla": "cfr", "cfr+": "cfr+", "cfr_plus": "cfr+", "cfrplus": "cfr+",
-            "dcfr": "dcfr", "discounted": "dcfr", "mccfr": "mccfr", "es-mccfr": "mccfr",
-            "external": "mccfr"}
 _STATE_FORMAT = 1
 
 
@@ -93,9 +91,7 @@ class SolverSettings:
 
     def normalised(self) -> SolverSettings:
         """The same settings with the method's canonical name, checked."""
-        method = _METHODS.get(str(self.method).lower().strip())
-        if method is None:
-            raise SolverError(f"unknown solver method '{self.method}'; use cfr, cfr+, dcfr or mccfr")
+        method = method_named(self.method).name
         if int(self.seed) < 0:
             raise SolverError(f"seed must be a non-negative integer; got {self.seed}")
         for name in ("alpha", "beta", "gamma"):

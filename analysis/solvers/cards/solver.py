@@ -24,6 +24,7 @@ import numpy as np
 
 from evaluator import evaluate_batch
 
+from ..methods import method_named
 from . import _kernels as K
 from .dilemma import payoff_tables
 from .spot import Spot, SpotError
@@ -45,6 +46,7 @@ from .tree import (
 )
 
 METHODS = {"dcfr": K.METHOD_DCFR, "cfr+": K.METHOD_CFR_PLUS}
+"""The kernel's code of each method it runs (names: :mod:`analysis.solvers.methods`)."""
 BUFFER_SETS = 32
 """Scratch buffer sets for the parallel tasks (threads take sets one at a time; results do not
 depend on the thread count)."""
@@ -229,8 +231,7 @@ class CardSolver:
     """DCFR (postflop-solver's) or CFR+ on one heads-up spot, with exact exploitability."""
 
     def __init__(self, spot: Spot, method: str = "dcfr", isomorphism: bool = True) -> None:
-        if method not in METHODS:
-            raise SpotError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
+        method = method_named(method, METHODS, SpotError).name
         self.spot = spot
         self.method = method
         self.public = action_tree(spot)

@@ -1,0 +1,47 @@
+"""The solving methods, named once: every solver reads its method's name here.
+
+Each solver stack (the full-width and Monte Carlo kernels over ``GameTree``, the
+abstracted Dilemma hand, the card-level solver) accepts the methods it implements;
+:func:`method_named` turns what a user typed (case, aliases) into the canonical name
+and refuses a method the stack does not run with one error that lists the choices.
+The kernels keep their own integer codes, keyed by these names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .errors import SolverError
+
+
+@dataclass(frozen=True)
+class Method:
+    """A solving method: canonical name, accepted spellings and what it does."""
+
+    name: str
+    aliases: tuple[str, ...]
+    description: str
+    sampled: bool = False
+    """Monte Carlo: iterations sample the tree (results depend on a seed)."""
+
+
+METHODS: tuple[Method, ...] = (
+    Method("cfr", ("vanilla",), "counterfactual regret minimisation, uniform averaging"),
+    Method("cfr+", ("cfr_plus", "cfrplus"), "CFR+: regrets floored at zero, linear averaging"),
+    Method("dcfr", ("discounted",), "discounted CFR (alpha 1.5, beta 0, gamma 2 by default)"),
+    Method("mccfr", ("es-mccfr", "external"), "external-sampling Monte Carlo CFR", sampled=True),
+)
+"""Every method any solver of the lab runs."""
+
+_BY_NAME = {spelling: m for m in METHODS for spelling in (m.name, *m.aliases)}
+
+
+def method_named(name: str, allowed: Iterable[str] | None = None, error: type[SolverError] = SolverError) -> Method:
+    """The method called ``name`` (any case or alias), one of ``allowed`` canonical names if
+    given; else ``error`` saying which methods there are."""
+    choices = [m.name for m in METHODS] if allowed is None else list(allowed)
+    method = _BY_NAME.get(str(name).strip().lower())
+    if method is None or method.name not in choices:
+        raise error(f"unknown solver method {name!r}: choose one of {', '.join(choices)}")
+    return method

@@ -1,0 +1,28 @@
+"""One registry of solving methods: names and aliases resolve the same way in every stack,
+and a stack refuses a method it does not run with one error listing its choices."""
+
+from __future__ import annotations
+
+import pytest
+
+from analysis.solvers.cards import CardSolver, Spot, SpotError
+from analysis.solvers.errors import SolverError
+from analysis.solvers.methods import METHODS, method_named
+from analysis.solvers.solver import SolverSettings
+
+
+@pytest.mark.parametrize("typed, name", [("CFR", "cfr"), ("vanilla", "cfr"), (" cfr_plus ", "cfr+"),
+                                         ("Discounted", "dcfr"), ("es-mccfr", "mccfr"), ("external", "mccfr")])
+def test_spellings_resolve_to_one_name_in_every_stack(typed, name):
+    assert method_named(typed).name == name
+    assert SolverSettings(typed).normalised().method == name
+
+
+def test_each_stack_refuses_what_it_does_not_run():
+    with pytest.raises(SolverError, match="unknown solver method 'fictitious': choose one of cfr, cfr\\+, dcfr, mccfr"):
+        method_named("fictitious")
+    spot = Spot.holdem("Td9d6hQc2s", "AA, KK", "QQ, JJ", 200, 900)
+    with pytest.raises(SpotError, match="choose one of dcfr, cfr\\+"):
+        CardSolver(spot, "mccfr")
+    assert CardSolver(spot, "DCFR").method == "dcfr"  # the card solver reads the same registry
+    assert {m.name for m in METHODS if m.sampled} == {"mccfr"}
