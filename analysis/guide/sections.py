@@ -17,6 +17,7 @@ import pandas as pd
 
 from analysis.studies.fold_vs_check.layout import BOARD_CLASS_TEXT, BOARD_CLASSES
 from analysis.studies.made_hands import MADE_HANDS
+from analysis.studies.solved_spots import GAME_STATES
 
 from .blocks import Block
 
@@ -726,59 +727,73 @@ _TITLES = {
 }
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def solved_spots(folder: Path, info: dict[str, Any]) -> list:
-    """River spots at equilibrium: how settled, the free fold by game state, play by made hand, the browser."""
+    """Spots at equilibrium: how settled, the free fold by family and game state, play by made hand,
+    the browser."""
     spots = _csv(folder, "spots")
     free = _csv(folder, "spots_fold_or_check")
     summary = _csv(folder, "spots_summary")
     if spots is None or free is None or summary is None:
         return []
     m = info.get("manifest", {})
-    states = list(dict.fromkeys(spots["state"]))
+    families = m.get("families", {})
     out = [_block("p", (
-        f"Each spot is solved card by card with the card-level solver (`dilemma solve spot --game dilemma`): "
-        f"{m.get('family_description', m.get('family', ''))}; the real settlement of the {m.get('deck', '')} "
-        f"deck at every fold and showdown, the free fold allowed. Boards: {spots['board'].nunique()} drawn "
-        f"uniformly from the deck (seed {m.get('seed', 0)}, equal weights), each in {len(states)} game "
-        f"states ({', '.join(states)}). Every spot reached an exploitability (the mean of the two players' "
-        f"exact best-response gains) of at most {spots['exploitability_pct_pot'].max():.2f}% of the pot "
-        f"(NashConv, their sum, at most {spots['nash_conv_pct_pot'].max():.2f}%; median "
-        f"{spots['iterations'].median():.0f} DCFR iterations), so the answers hold against any opponent "
-        "up to that margin: they are equilibrium answers, not answers against one style of play."))]
-    start = free[free["state"] == states[0]]
+        "Each spot is solved card by card with the card-level solver (`dilemma solve spot --game dilemma`), "
+        f"with the real settlement of the {m.get('deck', '')} deck at every fold and showdown and the free fold "
+        "allowed. The families: " + "; ".join(
+            f"**{name}**, {desc}: {_count(spots[spots.family == name]['board'].nunique(), 'board')} drawn uniformly from "
+            f"the deck (seed {m.get('seed', 0)}, equal weights) in the game states "
+            f"{', '.join(dict.fromkeys(spots[spots.family == name]['state']))}"
+            for name, desc in families.items() if (spots.family == name).any()) + ". "
+        f"Every spot reached an exploitability (the mean of the two players' exact best-response gains) of at "
+        f"most {spots['exploitability_pct_pot'].max():.2f}% of the pot (NashConv, their sum, at most "
+        f"{spots['nash_conv_pct_pot'].max():.2f}%; median {spots['iterations'].median():.0f} DCFR iterations), "
+        "so the answers hold against any opponent up to that margin: they are equilibrium answers, not answers "
+        "against one style of play. Game states: " + "; ".join(
+            f"`{s.name}`, {s.description}" for s in GAME_STATES) + "."))]
     out.append(_block("p", (
-        "Folding for free on the river, by game state (share of the range whose best choice it is, "
+        "Folding for free, by family and game state (share of the range whose best choice it is, "
         "'indifferent' when folding and checking are worth the same within 0.1% of the pot, and what each "
-        "choice costs on average against the holding's best action, $ a hand, ± one standard error over the sample "
-        "of boards):")))
-    groups = free.groupby(["state", "line", "player"], sort=False)
+        "choice costs on average against the holding's best action, $ a hand, ± one standard error over the "
+        "sample of boards):")))
+    groups = free.groupby(["family", "state", "line", "player"], sort=False)
     table = groups[["folds_for_free", "checks", "indifferent", "regret_fold", "regret_check"]].mean().reset_index()
     se = groups[["regret_fold", "regret_check"]].sem().reset_index(drop=True)  # over the sample of boards
     table = _percent(table, ["folds_for_free", "checks", "indifferent"])
     for col in ("regret_fold", "regret_check"):
-        table[col] = [f"{v:.2f} ± {e:.2f}" for v, e in zip(table[col], se[col], strict=True)]
+        table[col] = [f"{v:.2f} ± {e:.2f}" if np.isfinite(e) else f"{v:.2f}"
+                      for v, e in zip(table[col], se[col], strict=True)]
     out.append(_block("table", frame=table.rename(columns={
         "folds_for_free": "folds for free %", "checks": "checks %", "indifferent": "indifferent %",
         "regret_fold": "regret of folding $", "regret_check": "regret of checking $"})))
-    if len(start):
+    river = free[(free.family == "hu-river") & (free.state == "start")]
+    if len(river):
         out.append(_block("p", (
-            f"In the starting state {100 * start['folds_for_free'].mean():.1f}% of the range folds the river "
-            "for free at equilibrium, on average over the boards. Heads-up that is what the rules predict: a "
-            "player who folds on the river took part in the last betting round, so it is a loser and pays "
-            "its penalty share (RULES §1.8, example D); only a river *showdown* spares those who folded to a "
-            "bet (the river exception), and a free fold leaves no showdown. Checking pays the same penalty "
-            "when it loses and wins when it wins, so folding for free can at best tie.")))
-    same = spots.pivot_table(index="board", columns="state", values="ev_oop")
+            f"On the river, in the starting state, {100 * river['folds_for_free'].mean():.1f}% of the range folds "
+            "for free at equilibrium, on average over the boards. Heads-up that is what the rules predict: a player "
+            "who folds in the last betting round is a loser and pays its penalty share (RULES §1.8, example D); only "
+            "a river *showdown* spares those who folded to a bet (the river exception), and a free fold leaves no "
+            "showdown. Checking pays the same penalty when it loses and wins when it wins, so folding for free can at "
+            "best tie. On the turn, a free fold heads-up also makes the folder a loser of the last round, but of the "
+            "turn's board: it pays the turn's penalty instead of risking the river's.")))
+    same = spots[spots.family == "hu-river"].pivot_table(index="board", columns="state", values="ev_oop")
     if {"start", "bank1-low"} <= set(same.columns):
         equal = bool(np.allclose(same["start"], same["bank1-low"], atol=1e-9))
         out.append(_block("p", (
             "A hand's value here is its chips after the settlement. With bank 1 down to $10 the penalty "
             "and bonus flow exactly as with the starting bank (the blinds rise only after the hand), so "
-            + ("the `bank1-low` solutions equal the `start` ones on every board." if equal else
+            + ("the `bank1-low` river solutions equal the `start` ones on every board." if equal else
                "the `bank1-low` solutions should equal the `start` ones; here they differ, which needs a look.")
             + " `bank3-low` (bank 3 at $40, blinds 30/60) caps the bonus and ends the game after the hand.")))
-    root = summary[(summary["line"] == "(root)") & (summary["by"] == "made_hand") & (summary["state"] == states[0])]
-    if len(root):
+    for family in dict.fromkeys(summary["family"]):
+        root = summary[(summary["family"] == family) & (summary["line"] == "(root)") & (summary["by"] == "made_hand")
+                       & (summary["state"] == "start")]
+        if not len(root):
+            continue
         actions = list(dict.fromkeys(root["action"]))
         pivot = root.pivot_table(index="group", columns="action", values="frequency", aggfunc="mean")[actions]
         order = [g for g in MADE_HANDS if g in pivot.index]
@@ -788,13 +803,13 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
         frame.columns.name = None
         frame.insert(0, "share of range", (100 * share).map(lambda v: f"{v:.1f}"))
         frame["value $"] = value.map(lambda v: f"{v:.1f}")
-        out.append(_block("p", (f"The first player's river play by made hand ({states[0]}, mean over the boards; "
-                                "share of the range and action frequencies in %, value in chips after the settlement):")))
+        out.append(_block("p", (f"**{family}**: the first player's play by made hand (start, mean over the boards; "
+                                "share of the range and action frequencies in %, value in chips after the "
+                                "settlement):")))
         out.append(_block("table", frame=frame.reset_index().rename(columns={"group": "made hand"})))
-        if "fold" in pivot.columns and len(start) and start["folds_for_free"].mean() < 0.005:
-            out.append(_block("p", (
-                "Where a row shows some folding (high card), those folds are ties the solver happens to mix: "
-                "the 'indifferent' share of the table above, not a preference.")))
+    out.append(_block("p", (
+        "Where a row shows folding while the free-fold table says 'indifferent', those folds are ties the solver "
+        "happens to mix, not a preference.")))
     if info.get("browser"):
         out.append(_block("p", (
             "The strategy browser below reads the stored solutions: pick a spot and a decision; each of the "

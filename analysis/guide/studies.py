@@ -116,8 +116,8 @@ def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 
 
 def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
-    """Heads-up river spots solved card by card on a seeded sample of boards in each game state,
-    their range summaries and fold-or-check answers, and the strategy browser's data."""
+    """Heads-up river and turn spots solved card by card on a seeded sample of boards in each game
+    state, their range summaries and fold-or-check answers, and the strategy browser's data."""
     from analysis.core.io import provenance, write_table, write_text
     from analysis.studies.solved_spots import (
         FAMILIES,
@@ -128,20 +128,25 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         spot_tables,
     )
 
-    family = FAMILIES[0]
-    n_boards, target, states = (2, 2.0, GAME_STATES[::2]) if options.quick else (8, 0.3, GAME_STATES)
-    boards = sample_boards(family, n_boards, options.seed, options.deck)
-    echo(f"  {family.name}: {n_boards} boards (uniform sample, seed {options.seed}) x {len(states)} game states, "
-         f"each to an exploitability of {target}% of the pot")
-    paths = solve_family(folder, family, boards, states, options.deck, target, 3000,
-                         progress=lambda i, n, what: options.progress and options.progress(i, n, what))
-    manifest = provenance(study="solved_spots", family=family.name, family_description=family.description,
-                          deck=options.deck, seed=options.seed, boards=boards, board_weights="uniform",
-                          states=[s.name for s in states], target_exploitability_pct_pot=target,
+    # (boards, target % of the pot, game states) per family; quick: a preview of each
+    plan = {"hu-river": (2, 2.0, GAME_STATES[::2]) if options.quick else (8, 0.3, GAME_STATES),
+            "hu-turn": (1, 3.0, GAME_STATES[:1]) if options.quick else (4, 0.5, GAME_STATES[::2])}
+    paths, samples = [], {}
+    for family in FAMILIES:
+        n_boards, target, states = plan[family.name]
+        boards = sample_boards(family, n_boards, options.seed, options.deck)
+        samples[family.name] = {"boards": boards, "board_weights": "uniform", "target_exploitability_pct_pot": target,
+                                "states": [s.name for s in states]}
+        echo(f"  {family.name}: {n_boards} boards (uniform sample, seed {options.seed}) x {len(states)} game "
+             f"states, each to an exploitability of {target}% of the pot")
+        paths += solve_family(folder, family, boards, states, options.deck, target, 3000,
+                              progress=lambda i, n, what: options.progress and options.progress(i, n, what))
+    manifest = provenance(study="solved_spots", families={f.name: f.description for f in FAMILIES},
+                          samples=samples, deck=options.deck, seed=options.seed,
                           method="dcfr, exact best responses (card-level, every holding)")
-    for name, frame in spot_tables(paths, family, options.deck).items():
+    for name, frame in spot_tables(paths, options.deck).items():
         write_table(frame, folder, name, manifest)
-    write_text(folder / "spots_browser.json", json.dumps(browser_data(paths, family), separators=(",", ":")))
+    write_text(folder / "spots_browser.json", json.dumps(browser_data(paths), separators=(",", ":")))
     return {"manifest": manifest, "tables": _tables(folder), "charts": [], "browser": "spots_browser.json"}
 
 
@@ -262,8 +267,8 @@ STUDIES: tuple[Study, ...] = (
           run_fold_vs_check, version=3),
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
-    Study("solved_spots", "Solved spots: river play at equilibrium, holding by holding, with a strategy browser",
-          run_solved_spots),
+    Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
+          "strategy browser", run_solved_spots),
     Study("whole_games", "Which way of playing wins whole games", run_whole_games),
     Study("brag", "Three Card Brag: hand odds, equity against 1-16 hands, and blind play", run_brag),
     Study("bluffjack", "Bluffjack: bust odds, and hit or stand against 1-9 opponents", run_bluffjack,

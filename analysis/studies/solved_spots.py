@@ -82,6 +82,8 @@ class Family:
 FAMILIES: tuple[Family, ...] = (
     Family("hu-river", 5, 40, 980, description="heads-up on the river, both in $20 pre-flop, random "
                                                   "holdings, bets of the pot or all-in, raises all-in"),
+    Family("hu-turn", 4, 40, 980, description="heads-up on the turn (every river card dealt), both in $20 "
+                                                 "pre-flop, random holdings, bets of the pot or all-in, raises all-in"),
 )
 """The families the guide solves."""
 
@@ -152,12 +154,21 @@ def _solutions(paths: list[Path]) -> Iterator[tuple[Path, SpotSolution]]:
         yield path, load_solution(path)
 
 
-def spot_tables(paths: list[Path], family: Family, deck: str) -> dict[str, pd.DataFrame]:
+def family_state(path: Path) -> tuple[Family, GameState]:
+    """The family and game state a solution file belongs to (from its name)."""
+    for family in sorted(FAMILIES, key=lambda f: -len(f.name)):
+        for state in GAME_STATES:
+            if path.stem.startswith(f"{family.name}-{state.name}-"):
+                return family, state
+    raise SpotFamilyError(f"{path.name}: not a solution file of a known family and game state")
+
+
+def spot_tables(paths: list[Path], deck: str) -> dict[str, pd.DataFrame]:
     """``spots`` (one row per spot), ``spots_summary`` (by made hand at every decision of the first
     street, by starting class at the root) and ``spots_fold_or_check`` (the free-fold answer's shares and regrets)."""
     index, summaries, free = [], [], []
     for path, sol in _solutions(paths):
-        state = next(s for s in GAME_STATES if path.stem.startswith(f"{family.name}-{s.name}-"))
+        family, state = family_state(path)
         board = sol.spot.describe()["board"]
         ev = sol.ev()
         key = {"family": family.name, "state": state.name, "board": board}
@@ -192,13 +203,13 @@ meets no opponent holding there) as :data:`EV_MISSING`."""
 EV_MISSING = -32768
 
 
-def browser_data(paths: list[Path], family: Family) -> dict[str, Any]:
+def browser_data(paths: list[Path]) -> dict[str, Any]:
     """The strategy browser's data: per spot and decision of the first street, each holding's
     action frequencies (uint8, 0.5% steps), EVs (int16, tenths of a chip) and reach (uint8, of
     the highest), in base64; holdings by name with their made-hand index."""
     spots = []
     for path, sol in _solutions(paths):
-        state = next(s for s in GAME_STATES if path.stem.startswith(f"{family.name}-{s.name}-"))
+        family, state = family_state(path)
         players = {}
         lines = []
         for line in sol.first_street_lines():
@@ -225,4 +236,4 @@ def browser_data(paths: list[Path], family: Family) -> dict[str, Any]:
     return {"made_hands": list(MADE_HANDS), "freq_scale": FREQ_SCALE, "ev_scale": EV_SCALE,
             "ev_missing": EV_MISSING,
             "states": {s.name: s.description for s in GAME_STATES},
-            "families": {family.name: family.description}, "spots": spots}
+            "families": {f.name: f.description for f in FAMILIES}, "spots": spots}

@@ -14,6 +14,7 @@ import pytest
 
 from analysis.solvers.cards import load_solution
 from analysis.studies.made_hands import made_hand
+from analysis.studies.solved_spots import family_state
 from tests.conftest import ROOT, run_cli
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -32,12 +33,14 @@ def test_tables_come_from_the_stored_solutions(study):
     folder = study / "solved_spots"
     spots = pd.read_csv(folder / "spots.csv")
     files = sorted((folder / "solutions").glob("*.npz"))
-    assert len(files) == len(spots) == 4  # quick: 2 boards x 2 game states
+    assert len(files) == len(spots) == 5  # quick: river 2 boards x 2 game states, turn 1 board x 1 state
+    assert sorted(spots.groupby("family").size().items()) == [("hu-river", 4), ("hu-turn", 1)]
     for path in files:
         sol = load_solution(path)
-        state = path.stem.removeprefix("hu-river-").rsplit("-", 1)[0]
-        row = spots[(spots.board == sol.spot.describe()["board"]) & (spots.state == state)]
-        assert len(row) == 1 and sol.exploitability_pct <= 2.0
+        family, state = family_state(path)
+        row = spots[(spots.board == sol.spot.describe()["board"]) & (spots.state == state.name)
+                    & (spots.family == family.name)]
+        assert len(row) == 1 and sol.exploitability_pct <= (2.0 if family.name == "hu-river" else 3.0)
         assert row.ev_oop.iloc[0] == pytest.approx(sol.ev()["oop"]) and row.iterations.iloc[0] == sol.iterations
     summary = pd.read_csv(folder / "spots_summary.csv")
     one = summary[(summary.line == "(root)") & (summary.by == "made_hand")]
@@ -62,14 +65,15 @@ def test_an_interrupted_batch_resumes_without_solving_again(tmp_path):
 
 @pytest.mark.skipif(find_chromium() is None, reason="Chromium not installed (.ci/run installs it: apt-get install "
                     "chromium)")
-@pytest.mark.parametrize("spot, line, cls, made", [(0, 0, "AA", -1), (3, 1, "A9o", -1), (1, 2, "A10s", 9)])
+@pytest.mark.parametrize("spot, line, cls, made", [(0, 0, "AA", -1), (3, 1, "A9o", -1), (1, 2, "A10s", 9),
+                                                   (4, 0, "98s", -1)])
 def test_the_browser_shows_the_stored_solution(study, spot, line, cls, made):
     data = json.loads((study / "solved_spots" / "spots_browser.json").read_text())
     entry = data["spots"][spot]
     shown = click_browser(study / "guide.html", spot, line, cls, made)
     assert shown["ready"] and shown["selected"] == [cls]
     assert entry["board"] in shown["info"] and entry["lines"][line]["line"] in shown["info"]
-    path = next((study / "solved_spots" / "solutions").glob(f"hu-river-{entry['state']}-"
+    path = next((study / "solved_spots" / "solutions").glob(f"{entry['family']}-{entry['state']}-"
                                                             f"{entry['board'].replace(' ', '')}.npz"))
     sol = load_solution(path)
     text = entry["lines"][line]["line"]
