@@ -35,6 +35,7 @@ bit for bit. A truncated, corrupt or foreign file is one :class:`SpotError`.
 from __future__ import annotations
 
 import json
+import warnings
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,6 +51,8 @@ from .spot import Spot, SpotError
 from .tree import CARD, CHANCE, COUNT, DECISION, END, KIND, LOCK, PLAYER, action_label
 
 FORMAT = "card-solver/1"
+FORMAT3 = "card-solver-3/1"
+"""The three-handed solver's files (:mod:`.multiway`)."""
 DEFAULT_TOLERANCE_PCT = 0.1
 """Default indifference tolerance: EVs closer than this % of the pot are a tie."""
 
@@ -193,69 +196,27 @@ class SpotSolution:
         rec(0, ())
         return out
 
-    def to_frame(self, lines: Sequence[Sequence[str]] | None = None) -> pd.DataFrame:
-        """One row per decision, holding and action (see the module doc); first street by default."""
-        frames = []
+    def _rows(self, lines: Sequence[Sequence[str]] | None, fold_and_check: bool = False):
+        """Per decision: line, player, holdings, weights, labels, frequencies and action EVs
+        (``fold_and_check``: only decisions offering both)."""
         for line in (self.first_street_lines() if lines is None else [tuple(x) for x in lines]):
             v = self.node(line)
+            if fold_and_check and not {"fold", "check"} <= set(self._labels(v)):
+                continue
             actor = int(self.solver.tree.nodes[v, PLAYER])
             labels, ev = self.action_values(line)
-            freq = self.solver.strategy(v)
-            names = self._holding_names(actor)
-            weight = self.spot.holdings(actor)[1]
-            node_ev = (freq * ev).sum(axis=0)
-            order = np.argsort(-np.nan_to_num(ev, nan=-np.inf), axis=0, kind="stable")
-            best = ev[order[0], np.arange(ev.shape[1])]
-            second = ev[order[1], np.arange(ev.shape[1])] if len(labels) > 1 else best
-            gap = best - second
-            k, n = ev.shape
-            frames.append(pd.DataFrame({
-                "line": " / ".join(line) or "(root)",
-                "player": "oop" if actor == 0 else "ip",
-                "holding": np.tile(names, k),
-                "weight": np.tile(weight, k),
-                "action": np.repeat(labels, n),
-                "frequency": freq.ravel(),
-                "ev": ev.ravel(),
-                "node_ev": np.tile(node_ev, k),
-                "best_action": np.tile(np.array(labels)[order[0]], k),
-                "ev_gap": np.tile(gap, k),
-                "indifferent": np.tile(gap < self.tolerance, k),
-                "regret": np.tile(best - node_ev, k),
-            }))
-        return pd.concat(frames, ignore_index=True)
+            yield (" / ".join(line) or "(root)", "oop" if actor == 0 else "ip", self._holding_names(actor),
+                   self.spot.holdings(actor)[1], labels, self.solver.strategy(v), ev)
+
+    def to_frame(self, lines: Sequence[Sequence[str]] | None = None) -> pd.DataFrame:
+        """One row per decision, holding and action (see the module doc); first street by default."""
+        return pd.concat([decision_frame(*row, self.tolerance) for row in self._rows(lines)], ignore_index=True)
 
     def fold_or_check(self, lines: Sequence[Sequence[str]] | None = None) -> pd.DataFrame:
         """Per decision with both ``fold`` and ``check`` (first street by default) and holding:
         frequencies and EVs of both, ``answer`` (``folds for free``, ``checks``, ``indifferent``
         within the tolerance) and each choice's regret in chips per hand (see the module doc)."""
-        frames = []
-        for line in (self.first_street_lines() if lines is None else [tuple(x) for x in lines]):
-            labels, ev = self.action_values(line)
-            if "fold" not in labels or "check" not in labels:
-                continue
-            v = self.node(line)
-            actor = int(self.solver.tree.nodes[v, PLAYER])
-            freq = self.solver.strategy(v)
-            f, c = labels.index("fold"), labels.index("check")
-            best = np.nanmax(ev, axis=0)
-            gap = ev[f] - ev[c]
-            answer = np.where(gap > self.tolerance, "folds for free",
-                              np.where(gap < -self.tolerance, "checks", "indifferent"))
-            frames.append(pd.DataFrame({
-                "line": " / ".join(line) or "(root)",
-                "player": "oop" if actor == 0 else "ip",
-                "holding": self._holding_names(actor),
-                "weight": self.spot.holdings(actor)[1],
-                "fold_frequency": freq[f],
-                "check_frequency": freq[c],
-                "ev_fold": ev[f],
-                "ev_check": ev[c],
-                "fold_minus_check": gap,
-                "answer": np.where(np.isnan(gap), "unreached", answer),
-                "regret_fold": best - ev[f],
-                "regret_check": best - ev[c],
-            }))
+        frames = [fold_or_check_frame(*row, self.tolerance) for row in self._rows(lines, fold_and_check=True)]
         if not frames:
             raise SpotError("no decision on the first street offers both fold and check (is the free fold on?)")
         return pd.concat(frames, ignore_index=True)
@@ -279,6 +240,55 @@ class SpotSolution:
                 "exploitability_measure": self.exploitability_measure,
                 "ev": self.ev(), "indifference_tolerance": self.tolerance,
                 "nodes": int(self.solver.tree.nodes.shape[0])}
+
+def decision_frame(line: str, player: str, names: list[str], weight: np.ndarray, labels: list[str],
+                   freq: np.ndarray, ev: np.ndarray, tolerance: float) -> pd.DataFrame:
+    """One decision's rows (holding x action): frequency, EV, best action, gap, indifference, regret."""
+    node_ev = (freq * ev).sum(axis=0)
+    order = np.argsort(-np.nan_to_num(ev, nan=-np.inf), axis=0, kind="stable")
+    best = ev[order[0], np.arange(ev.shape[1])]
+    second = ev[order[1], np.arange(ev.shape[1])] if len(labels) > 1 else best
+    gap = best - second
+    k, n = ev.shape
+    return pd.DataFrame({
+        "line": line,
+        "player": player,
+        "holding": np.tile(names, k),
+        "weight": np.tile(weight, k),
+        "action": np.repeat(labels, n),
+        "frequency": freq.ravel(),
+        "ev": ev.ravel(),
+        "node_ev": np.tile(node_ev, k),
+        "best_action": np.tile(np.array(labels)[order[0]], k),
+        "ev_gap": np.tile(gap, k),
+        "indifferent": np.tile(gap < tolerance, k),
+        "regret": np.tile(best - node_ev, k),
+    })
+
+
+def fold_or_check_frame(line: str, player: str, names: list[str], weight: np.ndarray, labels: list[str],
+                        freq: np.ndarray, ev: np.ndarray, tolerance: float) -> pd.DataFrame:
+    """One fold-or-check decision's rows (per holding): both EVs, the answer and both regrets."""
+    f, c = labels.index("fold"), labels.index("check")
+    with warnings.catch_warnings():  # a holding that never reaches the decision has no EV (NaN)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        best = np.nanmax(ev, axis=0)
+    gap = ev[f] - ev[c]
+    answer = np.where(gap > tolerance, "folds for free", np.where(gap < -tolerance, "checks", "indifferent"))
+    return pd.DataFrame({
+        "line": line,
+        "player": player,
+        "holding": names,
+        "weight": weight,
+        "fold_frequency": freq[f],
+        "check_frequency": freq[c],
+        "ev_fold": ev[f],
+        "ev_check": ev[c],
+        "fold_minus_check": gap,
+        "answer": np.where(np.isnan(gap), "unreached", answer),
+        "regret_fold": best - ev[f],
+        "regret_check": best - ev[c],
+    })
 
 
 def _compatible_mass(solver: CardSolver, player: int, reach: np.ndarray) -> np.ndarray:
@@ -318,9 +328,14 @@ def load_solution(path: str | Path) -> SpotSolution:
     try:
         with np.load(Path(path), allow_pickle=False) as z:
             info = json.loads(str(z["info"]))
-            arrays = {k: z[k] for k in ("regret0", "regret1", "sum0", "sum1")}
+            names = ("regret0", "regret1", "sum0", "sum1") + (("regret2", "sum2") if "sum2" in z.files else ())
+            arrays = {k: z[k] for k in names}
     except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
         raise SpotError(f"cannot read solution file {path}: {exc}") from None
+    if isinstance(info, dict) and info.get("format") == FORMAT3:
+        from .multiway import load_multiway
+
+        return load_multiway(path, info, arrays)
     if not isinstance(info, dict) or info.get("format") != FORMAT:
         raise SpotError(f"{path} is not a card-solver solution file (format {FORMAT})")
     try:

@@ -190,8 +190,8 @@ class Spot:
             raise SpotError(f"a board has 3, 4 or 5 cards; got {len(self.board)}")
         if len(set(self.board)) != len(self.board) or not all(0 <= c < spec.n_cards for c in self.board):
             raise SpotError(f"board repeats a card or has a card outside the {spec.summary}")
-        if len(self.ranges) != 2:
-            raise SpotError("a heads-up spot has two ranges")
+        if len(self.ranges) not in (2, 3):
+            raise SpotError("a spot has two ranges (heads-up) or three (three-handed)")
         for p, rng in enumerate(self.ranges):
             if rng.game != spec:
                 raise SpotError(f"range of player {p} is for the {rng.game.summary}, not the {spec.summary}")
@@ -203,12 +203,19 @@ class Spot:
             if self.table.deck.spec != spec:
                 raise SpotError(f"the {self.table.deck.name} deck is for the {self.table.deck.spec.summary}, "
                                 f"not the {spec.summary}")
-            if self.pot % (2 * CHIP_UNIT) or self.stack % CHIP_UNIT:
+            n = len(self.ranges)
+            if self.pot % (n * CHIP_UNIT) or self.stack % CHIP_UNIT:
                 raise SpotError(f"dilemma: chips come in ${CHIP_UNIT} units and the pot is put in evenly, so "
-                                f"the pot is a multiple of {2 * CHIP_UNIT} and the stack of {CHIP_UNIT} "
+                                f"the pot is a multiple of {n * CHIP_UNIT} and the stack of {CHIP_UNIT} "
                                 f"(pot {self.pot}, stack {self.stack})")
             if not self.stack:
                 raise SpotError("dilemma: a player with no chips behind is bankrupt; give a positive stack")
+
+    @property
+    def players(self) -> int:
+        """2 (heads-up) or 3 (three-handed: player 0, the small blind's seat, acts first and
+        player 2, the DEALER's seat, last; see :mod:`.multiway`)."""
+        return len(self.ranges)
 
     @property
     def game(self) -> str:
@@ -254,6 +261,31 @@ class Spot:
         spot = cls.holdem(board, oop, ip, pot, stack, bets, raises, deck=table.deck.game, **tree_options)
         return cls(spot.deck, spot.board, spot.ranges, spot.pot, spot.stack,
                    replace(spot.tree, free_fold=free_fold), table)
+
+    @classmethod
+    def multiway(cls, board: str, ranges: Sequence[str], pot: int, stack: int, bets: str = "100%, a",
+                 raises: str = "a", *, game: str = "dilemma", deck: str | None = None,
+                 rules: Sequence[str] | dict | None = None, bank: str | Sequence[int] | None = None,
+                 level: int | None = None, free_fold: bool | None = None, **tree_options: float) -> Spot:
+        """A three-handed spot from texts, e.g. ``Spot.multiway("4s9h3d6c2h", ("8s7s", "random",
+        "random"), 120, 980, bank="40,700,500")`` (ranges in the order of action; the free fold
+        on by default in Dilemma Hold'em)."""
+        from analysis.studies.ranges import RangeError, parse_range
+
+        if len(ranges) != 3:
+            raise SpotError(f"a three-handed spot has three ranges, not {len(ranges)}")
+        if game not in GAMES:
+            raise SpotError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}")
+        table = DilemmaTable.parse(deck, rules, bank, level) if game == "dilemma" else None
+        spec = get_game(table.deck.game if table is not None else deck or "holdem")
+        try:
+            cards = tuple(parse_cards(board, spec))
+            parsed = tuple(parse_range(r, spec) for r in ranges)
+        except (RangeError, ValueError) as exc:
+            raise SpotError(str(exc)) from None
+        tree = replace(BetTree.uniform(bets, raises, **tree_options),
+                       free_fold=game == "dilemma" if free_fold is None else free_fold)
+        return cls(spec.name, cards, parsed, int(pot), int(stack), tree, table)
 
     @classmethod
     def from_dict(cls, d: dict) -> Spot:

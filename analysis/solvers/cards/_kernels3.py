@@ -1,0 +1,322 @@
+"""Vector-form CFR for three-handed river spots: one value per holding at every node.
+
+A traversal for player ``trav`` first writes every player's reach of each of its
+holdings at every node (top-down, preorder), then each terminal's counterfactual
+values of ``trav``'s holdings (in parallel over terminals), then closes the
+decisions bottom-up (reverse preorder): the traverser's regrets and strategy sums
+are updated as in the heads-up kernels (:mod:`._kernels`: postflop-solver's DCFR
+or CFR+, alternating updates), or its best response taken. Values carry both
+opponents' reach and are divided by the weighted number of compatible triples of
+holdings, so ``sum_h w(h) v_root(h) + pot / 3`` is a player's expected chips at
+the end of the hand less its stack at the root.
+
+Terminal values, O(n_t x n_u) per terminal (``u`` the opponent with fewer holdings,
+``q`` the other): for a holding ``h`` of the traverser and ``o`` of ``u``, the sum
+over ``q``'s holdings that block neither is read from prefix sums over ``q``'s
+holdings sorted by strength, per class (:mod:`.dilemma`), less per-card prefix sums
+of the four cards of ``h`` and ``o``, plus the holdings made of two of those cards
+(inclusion-exclusion: a holding has two cards). Who wins depends on ``q``'s holding
+only through its strength against the best of ``h`` and ``o`` still in (below: they
+win; equal: a tie with ``q``; above: ``q`` wins), so three prefix sums (below, up to,
+all) per pair give the exact value. With one holding in a range (a player asking
+about its own hand) a terminal costs O(n); with three full ranges O(n^2).
+
+Numbers do not depend on the thread count: each terminal is one task writing its
+own row, and everything else is serial.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from evaluator.jit import kernel
+
+from ._kernels import (
+    C_ALPHA,
+    C_BETA,
+    C_GAMMA,
+    C_INV_PAIRS,
+    C_WEIGHT,
+    MODE_BR,
+    MODE_CFR,
+    dcfr_coefs,
+    strategy_into,
+)
+from ._kernels import METHOD_DCFR as METHOD_DCFR
+from .tree import DECISION
+from .tree3 import COUNT, LIVE, PAY, PLAYER, SLOT
+
+# iopts
+O_TRAV, O_MODE, O_METHOD = range(3)
+N_IOPTS = 3
+
+
+@kernel
+def _strategies(tree, n, regrets, sums, mode, strat):
+    """Every decision's strategy into ``strat``: regret matching (CFR) or the average (EV, BR)."""
+    nodes, _, _, decisions = tree
+    for i in range(decisions.shape[0]):
+        v = decisions[i]
+        p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
+        m = n[p]
+        view = strat[p][slot : slot + k * m].reshape((k, m))
+        if mode == MODE_CFR:
+            strategy_into(regrets[p], slot, k, m, view)
+        else:
+            strategy_into(sums[p], slot, k, m, view)
+
+
+@kernel
+def _reach(tree, n, weights, strat, reach):
+    """Each player's reach of each of its holdings at every node (top-down)."""
+    nodes, children, _, decisions = tree
+    for p in range(3):
+        for h in range(n[p]):
+            reach[0, p, h] = weights[p, h]
+    for i in range(decisions.shape[0]):
+        v = decisions[i]
+        p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
+        m = n[p]
+        for a in range(k):
+            c = children[v, a]
+            for q in range(3):
+                for h in range(n[q]):
+                    reach[c, q, h] = reach[v, q, h]
+            s = strat[p]
+            for h in range(m):
+                reach[c, p, h] *= s[slot + a * m + h]
+
+
+@kernel
+def _below(hands, q, cards, P, rq, cum, cardcum, acc):
+    """``acc[k]``: ``q``'s reach of class ``k`` in sorted positions ``< P`` that touch none of ``cards``."""
+    _, _, cls, _, _, pos, _, _, _, _, before, pairidx = hands
+    nk = acc.shape[0]
+    for k in range(nk):
+        acc[k] = cum[k, P]
+    for i in range(4):
+        c = cards[i]
+        j = before[q, c, P]
+        for k in range(nk):
+            acc[k] -= cardcum[c, k, j]
+    for i in range(4):
+        for i2 in range(i + 1, 4):
+            j = pairidx[q, cards[i], cards[i2]]
+            if j >= 0 and pos[q, j] < P:
+                acc[cls[q, j]] += rq[j]
+
+
+@kernel
+def _terminal(v, trav, tree, hands, pay, reach, inv, out):
+    """Counterfactual values of ``trav``'s holdings at terminal ``v`` (see the module doc)."""
+    nodes = tree[0]
+    n, hc, cls, score, order, _, lo, hi, cardn, cardpos, _, _ = hands
+    s, live = nodes[v, PAY], nodes[v, LIVE]
+    u, q = (trav + 1) % 3, (trav + 2) % 3
+    if n[u] > n[q]:
+        u, q = q, u
+    nk = pay.shape[3]
+    tt = np.zeros((8, nk, nk, nk))
+    cl = np.zeros(3, np.int64)
+    for w in range(8):
+        for a in range(nk):
+            for b in range(nk):
+                for c in range(nk):
+                    cl[trav], cl[u], cl[q] = a, b, c
+                    tt[w, a, b, c] = pay[s, trav, w, cl[0], cl[1], cl[2]]
+    nq = n[q]
+    rq, ru = reach[v, q], reach[v, u]
+    cum = np.zeros((nk, nq + 1))
+    for P in range(nq):
+        j = order[q, P]
+        for k in range(nk):
+            cum[k, P + 1] = cum[k, P]
+        cum[cls[q, j], P + 1] += rq[j]
+    n_cards = cardn.shape[1]
+    cardcum = np.zeros((n_cards, nk, cardpos.shape[2] + 1))
+    for c in range(n_cards):
+        for i in range(cardn[q, c]):
+            j = order[q, cardpos[q, c, i]]
+            for k in range(nk):
+                cardcum[c, k, i + 1] = cardcum[c, k, i]
+            cardcum[c, cls[q, j], i + 1] += rq[j]
+    t_live, u_live, q_live = (live >> trav) & 1, (live >> u) & 1, (live >> q) & 1
+    bt, bu, bq = 1 << trav, 1 << u, 1 << q
+    cards = np.zeros(4, np.int64)
+    tot = np.zeros(nk)
+    below_lo = np.zeros(nk)
+    below_hi = np.zeros(nk)
+    for h in range(n[trav]):
+        a = cls[trav, h]
+        cards[0], cards[1] = hc[trav, h, 0], hc[trav, h, 1]
+        x = 0.0
+        for o in range(n[u]):
+            r = ru[o]
+            if r == 0.0:
+                continue
+            c2, c3 = hc[u, o, 0], hc[u, o, 1]
+            if c2 == cards[0] or c2 == cards[1] or c3 == cards[0] or c3 == cards[1]:
+                continue
+            cards[2], cards[3] = c2, c3
+            b = cls[u, o]
+            _below(hands, q, cards, nq, rq, cum, cardcum, tot)
+            g = 0.0
+            if q_live and (t_live or u_live):
+                # the best of h and o still in: who holds it, and the winners among them
+                if t_live and u_live:
+                    st, su = score[trav, h], score[u, o]
+                    if st >= su:
+                        top_p, top_i, w = trav, h, bt | (bu if st == su else 0)
+                    else:
+                        top_p, top_i, w = u, o, bu
+                elif t_live:
+                    top_p, top_i, w = trav, h, bt
+                else:
+                    top_p, top_i, w = u, o, bu
+                _below(hands, q, cards, lo[top_p, q, top_i], rq, cum, cardcum, below_lo)
+                _below(hands, q, cards, hi[top_p, q, top_i], rq, cum, cardcum, below_hi)
+                for k in range(nk):
+                    g += (below_lo[k] * tt[w, a, b, k] + (below_hi[k] - below_lo[k]) * tt[w | bq, a, b, k]
+                          + (tot[k] - below_hi[k]) * tt[bq, a, b, k])
+            else:
+                if q_live:
+                    w = bq
+                elif t_live and u_live:
+                    st, su = score[trav, h], score[u, o]
+                    w = bt if st > su else (bu if su > st else bt | bu)
+                elif t_live:
+                    w = bt
+                else:
+                    w = bu
+                for k in range(nk):
+                    g += tot[k] * tt[w, a, b, k]
+            x += r * g
+        out[h] = x * inv
+
+
+@kernel(parallel=True)
+def _terminals(trav, tree, hands, pay, reach, inv, vals):
+    """Every terminal's values of ``trav``'s holdings (one task per terminal)."""
+    terminals = tree[2]
+    for i in prange(terminals.shape[0]):
+        v = terminals[i]
+        _terminal(v, trav, tree, hands, pay, reach, inv, vals[v])
+
+
+@kernel
+def _close(tree, n, trav, mode, method, regrets, sums, strat, coefs, vals):
+    """Decisions bottom-up: values from the children's; the traverser's updates (CFR) or best response."""
+    nodes, children, _, decisions = tree
+    m = n[trav]
+    for i in range(decisions.shape[0] - 1, -1, -1):
+        v = decisions[i]
+        p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
+        for h in range(m):
+            vals[v, h] = 0.0
+        if p != trav:
+            for a in range(k):
+                c = children[v, a]
+                for h in range(m):
+                    vals[v, h] += vals[c, h]
+            continue
+        if mode == MODE_BR:
+            for h in range(m):
+                x = vals[children[v, 0], h]
+                for a in range(1, k):
+                    y = vals[children[v, a], h]
+                    if y > x:
+                        x = y
+                vals[v, h] = x
+            continue
+        s = strat[p]
+        for a in range(k):
+            c = children[v, a]
+            for h in range(m):
+                vals[v, h] += s[slot + a * m + h] * vals[c, h]
+        if mode != MODE_CFR:
+            continue
+        reg, cs = regrets[p], sums[p]
+        for a in range(k):
+            c = children[v, a]
+            base = slot + a * m
+            for h in range(m):
+                r = reg[base + h]
+                d = vals[c, h] - vals[v, h]
+                if method == METHOD_DCFR:
+                    reg[base + h] = r * (coefs[C_ALPHA] if r >= 0.0 else coefs[C_BETA]) + d
+                    cs[base + h] = cs[base + h] * coefs[C_GAMMA] + s[base + h]
+                else:
+                    r += d
+                    reg[base + h] = r if r > 0.0 else 0.0
+                    cs[base + h] += coefs[C_WEIGHT] * s[base + h]
+
+
+@kernel
+def traverse(tree, hands, pay, weights, state, work, iopts, coefs):
+    """One traversal for ``iopts[O_TRAV]`` in ``iopts[O_MODE]``; the root's value row is ``vals[0]``."""
+    regrets, sums = state
+    strat, reach, vals = work
+    n = hands[0]
+    trav, mode = iopts[O_TRAV], iopts[O_MODE]
+    _strategies(tree, n, regrets, sums, mode, strat)
+    _reach(tree, n, weights, strat, reach)
+    _terminals(trav, tree, hands, pay, reach, coefs[C_INV_PAIRS], vals)
+    _close(tree, n, trav, mode, iopts[O_METHOD], regrets, sums, strat, coefs, vals)
+
+
+@kernel
+def iterate(tree, hands, pay, weights, state, work, iopts, coefs, first, count):
+    """Run iterations ``first .. first + count - 1`` (0-based), updates alternating over the players."""
+    iopts[O_MODE] = MODE_CFR
+    for t in range(first, first + count):
+        dcfr_coefs(t, coefs)
+        for trav in range(3):
+            iopts[O_TRAV] = trav
+            traverse(tree, hands, pay, weights, state, work, iopts, coefs)
+
+
+@kernel
+def root_values(tree, hands, pay, weights, state, work, iopts, coefs, mode, out):
+    """Every player's root value row under the average strategies (EV) or its best response (BR)."""
+    iopts[O_MODE] = mode
+    vals = work[2]
+    for trav in range(3):
+        iopts[O_TRAV] = trav
+        traverse(tree, hands, pay, weights, state, work, iopts, coefs)
+        for h in range(hands[0][trav]):
+            out[trav, h] = vals[0, h]
+
+
+@kernel
+def triples(hands, weights):
+    """The weighted number of triples of holdings (players 0, 1, 2) with no card in common."""
+    n, hc, _, _, _, _, _, _, _, _, _, pairidx = hands
+    n_cards = pairidx.shape[1]
+    card2 = np.zeros(n_cards)
+    total2 = 0.0
+    for j in range(n[2]):
+        total2 += weights[2, j]
+        card2[hc[2, j, 0]] += weights[2, j]
+        card2[hc[2, j, 1]] += weights[2, j]
+    cards = np.zeros(4, np.int64)
+    out = 0.0
+    for h in range(n[0]):
+        cards[0], cards[1] = hc[0, h, 0], hc[0, h, 1]
+        for o in range(n[1]):
+            cards[2], cards[3] = hc[1, o, 0], hc[1, o, 1]
+            if cards[2] == cards[0] or cards[2] == cards[1] or cards[3] == cards[0] or cards[3] == cards[1]:
+                continue
+            x = total2
+            for i in range(4):
+                x -= card2[cards[i]]
+            for i in range(4):
+                for i2 in range(i + 1, 4):
+                    j = pairidx[2, cards[i], cards[i2]]
+                    if j >= 0:
+                        x += weights[2, j]
+            out += weights[0, h] * weights[1, o] * x
+    return out
+
+
+__all__ = ["DECISION", "N_IOPTS", "O_METHOD", "O_MODE", "O_TRAV", "iterate", "root_values", "traverse", "triples"]
