@@ -163,8 +163,26 @@ class BetTree:
 
 GAMES = ("holdem", "dilemma")
 """``holdem``: Texas Hold'em rules (the pot only); ``dilemma``: Dilemma Hold'em's settlement."""
-SPOT_KEYS = ("game", "deck", "board", "oop", "ip", "pot", "stack", "bank", "level", "rules")
+SPOT_KEYS = ("game", "deck", "board", "oop", "ip", "pot", "stack", "bank", "level", "rules", "ranges", "players")
 TREE_KEYS = ("bets", "raises", "add_allin_threshold", "force_allin_threshold", "raise_cap", "free_fold")
+
+
+def _ranges_to_seats(data: dict) -> None:
+    """``ranges`` (and ``players``) into ``oop``, ``ip`` and ``third`` (three-handed), in place."""
+    ranges = data.pop("ranges", None)
+    players = data.pop("players", None)
+    if ranges is not None:
+        if isinstance(ranges, str) or not isinstance(ranges, list | tuple):
+            raise SpotError("ranges: a list of one range per player, e.g. [\"8s7s\", \"random\", \"random\"]")
+        if "oop" in data or "ip" in data:
+            raise SpotError("give the ranges once: either ranges (--ranges) or oop and ip (--oop, --ip)")
+        data["oop"], data["ip"], *rest = [*ranges, None, None][: max(len(ranges), 2)]
+        if rest:
+            data["third"] = rest[0]
+    count = 2 + ("third" in data) if ranges is None else len(ranges)
+    if players is not None and int(players) != count or count not in (2, 3):
+        raise SpotError(f"players {players if players is not None else count}: give one range per player, two or "
+                        f"three (got {count})")
 
 
 @dataclass(frozen=True)
@@ -301,7 +319,8 @@ class Spot:
     @classmethod
     def from_options(cls, path: str | Path | None = None, **given: object) -> Spot:
         """A spot from a TOML file and/or options (options win): ``game`` (``holdem`` or
-        ``dilemma``), ``deck, board, oop, ip, pot, stack``; for the dilemma game ``bank``,
+        ``dilemma``), ``deck, board, oop, ip, pot, stack`` (or ``ranges``, one range per player in
+        the order of action, two or three, and optionally ``players``); for the dilemma game ``bank``,
         ``level`` and ``rules`` (a table or ``["name=value", ...]``); and a ``[tree]`` table
         (``bets, raises, add_allin_threshold, force_allin_threshold, raise_cap, free_fold``; per
         street ``[tree.flop]`` etc. with ``bets`` and ``raises``)."""
@@ -321,6 +340,7 @@ class Spot:
         for key in SPOT_KEYS:
             if given.get(key) is not None:
                 data[key] = given[key]
+        _ranges_to_seats(data)
         missing = [k for k in ("board", "oop", "ip", "pot", "stack") if k not in data]
         if missing:
             raise SpotError(f"a spot needs {', '.join(missing)} (options --{' --'.join(missing)} or a spot file)")
@@ -350,7 +370,8 @@ class Spot:
         spec = get_game(deck)
         try:
             board = tuple(parse_cards(str(data["board"]), spec))
-            ranges = (parse_range(str(data["oop"]), spec), parse_range(str(data["ip"]), spec))
+            texts = [data["oop"], data["ip"]] + ([data["third"]] if data.get("third") is not None else [])
+            ranges = tuple(parse_range(str(text), spec) for text in texts)
             default = StreetSizes.parse(str(tree.get("bets", "50%, a")), str(tree.get("raises", "100%")))
             sizes = []
             for street in STREETS:
