@@ -82,7 +82,9 @@ def test_three_handed_needs_a_river_board(cli):
 @pytest.mark.slow
 def test_three_handed_ctrl_c_saves_a_resumable_solution(tmp_path):
     state = tmp_path / "s.npz"
-    args = ["solve", "spot", "--game", "dilemma", "--board", "4s9h3d6c2d", "--range", "random", "--range",
+    # one holding against two random ranges: iterations of a few milliseconds (Ctrl-C is seen
+    # between two iterations)
+    args = ["solve", "spot", "--game", "dilemma", "--board", "4s9h3d6c2d", "--range", "8s7s", "--range",
             "random", "--range", "random", "--pot", "120", "--stack", "980", "--target", "0", "-n", "100000",
             "--state", str(state)]
     warm = subprocess.run([sys.executable, "-m", "analysis.cli", *args[:-6], "-n", "1"], cwd=ROOT,

@@ -10,12 +10,13 @@ opponents' reach and are divided by the weighted number of compatible triples of
 holdings, so ``sum_h w(h) v_root(h) + pot / 3`` is a player's expected chips at
 the end of the hand less its stack at the root.
 
-Terminal values, O(n_t x n_u) per terminal (``u`` the opponent with fewer holdings,
-``q`` the other): for a holding ``h`` of the traverser and ``o`` of ``u``, the sum
+Terminal values, O(n_t x n_u) per terminal (``q`` an opponent who folded if there is
+one, else the opponent with more holdings; ``u`` the other): for a holding ``h`` of the traverser and ``o`` of ``u``, the sum
 over ``q``'s holdings that block neither is read from prefix sums over ``q``'s
 holdings sorted by strength, per class (:mod:`.dilemma`), less per-card prefix sums
 of the four cards of ``h`` and ``o``, plus the holdings made of two of those cards
-(inclusion-exclusion: a holding has two cards). Who wins depends on ``q``'s holding
+(inclusion-exclusion: a holding has two cards), per group of classes that pay alike at
+that terminal (usually one). Who wins depends on ``q``'s holding
 only through its strength against the best of ``h`` and ``o`` still in (below: they
 win; equal: a tie with ``q``; above: ``q`` wins), so three prefix sums (below, up to,
 all) per pair give the exact value. With one holding in a range (a player asking
@@ -89,9 +90,9 @@ def _reach(tree, n, weights, strat, reach):
 
 
 @kernel
-def _below(hands, q, cards, P, rq, cum, cardcum, acc):
-    """``acc[k]``: ``q``'s reach of class ``k`` in sorted positions ``< P`` that touch none of ``cards``."""
-    _, _, cls, _, _, pos, _, _, _, _, before, pairidx = hands
+def _below(cls, pos, before, pairidx, q, cards, P, rq, group, cum, cardcum, acc):
+    """``acc[g]``: ``q``'s reach of the classes of group ``g`` in sorted positions ``< P`` that
+    touch none of ``cards``."""
     nk = acc.shape[0]
     for k in range(nk):
         acc[k] = cum[k, P]
@@ -104,18 +105,49 @@ def _below(hands, q, cards, P, rq, cum, cardcum, acc):
         for i2 in range(i + 1, 4):
             j = pairidx[q, cards[i], cards[i2]]
             if j >= 0 and pos[q, j] < P:
-                acc[cls[q, j]] += rq[j]
+                acc[group[cls[q, j]]] += rq[j]
+
+
+@kernel
+def _class_groups(tt):
+    """The inner player's classes merged where they pay alike (every entry of ``tt[..., k]``
+    equal): each class's group, a class of each group and the number of groups."""
+    nk = tt.shape[3]
+    group = np.zeros(nk, np.int64)
+    rep = np.zeros(nk, np.int64)
+    ng = 0
+    for k in range(nk):
+        found = -1
+        for gi in range(ng):
+            r = rep[gi]
+            same = True
+            for w in range(8):
+                for a in range(nk):
+                    for b in range(nk):
+                        if tt[w, a, b, k] != tt[w, a, b, r]:
+                            same = False
+            if same:
+                found = gi
+                break
+        if found < 0:
+            rep[ng] = k
+            group[k] = ng
+            ng += 1
+        else:
+            group[k] = found
+    return group, rep, ng
 
 
 @kernel
 def _terminal(v, trav, tree, hands, pay, reach, inv, out):
     """Counterfactual values of ``trav``'s holdings at terminal ``v`` (see the module doc)."""
     nodes = tree[0]
-    n, hc, cls, score, order, _, lo, hi, cardn, cardpos, _, _ = hands
+    n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
     s, live = nodes[v, PAY], nodes[v, LIVE]
     u, q = (trav + 1) % 3, (trav + 2) % 3
-    if n[u] > n[q]:
-        u, q = q, u
+    u_out, q_out = (live >> u) & 1 == 0, (live >> q) & 1 == 0
+    if (u_out and not q_out) or (u_out == q_out and n[u] > n[q]):
+        u, q = q, u  # the inner player: one who folded (one prefix sum, not three), else the larger range
     nk = pay.shape[3]
     tt = np.zeros((8, nk, nk, nk))
     cl = np.zeros(3, np.int64)
@@ -125,28 +157,29 @@ def _terminal(v, trav, tree, hands, pay, reach, inv, out):
                 for c in range(nk):
                     cl[trav], cl[u], cl[q] = a, b, c
                     tt[w, a, b, c] = pay[s, trav, w, cl[0], cl[1], cl[2]]
+    group, rep, ng = _class_groups(tt)
     nq = n[q]
     rq, ru = reach[v, q], reach[v, u]
-    cum = np.zeros((nk, nq + 1))
+    cum = np.zeros((ng, nq + 1))
     for P in range(nq):
         j = order[q, P]
-        for k in range(nk):
-            cum[k, P + 1] = cum[k, P]
-        cum[cls[q, j], P + 1] += rq[j]
+        for g in range(ng):
+            cum[g, P + 1] = cum[g, P]
+        cum[group[cls[q, j]], P + 1] += rq[j]
     n_cards = cardn.shape[1]
-    cardcum = np.zeros((n_cards, nk, cardpos.shape[2] + 1))
+    cardcum = np.zeros((n_cards, ng, cardpos.shape[2] + 1))
     for c in range(n_cards):
         for i in range(cardn[q, c]):
             j = order[q, cardpos[q, c, i]]
-            for k in range(nk):
-                cardcum[c, k, i + 1] = cardcum[c, k, i]
-            cardcum[c, cls[q, j], i + 1] += rq[j]
+            for g in range(ng):
+                cardcum[c, g, i + 1] = cardcum[c, g, i]
+            cardcum[c, group[cls[q, j]], i + 1] += rq[j]
     t_live, u_live, q_live = (live >> trav) & 1, (live >> u) & 1, (live >> q) & 1
     bt, bu, bq = 1 << trav, 1 << u, 1 << q
     cards = np.zeros(4, np.int64)
-    tot = np.zeros(nk)
-    below_lo = np.zeros(nk)
-    below_hi = np.zeros(nk)
+    tot = np.zeros(ng)
+    below_lo = np.zeros(ng)
+    below_hi = np.zeros(ng)
     for h in range(n[trav]):
         a = cls[trav, h]
         cards[0], cards[1] = hc[trav, h, 0], hc[trav, h, 1]
@@ -160,7 +193,7 @@ def _terminal(v, trav, tree, hands, pay, reach, inv, out):
                 continue
             cards[2], cards[3] = c2, c3
             b = cls[u, o]
-            _below(hands, q, cards, nq, rq, cum, cardcum, tot)
+            _below(cls, pos, before, pairidx, q, cards, nq, rq, group, cum, cardcum, tot)
             g = 0.0
             if q_live and (t_live or u_live):
                 # the best of h and o still in: who holds it, and the winners among them
@@ -174,11 +207,12 @@ def _terminal(v, trav, tree, hands, pay, reach, inv, out):
                     top_p, top_i, w = trav, h, bt
                 else:
                     top_p, top_i, w = u, o, bu
-                _below(hands, q, cards, lo[top_p, q, top_i], rq, cum, cardcum, below_lo)
-                _below(hands, q, cards, hi[top_p, q, top_i], rq, cum, cardcum, below_hi)
-                for k in range(nk):
-                    g += (below_lo[k] * tt[w, a, b, k] + (below_hi[k] - below_lo[k]) * tt[w | bq, a, b, k]
-                          + (tot[k] - below_hi[k]) * tt[bq, a, b, k])
+                _below(cls, pos, before, pairidx, q, cards, lo[top_p, q, top_i], rq, group, cum, cardcum, below_lo)
+                _below(cls, pos, before, pairidx, q, cards, hi[top_p, q, top_i], rq, group, cum, cardcum, below_hi)
+                for gi in range(ng):
+                    k = rep[gi]
+                    g += (below_lo[gi] * tt[w, a, b, k] + (below_hi[gi] - below_lo[gi]) * tt[w | bq, a, b, k]
+                          + (tot[gi] - below_hi[gi]) * tt[bq, a, b, k])
             else:
                 if q_live:
                     w = bq
@@ -189,8 +223,8 @@ def _terminal(v, trav, tree, hands, pay, reach, inv, out):
                     w = bt
                 else:
                     w = bu
-                for k in range(nk):
-                    g += tot[k] * tt[w, a, b, k]
+                for gi in range(ng):
+                    g += tot[gi] * tt[w, a, b, rep[gi]]
             x += r * g
         out[h] = x * inv
 
