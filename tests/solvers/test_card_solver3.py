@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from analysis.solvers.cards import Spot, SpotError
+from analysis.solvers.cards import _kernels3 as K3
 from analysis.solvers.cards._kernels import MODE_BR, MODE_EV
 from analysis.solvers.cards.multiway import MultiwaySolution, MultiwaySolver, solve_multiway
 from analysis.solvers.cards.solution import load_solution
@@ -121,20 +122,22 @@ def test_action_values_and_fold_or_check_are_consistent():
     assert set(frame["player"]) == {"first", "second", "third"}
 
 
-def test_same_numbers_on_one_and_two_threads():
+def test_same_numbers_on_one_and_two_threads_serial_or_parallel():
     spot = Spot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 200, bank="0,40,500")
     previous = numba.get_num_threads()
     out = []
     try:
-        for threads in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
-            numba.set_num_threads(threads)
+        for threads, parallel_pairs in ((1, 0), (min(2, numba.config.NUMBA_NUM_THREADS), 0), (2, 10**9)):
+            numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
             solver = MultiwaySolver(spot)
+            solver._iopts[K3.O_PARALLEL_PAIRS] = parallel_pairs  # 0: terminals always in parallel
             solver.step(7)
             out.append((np.concatenate(solver.regrets), np.concatenate(solver.sums), solver.nash_conv))
     finally:
         numba.set_num_threads(previous)
-    assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1])
-    assert out[0][2] == out[1][2]
+    for other in out[1:]:
+        assert np.array_equal(out[0][0], other[0]) and np.array_equal(out[0][1], other[1])
+        assert out[0][2] == other[2]
 
 
 def test_nash_conv_falls_and_the_file_resumes_bit_for_bit(tmp_path):

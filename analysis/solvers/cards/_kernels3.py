@@ -10,8 +10,8 @@ opponents' reach and are divided by the weighted number of compatible triples of
 holdings, so ``sum_h w(h) v_root(h) + pot / 3`` is a player's expected chips at
 the end of the hand less its stack at the root.
 
-Terminal values, O(n_t x n_u) per terminal (``q`` an opponent who folded if there is
-one, else the opponent with more holdings; ``u`` the other): for a holding ``h`` of the traverser and ``o`` of ``u``, the sum
+Terminal values, O(n_t x n_u) per terminal (``u`` and ``q`` the two opponents, in the
+order that costs least: fewer pairs, and one prefix sum instead of three when ``q`` folded): for a holding ``h`` of the traverser and ``o`` of ``u``, the sum
 over ``q``'s holdings that block neither is read from prefix sums over ``q``'s
 holdings sorted by strength, per class (:mod:`.dilemma`), less per-card prefix sums
 of the four cards of ``h`` and ``o``, plus the holdings made of two of those cards
@@ -23,7 +23,8 @@ all) per pair give the exact value. With one holding in a range (a player asking
 about its own hand) a terminal costs O(n); with three full ranges O(n^2).
 
 Numbers do not depend on the thread count: each terminal is one task writing its
-own row, and everything else is serial.
+own row (in parallel only when terminals are large, :data:`PARALLEL_PAIRS`), and
+everything else is serial.
 """
 
 from __future__ import annotations
@@ -39,18 +40,21 @@ from ._kernels import (
     C_GAMMA,
     C_INV_PAIRS,
     C_WEIGHT,
+    METHOD_DCFR,
     MODE_BR,
     MODE_CFR,
     dcfr_coefs,
     strategy_into,
 )
-from ._kernels import METHOD_DCFR as METHOD_DCFR
-from .tree import DECISION
 from .tree3 import COUNT, LIVE, PAY, PLAYER, SLOT
 
 # iopts
-O_TRAV, O_MODE, O_METHOD = range(3)
-N_IOPTS = 3
+O_TRAV, O_MODE, O_METHOD, O_PARALLEL_PAIRS = range(4)
+N_IOPTS = 4
+PARALLEL_PAIRS = 20_000
+"""Default ``iopts[O_PARALLEL_PAIRS]``: terminals run in parallel when the traverser's holdings
+times the smaller opponent range reach this (below, a parallel region costs more than it saves
+on a busy machine)."""
 
 
 @kernel
@@ -139,15 +143,21 @@ def _class_groups(tt):
 
 
 @kernel
+def _pair_cost(n, live, trav, u, q):
+    """Work of a terminal with ``u`` the outer and ``q`` the inner opponent: pairs times prefix sums."""
+    sums = 3 if (live >> q) & 1 and live & ~(1 << q) & ((1 << trav) | (1 << u)) else 1
+    return n[u] * sums
+
+
+@kernel
 def _terminal(v, trav, tree, hands, pay, reach, inv, out):
     """Counterfactual values of ``trav``'s holdings at terminal ``v`` (see the module doc)."""
     nodes = tree[0]
     n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
     s, live = nodes[v, PAY], nodes[v, LIVE]
     u, q = (trav + 1) % 3, (trav + 2) % 3
-    u_out, q_out = (live >> u) & 1 == 0, (live >> q) & 1 == 0
-    if (u_out and not q_out) or (u_out == q_out and n[u] > n[q]):
-        u, q = q, u  # the inner player: one who folded (one prefix sum, not three), else the larger range
+    if _pair_cost(n, live, trav, q, u) < _pair_cost(n, live, trav, u, q):
+        u, q = q, u
     nk = pay.shape[3]
     tt = np.zeros((8, nk, nk, nk))
     cl = np.zeros(3, np.int64)
@@ -230,10 +240,23 @@ def _terminal(v, trav, tree, hands, pay, reach, inv, out):
 
 
 @kernel(parallel=True)
-def _terminals(trav, tree, hands, pay, reach, inv, vals):
+def _terminals_parallel(trav, tree, hands, pay, reach, inv, vals):
     """Every terminal's values of ``trav``'s holdings (one task per terminal)."""
     terminals = tree[2]
     for i in prange(terminals.shape[0]):
+        v = terminals[i]
+        _terminal(v, trav, tree, hands, pay, reach, inv, vals[v])
+
+
+@kernel
+def _terminals(trav, tree, hands, pay, reach, inv, vals, parallel_pairs):
+    """Every terminal's values of ``trav``'s holdings: in parallel when a terminal has enough pairs."""
+    n = hands[0]
+    if n[trav] * min(n[(trav + 1) % 3], n[(trav + 2) % 3]) >= parallel_pairs:
+        _terminals_parallel(trav, tree, hands, pay, reach, inv, vals)
+        return
+    terminals = tree[2]
+    for i in range(terminals.shape[0]):
         v = terminals[i]
         _terminal(v, trav, tree, hands, pay, reach, inv, vals[v])
 
@@ -295,7 +318,7 @@ def traverse(tree, hands, pay, weights, state, work, iopts, coefs):
     trav, mode = iopts[O_TRAV], iopts[O_MODE]
     _strategies(tree, n, regrets, sums, mode, strat)
     _reach(tree, n, weights, strat, reach)
-    _terminals(trav, tree, hands, pay, reach, coefs[C_INV_PAIRS], vals)
+    _terminals(trav, tree, hands, pay, reach, coefs[C_INV_PAIRS], vals, iopts[O_PARALLEL_PAIRS])
     _close(tree, n, trav, mode, iopts[O_METHOD], regrets, sums, strat, coefs, vals)
 
 
@@ -353,4 +376,5 @@ def triples(hands, weights):
     return out
 
 
-__all__ = ["DECISION", "N_IOPTS", "O_METHOD", "O_MODE", "O_TRAV", "iterate", "root_values", "traverse", "triples"]
+__all__ = ["N_IOPTS", "O_METHOD", "O_MODE", "O_PARALLEL_PAIRS", "O_TRAV", "PARALLEL_PAIRS", "iterate",
+           "root_values", "traverse", "triples"]

@@ -166,6 +166,7 @@ class MultiwaySolver:
                       np.zeros((n_nodes, size)))
         self._iopts = np.zeros(K3.N_IOPTS, dtype=np.int64)
         self._iopts[K3.O_METHOD] = METHODS[method]
+        self._iopts[K3.O_PARALLEL_PAIRS] = K3.PARALLEL_PAIRS
         self._coefs = np.zeros(N_COEFS)
         self._coefs[C_INV_PAIRS] = 1.0 / self.triples  # three-handed: one over the triples
         self.iterations = 0
