@@ -158,6 +158,18 @@ def test_nash_conv_falls_and_the_file_resumes_bit_for_bit(tmp_path):
         load_solution(tmp_path / "cut.npz")
 
 
+def test_solve_spot_answers_a_three_handed_spot():
+    from analysis import solve_spot
+
+    spot = Spot.multiway("4s9h8h6c10s", ("8d7d", R1, R2), 60, 200)
+    solution = solve_spot(spot, target_pct=1.0, max_iterations=200)
+    assert isinstance(solution, MultiwaySolution) and solution.exploitability_pct <= 1.0
+    assert solution.exploitability_measure == "NashConv (exact)"
+    assert set(solution.ev()) == {"first", "second", "third"}
+    with pytest.raises(SpotError, match="heads-up"):
+        solve_spot(spot, locks={(): np.ones((4, 1)) / 4})
+
+
 def test_bad_three_handed_spots():
     with pytest.raises(SpotError, match="multiple of 30"):
         Spot.multiway("4s9h8h6c10s", (R0, R1, R2), 40, 200)

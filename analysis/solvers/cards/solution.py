@@ -309,11 +309,19 @@ def _compatible_mass(solver: CardSolver, player: int, reach: np.ndarray) -> np.n
 def solve_spot(spot: Spot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
                progress: Progress | None = None, tolerance: float | None = None,
                locks: dict[tuple[str, ...], np.ndarray] | None = None) -> SpotSolution:
-    """Solve ``spot`` until exploitability <= ``target_pct``% of the pot or ``max_iterations``.
+    """Solve ``spot`` until exploitability <= ``target_pct``% of the pot or ``max_iterations``
+    (a three-handed spot: :func:`.multiway.solve_multiway`, a :class:`.multiway.MultiwaySolution`).
 
     ``locks``: node locking, ``{line: strategy}`` with a line of action labels and dealt cards
     from the root (as :meth:`SpotSolution.node`) and the strategy as :meth:`CardSolver.lock`
     takes it; the solver then runs without suit isomorphism."""
+    if spot.players == 3:
+        if locks:
+            raise SpotError("node locking is for heads-up spots")
+        from .multiway import solve_multiway
+
+        return solve_multiway(spot, target_pct=target_pct, max_iterations=max_iterations,  # type: ignore[return-value]
+                              method=method, progress=progress, tolerance=tolerance)
     solver = CardSolver(spot, method, isomorphism=not locks)
     if locks:
         lines = SpotSolution(solver)
