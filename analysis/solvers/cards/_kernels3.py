@@ -94,20 +94,25 @@ def _reach(tree, n, weights, strat, reach):
 
 
 @kernel
-def _below(cls, pos, before, pairidx, q, cards, P, rq, group, cum, cardcum, acc):
-    """``acc[g]``: ``q``'s reach of the classes of group ``g`` in sorted positions ``< P`` that
-    touch none of ``cards``."""
-    nk = acc.shape[0]
-    for k in range(nk):
-        acc[k] = cum[k, P]
-    for i in range(4):
-        c = cards[i]
-        j = before[q, c, P]
-        for k in range(nk):
-            acc[k] -= cardcum[c, k, j]
-    for i in range(4):
-        for i2 in range(i + 1, 4):
-            j = pairidx[q, cards[i], cards[i2]]
+def _side(x, y, q, P, pos, before, pairidx, cls, group, rq, cum, cardcum, acc):
+    """``acc[g]``: ``q``'s reach of group ``g`` in sorted positions ``< P`` touching neither card
+    ``x`` nor ``y`` (one player's part of a prefix sum: per-card sums taken off, the holding
+    ``xy`` itself added back)."""
+    jx, jy = before[q, x, P], before[q, y, P]
+    for gi in range(acc.shape[0]):
+        acc[gi] = cum[gi, P] - cardcum[x, gi, jx] - cardcum[y, gi, jy]
+    j = pairidx[q, x, y]
+    if j >= 0 and pos[q, j] < P:
+        acc[group[cls[q, j]]] += rq[j]
+
+
+@kernel
+def _cross(h0, h1, o0, o1, q, P, pos, pairidx, cls, group, rq, acc):
+    """Add to ``acc`` ``q``'s reach (positions ``< P``) of the holdings made of a card of ``h`` and
+    one of ``o`` (taken off twice by the two players' parts)."""
+    for x in (h0, h1):
+        for y in (o0, o1):
+            j = pairidx[q, x, y]
             if j >= 0 and pos[q, j] < P:
                 acc[group[cls[q, j]]] += rq[j]
 
@@ -186,39 +191,72 @@ def _terminal(v, trav, tree, hands, pay, reach, inv, out):
             cardcum[c, group[cls[q, j]], i + 1] += rq[j]
     t_live, u_live, q_live = (live >> trav) & 1, (live >> u) & 1, (live >> q) & 1
     bt, bu, bq = 1 << trav, 1 << u, 1 << q
-    cards = np.zeros(4, np.int64)
+    strength = q_live and (t_live or u_live)  # q's holding is compared with the best of h and o
+    # the parts of the three prefix sums that depend on o alone (see _side)
+    no = n[u]
+    o_tot = np.zeros((no, ng))
+    o_lo = np.zeros((no, ng))
+    o_hi = np.zeros((no, ng))
+    for o in range(no):
+        if ru[o] != 0.0:
+            _side(hc[u, o, 0], hc[u, o, 1], q, nq, pos, before, pairidx, cls, group, rq, cum, cardcum, o_tot[o])
+            if strength and u_live:
+                _side(hc[u, o, 0], hc[u, o, 1], q, lo[u, q, o], pos, before, pairidx, cls, group, rq, cum,
+                      cardcum, o_lo[o])
+                _side(hc[u, o, 0], hc[u, o, 1], q, hi[u, q, o], pos, before, pairidx, cls, group, rq, cum,
+                      cardcum, o_hi[o])
+    h_tot = np.zeros(ng)
+    h_lo = np.zeros(ng)
+    h_hi = np.zeros(ng)
     tot = np.zeros(ng)
     below_lo = np.zeros(ng)
     below_hi = np.zeros(ng)
     for h in range(n[trav]):
         a = cls[trav, h]
-        cards[0], cards[1] = hc[trav, h, 0], hc[trav, h, 1]
+        h0, h1 = hc[trav, h, 0], hc[trav, h, 1]
+        _side(h0, h1, q, nq, pos, before, pairidx, cls, group, rq, cum, cardcum, h_tot)
+        if strength and t_live:
+            _side(h0, h1, q, lo[trav, q, h], pos, before, pairidx, cls, group, rq, cum, cardcum, h_lo)
+            _side(h0, h1, q, hi[trav, q, h], pos, before, pairidx, cls, group, rq, cum, cardcum, h_hi)
         x = 0.0
-        for o in range(n[u]):
+        for o in range(no):
             r = ru[o]
             if r == 0.0:
                 continue
-            c2, c3 = hc[u, o, 0], hc[u, o, 1]
-            if c2 == cards[0] or c2 == cards[1] or c3 == cards[0] or c3 == cards[1]:
+            o0, o1 = hc[u, o, 0], hc[u, o, 1]
+            if o0 in (h0, h1) or o1 in (h0, h1):
                 continue
-            cards[2], cards[3] = c2, c3
             b = cls[u, o]
-            _below(cls, pos, before, pairidx, q, cards, nq, rq, group, cum, cardcum, tot)
+            # q's holdings touching none of h, o: h's part + o's part - all of q + the cross pairs
+            for gi in range(ng):
+                tot[gi] = h_tot[gi] + o_tot[o, gi] - cum[gi, nq]
+            _cross(h0, h1, o0, o1, q, nq, pos, pairidx, cls, group, rq, tot)
             g = 0.0
-            if q_live and (t_live or u_live):
+            if strength:
                 # the best of h and o still in: who holds it, and the winners among them
                 if t_live and u_live:
                     st, su = score[trav, h], score[u, o]
-                    if st >= su:
-                        top_p, top_i, w = trav, h, bt | (bu if st == su else 0)
-                    else:
-                        top_p, top_i, w = u, o, bu
-                elif t_live:
-                    top_p, top_i, w = trav, h, bt
+                    top_h = st >= su
+                    w = (bt | (bu if st == su else 0)) if top_h else bu
                 else:
-                    top_p, top_i, w = u, o, bu
-                _below(cls, pos, before, pairidx, q, cards, lo[top_p, q, top_i], rq, group, cum, cardcum, below_lo)
-                _below(cls, pos, before, pairidx, q, cards, hi[top_p, q, top_i], rq, group, cum, cardcum, below_hi)
+                    top_h = t_live == 1
+                    w = bt if top_h else bu
+                if top_h:  # h's thresholds: h's part is ready, o's is read at them
+                    plo, phi = lo[trav, q, h], hi[trav, q, h]
+                    _side(o0, o1, q, plo, pos, before, pairidx, cls, group, rq, cum, cardcum, below_lo)
+                    _side(o0, o1, q, phi, pos, before, pairidx, cls, group, rq, cum, cardcum, below_hi)
+                    for gi in range(ng):
+                        below_lo[gi] += h_lo[gi] - cum[gi, plo]
+                        below_hi[gi] += h_hi[gi] - cum[gi, phi]
+                else:
+                    plo, phi = lo[u, q, o], hi[u, q, o]
+                    _side(h0, h1, q, plo, pos, before, pairidx, cls, group, rq, cum, cardcum, below_lo)
+                    _side(h0, h1, q, phi, pos, before, pairidx, cls, group, rq, cum, cardcum, below_hi)
+                    for gi in range(ng):
+                        below_lo[gi] += o_lo[o, gi] - cum[gi, plo]
+                        below_hi[gi] += o_hi[o, gi] - cum[gi, phi]
+                _cross(h0, h1, o0, o1, q, plo, pos, pairidx, cls, group, rq, below_lo)
+                _cross(h0, h1, o0, o1, q, phi, pos, pairidx, cls, group, rq, below_hi)
                 for gi in range(ng):
                     k = rep[gi]
                     g += (below_lo[gi] * tt[w, a, b, k] + (below_hi[gi] - below_lo[gi]) * tt[w | bq, a, b, k]
