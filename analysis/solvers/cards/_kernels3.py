@@ -11,16 +11,19 @@ holdings, so ``sum_h w(h) v_root(h) + pot / 3`` is a player's expected chips at
 the end of the hand less its stack at the root.
 
 Terminal values, O(n_t x n_u) per terminal (``u`` and ``q`` the two opponents, in the
-order that costs least: fewer pairs, and one prefix sum instead of three when ``q`` folded): for a holding ``h`` of the traverser and ``o`` of ``u``, the sum
-over ``q``'s holdings that block neither is read from prefix sums over ``q``'s
-holdings sorted by strength, per class (:mod:`.dilemma`), less per-card prefix sums
-of the four cards of ``h`` and ``o``, plus the holdings made of two of those cards
-(inclusion-exclusion: a holding has two cards), per group of classes that pay alike at
-that terminal (usually one). Who wins depends on ``q``'s holding
-only through its strength against the best of ``h`` and ``o`` still in (below: they
-win; equal: a tie with ``q``; above: ``q`` wins), so three prefix sums (below, up to,
-all) per pair give the exact value. With one holding in a range (a player asking
-about its own hand) a terminal costs O(n); with three full ranges O(n^2).
+order that costs least: fewer pairs, and one prefix sum instead of three when ``q``
+folded). For a holding ``h`` of the traverser and ``o`` of ``u``, the sum over ``q``'s
+holdings that block neither is read from prefix sums over ``q``'s holdings sorted by
+strength, per group of classes that pay alike at that terminal (:mod:`.dilemma`;
+usually one group), less per-card prefix sums of the four cards of ``h`` and ``o``,
+plus the holdings made of two of those cards (inclusion-exclusion: a holding has two
+cards). Each player's part (the prefix sum less its two cards' sums, its own holding
+added back) is read once per holding; a pair adds only the four holdings made of one
+card of each. Who wins depends on ``q``'s holding only through its strength against the
+best of ``h`` and ``o`` still in (below: they win; equal: a tie with ``q``; above: ``q``
+wins), so three prefix sums (below, up to, all) per pair give the exact value. With one
+holding in a range (a player asking about its own hand) a terminal costs O(n); with
+three full ranges O(n^2).
 
 Numbers do not depend on the thread count: each terminal is one task writing its
 own row (in parallel only when terminals are large, :data:`PARALLEL_PAIRS`), and
