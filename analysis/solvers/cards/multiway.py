@@ -172,6 +172,7 @@ class MultiwaySolver:
         self.iterations = 0
         self.history: list[tuple[int, float, float]] = []
         self._nash_conv: float | None = None
+        self._ev_walks: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # player -> reach, values (EV walk)
         self._by_line = {line: v for v, line in t.lines.items()}
 
     @property
@@ -188,6 +189,7 @@ class MultiwaySolver:
         K3.iterate(*self._args(), self.iterations, count)
         self.iterations += count
         self._nash_conv = None
+        self._ev_walks.clear()
 
     def root_values(self, mode: int) -> np.ndarray:
         """Every player's root value row (float64[3, H]) under the average strategies or best responses."""
@@ -262,9 +264,11 @@ class MultiwaySolver:
         nodes = self.tree.nodes
         p = int(nodes[v, PLAYER])
         m = int(self.hands[0][p])
-        self._iopts[K3.O_TRAV], self._iopts[K3.O_MODE] = p, MODE_EV
-        K3.traverse(*self._args())
-        _, reach, vals = self._work
+        if p not in self._ev_walks:  # one traversal per player gives every node's values
+            self._iopts[K3.O_TRAV], self._iopts[K3.O_MODE] = p, MODE_EV
+            K3.traverse(*self._args())
+            self._ev_walks[p] = (self._work[1].copy(), self._work[2].copy())
+        reach, vals = self._ev_walks[p]
         ones = np.ones((1, 3, 8, *self.pay.shape[3:]))
         mass = np.zeros(m)
         K3._terminal(v, p, self._tree_args, self.hands, ones, reach, 1.0 / self.triples, mass)

@@ -187,7 +187,8 @@ def _ranges_to_seats(data: dict) -> None:
 
 @dataclass(frozen=True)
 class Spot:
-    """A heads-up spot: player 0 (out of position) acts first on every street.
+    """A heads-up spot (two ranges: player 0, out of position, acts first on every street) or a
+    three-handed one (three ranges in the order of action; :mod:`.multiway`).
 
     ``deck`` names the cards (the evaluator's ``holdem`` or ``dilemma``); ``table`` is the
     Dilemma Hold'em game (``None``: Texas Hold'em rules). ``stack`` is what each player has
