@@ -24,8 +24,8 @@ KNOWN_GAMES = ("kuhn", "kuhn3", "leduc", "leduc-iso", "dilemma", "spot")
 _DILEMMA_ONLY = ("players", "street", "buckets", "sizes", "raise_cap", "deck", "deals",
                  "deals_per_board", "free_fold", "preflop_in", "rule", "bank", "level")
 _SPOT_ONLY = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "spot_file", "output_format",
-              "threads", "game_rules", "lock")
-_SHARED = ("deck", "rule", "bank", "level", "free_fold")
+              "threads", "game_rules", "ranges", "lock")
+_SHARED = ("deck", "rule", "bank", "level", "free_fold", "players", "raise_cap")
 """Options of both the dilemma game and the spot game (the spot's with ``--game dilemma``)."""
 
 
@@ -115,7 +115,8 @@ def solve_dilemma_cmd(options: dict, method: str, iterations: int, target: float
 
 def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | None,
                    state: Path | None, out: Path | None, show_progress: bool, echo=typer.echo) -> None:
-    """The ``spot`` game of ``dilemma solve``: a card-level heads-up spot, solved and written."""
+    """The ``spot`` game of ``dilemma solve``: a card-level spot (heads-up, or three-handed on the
+    river: ``--ranges R1 R2 R3``), solved and written."""
     import numba
 
     from analysis.runners.interrupt import Interrupted, interruptible
@@ -140,6 +141,13 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
         solver = solution.solver
         if locks and not solver.locked:
             raise SpotError(f"solution file {state} holds an unlocked solve; remove it or give another --state")
+    elif spot.players == 3:
+        from analysis.solvers.cards.multiway import MultiwaySolution, MultiwaySolver
+
+        if locks:
+            raise SpotError("--lock: node locking is heads-up only for now")
+        solver = MultiwaySolver(spot, method)
+        solution = MultiwaySolution(solver)
     else:
         solver = CardSolver(spot, method, isomorphism=not locks)
         for player, model in locks.items():
@@ -153,7 +161,7 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
     if locks:
         game += "; locked: " + ", ".join(f"{p} plays the {m} model" for p, m in locks.items())
     say(f"{game}; {spot.spec.summary}; board {spot.describe()['board']}; pot {spot.pot}, stack {spot.stack}; "
-        f"{len(spot.holdings(0)[0])} vs {len(spot.holdings(1)[0])} holdings; "
+        f"{' vs '.join(str(len(spot.holdings(p)[0])) for p in range(spot.players))} holdings; "
         f"{solver.tree.nodes.shape[0]:,} nodes, {solver.memory_bytes / 1e6:,.1f} MB")
     measure = solver.exploitability_measure
     with progress_bar(show_progress) as bar, interruptible() as stop:
@@ -173,10 +181,11 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
     if state is not None:
         solution.save(state)
     summary = {**solution.manifest(), "locks": locks, "root": _root_summary(solution)}
-    made = solution.summary((), "made_hand")
-    summary["root_by_made_hand"] = {
-        g: {"share": float(rows.share.iloc[0]), **dict(zip(rows.action, rows.frequency.astype(float), strict=True))}
-        for g, rows in made.groupby("group", sort=False)}
+    if spot.players == 2:
+        made = solution.summary((), "made_hand")
+        summary["root_by_made_hand"] = {
+            g: {"share": float(rows.share.iloc[0]), **dict(zip(rows.action, rows.frequency.astype(float), strict=True))}
+            for g, rows in made.groupby("group", sort=False)}
     free = solution.fold_or_check() if spot.tree.free_fold else None
     if free is not None:
         summary["fold_or_check"] = _fold_or_check_summary(free)
@@ -189,11 +198,12 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
         ev = solution.ev()
         what = "expected share of the pot" if spot.table is None else \
             "expected chips after the settlement less the stack behind at the start"
-        echo(f"{what}: oop {ev['oop']:.3f}, ip {ev['ip']:.3f}")
-        echo("root (oop, range-weighted): " + ", ".join(f"{a} {100 * f:.1f}%" for a, f in summary["root"].items()))
-        echo("root by made hand (share of the range: action frequencies): " + "; ".join(
-            f"{g} {100 * row['share']:.0f}%: " + ", ".join(f"{a} {100 * f:.0f}%" for a, f in row.items() if a != "share")
-            for g, row in summary["root_by_made_hand"].items()))
+        echo(f"{what}: " + ", ".join(f"{seat} {value:.3f}" for seat, value in ev.items()))
+        echo(f"root ({next(iter(ev))} to act, range-weighted): " + ", ".join(f"{a} {100 * f:.1f}%" for a, f in summary["root"].items()))
+        if "root_by_made_hand" in summary:
+            echo("root by made hand (share of the range: action frequencies): " + "; ".join(
+                f"{g} {100 * row['share']:.0f}%: " + ", ".join(f"{a} {100 * f:.0f}%" for a, f in row.items() if a != "share")
+                for g, row in summary["root_by_made_hand"].items()))
         for line, row in summary.get("fold_or_check", {}).items():
             echo(f"fold or check at {line} ({row['player']}, share of the range, tolerance "
                  f"{solution.tolerance:.3g} chips): folds for free {100 * row['folds for free']:.1f}%, "
@@ -205,13 +215,15 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
         from analysis.core.io import provenance, write_table
 
         write_table(solution.to_frame(), out, "spot_strategy", provenance(**solution.manifest()))
-        groups = pd.concat([solution.summary(line, by) for line in solution.first_street_lines()
-                            for by in ("made_hand", "draw", "class")], ignore_index=True)
-        write_table(groups, out, "spot_summary", provenance(**solution.manifest()))
+        if spot.players == 2:
+            groups = pd.concat([solution.summary(line, by) for line in solution.first_street_lines()
+                                for by in ("made_hand", "draw", "class")], ignore_index=True)
+            write_table(groups, out, "spot_summary", provenance(**solution.manifest()))
         if free is not None:
             write_table(free, out, "spot_fold_or_check", provenance(**solution.manifest()))
         if fmt == "text":
-            names = "spot_strategy, spot_summary" + (", spot_fold_or_check" if free is not None else "")
+            names = ("spot_strategy" + (", spot_summary" if spot.players == 2 else "")
+                     + (", spot_fold_or_check" if free is not None else ""))
             echo(f"tables in {out}/ ({names}: .csv, .parquet, .manifest.json)")
 
 
@@ -252,11 +264,11 @@ def register(app: typer.Typer) -> None:
         out: Path = typer.Option(None, "--out", help="folder for the strategy and history tables", callback=out_folder),
         alternating: bool = typer.Option(True, "--alternating/--simultaneous"),
         progress: bool = typer.Option(False, "--progress", help="print every check on stderr"),
-        players: int = typer.Option(None, "--players", help="dilemma: 2 or 3"),
+        players: int = typer.Option(None, "--players", help="dilemma, spot: 2 or 3 (spot: one --range each)"),
         street: str = typer.Option(None, "--street", help="dilemma: first street (flop, turn, river)"),
         buckets: int = typer.Option(None, "--buckets", help="dilemma: strength buckets per street"),
         sizes: str = typer.Option(None, "--sizes", help="dilemma: bet sizes, pot fractions and allin, e.g. 0.5,1,allin"),
-        raise_cap: int = typer.Option(None, "--raise-cap", help="dilemma: bets + raises per round"),
+        raise_cap: int = typer.Option(None, "--raise-cap", help="dilemma, spot: bets + raises per round (0: none)"),
         deck: DeckOpt = None,
         deals: int = typer.Option(None, "--deals", help="dilemma: sampled deals standing for chance"),
         deals_per_board: int = typer.Option(None, "--deals-per-board", help="dilemma: holdings per board"),
@@ -265,6 +277,8 @@ def register(app: typer.Typer) -> None:
         board: str = typer.Option(None, "--board", help="spot: 3 to 5 board cards, e.g. Td9d6hQc"),
         oop: str = typer.Option(None, "--oop", help="spot: range of the first player (acts first)"),
         ip: str = typer.Option(None, "--ip", help="spot: range of the second player"),
+        ranges: list[str] = typer.Option([], "--range", help="spot: one range per player in the order of action "  # noqa: B006
+                                         "(instead of --oop/--ip; three for a three-handed river spot)"),
         pot: int = typer.Option(None, "--pot", help="spot: pot at the start"),
         stack: int = typer.Option(None, "--stack", help="spot: effective stack behind"),
         bets: str = typer.Option(None, "--bets", help="spot: bet sizes, e.g. '50%, a' (default)"),
@@ -291,14 +305,14 @@ def register(app: typer.Typer) -> None:
                            "level": level}
         spot_options = {"board": board, "oop": oop, "ip": ip, "pot": pot, "stack": stack, "bets": bets,
                          "raises": raises, "spot_file": spot_file, "output_format": output_format,
-                         "threads": threads, "game_rules": game_rules, "lock": lock}
+                         "threads": threads, "game_rules": game_rules, "ranges": ranges or None, "lock": lock}
         key = game.strip().lower()
         if key == "spot":
             given = [k for k in _DILEMMA_ONLY if dilemma_options[k] is not None and k not in _SHARED]
             if given:
                 raise SolverError(f"--{given[0].replace('_', '-')} is an option of the dilemma game, not of spot")
             shared = {"game": spot_options.pop("game_rules"), "deck": deck, "rules": rule or None, "bank": bank,
-                      "level": level, "free_fold": free_fold}
+                      "level": level, "free_fold": free_fold, "players": players, "raise_cap": raise_cap}
             solve_spot_cmd({**spot_options, **shared}, method or "dcfr", iterations, target, state, out,
                            progress)
             return

@@ -65,7 +65,7 @@ def test_solution_file_resumes(cli, tmp_path):
     (["solve", "spot", *SPOT, "--bets", "50"], "bad bet size"),
     (["solve", "spot", *SPOT, "--format", "yaml"], "choose text or json"),
     (["solve", "kuhn", "--board", "Td9d6h"], "option of the spot game"),
-    (["solve", "spot", *SPOT, "--players", "3"], "option of the dilemma game"),
+    (["solve", "spot", *SPOT, "--players", "3"], "give one range per player"),
 ])
 def test_bad_input_is_one_error_line(cli, args, match):
     done = cli(*args)

@@ -1,4 +1,5 @@
-"""Card-level heads-up solver: ranges of two-card holdings, every turn and river card dealt.
+"""Card-level solver: ranges of two-card holdings, every turn and river card dealt; heads-up,
+and three-handed on the river (:mod:`.multiway`: :mod:`.tree3`, :mod:`._payoffs3`, :mod:`._kernels3`).
 
 :mod:`.spot` states a spot (game, deck, board, ranges, pot, stack, bet tree as
 postflop-solver's ``TreeConfig``); :mod:`.tree` builds and expands its tree;
@@ -20,12 +21,15 @@ _LAZY = {
     "BetTree": "analysis.solvers.cards.spot",
     "CardSolver": "analysis.solvers.cards.solver",
     "DilemmaTable": "analysis.solvers.cards.dilemma",
+    "MultiwaySolution": "analysis.solvers.cards.multiway",
+    "MultiwaySolver": "analysis.solvers.cards.multiway",
     "Spot": "analysis.solvers.cards.spot",
     "SpotError": "analysis.solvers.cards.spot",
     "StreetSizes": "analysis.solvers.cards.spot",
     "SpotSolution": "analysis.solvers.cards.solution",
     "action_tree": "analysis.solvers.cards.tree",
     "load_solution": "analysis.solvers.cards.solution",
+    "solve_multiway": "analysis.solvers.cards.multiway",
     "solve_spot": "analysis.solvers.cards.solution",
 }
 

@@ -41,6 +41,7 @@ bit for bit. A truncated, corrupt or foreign file is one :class:`SpotError`.
 from __future__ import annotations
 
 import json
+import warnings
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -69,6 +70,8 @@ from .tree import (
 )
 
 FORMAT = "card-solver/1"
+FORMAT3 = "card-solver-3/1"
+"""The three-handed solver's files (:mod:`.multiway`)."""
 DEFAULT_TOLERANCE_PCT = 0.1
 """Default indifference tolerance: EVs closer than this % of the pot are a tie."""
 
@@ -232,38 +235,28 @@ class SpotSolution:
         rec(0, ())
         return out
 
+    def _rows(self, lines: Sequence[Sequence[str]] | None, fold_and_check: bool = False):
+        """Per decision: (line, player, holdings, weights, labels, frequencies, action EVs) and the
+        holdings' groups (class, made hand, draw) on its board (``fold_and_check``: only decisions
+        offering both)."""
+        for line in (self.first_street_lines() if lines is None else [tuple(x) for x in lines]):
+            v = self.node(line)
+            if fold_and_check and not {"fold", "check"} <= set(self._labels(v)):
+                continue
+            actor = int(self.solver.tree.nodes[v, PLAYER])
+            labels, ev = self.action_values(line)
+            yield (" / ".join(line) or "(root)", "oop" if actor == 0 else "ip", self.holding_names(actor),
+                   self.spot.holdings(actor)[1], labels, self.solver.strategy(v), ev), self.groups_at(actor, v)
+
     def to_frame(self, lines: Sequence[Sequence[str]] | None = None) -> pd.DataFrame:
         """One row per decision, holding and action (see the module doc); first street by default."""
         frames = []
-        for line in (self.first_street_lines() if lines is None else [tuple(x) for x in lines]):
-            v = self.node(line)
-            actor = int(self.solver.tree.nodes[v, PLAYER])
-            labels, ev = self.action_values(line)
-            freq = self.solver.strategy(v)
-            names = self.holding_names(actor)
-            weight = self.spot.holdings(actor)[1]
-            node_ev = (freq * ev).sum(axis=0)
-            order = np.argsort(-np.nan_to_num(ev, nan=-np.inf), axis=0, kind="stable")
-            best = ev[order[0], np.arange(ev.shape[1])]
-            second = ev[order[1], np.arange(ev.shape[1])] if len(labels) > 1 else best
-            gap = best - second
-            k, n = ev.shape
-            groups = self.groups_at(actor, v)
-            frames.append(pd.DataFrame({
-                "line": " / ".join(line) or "(root)",
-                "player": "oop" if actor == 0 else "ip",
-                "holding": np.tile(names, k),
-                **{key: np.tile(groups[key], k) for key in SUMMARY_KEYS},
-                "weight": np.tile(weight, k),
-                "action": np.repeat(labels, n),
-                "frequency": freq.ravel(),
-                "ev": ev.ravel(),
-                "node_ev": np.tile(node_ev, k),
-                "best_action": np.tile(np.array(labels)[order[0]], k),
-                "ev_gap": np.tile(gap, k),
-                "indifferent": np.tile(gap < self.tolerance, k),
-                "regret": np.tile(best - node_ev, k),
-            }))
+        for row, groups in self._rows(lines):
+            frame = decision_frame(*row, self.tolerance)
+            k = len(row[4])
+            for i, key in enumerate(SUMMARY_KEYS):
+                frame.insert(3 + i, key, np.tile(groups[key], k))
+            frames.append(frame)
         return pd.concat(frames, ignore_index=True)
 
     def fold_or_check(self, lines: Sequence[Sequence[str]] | None = None) -> pd.DataFrame:
@@ -271,33 +264,11 @@ class SpotSolution:
         frequencies and EVs of both, ``answer`` (``folds for free``, ``checks``, ``indifferent``
         within the tolerance) and each choice's regret in chips per hand (see the module doc)."""
         frames = []
-        for line in (self.first_street_lines() if lines is None else [tuple(x) for x in lines]):
-            labels, ev = self.action_values(line)
-            if "fold" not in labels or "check" not in labels:
-                continue
-            v = self.node(line)
-            actor = int(self.solver.tree.nodes[v, PLAYER])
-            freq = self.solver.strategy(v)
-            f, c = labels.index("fold"), labels.index("check")
-            best = np.where(np.isnan(ev).all(axis=0), np.nan, np.max(np.nan_to_num(ev, nan=-np.inf), axis=0))
-            gap = ev[f] - ev[c]
-            answer = np.where(gap > self.tolerance, "folds for free",
-                              np.where(gap < -self.tolerance, "checks", "indifferent"))
-            frames.append(pd.DataFrame({
-                "line": " / ".join(line) or "(root)",
-                "player": "oop" if actor == 0 else "ip",
-                "holding": self.holding_names(actor),
-                **self.groups_at(actor, v),
-                "weight": self.spot.holdings(actor)[1],
-                "fold_frequency": freq[f],
-                "check_frequency": freq[c],
-                "ev_fold": ev[f],
-                "ev_check": ev[c],
-                "fold_minus_check": gap,
-                "answer": np.where(np.isnan(gap), "unreached", answer),
-                "regret_fold": best - ev[f],
-                "regret_check": best - ev[c],
-            }))
+        for row, groups in self._rows(lines, fold_and_check=True):
+            frame = fold_or_check_frame(*row, self.tolerance)
+            for i, key in enumerate(SUMMARY_KEYS):
+                frame.insert(3 + i, key, groups[key])
+            frames.append(frame)
         if not frames:
             raise SpotError("no decision on the first street offers both fold and check (is the free fold on?)")
         return pd.concat(frames, ignore_index=True)
@@ -356,6 +327,55 @@ class SpotSolution:
                 "ev": self.ev(), "indifference_tolerance": self.tolerance,
                 "nodes": int(self.solver.tree.nodes.shape[0]), "locked_nodes": len(self.solver.locked)}
 
+def decision_frame(line: str, player: str, names: list[str], weight: np.ndarray, labels: list[str],
+                   freq: np.ndarray, ev: np.ndarray, tolerance: float) -> pd.DataFrame:
+    """One decision's rows (holding x action): frequency, EV, best action, gap, indifference, regret."""
+    node_ev = (freq * ev).sum(axis=0)
+    order = np.argsort(-np.nan_to_num(ev, nan=-np.inf), axis=0, kind="stable")
+    best = ev[order[0], np.arange(ev.shape[1])]
+    second = ev[order[1], np.arange(ev.shape[1])] if len(labels) > 1 else best
+    gap = best - second
+    k, n = ev.shape
+    return pd.DataFrame({
+        "line": line,
+        "player": player,
+        "holding": np.tile(names, k),
+        "weight": np.tile(weight, k),
+        "action": np.repeat(labels, n),
+        "frequency": freq.ravel(),
+        "ev": ev.ravel(),
+        "node_ev": np.tile(node_ev, k),
+        "best_action": np.tile(np.array(labels)[order[0]], k),
+        "ev_gap": np.tile(gap, k),
+        "indifferent": np.tile(gap < tolerance, k),
+        "regret": np.tile(best - node_ev, k),
+    })
+
+
+def fold_or_check_frame(line: str, player: str, names: list[str], weight: np.ndarray, labels: list[str],
+                        freq: np.ndarray, ev: np.ndarray, tolerance: float) -> pd.DataFrame:
+    """One fold-or-check decision's rows (per holding): both EVs, the answer and both regrets."""
+    f, c = labels.index("fold"), labels.index("check")
+    with warnings.catch_warnings():  # a holding that never reaches the decision has no EV (NaN)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        best = np.where(np.isnan(ev).all(axis=0), np.nan, np.max(np.nan_to_num(ev, nan=-np.inf), axis=0))
+    gap = ev[f] - ev[c]
+    answer = np.where(gap > tolerance, "folds for free", np.where(gap < -tolerance, "checks", "indifferent"))
+    return pd.DataFrame({
+        "line": line,
+        "player": player,
+        "holding": names,
+        "weight": weight,
+        "fold_frequency": freq[f],
+        "check_frequency": freq[c],
+        "ev_fold": ev[f],
+        "ev_check": ev[c],
+        "fold_minus_check": gap,
+        "answer": np.where(np.isnan(gap), "unreached", answer),
+        "regret_fold": best - ev[f],
+        "regret_check": best - ev[c],
+    })
+
 
 def _compatible_mass(solver: CardSolver, player: int, reach: np.ndarray) -> np.ndarray:
     """Per holding of ``player``, the opponent reach of the holdings it does not share a card with."""
@@ -375,7 +395,8 @@ def _compatible_mass(solver: CardSolver, player: int, reach: np.ndarray) -> np.n
 def solve_spot(spot: Spot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
                progress: Progress | None = None, tolerance: float | None = None,
                locks: dict | None = None) -> SpotSolution:
-    """Solve ``spot`` until exploitability <= ``target_pct``% of the pot or ``max_iterations``.
+    """Solve ``spot`` until exploitability <= ``target_pct``% of the pot or ``max_iterations``
+    (a three-handed spot: :func:`.multiway.solve_multiway`, a :class:`.multiway.MultiwaySolution`).
 
     ``locks``: node locking, ``{line: strategy}`` with a line of action labels and dealt cards
     from the root (as :meth:`SpotSolution.node`) and the strategy as :meth:`CardSolver.lock`
@@ -383,6 +404,13 @@ def solve_spot(spot: Spot, *, target_pct: float = 0.3, max_iterations: int = 100
     that player, :func:`.locks.lock_to_model`); the solver then runs without suit isomorphism."""
     from .locks import PLAYERS, lock_to_model
 
+    if spot.players == 3:
+        if locks:
+            raise SpotError("node locking is for heads-up spots")
+        from .multiway import solve_multiway
+
+        return solve_multiway(spot, target_pct=target_pct, max_iterations=max_iterations,  # type: ignore[return-value]
+                              method=method, progress=progress, tolerance=tolerance)
     solver = CardSolver(spot, method, isomorphism=not locks)
     if locks:
         lines = SpotSolution(solver)
@@ -400,9 +428,14 @@ def load_solution(path: str | Path) -> SpotSolution:
     try:
         with np.load(Path(path), allow_pickle=False) as z:
             info = json.loads(str(z["info"]))
-            arrays = {k: z[k] for k in ("regret0", "regret1", "sum0", "sum1")}
+            names = ("regret0", "regret1", "sum0", "sum1") + (("regret2", "sum2") if "sum2" in z.files else ())
+            arrays = {k: z[k] for k in names}
     except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
         raise SpotError(f"cannot read solution file {path}: {exc}") from None
+    if isinstance(info, dict) and info.get("format") == FORMAT3:
+        from .multiway import load_multiway
+
+        return load_multiway(path, info, arrays)
     if not isinstance(info, dict) or info.get("format") != FORMAT:
         raise SpotError(f"{path} is not a card-solver solution file (format {FORMAT})")
     try:

@@ -163,13 +163,32 @@ class BetTree:
 
 GAMES = ("holdem", "dilemma")
 """``holdem``: Texas Hold'em rules (the pot only); ``dilemma``: Dilemma Hold'em's settlement."""
-SPOT_KEYS = ("game", "deck", "board", "oop", "ip", "pot", "stack", "bank", "level", "rules")
+SPOT_KEYS = ("game", "deck", "board", "oop", "ip", "pot", "stack", "bank", "level", "rules", "ranges", "players")
 TREE_KEYS = ("bets", "raises", "add_allin_threshold", "force_allin_threshold", "raise_cap", "free_fold")
+
+
+def _ranges_to_seats(data: dict) -> None:
+    """``ranges`` (and ``players``) into ``oop``, ``ip`` and ``third`` (three-handed), in place."""
+    ranges = data.pop("ranges", None)
+    players = data.pop("players", None)
+    if ranges is not None:
+        if isinstance(ranges, str) or not isinstance(ranges, list | tuple):
+            raise SpotError("ranges: a list of one range per player, e.g. [\"8s7s\", \"random\", \"random\"]")
+        if "oop" in data or "ip" in data:
+            raise SpotError("give the ranges once: either ranges (--ranges) or oop and ip (--oop, --ip)")
+        data["oop"], data["ip"], *rest = [*ranges, None, None][: max(len(ranges), 2)]
+        if rest:
+            data["third"] = rest[0]
+    count = 2 + ("third" in data) if ranges is None else len(ranges)
+    if players is not None and int(players) != count or count not in (2, 3):
+        raise SpotError(f"players {players if players is not None else count}: give one range per player, two or "
+                        f"three (got {count})")
 
 
 @dataclass(frozen=True)
 class Spot:
-    """A heads-up spot: player 0 (out of position) acts first on every street.
+    """A heads-up spot (two ranges: player 0, out of position, acts first on every street) or a
+    three-handed one (three ranges in the order of action; :mod:`.multiway`).
 
     ``deck`` names the cards (the evaluator's ``holdem`` or ``dilemma``); ``table`` is the
     Dilemma Hold'em game (``None``: Texas Hold'em rules). ``stack`` is what each player has
@@ -190,8 +209,8 @@ class Spot:
             raise SpotError(f"a board has 3, 4 or 5 cards; got {len(self.board)}")
         if len(set(self.board)) != len(self.board) or not all(0 <= c < spec.n_cards for c in self.board):
             raise SpotError(f"board repeats a card or has a card outside the {spec.summary}")
-        if len(self.ranges) != 2:
-            raise SpotError("a heads-up spot has two ranges")
+        if len(self.ranges) not in (2, 3):
+            raise SpotError("a spot has two ranges (heads-up) or three (three-handed)")
         for p, rng in enumerate(self.ranges):
             if rng.game != spec:
                 raise SpotError(f"range of player {p} is for the {rng.game.summary}, not the {spec.summary}")
@@ -203,12 +222,19 @@ class Spot:
             if self.table.deck.spec != spec:
                 raise SpotError(f"the {self.table.deck.name} deck is for the {self.table.deck.spec.summary}, "
                                 f"not the {spec.summary}")
-            if self.pot % (2 * CHIP_UNIT) or self.stack % CHIP_UNIT:
+            n = len(self.ranges)
+            if self.pot % (n * CHIP_UNIT) or self.stack % CHIP_UNIT:
                 raise SpotError(f"dilemma: chips come in ${CHIP_UNIT} units and the pot is put in evenly, so "
-                                f"the pot is a multiple of {2 * CHIP_UNIT} and the stack of {CHIP_UNIT} "
+                                f"the pot is a multiple of {n * CHIP_UNIT} and the stack of {CHIP_UNIT} "
                                 f"(pot {self.pot}, stack {self.stack})")
             if not self.stack:
                 raise SpotError("dilemma: a player with no chips behind is bankrupt; give a positive stack")
+
+    @property
+    def players(self) -> int:
+        """2 (heads-up) or 3 (three-handed: player 0, the small blind's seat, acts first and
+        player 2, the DEALER's seat, last; see :mod:`.multiway`)."""
+        return len(self.ranges)
 
     @property
     def game(self) -> str:
@@ -256,6 +282,31 @@ class Spot:
                    replace(spot.tree, free_fold=free_fold), table)
 
     @classmethod
+    def multiway(cls, board: str, ranges: Sequence[str], pot: int, stack: int, bets: str = "100%, a",
+                 raises: str = "a", *, game: str = "dilemma", deck: str | None = None,
+                 rules: Sequence[str] | dict | None = None, bank: str | Sequence[int] | None = None,
+                 level: int | None = None, free_fold: bool | None = None, **tree_options: float) -> Spot:
+        """A three-handed spot from texts, e.g. ``Spot.multiway("4s9h3d6c2h", ("8s7s", "random",
+        "random"), 120, 980, bank="40,700,500")`` (ranges in the order of action; the free fold
+        on by default in Dilemma Hold'em)."""
+        from analysis.studies.ranges import RangeError, parse_range
+
+        if len(ranges) != 3:
+            raise SpotError(f"a three-handed spot has three ranges, not {len(ranges)}")
+        if game not in GAMES:
+            raise SpotError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}")
+        table = DilemmaTable.parse(deck, rules, bank, level) if game == "dilemma" else None
+        spec = get_game(table.deck.game if table is not None else deck or "holdem")
+        try:
+            cards = tuple(parse_cards(board, spec))
+            parsed = tuple(parse_range(r, spec) for r in ranges)
+        except (RangeError, ValueError) as exc:
+            raise SpotError(str(exc)) from None
+        tree = replace(BetTree.uniform(bets, raises, **tree_options),
+                       free_fold=game == "dilemma" if free_fold is None else free_fold)
+        return cls(spec.name, cards, parsed, int(pot), int(stack), tree, table)
+
+    @classmethod
     def from_dict(cls, d: dict) -> Spot:
         """The spot :meth:`describe` wrote (ranges re-parsed from their text)."""
         from analysis.studies.ranges import parse_range
@@ -269,7 +320,8 @@ class Spot:
     @classmethod
     def from_options(cls, path: str | Path | None = None, **given: object) -> Spot:
         """A spot from a TOML file and/or options (options win): ``game`` (``holdem`` or
-        ``dilemma``), ``deck, board, oop, ip, pot, stack``; for the dilemma game ``bank``,
+        ``dilemma``), ``deck, board, oop, ip, pot, stack`` (or ``ranges``, one range per player in
+        the order of action, two or three, and optionally ``players``); for the dilemma game ``bank``,
         ``level`` and ``rules`` (a table or ``["name=value", ...]``); and a ``[tree]`` table
         (``bets, raises, add_allin_threshold, force_allin_threshold, raise_cap, free_fold``; per
         street ``[tree.flop]`` etc. with ``bets`` and ``raises``)."""
@@ -289,6 +341,7 @@ class Spot:
         for key in SPOT_KEYS:
             if given.get(key) is not None:
                 data[key] = given[key]
+        _ranges_to_seats(data)
         missing = [k for k in ("board", "oop", "ip", "pot", "stack") if k not in data]
         if missing:
             raise SpotError(f"a spot needs {', '.join(missing)} (options --{' --'.join(missing)} or a spot file)")
@@ -318,7 +371,8 @@ class Spot:
         spec = get_game(deck)
         try:
             board = tuple(parse_cards(str(data["board"]), spec))
-            ranges = (parse_range(str(data["oop"]), spec), parse_range(str(data["ip"]), spec))
+            texts = [data["oop"], data["ip"]] + ([data["third"]] if data.get("third") is not None else [])
+            ranges = tuple(parse_range(str(text), spec) for text in texts)
             default = StreetSizes.parse(str(tree.get("bets", "50%, a")), str(tree.get("raises", "100%")))
             sizes = []
             for street in STREETS:

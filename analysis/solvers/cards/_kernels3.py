@@ -1,0 +1,421 @@
+"""Vector-form CFR for three-handed river spots: one value per holding at every node.
+
+A traversal for player ``trav`` first writes every player's reach of each of its
+holdings at every node (top-down, preorder), then each terminal's counterfactual
+values of ``trav``'s holdings (in parallel over terminals), then closes the
+decisions bottom-up (reverse preorder): the traverser's regrets and strategy sums
+are updated as in the heads-up kernels (:mod:`._kernels`: postflop-solver's DCFR
+or CFR+, alternating updates), or its best response taken. Values carry both
+opponents' reach and are divided by the weighted number of compatible triples of
+holdings, so ``sum_h w(h) v_root(h) + pot / 3`` is a player's expected chips at
+the end of the hand less its stack at the root.
+
+Terminal values, O(n_t x n_u) per terminal (``u`` and ``q`` the two opponents, in the
+order that costs least: fewer pairs, and one prefix sum instead of three when ``q``
+folded). For a holding ``h`` of the traverser and ``o`` of ``u``, the sum over ``q``'s
+holdings that block neither is read from prefix sums over ``q``'s holdings sorted by
+strength, per group of classes that pay alike at that terminal (:mod:`.dilemma`;
+usually one group), less per-card prefix sums of the four cards of ``h`` and ``o``,
+plus the holdings made of two of those cards (inclusion-exclusion: a holding has two
+cards). Each player's part (the prefix sum less its two cards' sums, its own holding
+added back) is read once per holding; a pair adds only the four holdings made of one
+card of each. Who wins depends on ``q``'s holding only through its strength against the
+best of ``h`` and ``o`` still in (below: they win; equal: a tie with ``q``; above: ``q``
+wins), so three prefix sums (below, up to, all) per pair give the exact value. With one
+holding in a range (a player asking about its own hand) a terminal costs O(n); with
+three full ranges O(n^2).
+
+Numbers do not depend on the thread count: each terminal is one task writing its
+own row (in parallel only when terminals are large, :data:`PARALLEL_PAIRS`), and
+everything else is serial.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from evaluator.jit import kernel
+
+from ._kernels import (
+    C_ALPHA,
+    C_BETA,
+    C_GAMMA,
+    C_INV_PAIRS,
+    C_WEIGHT,
+    METHOD_DCFR,
+    MODE_BR,
+    MODE_CFR,
+    dcfr_coefs,
+    strategy_into,
+)
+from .tree3 import COUNT, LIVE, PAY, PLAYER, SLOT
+
+# iopts
+O_TRAV, O_MODE, O_METHOD, O_PARALLEL_PAIRS = range(4)
+N_IOPTS = 4
+PARALLEL_PAIRS = 20_000
+"""Default ``iopts[O_PARALLEL_PAIRS]``: terminals run in parallel when the traverser's holdings
+times the smaller opponent range reach this (below, a parallel region costs more than it saves
+on a busy machine)."""
+
+
+@kernel
+def _strategies(tree, n, regrets, sums, mode, strat):
+    """Every decision's strategy into ``strat``: regret matching (CFR) or the average (EV, BR)."""
+    nodes, _, _, decisions = tree
+    for i in range(decisions.shape[0]):
+        v = decisions[i]
+        p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
+        m = n[p]
+        view = strat[p][slot : slot + k * m].reshape((k, m))
+        if mode == MODE_CFR:
+            strategy_into(regrets[p], slot, k, m, view)
+        else:
+            strategy_into(sums[p], slot, k, m, view)
+
+
+@kernel
+def _reach(tree, n, weights, strat, reach):
+    """Each player's reach of each of its holdings at every node (top-down)."""
+    nodes, children, _, decisions = tree
+    for p in range(3):
+        for h in range(n[p]):
+            reach[0, p, h] = weights[p, h]
+    for i in range(decisions.shape[0]):
+        v = decisions[i]
+        p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
+        m = n[p]
+        for a in range(k):
+            c = children[v, a]
+            for q in range(3):
+                for h in range(n[q]):
+                    reach[c, q, h] = reach[v, q, h]
+            s = strat[p]
+            for h in range(m):
+                reach[c, p, h] *= s[slot + a * m + h]
+
+
+@kernel
+def _side(x, y, q, P, pos, before, pairidx, cls, group, rq, cum, cardcum, acc):
+    """``acc[g]``: ``q``'s reach of group ``g`` in sorted positions ``< P`` touching neither card
+    ``x`` nor ``y`` (one player's part of a prefix sum: per-card sums taken off, the holding
+    ``xy`` itself added back)."""
+    jx, jy = before[q, x, P], before[q, y, P]
+    for gi in range(acc.shape[0]):
+        acc[gi] = cum[gi, P] - cardcum[x, gi, jx] - cardcum[y, gi, jy]
+    j = pairidx[q, x, y]
+    if j >= 0 and pos[q, j] < P:
+        acc[group[cls[q, j]]] += rq[j]
+
+
+@kernel
+def _cross(h0, h1, o0, o1, q, P, pos, pairidx, cls, group, rq, acc):
+    """Add to ``acc`` ``q``'s reach (positions ``< P``) of the holdings made of a card of ``h`` and
+    one of ``o`` (taken off twice by the two players' parts)."""
+    for x in (h0, h1):
+        for y in (o0, o1):
+            j = pairidx[q, x, y]
+            if j >= 0 and pos[q, j] < P:
+                acc[group[cls[q, j]]] += rq[j]
+
+
+@kernel
+def _class_groups(tt):
+    """The inner player's classes merged where they pay alike (every entry of ``tt[..., k]``
+    equal): each class's group, a class of each group and the number of groups."""
+    nk = tt.shape[3]
+    group = np.zeros(nk, np.int64)
+    rep = np.zeros(nk, np.int64)
+    ng = 0
+    for k in range(nk):
+        found = -1
+        for gi in range(ng):
+            r = rep[gi]
+            same = True
+            for w in range(8):
+                for a in range(nk):
+                    for b in range(nk):
+                        if tt[w, a, b, k] != tt[w, a, b, r]:
+                            same = False
+            if same:
+                found = gi
+                break
+        if found < 0:
+            rep[ng] = k
+            group[k] = ng
+            ng += 1
+        else:
+            group[k] = found
+    return group, rep, ng
+
+
+@kernel
+def _pair_cost(n, live, trav, u, q):
+    """Work of a terminal with ``u`` the outer and ``q`` the inner opponent: pairs times prefix sums."""
+    sums = 3 if (live >> q) & 1 and live & ~(1 << q) & ((1 << trav) | (1 << u)) else 1
+    return n[u] * sums
+
+
+@kernel
+def _terminal(v, trav, tree, hands, pay, reach, inv, out):
+    """Counterfactual values of ``trav``'s holdings at terminal ``v`` (see the module doc)."""
+    nodes = tree[0]
+    n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
+    s, live = nodes[v, PAY], nodes[v, LIVE]
+    u, q = (trav + 1) % 3, (trav + 2) % 3
+    if _pair_cost(n, live, trav, q, u) < _pair_cost(n, live, trav, u, q):
+        u, q = q, u
+    nk = pay.shape[3]
+    tt = np.zeros((8, nk, nk, nk))
+    cl = np.zeros(3, np.int64)
+    for w in range(8):
+        for a in range(nk):
+            for b in range(nk):
+                for c in range(nk):
+                    cl[trav], cl[u], cl[q] = a, b, c
+                    tt[w, a, b, c] = pay[s, trav, w, cl[0], cl[1], cl[2]]
+    group, rep, ng = _class_groups(tt)
+    nq = n[q]
+    rq, ru = reach[v, q], reach[v, u]
+    cum = np.zeros((ng, nq + 1))
+    for P in range(nq):
+        j = order[q, P]
+        for g in range(ng):
+            cum[g, P + 1] = cum[g, P]
+        cum[group[cls[q, j]], P + 1] += rq[j]
+    n_cards = cardn.shape[1]
+    cardcum = np.zeros((n_cards, ng, cardpos.shape[2] + 1))
+    for c in range(n_cards):
+        for i in range(cardn[q, c]):
+            j = order[q, cardpos[q, c, i]]
+            for g in range(ng):
+                cardcum[c, g, i + 1] = cardcum[c, g, i]
+            cardcum[c, group[cls[q, j]], i + 1] += rq[j]
+    t_live, u_live, q_live = (live >> trav) & 1, (live >> u) & 1, (live >> q) & 1
+    bt, bu, bq = 1 << trav, 1 << u, 1 << q
+    strength = q_live and (t_live or u_live)  # q's holding is compared with the best of h and o
+    # the parts of the three prefix sums that depend on o alone (see _side)
+    no = n[u]
+    o_tot = np.zeros((no, ng))
+    o_lo = np.zeros((no, ng))
+    o_hi = np.zeros((no, ng))
+    for o in range(no):
+        if ru[o] != 0.0:
+            _side(hc[u, o, 0], hc[u, o, 1], q, nq, pos, before, pairidx, cls, group, rq, cum, cardcum, o_tot[o])
+            if strength and u_live:
+                _side(hc[u, o, 0], hc[u, o, 1], q, lo[u, q, o], pos, before, pairidx, cls, group, rq, cum,
+                      cardcum, o_lo[o])
+                _side(hc[u, o, 0], hc[u, o, 1], q, hi[u, q, o], pos, before, pairidx, cls, group, rq, cum,
+                      cardcum, o_hi[o])
+    h_tot = np.zeros(ng)
+    h_lo = np.zeros(ng)
+    h_hi = np.zeros(ng)
+    tot = np.zeros(ng)
+    below_lo = np.zeros(ng)
+    below_hi = np.zeros(ng)
+    for h in range(n[trav]):
+        a = cls[trav, h]
+        h0, h1 = hc[trav, h, 0], hc[trav, h, 1]
+        _side(h0, h1, q, nq, pos, before, pairidx, cls, group, rq, cum, cardcum, h_tot)
+        if strength and t_live:
+            _side(h0, h1, q, lo[trav, q, h], pos, before, pairidx, cls, group, rq, cum, cardcum, h_lo)
+            _side(h0, h1, q, hi[trav, q, h], pos, before, pairidx, cls, group, rq, cum, cardcum, h_hi)
+        x = 0.0
+        for o in range(no):
+            r = ru[o]
+            if r == 0.0:
+                continue
+            o0, o1 = hc[u, o, 0], hc[u, o, 1]
+            if o0 in (h0, h1) or o1 in (h0, h1):
+                continue
+            b = cls[u, o]
+            # q's holdings touching none of h, o: h's part + o's part - all of q + the cross pairs
+            for gi in range(ng):
+                tot[gi] = h_tot[gi] + o_tot[o, gi] - cum[gi, nq]
+            _cross(h0, h1, o0, o1, q, nq, pos, pairidx, cls, group, rq, tot)
+            g = 0.0
+            if strength:
+                # the best of h and o still in: who holds it, and the winners among them
+                if t_live and u_live:
+                    st, su = score[trav, h], score[u, o]
+                    top_h = st >= su
+                    w = (bt | (bu if st == su else 0)) if top_h else bu
+                else:
+                    top_h = t_live == 1
+                    w = bt if top_h else bu
+                if top_h:  # h's thresholds: h's part is ready, o's is read at them
+                    plo, phi = lo[trav, q, h], hi[trav, q, h]
+                    _side(o0, o1, q, plo, pos, before, pairidx, cls, group, rq, cum, cardcum, below_lo)
+                    _side(o0, o1, q, phi, pos, before, pairidx, cls, group, rq, cum, cardcum, below_hi)
+                    for gi in range(ng):
+                        below_lo[gi] += h_lo[gi] - cum[gi, plo]
+                        below_hi[gi] += h_hi[gi] - cum[gi, phi]
+                else:
+                    plo, phi = lo[u, q, o], hi[u, q, o]
+                    _side(h0, h1, q, plo, pos, before, pairidx, cls, group, rq, cum, cardcum, below_lo)
+                    _side(h0, h1, q, phi, pos, before, pairidx, cls, group, rq, cum, cardcum, below_hi)
+                    for gi in range(ng):
+                        below_lo[gi] += o_lo[o, gi] - cum[gi, plo]
+                        below_hi[gi] += o_hi[o, gi] - cum[gi, phi]
+                _cross(h0, h1, o0, o1, q, plo, pos, pairidx, cls, group, rq, below_lo)
+                _cross(h0, h1, o0, o1, q, phi, pos, pairidx, cls, group, rq, below_hi)
+                for gi in range(ng):
+                    k = rep[gi]
+                    g += (below_lo[gi] * tt[w, a, b, k] + (below_hi[gi] - below_lo[gi]) * tt[w | bq, a, b, k]
+                          + (tot[gi] - below_hi[gi]) * tt[bq, a, b, k])
+            else:
+                if q_live:
+                    w = bq
+                elif t_live and u_live:
+                    st, su = score[trav, h], score[u, o]
+                    w = bt if st > su else (bu if su > st else bt | bu)
+                elif t_live:
+                    w = bt
+                else:
+                    w = bu
+                for gi in range(ng):
+                    g += tot[gi] * tt[w, a, b, rep[gi]]
+            x += r * g
+        out[h] = x * inv
+
+
+@kernel(parallel=True)
+def _terminals_parallel(trav, tree, hands, pay, reach, inv, vals):
+    """Every terminal's values of ``trav``'s holdings (one task per terminal)."""
+    terminals = tree[2]
+    for i in prange(terminals.shape[0]):
+        v = terminals[i]
+        _terminal(v, trav, tree, hands, pay, reach, inv, vals[v])
+
+
+@kernel
+def _terminals(trav, tree, hands, pay, reach, inv, vals, parallel_pairs):
+    """Every terminal's values of ``trav``'s holdings: in parallel when a terminal has enough pairs."""
+    n = hands[0]
+    if n[trav] * min(n[(trav + 1) % 3], n[(trav + 2) % 3]) >= parallel_pairs:
+        _terminals_parallel(trav, tree, hands, pay, reach, inv, vals)
+        return
+    terminals = tree[2]
+    for i in range(terminals.shape[0]):
+        v = terminals[i]
+        _terminal(v, trav, tree, hands, pay, reach, inv, vals[v])
+
+
+@kernel
+def _close(tree, n, trav, mode, method, regrets, sums, strat, coefs, vals):
+    """Decisions bottom-up: values from the children's; the traverser's updates (CFR) or best response."""
+    nodes, children, _, decisions = tree
+    m = n[trav]
+    for i in range(decisions.shape[0] - 1, -1, -1):
+        v = decisions[i]
+        p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
+        for h in range(m):
+            vals[v, h] = 0.0
+        if p != trav:
+            for a in range(k):
+                c = children[v, a]
+                for h in range(m):
+                    vals[v, h] += vals[c, h]
+            continue
+        if mode == MODE_BR:
+            for h in range(m):
+                x = vals[children[v, 0], h]
+                for a in range(1, k):
+                    y = vals[children[v, a], h]
+                    if y > x:
+                        x = y
+                vals[v, h] = x
+            continue
+        s = strat[p]
+        for a in range(k):
+            c = children[v, a]
+            for h in range(m):
+                vals[v, h] += s[slot + a * m + h] * vals[c, h]
+        if mode != MODE_CFR:
+            continue
+        reg, cs = regrets[p], sums[p]
+        for a in range(k):
+            c = children[v, a]
+            base = slot + a * m
+            for h in range(m):
+                r = reg[base + h]
+                d = vals[c, h] - vals[v, h]
+                if method == METHOD_DCFR:
+                    reg[base + h] = r * (coefs[C_ALPHA] if r >= 0.0 else coefs[C_BETA]) + d
+                    cs[base + h] = cs[base + h] * coefs[C_GAMMA] + s[base + h]
+                else:
+                    r += d
+                    reg[base + h] = r if r > 0.0 else 0.0
+                    cs[base + h] += coefs[C_WEIGHT] * s[base + h]
+
+
+@kernel
+def traverse(tree, hands, pay, weights, state, work, iopts, coefs):
+    """One traversal for ``iopts[O_TRAV]`` in ``iopts[O_MODE]``; the root's value row is ``vals[0]``."""
+    regrets, sums = state
+    strat, reach, vals = work
+    n = hands[0]
+    trav, mode = iopts[O_TRAV], iopts[O_MODE]
+    _strategies(tree, n, regrets, sums, mode, strat)
+    _reach(tree, n, weights, strat, reach)
+    _terminals(trav, tree, hands, pay, reach, coefs[C_INV_PAIRS], vals, iopts[O_PARALLEL_PAIRS])
+    _close(tree, n, trav, mode, iopts[O_METHOD], regrets, sums, strat, coefs, vals)
+
+
+@kernel
+def iterate(tree, hands, pay, weights, state, work, iopts, coefs, first, count):
+    """Run iterations ``first .. first + count - 1`` (0-based), updates alternating over the players."""
+    iopts[O_MODE] = MODE_CFR
+    for t in range(first, first + count):
+        dcfr_coefs(t, coefs)
+        for trav in range(3):
+            iopts[O_TRAV] = trav
+            traverse(tree, hands, pay, weights, state, work, iopts, coefs)
+
+
+@kernel
+def root_values(tree, hands, pay, weights, state, work, iopts, coefs, mode, out):
+    """Every player's root value row under the average strategies (EV) or its best response (BR)."""
+    iopts[O_MODE] = mode
+    vals = work[2]
+    for trav in range(3):
+        iopts[O_TRAV] = trav
+        traverse(tree, hands, pay, weights, state, work, iopts, coefs)
+        for h in range(hands[0][trav]):
+            out[trav, h] = vals[0, h]
+
+
+@kernel
+def triples(hands, weights):
+    """The weighted number of triples of holdings (players 0, 1, 2) with no card in common."""
+    n, hc, _, _, _, _, _, _, _, _, _, pairidx = hands
+    n_cards = pairidx.shape[1]
+    card2 = np.zeros(n_cards)
+    total2 = 0.0
+    for j in range(n[2]):
+        total2 += weights[2, j]
+        card2[hc[2, j, 0]] += weights[2, j]
+        card2[hc[2, j, 1]] += weights[2, j]
+    cards = np.zeros(4, np.int64)
+    out = 0.0
+    for h in range(n[0]):
+        cards[0], cards[1] = hc[0, h, 0], hc[0, h, 1]
+        for o in range(n[1]):
+            cards[2], cards[3] = hc[1, o, 0], hc[1, o, 1]
+            if cards[2] == cards[0] or cards[2] == cards[1] or cards[3] == cards[0] or cards[3] == cards[1]:
+                continue
+            x = total2
+            for i in range(4):
+                x -= card2[cards[i]]
+            for i in range(4):
+                for i2 in range(i + 1, 4):
+                    j = pairidx[2, cards[i], cards[i2]]
+                    if j >= 0:
+                        x += weights[2, j]
+            out += weights[0, h] * weights[1, o] * x
+    return out
+
+
+__all__ = ["N_IOPTS", "O_METHOD", "O_MODE", "O_PARALLEL_PAIRS", "O_TRAV", "PARALLEL_PAIRS", "iterate",
+           "root_values", "traverse", "triples"]

@@ -1,0 +1,412 @@
+"""Three-handed card-level river spots, solved exactly: DCFR or CFR+ and exact NashConv.
+
+Typical use::
+
+    from analysis.solvers.cards import Spot
+    from analysis.solvers.cards.multiway import solve_multiway
+    spot = Spot.multiway("4s9h3d6c2h", ("8s7s", "random", "random"), pot=120, stack=980, bank="40,700,500")
+    solution = solve_multiway(spot, target_pct=0.3)
+    solution.fold_or_check()                # the first player's 8s7s: folds for free, checks or indifferent
+
+The tree is :mod:`.tree3` (player 0 first to act, player 2 the DEALER's seat), the
+terminal values the real settlement per triple of holding classes (:mod:`._payoffs3`;
+Texas Hold'em rules: the pot, split on a tie) and the iterations :mod:`._kernels3`.
+Three players' payoffs do not sum to a constant, so the measure of how settled a
+solution is, is NashConv: the sum of every player's best-response gain over its
+value under the average strategies, computed exactly over every holding and every
+triple of holdings ("exact" in every output). CFR on a three-player game has no
+convergence guarantee; NashConv says how far from an equilibrium the result is.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis.core.io import atomic_path
+from evaluator import evaluate_batch
+
+from . import _kernels3 as K3
+from ._kernels import (
+    C_INV_PAIRS,
+    METHOD_CFR_PLUS,
+    METHOD_DCFR,
+    MODE_BR,
+    MODE_EV,
+    N_COEFS,
+    strategy_into,
+)
+from ._payoffs import I_BANK1, I_BANK3, I_LEVEL, I_POT, I_STACK, N_INTS
+from ._payoffs3 import settle_situations3
+from .dilemma import holding_classes
+from .solution import DEFAULT_TOLERANCE_PCT, FORMAT3, decision_frame, fold_or_check_frame
+from .solver import CHECK_EVERY, Progress
+from .spot import Spot, SpotError
+from .tree import DECISION, action_label
+from .tree3 import COUNT, KIND, N_PLAYERS, PLAYER, SLOT, Tree3, action_tree3, expand3
+
+__all__ = ["FORMAT3", "MultiwaySolution", "MultiwaySolver", "load_multiway", "solve_multiway"]
+
+METHODS = {"dcfr": METHOD_DCFR, "cfr+": METHOD_CFR_PLUS}
+SEATS = ("first", "second", "third")
+"""Player names in outputs: the order of action (small blind's, big blind's, DEALER's seat)."""
+MEASURE = "NashConv (exact)"
+
+
+def build_hands(spot: Spot) -> tuple[tuple, np.ndarray, list[np.ndarray]]:
+    """The kernels' holding arrays (see :mod:`._kernels3`), the weights ``float64[3, H]`` and
+    each player's holdings."""
+    held = [spot.holdings(p) for p in range(N_PLAYERS)]
+    n = np.array([len(c) for c, _ in held], dtype=np.int64)
+    size = int(n.max())
+    n_cards = spot.spec.n_cards
+    hc = np.zeros((3, size, 2), dtype=np.int64)
+    weights = np.zeros((3, size))
+    score = np.zeros((3, size), dtype=np.int64)
+    order = np.zeros((3, size), dtype=np.int64)
+    pos = np.zeros((3, size), dtype=np.int64)
+    cardn = np.zeros((3, n_cards), dtype=np.int64)
+    cardpos = np.zeros((3, n_cards, n_cards), dtype=np.int64)
+    before = np.zeros((3, n_cards, size + 1), dtype=np.int64)
+    pairidx = np.full((3, n_cards, n_cards), -1, dtype=np.int64)
+    board = list(spot.board)
+    for p, (combos, w) in enumerate(held):
+        k = int(n[p])
+        c = combos.astype(np.int64)
+        hc[p, :k], weights[p, :k] = c, w
+        rows = np.column_stack([c, np.tile(board, (k, 1))]).astype(np.uint8)
+        score[p, :k] = evaluate_batch(rows, spot.spec, threads=False)
+        order[p, :k] = np.argsort(score[p, :k], kind="stable")
+        pos[p, order[p, :k]] = np.arange(k)
+        pairidx[p, c[:, 0], c[:, 1]] = np.arange(k)
+        pairidx[p, c[:, 1], c[:, 0]] = np.arange(k)
+        for card in range(n_cards):
+            at = np.sort(pos[p, :k][(c[:, 0] == card) | (c[:, 1] == card)])
+            cardn[p, card] = len(at)
+            cardpos[p, card, : len(at)] = at
+            before[p, card] = np.searchsorted(at, np.arange(size + 1), side="left")
+    lo = np.zeros((3, 3, size), dtype=np.int64)
+    hi = np.zeros((3, 3, size), dtype=np.int64)
+    for q in range(3):
+        ranked = score[q, order[q, : n[q]]]
+        for p in range(3):
+            lo[p, q, : n[p]] = np.searchsorted(ranked, score[p, : n[p]], side="left")
+            hi[p, q, : n[p]] = np.searchsorted(ranked, score[p, : n[p]], side="right")
+    cls = np.zeros((3, size), dtype=np.int64)
+    hands = (n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx)
+    return hands, weights, [c for c, _ in held]
+
+
+def payoff_table3(spot: Spot, situations: np.ndarray, combos: list[np.ndarray], cls: np.ndarray) -> np.ndarray:
+    """``float64[S, 3, 8, K, K, K]``: each player's payoff per situation, winner set and triple of
+    classes (:func:`._payoffs3.settle_situations3`); fills each holding's class into ``cls``.
+    Texas Hold'em rules (one class): the pot split evenly between the winners."""
+    s = len(situations)
+    third = spot.pot / N_PLAYERS
+    if spot.table is None:
+        tab = np.zeros((s, 3, 8, 1, 1, 1))
+        for i, (live, *put) in enumerate(situations.tolist()):
+            total = spot.pot + sum(put)
+            for w in range(1, 8):
+                if w & live != w or (bin(live).count("1") == 1 and w != live):
+                    continue
+                share = total / bin(w).count("1")
+                for p in range(3):
+                    tab[i, p, w] = (share if w >> p & 1 else 0.0) - put[p] - third
+        return tab
+    table = spot.table
+    classes, reps, _ = holding_classes(table.deck, combos)
+    for p in range(3):
+        cls[p, : len(classes[p])] = classes[p]
+    k = len(reps)
+    ints = np.zeros(N_INTS, dtype=np.int64)
+    ints[I_POT], ints[I_STACK] = spot.pot, spot.stack
+    ints[I_BANK1 : I_BANK3 + 1] = table.bank
+    ints[I_LEVEL] = table.level
+    tab = np.zeros((s, 3, 8, k, k, k))
+    settle_situations3(ints, np.array(spot.board, dtype=np.int64), reps,
+                       np.ascontiguousarray(situations, dtype=np.int64), table.deck.kernel_args,
+                       table.rules.kernel_args, tab)
+    return tab
+
+
+class MultiwaySolver:
+    """DCFR (postflop-solver's) or CFR+ on one three-handed river spot, with exact NashConv."""
+
+    def __init__(self, spot: Spot, method: str = "dcfr") -> None:
+        if method not in METHODS:
+            raise SpotError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
+        if spot.players != N_PLAYERS:
+            raise SpotError(f"the three-handed solver needs three ranges, not {spot.players}")
+        if spot.street != 2:
+            raise SpotError("three-handed spots are solved on the river (a 5-card board)")
+        if spot.table is not None and spot.table.rules.kickers != "all":
+            raise SpotError("three-handed spots compare every kicker (rule kickers=all)")
+        self.spot = spot
+        self.method = method
+        self.public = action_tree3(spot)
+        self.hands, self.weights, combos = build_hands(spot)
+        n = self.hands[0]
+        self.tree: Tree3 = expand3(self.public, tuple(int(x) for x in n))
+        self.pay = payoff_table3(spot, self.tree.situations, combos, self.hands[2])
+        self.triples = float(K3.triples(self.hands, self.weights))
+        if self.triples <= 0.0:
+            raise SpotError("the three ranges have no triple of holdings that fit together on this board")
+        t = self.tree
+        self.regrets = tuple(np.zeros(max(s, 1)) for s in t.storage)
+        self.sums = tuple(np.zeros(max(s, 1)) for s in t.storage)
+        size = self.weights.shape[1]
+        n_nodes = t.nodes.shape[0]
+        self._work = (tuple(np.zeros(max(s, 1)) for s in t.storage), np.zeros((n_nodes, 3, size)),
+                      np.zeros((n_nodes, size)))
+        self._iopts = np.zeros(K3.N_IOPTS, dtype=np.int64)
+        self._iopts[K3.O_METHOD] = METHODS[method]
+        self._iopts[K3.O_PARALLEL_PAIRS] = K3.PARALLEL_PAIRS
+        self._coefs = np.zeros(N_COEFS)
+        self._coefs[C_INV_PAIRS] = 1.0 / self.triples  # three-handed: one over the triples
+        self.iterations = 0
+        self.history: list[tuple[int, float, float]] = []
+        self._nash_conv: float | None = None
+        self._ev_walks: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # player -> reach, values (EV walk)
+        self._by_line = {line: v for v, line in t.lines.items()}
+
+    @property
+    def _tree_args(self) -> tuple:
+        t = self.tree
+        return (t.nodes, t.children, t.terminals, t.decisions)
+
+    def _args(self) -> tuple:
+        return (self._tree_args, self.hands, self.pay, self.weights, (self.regrets, self.sums), self._work,
+                self._iopts, self._coefs)
+
+    def step(self, count: int = 1) -> None:
+        """Run ``count`` more iterations."""
+        K3.iterate(*self._args(), self.iterations, count)
+        self.iterations += count
+        self._nash_conv = None
+        self._ev_walks.clear()
+
+    def root_values(self, mode: int) -> np.ndarray:
+        """Every player's root value row (float64[3, H]) under the average strategies or best responses."""
+        out = np.zeros((3, self.weights.shape[1]))
+        K3.root_values(*self._args(), mode, out)
+        return out
+
+    def expected_values(self) -> np.ndarray:
+        """Each player's expected chips at the end of the hand less its stack at the root (a third
+        of the pot each at an even split), under the average strategies."""
+        return (self.weights * self.root_values(MODE_EV)).sum(axis=1) + self.spot.pot / N_PLAYERS
+
+    def best_response_values(self) -> np.ndarray:
+        """The same when each player in turn best-responds to the others' average strategies."""
+        return (self.weights * self.root_values(MODE_BR)).sum(axis=1) + self.spot.pot / N_PLAYERS
+
+    @property
+    def nash_conv(self) -> float:
+        """The sum of the three players' best-response gains (chips), exact."""
+        if self._nash_conv is None:
+            self._nash_conv = float((self.best_response_values() - self.expected_values()).sum())
+        return self._nash_conv
+
+    exploitability = nash_conv
+    exploitability_measure = MEASURE
+
+    @property
+    def exploitability_pct(self) -> float:
+        """NashConv as a % of the starting pot."""
+        return 100.0 * self.nash_conv / self.spot.pot
+
+    def run(self, *, target_pct: float = 0.3, max_iterations: int = 1000, progress: Progress | None = None,
+            check_every: int = CHECK_EVERY, stop=None) -> float:
+        """Iterate until NashConv <= ``target_pct``% of the pot (checked every ``check_every``
+        iterations) or ``max_iterations``; returns NashConv in chips. When ``stop`` (a
+        ``threading.Event``) is set, returns after the current iteration (resumable bit for bit)."""
+        start = time.perf_counter()
+        target = self.spot.pot * target_pct / 100.0
+        nc = self.nash_conv
+        while self.iterations < max_iterations and nc > target:
+            self.step(1)
+            if stop is not None and stop.is_set():
+                return nc
+            if self.iterations % check_every == 0 or self.iterations == max_iterations:
+                nc = self.nash_conv
+                self.history.append((self.iterations, nc, time.perf_counter() - start))
+                if progress is not None:
+                    progress(self.iterations, nc)
+        return nc
+
+    def node(self, line: Sequence[str] = ()) -> int:
+        """The node reached by a line of action labels from the root."""
+        key = tuple(str(x).strip().lower() for x in line)
+        if key not in self._by_line:
+            raise SpotError(f"no decision or end after {' / '.join(line) or 'the root'}")
+        return self._by_line[key]
+
+    def strategy(self, v: int) -> np.ndarray:
+        """The average strategy at decision ``v``: float64[actions, holdings of the actor]."""
+        nodes = self.tree.nodes
+        if nodes[v, KIND] != DECISION:
+            raise SpotError(f"node {v} is not a decision")
+        p, k = int(nodes[v, PLAYER]), int(nodes[v, COUNT])
+        m = int(self.hands[0][p])
+        out = np.zeros((k, m))
+        strategy_into(self.sums[p], int(nodes[v, SLOT]), k, m, out)
+        return out
+
+    def action_values(self, v: int) -> np.ndarray:
+        """EV (chips, less the stack at the root) of each action per holding of the actor at ``v``
+        given that the holding reaches ``v``: float64[actions, holdings]; NaN where unreached."""
+        nodes = self.tree.nodes
+        p = int(nodes[v, PLAYER])
+        m = int(self.hands[0][p])
+        if p not in self._ev_walks:  # one traversal per player gives every node's values
+            self._iopts[K3.O_TRAV], self._iopts[K3.O_MODE] = p, MODE_EV
+            K3.traverse(*self._args())
+            self._ev_walks[p] = (self._work[1].copy(), self._work[2].copy())
+        reach, vals = self._ev_walks[p]
+        ones = np.ones((1, 3, 8, *self.pay.shape[3:]))
+        mass = np.zeros(m)
+        K3._terminal(v, p, self._tree_args, self.hands, ones, reach, 1.0 / self.triples, mass)
+        kids = self.tree.children[v, : int(nodes[v, COUNT])]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ev = self.spot.pot / N_PLAYERS + vals[kids, :m] / mass
+        ev[:, mass <= 0.0] = np.nan
+        return ev
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes held by the tree, the tables and the solver state."""
+        arrays = [self.tree.nodes, self.tree.children, *self.hands, self.pay, self.weights, *self.regrets,
+                  *self.sums, *self._work[0], self._work[1], self._work[2]]
+        return int(sum(a.nbytes for a in arrays))
+
+
+class MultiwaySolution:
+    """A :class:`MultiwaySolver` read as answers (as :class:`.solution.SpotSolution` heads-up)."""
+
+    def __init__(self, solver: MultiwaySolver, tolerance: float | None = None) -> None:
+        self.solver = solver
+        self.spot = solver.spot
+        self.tolerance = self.spot.pot * DEFAULT_TOLERANCE_PCT / 100 if tolerance is None else float(tolerance)
+
+    @property
+    def exploitability(self) -> float:
+        """NashConv in chips (exact)."""
+        return self.solver.nash_conv
+
+    @property
+    def exploitability_pct(self) -> float:
+        return self.solver.exploitability_pct
+
+    @property
+    def exploitability_measure(self) -> str:
+        return MEASURE
+
+    @property
+    def iterations(self) -> int:
+        return self.solver.iterations
+
+    def ev(self) -> dict[str, float]:
+        """Each player's expected chips at the end of the hand less its stack at the root."""
+        return dict(zip(SEATS, map(float, self.solver.expected_values()), strict=True))
+
+    def holding_names(self, player: int) -> list[str]:
+        spec = self.spot.spec
+        return [spec.card_name(a) + spec.card_name(b) for a, b in self.spot.holdings(player)[0]]
+
+    def _labels(self, v: int) -> list[str]:
+        return [action_label(a) for a in self.solver.tree.actions[v]]
+
+    def strategy(self, line: Sequence[str] = ()) -> pd.DataFrame:
+        """Per holding of the actor at the decision ``line`` leads to, the frequency of each action."""
+        v = self._decision(line)
+        actor = int(self.solver.tree.nodes[v, PLAYER])
+        return pd.DataFrame(self.solver.strategy(v).T, index=pd.Index(self.holding_names(actor), name="holding"),
+                            columns=self._labels(v))
+
+    def _decision(self, line: Sequence[str]) -> int:
+        v = self.solver.node(line)
+        if self.solver.tree.nodes[v, KIND] != DECISION:
+            raise SpotError(f"the line {' / '.join(line) or '(root)'} does not end at a decision")
+        return v
+
+    def action_values(self, line: Sequence[str] = ()) -> tuple[list[str], np.ndarray]:
+        """Action labels and the EV of each action per holding of the actor (float64[actions, holdings])."""
+        v = self._decision(line)
+        return self._labels(v), self.solver.action_values(v)
+
+    def lines(self) -> list[tuple[str, ...]]:
+        """The action lines of every decision."""
+        t = self.solver.tree
+        return [t.lines[int(v)] for v in t.decisions]
+
+    def _rows(self, lines: Sequence[Sequence[str]] | None, fold_and_check: bool = False):
+        for line in (self.lines() if lines is None else [tuple(x) for x in lines]):
+            v = self._decision(line)
+            if fold_and_check and not {"fold", "check"} <= set(self._labels(v)):
+                continue
+            actor = int(self.solver.tree.nodes[v, PLAYER])
+            yield (" / ".join(line) or "(root)", SEATS[actor], self.holding_names(actor),
+                   self.spot.holdings(actor)[1], self._labels(v), self.solver.strategy(v),
+                   self.solver.action_values(v))
+
+    def to_frame(self, lines: Sequence[Sequence[str]] | None = None) -> pd.DataFrame:
+        """One row per decision, holding and action: frequency, EV, best action, gap, indifference, regret."""
+        return pd.concat([decision_frame(*row, self.tolerance) for row in self._rows(lines)], ignore_index=True)
+
+    def fold_or_check(self, lines: Sequence[Sequence[str]] | None = None) -> pd.DataFrame:
+        """Per decision offering both ``fold`` and ``check`` and holding: the answer and each choice's regret."""
+        frames = [fold_or_check_frame(*row, self.tolerance) for row in self._rows(lines, fold_and_check=True)]
+        if not frames:
+            raise SpotError("no decision offers both fold and check (is the free fold on?)")
+        return pd.concat(frames, ignore_index=True)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the solution file (whole or not at all)."""
+        s = self.solver
+        info = {"format": FORMAT3, "spot": self.spot.describe(), "method": s.method, "iterations": s.iterations,
+                "storage": list(s.tree.storage), "history": s.history}
+        path = Path(path)
+        arrays = {f"regret{p}": s.regrets[p] for p in range(3)} | {f"sum{p}": s.sums[p] for p in range(3)}
+        with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+            np.savez(fh, info=np.array(json.dumps(info)), **arrays)
+        return path
+
+    def manifest(self) -> dict:
+        """The spot, tree, method, iterations and NashConv (for table manifests and JSON output)."""
+        return {"spot": self.spot.describe(), "players": N_PLAYERS, "method": self.solver.method,
+                "iterations": self.iterations, "exploitability": self.exploitability,
+                "exploitability_pct_pot": self.exploitability_pct, "exploitability_measure": MEASURE,
+                "ev": self.ev(), "indifference_tolerance": self.tolerance,
+                "nodes": int(self.solver.tree.nodes.shape[0])}
+
+
+def solve_multiway(spot: Spot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
+                   progress: Progress | None = None, tolerance: float | None = None) -> MultiwaySolution:
+    """Solve a three-handed river ``spot`` until NashConv <= ``target_pct``% of the pot or ``max_iterations``."""
+    solver = MultiwaySolver(spot, method)
+    solver.run(target_pct=target_pct, max_iterations=max_iterations, progress=progress)
+    return MultiwaySolution(solver, tolerance)
+
+
+def load_multiway(path: str | Path, info: dict, arrays: dict[str, np.ndarray]) -> MultiwaySolution:
+    """The solution :meth:`MultiwaySolution.save` wrote (``info`` and ``arrays`` read from it)."""
+    try:
+        solver = MultiwaySolver(Spot.from_dict(info["spot"]), info["method"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SpotError(f"solution file {path}: unreadable spot ({exc})") from None
+    expected = [max(int(x), 1) for x in solver.tree.storage]
+    names = [f"regret{p}" for p in range(3)] + [f"sum{p}" for p in range(3)]
+    if [int(x) for x in info.get("storage", [])] != list(solver.tree.storage) or any(
+            k not in arrays or arrays[k].shape != (expected[i % 3],) for i, k in enumerate(names)):
+        raise SpotError(f"solution file {path} does not match the tree of its spot")
+    solver.regrets = tuple(arrays[f"regret{p}"].astype(np.float64) for p in range(3))
+    solver.sums = tuple(arrays[f"sum{p}"].astype(np.float64) for p in range(3))
+    solver.iterations = int(info["iterations"])
+    solver.history = [tuple(h) for h in info.get("history", [])]
+    return MultiwaySolution(solver)

@@ -1,0 +1,228 @@
+"""The betting tree of a three-handed river spot, and its node table for the kernels.
+
+Seats: player 0 (the small blind's seat) acts first, then player 1 (the big
+blind's), then player 2 (the DEALER's), as after the flop (RULES §1.2). Every
+player has the same ``stack`` behind at the root and has put ``pot / 3`` in.
+
+Actions follow the heads-up tree (:mod:`.tree`, postflop-solver's rules) with
+three players: when nobody has bet, ``fold`` (with ``BetTree.free_fold``),
+``check`` and the bet sizes (fractions of the pot, all-in); facing a bet,
+``fold``, ``call`` and the raise sizes (``B + fraction x (pot after the call)``,
+``multiple x B``, all-in) unless the raise cap is reached or the bet is all-in.
+Amounts are what a player has put in on the street (bet *to*), rounded to whole
+chips (``$10`` in Dilemma Hold'em), clamped between the minimum bet or raise
+(the big blind, then the last full raise increment) and all-in; a bet whose
+stack left behind would be at most ``force_allin_threshold`` times the pot once
+everybody calls becomes all-in. The first player uses the tree's ``sizes[street][0]``
+(out of position), the others ``sizes[street][1]``.
+
+A folding player leaves the hand; when one player is left the hand ends there
+(``FOLD``: a *fold end*); the round ends when every player still in and not
+all-in has acted since the last bet and matched it, then the hand goes to a
+``SHOWDOWN`` between the players still in. As every stack is the same, an
+all-in is always either matched or folded to: there are no side pots.
+
+Node table columns (``nodes[v, COL]``, preorder, node 0 the root):
+``KIND`` (``FOLD``, ``SHOWDOWN``, ``DECISION``), ``PLAYER`` (the actor, -1 at a
+terminal), ``COUNT`` (children, listed in ``children[v, :COUNT]``), ``SLOT`` (start of
+a decision's regrets: ``COUNT`` rows of the actor's holdings), ``PAY`` (a
+terminal's *situation*, its row of the payoff table), ``LIVE`` (bit mask of the
+players still in).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .spot import ALLIN, POT, PREV, Spot, SpotError
+from .tree import A_ALLIN, A_BET, A_CALL, A_CHECK, A_FOLD, A_RAISE, DECISION, FOLD, SHOWDOWN, _chips
+
+__all__ = ["N_PLAYERS", "PublicNode3", "Tree3", "action_tree3", "expand3"]
+
+N_PLAYERS = 3
+KIND, PLAYER, COUNT, SLOT, PAY, LIVE = range(6)
+N_COLS = 6
+ALL_LIVE = (1 << N_PLAYERS) - 1
+MAX_NODES3 = 200_000
+"""Refuse betting trees beyond this many nodes (a clear error, not an endless build)."""
+
+
+@dataclass
+class PublicNode3:
+    """A node of the three-handed betting tree: chips put in by each player, who is still in."""
+
+    kind: int
+    put: tuple[int, int, int]
+    live: int
+    player: int = -1
+    actions: list[tuple[int, int]] = field(default_factory=list)
+    children: list[PublicNode3] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _State:
+    put: tuple[int, int, int]
+    live: int  # players still in (bit mask)
+    todo: int  # players who still have to act (bit mask)
+    num_bets: int
+    inc: int  # the last full raise increment (0 before any bet)
+
+
+def _next(todo: int, after: int) -> int:
+    for k in range(1, N_PLAYERS + 1):
+        p = (after + k) % N_PLAYERS
+        if todo >> p & 1:
+            return p
+    return -1
+
+
+def action_tree3(spot: Spot) -> PublicNode3:
+    """The public betting tree of a three-handed river ``spot`` (see the module doc)."""
+    if spot.players != N_PLAYERS:
+        raise SpotError(f"a three-handed tree needs three ranges, not {spot.players}")
+    state = _State((0, 0, 0), ALL_LIVE, ALL_LIVE, 0, 0)
+    root = PublicNode3(DECISION, state.put, state.live, player=0)
+    count = [1]
+    _build(spot, root, state, count)
+    return root
+
+
+def _build(spot: Spot, node: PublicNode3, st: _State, count: list[int]) -> None:
+    for action in _actions(spot, node.player, st):
+        child_state = _after(spot, node.player, st, action)
+        count[0] += 1
+        if count[0] > MAX_NODES3:
+            raise SpotError(f"the three-handed tree has more than {MAX_NODES3:,} nodes: use fewer sizes "
+                            "or a raise cap")
+        node.actions.append(action)
+        if bin(child_state.live).count("1") == 1:
+            child = PublicNode3(FOLD, child_state.put, child_state.live)
+        elif child_state.todo == 0:
+            child = PublicNode3(SHOWDOWN, child_state.put, child_state.live)
+        else:
+            child = PublicNode3(DECISION, child_state.put, child_state.live,
+                                player=_next(child_state.todo, node.player))
+        node.children.append(child)
+        if child.kind == DECISION:
+            _build(spot, child, child_state, count)
+
+
+def _after(spot: Spot, p: int, st: _State, action: tuple[int, int]) -> _State:
+    code, amount = action
+    put = list(st.put)
+    live, todo, num_bets, inc = st.live, st.todo & ~(1 << p), st.num_bets, st.inc
+    top = max(put)
+    if code == A_FOLD:
+        live &= ~(1 << p)
+    elif code == A_CALL:
+        put[p] = top
+    elif code in (A_BET, A_RAISE, A_ALLIN):
+        inc = max(inc, amount - top)
+        put[p] = amount
+        num_bets += 1
+        todo = live & ~(1 << p)
+    for q in range(N_PLAYERS):  # an all-in player never acts again
+        if put[q] >= spot.stack:
+            todo &= ~(1 << q)
+    return _State((put[0], put[1], put[2]), live, todo & live, num_bets, inc)
+
+
+def _actions(spot: Spot, p: int, st: _State) -> list[tuple[int, int]]:
+    """The sorted, deduplicated actions of player ``p`` (see the module doc)."""
+    tree = spot.tree
+    stack, unit = spot.stack, spot.chip_unit
+    top = max(st.put)
+    to_call = top - st.put[p]
+    pot = spot.pot + sum(st.put)
+    sizes = tree.sizes[2][min(p, 1)]
+    min_amount = min(top + max(st.inc, spot.min_bet), stack)
+    actions: list[tuple[int, int]] = []
+    if to_call == 0:
+        if tree.free_fold:
+            actions.append((A_FOLD, 0))
+        actions.append((A_CHECK, 0))
+        for size in sizes.bets:
+            if size.kind == POT:
+                actions.append((A_BET, _chips(pot * size.value, unit)))
+            elif size.kind == ALLIN:
+                actions.append((A_ALLIN, stack))
+        if stack <= _chips(pot * tree.add_allin_threshold, unit):
+            actions.append((A_ALLIN, stack))
+    else:
+        actions += [(A_FOLD, 0), (A_CALL, 0)]
+        capped = tree.raise_cap and st.num_bets >= tree.raise_cap
+        if top < stack and not capped:
+            after_call = pot + to_call
+            for size in sizes.raises:
+                if size.kind == POT:
+                    actions.append((A_RAISE, top + _chips(after_call * size.value, unit)))
+                elif size.kind == PREV:
+                    actions.append((A_RAISE, _chips(top * size.value, unit)))
+                else:
+                    actions.append((A_ALLIN, stack))
+            if stack <= top + _chips(after_call * tree.add_allin_threshold, unit):
+                actions.append((A_ALLIN, stack))
+    out = []
+    for code, amount in actions:
+        if code in (A_BET, A_RAISE):
+            amount = min(max(amount, min_amount), stack)
+            called = pot + sum(amount - st.put[q] for q in range(N_PLAYERS) if st.live >> q & 1)
+            if stack <= amount + _chips(called * tree.force_allin_threshold, unit):
+                code, amount = A_ALLIN, stack
+        out.append((code, amount))
+    return sorted(set(out))
+
+
+@dataclass
+class Tree3:
+    """The node table of a three-handed river tree (see the module doc)."""
+
+    nodes: np.ndarray  # int64[N, N_COLS]
+    children: np.ndarray  # int64[N, max actions]
+    actions: dict[int, list[tuple[int, int]]]  # decision node -> its actions
+    lines: dict[int, tuple[str, ...]]  # node -> the action labels from the root
+    storage: tuple[int, int, int]  # regret entries of each player
+    situations: np.ndarray  # int64[S, 4]: per terminal situation, live mask and each player's chips put in
+    terminals: np.ndarray  # int64[T]: the terminal nodes
+    decisions: np.ndarray  # int64[D]: the decision nodes (preorder)
+
+
+def expand3(root: PublicNode3, n_holdings: tuple[int, ...]) -> Tree3:
+    """Number the nodes in preorder and write the node table (see the module doc)."""
+    from .tree import action_label
+
+    rows: list[list[int]] = []
+    kids: list[list[int]] = []
+    acts: dict[int, list[tuple[int, int]]] = {}
+    lines: dict[int, tuple[str, ...]] = {}
+    storage = [0, 0, 0]
+    index: dict[tuple[int, int, int, int], int] = {}
+
+    def emit(node: PublicNode3, line: tuple[str, ...]) -> int:
+        v = len(rows)
+        row = [node.kind, node.player, len(node.children), -1, -1, node.live]
+        rows.append(row)
+        kids.append([])
+        lines[v] = line
+        if node.kind == DECISION:
+            row[SLOT] = storage[node.player]
+            storage[node.player] += len(node.actions) * n_holdings[node.player]
+            acts[v] = list(node.actions)
+            for action, child in zip(node.actions, node.children, strict=True):
+                kids[v].append(emit(child, (*line, action_label(action))))
+        else:
+            row[PAY] = index.setdefault((node.live, *node.put), len(index))
+        return v
+
+    emit(root, ())
+    nodes = np.array(rows, dtype=np.int64)
+    width = max(1, max(len(k) for k in kids))
+    children = np.full((len(rows), width), -1, dtype=np.int64)
+    for v, k in enumerate(kids):
+        children[v, : len(k)] = k
+    return Tree3(nodes, children, acts, lines, (storage[0], storage[1], storage[2]),
+                 np.array(list(index), dtype=np.int64).reshape(-1, 4),
+                 np.flatnonzero(nodes[:, KIND] != DECISION).astype(np.int64),
+                 np.flatnonzero(nodes[:, KIND] == DECISION).astype(np.int64))
