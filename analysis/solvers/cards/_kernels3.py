@@ -64,15 +64,16 @@ on a busy machine)."""
 def _strategies(tree, n, regrets, sums, mode, strat):
     """Every decision's strategy into ``strat``: regret matching (CFR) or the average (EV, BR)."""
     nodes, _, _, decisions = tree
+    total = np.empty(max(n[0], n[1], n[2]))
     for i in range(decisions.shape[0]):
         v = decisions[i]
         p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
         m = n[p]
         view = strat[p][slot : slot + k * m].reshape((k, m))
         if mode == MODE_CFR:
-            strategy_into(regrets[p], slot, k, m, view)
+            strategy_into(regrets[p], slot, k, m, view, total)
         else:
-            strategy_into(sums[p], slot, k, m, view)
+            strategy_into(sums[p], slot, k, m, view, total)
 
 
 @kernel

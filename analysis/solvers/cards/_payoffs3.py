@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.dilemma.settlement._kernel import settle_core
+from analysis.dilemma.kernels import settle_core
 from analysis.dilemma.settlement.layout import (
     N_OUT,
     N_PCOLS,

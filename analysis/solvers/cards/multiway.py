@@ -255,7 +255,7 @@ class MultiwaySolver:
         p, k = int(nodes[v, PLAYER]), int(nodes[v, COUNT])
         m = int(self.hands[0][p])
         out = np.zeros((k, m))
-        strategy_into(self.sums[p], int(nodes[v, SLOT]), k, m, out)
+        strategy_into(self.sums[p], int(nodes[v, SLOT]), k, m, out, np.zeros(m))
         return out
 
     def action_values(self, v: int) -> np.ndarray:
