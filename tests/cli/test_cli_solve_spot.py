@@ -172,6 +172,7 @@ def test_dilemma_spot_locked_to_a_model_best_responds(cli):
     (["solve", "spot", *SPOT, "--game", "poker"], "choose holdem or dilemma"),
     (["solve", "spot", *DILEMMA, "--bank", "0,0,500", "--level", "1"], "blind level 1 cannot go with bank"),
     (["solve", "spot", *DILEMMA, "--rule", "winners=everyone"], "is not an option"),
+    (["solve", "spot", *DILEMMA, "--rule", "kickers=top"], "compares every kicker"),
     (["solve", "spot", *DILEMMA, "--pot", "50"], "multiple of 20"),
     (["solve", "kuhn", "--game", "dilemma"], "option of the spot game"),
 ])

@@ -232,6 +232,9 @@ class CardSolver:
 
     def __init__(self, spot: Spot, method: str = "dcfr", isomorphism: bool = True) -> None:
         method = method_named(method, METHODS, SpotError).name
+        if spot.table is not None and spot.table.rules.kickers != "all":
+            raise SpotError("the card-level solver compares every kicker (rule kickers=all): its strengths and "
+                            "payoff classes do not follow kickers=top yet")
         self.spot = spot
         self.method = method
         self.public = action_tree(spot)
