@@ -42,7 +42,7 @@ from llvmlite import ir
 from numba import config, prange, types
 from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from . import _kernels as K
 from .jit import kernel
@@ -123,27 +123,13 @@ def _function(builder: ir.IRBuilder, name: str, ret: ir.Type, args: list[ir.Type
     return cgutils.get_or_insert_function(builder.module, ir.FunctionType(ret, args), name)
 
 
-def _row_bytes(builder, hands_ptr, row0, width, n_cards):
-    """The 112 ids of rows ``row0..row0+15`` as two 64-byte vectors, and the bits (an i64,
-    0 when all are fine) of the ids of wider types that are off the deck (unsigned compare:
-    negative ids are huge) before they are narrowed to bytes."""
-    ity = ir.IntType(8 * width)
-    start = builder.gep(builder.bitcast(hands_ptr, ity.as_pointer()), [builder.mul(row0, _I64(CARDS))])
-    if width == 1:
-        first = builder.load(builder.bitcast(start, _V64I8.as_pointer()), align=1)
-        second = builder.load(builder.bitcast(builder.gep(start, [_I64(_SECOND_AT)]),
-                                              _V64I8.as_pointer()), align=1)
-        return first, second, _I64(0)
-    wide_ty = ir.VectorType(ity, _ROW_BYTES)
-    wide = builder.load(builder.bitcast(start, wide_ty.as_pointer()), align=width)
-    limit = n_cards if width == 4 else (builder.zext if width > 4 else builder.trunc)(n_cards, ity)
-    off = builder.icmp_unsigned(">=", wide, _splat(builder, limit, wide_ty))
-    bad = builder.zext(builder.icmp_unsigned("!=", builder.bitcast(off, ir.IntType(_ROW_BYTES)),
-                                             ir.IntType(_ROW_BYTES)(0)), _I64)
-    narrow = builder.trunc(wide, ir.VectorType(_I8, _ROW_BYTES))
-    first = builder.shuffle_vector(narrow, narrow, _consts(list(range(64))))
-    second = builder.shuffle_vector(narrow, narrow, _consts(list(range(_SECOND_AT, _ROW_BYTES))))
-    return first, second, bad
+def _row_bytes(builder, rows_ptr, row0):
+    """The 112 ids of rows ``row0..row0+15`` as two 64-byte vectors (bytes 0..63, 48..111)."""
+    start = builder.gep(rows_ptr, [builder.mul(row0, _I64(CARDS))])
+    first = builder.load(builder.bitcast(start, _V64I8.as_pointer()), align=1)
+    second = builder.load(builder.bitcast(builder.gep(start, [_I64(_SECOND_AT)]),
+                                          _V64I8.as_pointer()), align=1)
+    return first, second
 
 
 def _invalid(builder, first, second, n_cards):
@@ -162,29 +148,28 @@ def _invalid(builder, first, second, n_cards):
 
 
 @intrinsic
-def _group16(typingctx, hands, row0, key_table, suit_table, displace, values, shifts, n_cards,
+def _group16(typingctx, rows, row0, key_table, suit_table, displace, values, shifts, n_cards,
              out, flagged, n_flagged):
-    """Score rows ``row0..row0+15`` of the C-contiguous ``hands`` (n x 7, any integer dtype)
-    into ``out`` and append the indices of their flush rows to ``flagged[n_flagged:]``:
-    returns ``(bad, n_flagged)``, ``bad`` non-zero when a row is invalid. ``shifts`` is
-    ``(bucket shift, slot shift, slot mask)`` of the 7-card hash of the key sum (a uint32)."""
-    if not (isinstance(hands, types.Array) and hands.ndim == 2 and hands.layout == "C"
-            and isinstance(hands.dtype, types.Integer)):
+    """Score rows ``row0..row0+15`` of the C-contiguous uint8 ``rows`` (n x 7) into ``out``
+    and append the indices of their flush rows to ``flagged[n_flagged:]``: returns ``(bad,
+    n_flagged)``, ``bad`` non-zero when a row is invalid. ``shifts`` is ``(bucket shift, slot
+    shift, slot mask)`` of the 7-card hash of the key sum (a uint32)."""
+    if not (isinstance(rows, types.Array) and rows.ndim == 2 and rows.layout == "C"
+            and rows.dtype == types.uint8):
         return None
-    sig = types.UniTuple(types.uint64, 2)(hands, types.int64, key_table, suit_table, displace,
+    sig = types.UniTuple(types.uint64, 2)(rows, types.int64, key_table, suit_table, displace,
                                           values, shifts, types.uint32, out, flagged, types.uint64)
-    width = hands.dtype.bitwidth // 8
 
     def codegen(context, builder, signature, args):
-        (hands_v, row0_v, key_v, suit_v, displace_v, values_v, shifts_v, n_cards_v, out_v,
+        (rows_v, row0_v, key_v, suit_v, displace_v, values_v, shifts_v, n_cards_v, out_v,
          flagged_v, n_flagged_v) = args
 
         def data(i, value, ty=_I8):
             ptr = context.make_array(signature.args[i])(context, builder, value).data
             return builder.bitcast(ptr, ty.as_pointer())
 
-        first, second, bad = _row_bytes(builder, data(0, hands_v), row0_v, width, n_cards_v)
-        bad = builder.or_(bad, _invalid(builder, first, second, n_cards_v))
+        first, second = _row_bytes(builder, data(0, rows_v), row0_v)
+        bad = _invalid(builder, first, second, n_cards_v)
         permute = _function(builder, "llvm.x86.avx512.permvar.si.512", _V16I32, [_V16I32, _V16I32])
         keys = builder.load(builder.bitcast(data(2, key_v), _V16I32.as_pointer()), align=4)
         suits = builder.load(builder.bitcast(data(3, suit_v), _V16I32.as_pointer()), align=4)
@@ -239,29 +224,61 @@ def _flush_row(hands, i, flush):
     return flush[ranks]
 
 
+def _block_bytes(hands, lo, hi, n_cards, buf):
+    """Rows ``lo:hi`` of ``hands`` as uint8 ids, and whether an id of a wider dtype is off
+    ``0..n_cards-1`` (it would not survive the narrowing): a view for 1-byte dtypes, else
+    narrowed into ``buf`` (one vectorised pass)."""
+
+
+@overload(_block_bytes, jit_options={"cache": True})
+def _block_bytes_impl(hands, lo, hi, n_cards, buf):
+    if hands.dtype.bitwidth == 8:
+        def view(hands, lo, hi, n_cards, buf):
+            return hands[lo:hi].view(np.uint8), False
+        return view
+
+    def narrow(hands, lo, hi, n_cards, buf):
+        src = hands[lo:hi].reshape(-1)
+        dst = buf[: hi - lo]
+        flat = dst.reshape(-1)
+        n = np.uint64(n_cards)
+        off = np.uint64(0)
+        for i in range(src.shape[0]):
+            v = np.uint64(src[i])  # negative ids become huge
+            off |= np.uint64(v >= n)
+            flat[i] = np.uint8(v)
+        return dst, off != 0
+    return narrow
+
+
 @kernel
 def score7_serial(hands, simd, tables, n_cards, out):
-    """Scores of the 7-card rows of ``hands`` into ``out``, one thread, validated: the first
-    row with an id off ``0..n_cards-1`` or a card twice (rows from its block on are not
-    scored), else -1. ``simd`` is ``EvalTables.simd7``; ``tables`` the kernel tuple."""
+    """Scores of the 7-card rows of ``hands`` (any integer dtype) into ``out``, one thread,
+    validated: the first row with an id off ``0..n_cards-1`` or a card twice (rows from its
+    block on are not scored), else -1. ``simd`` is ``EvalTables.simd7``; ``tables`` the
+    kernel tuple."""
     key_table, suit_table, displace, values, shifts = simd
+    flush = tables[-1]
     n = hands.shape[0]
     whole = n - n % ROWS
     flagged = np.empty(_BLOCK, np.int32)
+    buf = np.empty((_BLOCK, CARDS), np.uint8)
     n32 = np.uint32(n_cards)
     for lo in range(0, whole, _BLOCK):
         hi = min(lo + _BLOCK, whole)
-        bad = np.uint64(0)
+        rows, off = _block_bytes(hands, lo, hi, n_cards, buf)
+        block_out = out[lo:hi]
+        bad = np.uint64(off)
         n_flagged = np.uint64(0)
-        for row in range(lo, hi, ROWS):
-            b, n_flagged = _group16(hands, row, key_table, suit_table, displace, values, shifts,
-                                    n32, out, flagged, n_flagged)
+        for row in range(0, hi - lo, ROWS):
+            b, n_flagged = _group16(rows, row, key_table, suit_table, displace, values, shifts,
+                                    n32, block_out, flagged, n_flagged)
             bad |= b
         if bad:
             return K._first_invalid(hands, lo, hi, K._card_bits(n_cards))
         for t in range(n_flagged):
             i = flagged[t]
-            out[i] = _flush_row(hands, i, tables[-1])
+            block_out[i] = _flush_row(rows, i, flush)
     if whole == n:
         return np.int64(-1)
     bad = K.score_checked_serial(hands[whole:], tables, n_cards, out[whole:])
