@@ -24,8 +24,8 @@ not hoped for from the loop vectoriser):
    :func:`_flush_row`.
 
 Blocks of ``_BLOCK`` rows are scored and validated together; a block with an invalid row is
-rescanned by the scalar check to name its first bad row, as the scalar kernels do; rows
-after the last whole group of 16 go to :func:`~evaluator._kernels.score_checked_serial`.
+rescanned by the scalar check to name its first bad row, as the scalar kernels do; the rows
+after the last whole group of 16 are copied into one group padded with a valid hand.
 
 Measured (2M random 7-card uint8 rows of 52 cards, one thread, ``taskset -c 0``, thread CPU
 time, median of 9 interleaved calls, load ~5-6): this kernel ~508 M rows/s, the scalar raw
@@ -252,37 +252,55 @@ def _block_bytes_impl(hands, lo, hi, n_cards, buf):
 
 
 @kernel
+def _score_groups(rows, simd, n_cards, flush, out, flagged):
+    """Score the uint8 ``rows`` (a whole number of groups of 16) into ``out``: whether a row
+    is invalid (then the flush rows are left unscored)."""
+    key_table, suit_table, displace, values, shifts = simd
+    n32 = np.uint32(n_cards)
+    bad = np.uint64(0)
+    n_flagged = np.uint64(0)
+    for row in range(0, rows.shape[0], ROWS):
+        b, n_flagged = _group16(rows, row, key_table, suit_table, displace, values, shifts, n32,
+                                out, flagged, n_flagged)
+        bad |= b
+    if bad:
+        return True
+    for t in range(n_flagged):
+        i = flagged[t]
+        out[i] = _flush_row(rows, i, flush)
+    return False
+
+
+@kernel
 def score7_serial(hands, simd, tables, n_cards, out):
     """Scores of the 7-card rows of ``hands`` (any integer dtype) into ``out``, one thread,
     validated: the first row with an id off ``0..n_cards-1`` or a card twice (rows from its
     block on are not scored), else -1. ``simd`` is ``EvalTables.simd7``; ``tables`` the
-    kernel tuple."""
-    key_table, suit_table, displace, values, shifts = simd
+    kernel tuple (its flush table)."""
     flush = tables[-1]
     n = hands.shape[0]
     whole = n - n % ROWS
     flagged = np.empty(_BLOCK, np.int32)
     buf = np.empty((_BLOCK, CARDS), np.uint8)
-    n32 = np.uint32(n_cards)
     for lo in range(0, whole, _BLOCK):
         hi = min(lo + _BLOCK, whole)
         rows, off = _block_bytes(hands, lo, hi, n_cards, buf)
-        block_out = out[lo:hi]
-        bad = np.uint64(off)
-        n_flagged = np.uint64(0)
-        for row in range(0, hi - lo, ROWS):
-            b, n_flagged = _group16(rows, row, key_table, suit_table, displace, values, shifts,
-                                    n32, block_out, flagged, n_flagged)
-            bad |= b
-        if bad:
+        if off or _score_groups(rows, simd, n_cards, flush, out[lo:hi], flagged):
             return K._first_invalid(hands, lo, hi, K._card_bits(n_cards))
-        for t in range(n_flagged):
-            i = flagged[t]
-            block_out[i] = _flush_row(rows, i, flush)
-    if whole == n:
-        return np.int64(-1)
-    bad = K.score_checked_serial(hands[whole:], tables, n_cards, out[whole:])
-    return bad if bad < 0 else whole + bad
+    if whole < n:  # the last rows, padded to a group with a valid hand (cards 0..6)
+        rows = buf[:ROWS]
+        tail_out = np.empty(ROWS, np.int32)
+        off = False
+        for i in range(ROWS):
+            for j in range(CARDS):
+                v = np.uint64(hands[whole + i, j]) if whole + i < n else np.uint64(j)
+                off |= v >= np.uint64(n_cards)
+                rows[i, j] = np.uint8(v)
+        if off or _score_groups(rows, simd, n_cards, flush, tail_out, flagged):
+            return K._first_invalid(hands, whole, n, K._card_bits(n_cards))
+        for i in range(n - whole):
+            out[whole + i] = tail_out[i]
+    return np.int64(-1)
 
 
 @kernel(parallel=True)
