@@ -36,7 +36,8 @@ multiplier: the hash of a hand is the plain sum of its 7 keys.
 Card arrays of any integer dtype are scored as they are: numba compiles (and caches)
 a variant per dtype, and card ids index the tables as unsigned numbers (:func:`_u`),
 so signed dtypes get no negative-index wrap-around code. :func:`score_checked` and
-:func:`score_checked_serial` (what ``evaluate_batch`` calls) validate the rows inside
+:func:`score_checked_serial` (what ``evaluate_batch`` calls for 5 and 6 cards, and for 7
+where numba does not target an AVX-512 CPU; else ``_simd7.py``) validate the rows inside
 pass 1 (:func:`_slots7`): a branch-free per-row test OR-ed into one word per block,
 the key tables padded to 256 entries so an invalid id hashes harmlessly, and only a
 failed block is scanned again to name its first bad row. Measured (2M random

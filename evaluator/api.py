@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _kernels as K
+from . import _simd7
 from .cards import CardsLike, card_rows, format_cards, invalid_row_error, parse_cards
 from .errors import CardError
 from .spec import CATEGORIES, GameSpec, get_game
@@ -41,15 +42,20 @@ def evaluate_batch(
     what ``np.array`` of Python ints gives, is not converted: the kernels are compiled
     for each dtype). Rows are validated (ids in the deck, no card twice in a row) in the
     scoring pass itself; it runs in parallel over all numba threads unless
-    ``threads=False``.
+    ``threads=False``. 7-card rows run the AVX-512 kernel where the CPU has it (``_simd7``).
     """
     spec = get_game(game)
     arr = card_rows(hands, HAND_SIZES, "hands must be an (n, 5|6|7) array of card ids")
     out = np.empty(arr.shape[0], dtype=np.int32)
     if not arr.size:
         return out
-    kernel = K.score_checked if threads else K.score_checked_serial
-    bad = kernel(arr, get_tables(spec).kernel_args, spec.n_cards, out)
+    tables = get_tables(spec)
+    if arr.shape[1] == _simd7.CARDS and tables.simd7 is not None and _simd7.available():
+        simd = _simd7.score7 if threads else _simd7.score7_serial
+        bad = simd(arr, tables.simd7, tables.kernel_args, spec.n_cards, out)
+    else:
+        kernel = K.score_checked if threads else K.score_checked_serial
+        bad = kernel(arr, tables.kernel_args, spec.n_cards, out)
     if bad >= 0:
         raise invalid_row_error(arr, bad, spec)
     return out

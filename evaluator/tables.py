@@ -161,6 +161,33 @@ class EvalTables:
                 self.values, mult7 >> np.uint64(32), bucket7, slot7, mask7, displace_at,
                 values_at, self.flush)
 
+    @cached_property
+    def simd7(self) -> tuple | None:
+        """The 7-card table as the vector kernel reads it (``_simd7.py``), or None when it
+        cannot (a displacement wider than a byte, fewer than 256 slots, more than 16 ranks):
+        ``(key_table, suit_table, displace, values, shifts)``.
+
+        ``key_table[r]`` is ``(5**r * m) mod 2**32`` (int32[16], the hash of a hand is the sum
+        of its cards' keys mod 2**32); ``suit_table[i]`` the suit-counter nibble
+        ``1 << 4 * (i % 4)`` (int32[16]); ``displace`` and ``values`` the 7-card
+        displacements (uint8) and scores (uint16) padded so a 4-byte read at any entry stays
+        inside; ``shifts`` the bucket shift, slot shift and slot mask of the key sum (uint32).
+        """
+        mult, bucket, slot, mask = (int(x) for x in self.hash_params[1])
+        m, bucket, slot = mult >> 32, bucket - 32, slot - 32  # shifts of the key sum's 32 bits
+        n_ranks = len(self.card_key) // 4
+        n_buckets = 1 << (32 - bucket)
+        displace = self.displace[len(self.displace) - n_buckets :]
+        values = self.values[len(self.values) - (mask + 1) :]
+        if displace.dtype != np.uint8 or mask < 255 or n_ranks > 16 or slot < 0:
+            return None
+        keys = np.zeros(16, dtype=np.uint32)
+        keys[:n_ranks] = [(5**r * m) % 2**32 for r in range(n_ranks)]
+        suits = np.array([1 << 4 * (i % 4) for i in range(16)], dtype=np.int32)
+        return (keys.view(np.int32), suits, np.concatenate([displace, np.zeros(3, np.uint8)]),
+                np.concatenate([values, np.zeros(1, np.uint16)]),
+                np.array([bucket, slot, mask], dtype=np.uint32))
+
 
 def _smallest_uint(max_value: int) -> type:
     return next(t for t in (np.uint8, np.uint16, np.uint32) if max_value <= np.iinfo(t).max)
