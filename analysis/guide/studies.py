@@ -123,6 +123,7 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         FAMILIES,
         GAME_STATES,
         browser_data,
+        drop_large_solutions,
         sample_boards,
         solve_family,
         spot_tables,
@@ -147,6 +148,7 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     for name, frame in spot_tables(paths, options.deck).items():
         write_table(frame, folder, name, manifest)
     write_text(folder / "spots_browser.json", json.dumps(browser_data(paths), separators=(",", ":")))
+    drop_large_solutions(paths)  # the turn's (about 7 MB a spot): its tables and browser data stay
     return {"manifest": manifest, "tables": _tables(folder), "charts": [], "browser": "spots_browser.json"}
 
 

@@ -8,7 +8,8 @@ bank, bank 1 nearly empty, bank 3 nearly empty), each spot to a target exploitab
 their sum, is reported beside it).
 Solutions are written one file per spot (``solutions/<family>-<state>-<board>.npz``,
 whole or not at all) as they finish, so an interrupted batch resumes where it
-stopped; a file that no longer matches its spot is solved again.
+stopped; a file that no longer matches its spot is solved again. Families whose files
+are large (the turn's) drop them once their tables are written (:func:`drop_large_solutions`).
 
 :func:`spot_tables` reads the solutions as tables: one row per spot with its board
 texture, convergence and values; the range summaries (by made hand and starting
@@ -71,6 +72,9 @@ class Family:
     bets: str = "100%, a"
     raises: str = "a"
     description: str = ""
+    keep_solutions: bool = True
+    """Keep the solution files once the tables are written (a turn spot's file is about 7 MB:
+    the study keeps only its tables and browser data, and ``dilemma solve spot`` re-solves it)."""
 
     def spot(self, board: str, state: GameState, deck: str) -> Spot:
         """The family's spot on ``board`` in ``state``."""
@@ -83,7 +87,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("hu-river", 5, 40, 980, description="heads-up on the river, both in $20 pre-flop, random "
                                                   "holdings, bets of the pot or all-in, raises all-in"),
     Family("hu-turn", 4, 40, 980, description="heads-up on the turn (every river card dealt), both in $20 "
-                                                 "pre-flop, random holdings, bets of the pot or all-in, raises all-in"),
+                                                 "pre-flop, random holdings, bets of the pot or all-in, raises all-in",
+           keep_solutions=False),
 )
 """The families the guide solves."""
 
@@ -237,3 +242,14 @@ def browser_data(paths: list[Path]) -> dict[str, Any]:
             "ev_missing": EV_MISSING,
             "states": {s.name: s.description for s in GAME_STATES},
             "families": {f.name: f.description for f in FAMILIES}, "spots": spots}
+
+
+def drop_large_solutions(paths: list[Path]) -> list[Path]:
+    """Remove the solution files of families that do not keep them; returns the files kept."""
+    kept = []
+    for path in paths:
+        if family_state(path)[0].keep_solutions:
+            kept.append(path)
+        else:
+            path.unlink(missing_ok=True)
+    return kept
