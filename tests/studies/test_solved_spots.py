@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.studies.solved_spots import FAMILIES, GAME_STATES, sample_boards, solve_family, spot_tables
+from analysis.studies.solved_spots import (
+    FAMILIES,
+    GAME_STATES,
+    sample_boards,
+    solve_family,
+    spot_tables,
+)
 
 
 def _aggregate(folder, seed: int):
