@@ -31,7 +31,7 @@ def main() -> None:
     ap.add_argument("--bets", default="100%, a")
     ap.add_argument("--raises", default="a")
     ap.add_argument("--deck", default="reference")
-    ap.add_argument("--target", type=float, default=0.3, help="NashConv, % of the pot")
+    ap.add_argument("--target", type=float, default=0.3, help="NashConv, %% of the pot")
     ap.add_argument("--max-iterations", type=int, default=3000)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--method", default="dcfr", help="dcfr or cfr+")

@@ -32,7 +32,7 @@ def main() -> None:
     ap.add_argument("--bets", default="100%, a")
     ap.add_argument("--raises", default="a")
     ap.add_argument("--deck", default="reference")
-    ap.add_argument("--target", type=float, default=0.3, help="% of the pot")
+    ap.add_argument("--target", type=float, default=0.3, help="%% of the pot")
     ap.add_argument("--measure", default="mean", choices=["mean", "nash_conv"],
                     help="what the target reads: the mean best-response gain (NashConv / 2) or NashConv")
     ap.add_argument("--max-iterations", type=int, default=3000)
