@@ -113,8 +113,9 @@ def _file(folder: Path, family: Family, state: GameState, board: str) -> Path:
 def solve_family(folder: Path, family: Family, boards: list[str], states: tuple[GameState, ...], deck: str,
                  target_pct: float, max_iterations: int,
                  progress: Callable[[int, int, str], None] | None = None) -> list[Path]:
-    """Solve every (state, board) spot of ``family`` into ``folder/solutions`` (resuming: a finished
-    spot whose file holds the same spot is kept); returns the solution files in order."""
+    """Solve every (state, board) spot of ``family`` into ``folder/solutions`` (resuming: a file that
+    holds the same spot is kept, and solved on from where it stopped if it has not reached this
+    target); returns the solution files in order."""
     if not target_pct > 0:
         raise SpotFamilyError(f"target {target_pct}% of the pot: must be positive")
     todo = [(s, b) for s in states for b in boards]
@@ -126,11 +127,15 @@ def solve_family(folder: Path, family: Family, boards: list[str], states: tuple[
             progress(i, len(todo), f"{family.name} {state.name} {board}")
         if path.exists():
             try:
-                if load_solution(path).spot.describe() == spot.describe():
-                    paths.append(path)
-                    continue
+                sol = load_solution(path)
             except SpotError:
-                pass  # a damaged or foreign file: solve again
+                sol = None  # a damaged or foreign file: solve again
+            if sol is not None and sol.spot.describe() == spot.describe():
+                if sol.exploitability_pct > target_pct and sol.iterations < max_iterations:
+                    sol.solver.run(target_pct=target_pct, max_iterations=max_iterations)  # a looser earlier target
+                    sol.save(path)
+                paths.append(path)
+                continue
         path.parent.mkdir(parents=True, exist_ok=True)
         solve_spot(spot, target_pct=target_pct, max_iterations=max_iterations).save(path)
         paths.append(path)

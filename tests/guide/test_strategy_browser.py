@@ -49,6 +49,7 @@ def test_tables_come_from_the_stored_solutions(study):
 
 
 def test_an_interrupted_batch_resumes_without_solving_again(tmp_path):
+    from analysis.solvers.cards import solve_spot
     from analysis.studies.solved_spots import FAMILIES, GAME_STATES, sample_boards, solve_family
 
     family, states = FAMILIES[0], GAME_STATES[:1]
@@ -61,6 +62,13 @@ def test_an_interrupted_batch_resumes_without_solving_again(tmp_path):
     again = solve_family(tmp_path, family, boards, states, "reference", 5.0, 200)
     assert load_solution(again[1]).iterations > 0 and again[0].stat().st_mtime_ns == stamp
     assert sample_boards(family, 2, 5, "reference") == boards  # the sample is seeded
+    loose = load_solution(again[0])
+    tighter = solve_family(tmp_path, family, boards[:1], states, "reference", 1.0, 2000)  # a stricter target
+    resumed = load_solution(tighter[0])
+    assert resumed.iterations > loose.iterations and resumed.exploitability_pct <= 1.0
+    direct = solve_spot(family.spot(boards[0], states[0], "reference"), target_pct=1.0, max_iterations=2000)
+    assert direct.iterations == resumed.iterations  # solving on from the file is the same as solving at once
+    np.testing.assert_array_equal(direct.solver.sums[0], resumed.solver.sums[0])
 
 
 @pytest.mark.skipif(find_chromium() is None, reason="Chromium not installed (.ci/run installs it: apt-get install "
