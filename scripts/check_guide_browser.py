@@ -25,8 +25,7 @@ PROBE = """<script>
 window.addEventListener('load', () => {
   const imgs = Array.from(document.images);
   const broken = imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.alt || i.src.slice(0, 40));
-  document.body.setAttribute('data-images', String(imgs.length));
-  document.body.setAttribute('data-broken', JSON.stringify(broken));
+  document.body.setAttribute('data-images', JSON.stringify({images: imgs.length, broken: broken}));
 });
 </script>"""
 
@@ -99,29 +98,15 @@ def click_browser(page: str | Path, spot: int, line: int, cls: str, made: int = 
 
 def check_page(page: str | Path, screenshot: str | Path | None = None, timeout: float = 120) -> dict:
     """Load ``page`` in headless Chromium; return ``{"images": n, "broken": [...]}``."""
-    chromium = find_chromium()
-    if chromium is None:
-        raise FileNotFoundError("no Chromium found: apt-get install chromium")
-    page = Path(page).resolve()
-    html = page.read_text(encoding="utf-8")
-    with tempfile.TemporaryDirectory() as tmp:
-        probe = Path(tmp) / page.name
-        probe.write_text(html.replace("</body>", PROBE + "</body>", 1), encoding="utf-8")
-        # relative links (CSV files) keep working from the copy only for the screenshot's sake
-        flags = [*FLAGS, f"--user-data-dir={Path(tmp) / 'profile'}"]
-        dom = subprocess.run([chromium, *flags, "--dump-dom", probe.as_uri()],
-                             capture_output=True, text=True, timeout=timeout).stdout
-        if screenshot:
-            shot = Path(screenshot).resolve()
-            shot.parent.mkdir(parents=True, exist_ok=True)
-            subprocess.run([chromium, *flags, f"--screenshot={shot}", "--window-size=1280,2400",
-                            page.as_uri()], capture_output=True, text=True, timeout=timeout)
-    images = re.search(r'data-images="(\d+)"', dom)
-    broken = re.search(r"data-broken=\"([^\"]*)\"", dom)
-    if not images or broken is None:
-        raise RuntimeError("the page did not finish loading in Chromium (no probe result in the DOM)")
-    return {"images": int(images.group(1)),
-            "broken": json.loads(broken.group(1).replace("&quot;", '"'))}
+    result = json.loads(run_in_page(page, PROBE, "images", timeout))
+    if screenshot:
+        shot = Path(screenshot).resolve()
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run([find_chromium(), *FLAGS, f"--user-data-dir={Path(tmp) / 'profile'}",
+                            f"--screenshot={shot}", "--window-size=1280,2400", Path(page).resolve().as_uri()],
+                           capture_output=True, text=True, timeout=timeout)
+    return result
 
 
 def main() -> int:

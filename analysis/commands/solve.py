@@ -188,7 +188,9 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
             for g, rows in made.groupby("group", sort=False)}
     free = solution.fold_or_check() if spot.tree.free_fold else None
     if free is not None:
-        summary["fold_or_check"] = _fold_or_check_summary(free)
+        from analysis.solvers.cards.solution import fold_or_check_shares
+
+        summary["fold_or_check"] = fold_or_check_shares(free)
     if fmt == "json":
         echo(json.dumps(summary, sort_keys=True))
     else:
@@ -225,18 +227,6 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
             names = ("spot_strategy" + (", spot_summary" if spot.players == 2 else "")
                      + (", spot_fold_or_check" if free is not None else ""))
             echo(f"tables in {out}/ ({names}: .csv, .parquet, .manifest.json)")
-
-
-def _fold_or_check_summary(table) -> dict[str, dict]:  # pandas.DataFrame (import kept lazy)
-    """Per decision line: the weighted share of the range per answer and the mean regrets."""
-    out = {}
-    for line, rows in table[table["answer"] != "unreached"].groupby("line", sort=False):
-        w = rows["weight"] / rows["weight"].sum()
-        row = {a: float(w[rows["answer"] == a].sum()) for a in ("folds for free", "checks", "indifferent")}
-        row.update(player=str(rows["player"].iloc[0]), regret_fold=float((w * rows["regret_fold"]).sum()),
-                   regret_check=float((w * rows["regret_check"]).sum()))
-        out[str(line)] = row
-    return out
 
 
 def _root_summary(solution) -> dict[str, float]:  # SpotSolution (import kept lazy)

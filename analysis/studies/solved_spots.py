@@ -30,6 +30,7 @@ import pandas as pd
 
 from analysis.dilemma.decks import load_deck
 from analysis.solvers.cards import Spot, SpotError, SpotSolution, load_solution, solve_spot
+from analysis.solvers.cards.solution import fold_or_check_shares
 from evaluator.errors import LabError
 
 from .fold_vs_check.results import classify_board
@@ -189,14 +190,9 @@ def spot_tables(paths: list[Path], deck: str) -> dict[str, pd.DataFrame]:
         for line in sol.first_street_lines():
             for by in ("made_hand", "class") if not line else ("made_hand",):  # classes at the root only
                 summaries.append(sol.summary(line, by).assign(**key))
-        table = sol.fold_or_check()
-        for line, rows in table[table.answer != "unreached"].groupby("line", sort=False):
-            w = rows.weight / rows.weight.sum()
-            free.append({**key, "line": line, "player": rows.player.iloc[0],
-                         **{a.replace(" ", "_"): float(w[rows.answer == a].sum())
-                            for a in ("folds for free", "checks", "indifferent")},
-                         "regret_fold": float((w * rows.regret_fold).sum()),
-                         "regret_check": float((w * rows.regret_check).sum())})
+        for line, row in fold_or_check_shares(sol.fold_or_check()).items():
+            free.append({**key, "line": line, "player": row.pop("player"),
+                         **{a.replace(" ", "_"): v for a, v in row.items()}})
     return {"spots": pd.DataFrame(index), "spots_summary": pd.concat(summaries, ignore_index=True),
             "spots_fold_or_check": pd.DataFrame(free)}
 

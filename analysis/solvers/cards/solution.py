@@ -377,6 +377,23 @@ def fold_or_check_frame(line: str, player: str, names: list[str], weight: np.nda
     })
 
 
+ANSWERS = ("folds for free", "checks", "indifferent")
+"""The answers of a fold-or-check decision (``unreached`` aside)."""
+
+
+def fold_or_check_shares(table: pd.DataFrame) -> dict[str, dict]:
+    """Per decision line of a :meth:`SpotSolution.fold_or_check` table: the range-weighted share
+    of each answer, the player and the mean regret of folding and of checking."""
+    out = {}
+    for line, rows in table[table["answer"] != "unreached"].groupby("line", sort=False):
+        w = rows["weight"] / rows["weight"].sum()
+        row = {a: float(w[rows["answer"] == a].sum()) for a in ANSWERS}
+        row.update(player=str(rows["player"].iloc[0]), regret_fold=float((w * rows["regret_fold"]).sum()),
+                   regret_check=float((w * rows["regret_check"]).sum()))
+        out[str(line)] = row
+    return out
+
+
 def _compatible_mass(solver: CardSolver, player: int, reach: np.ndarray) -> np.ndarray:
     """Per holding of ``player``, the opponent reach of the holdings it does not share a card with."""
     t = solver.tables

@@ -142,16 +142,7 @@ def _actions(spot: Spot, node: PublicNode, info: _Info) -> list[tuple[int, int]]
     sizes = tree.sizes[node.street][player]
     actions: list[tuple[int, int]] = []
     if info.prev_action in (0, A_CHECK):
-        if tree.free_fold:
-            actions.append((A_FOLD, 0))
-        actions.append((A_CHECK, 0))
-        for size in sizes.bets:
-            if size.kind == POT:
-                actions.append((A_BET, _chips(pot * size.value, unit)))
-            elif size.kind == ALLIN:
-                actions.append((A_ALLIN, max_amount))
-        if max_amount <= _chips(pot * tree.add_allin_threshold, unit):
-            actions.append((A_ALLIN, max_amount))
+        actions += open_actions(tree, sizes, pot, max_amount, unit)
     else:
         actions += [(A_FOLD, 0), (A_CALL, 0)]
         capped = tree.raise_cap and info.num_bets >= tree.raise_cap
@@ -219,6 +210,22 @@ def mirror_map(cards: Sequence[int], fixed: Sequence[int], swaps: Sequence[tuple
 def _round(x: float) -> int:
     """Round half away from zero, as Rust's ``f64::round``."""
     return int(np.floor(x + 0.5)) if x >= 0 else -int(np.floor(-x + 0.5))
+
+
+def open_actions(tree, sizes, pot: int, allin: int, unit: int) -> list[tuple[int, int]]:
+    """The actions when nobody has bet: the free fold if the tree allows it, check, each bet size
+    (pot fractions rounded to ``unit``, all-in to ``allin``) and all-in below the add threshold
+    (duplicates are removed by the caller's sort)."""
+    actions = [(A_FOLD, 0)] if tree.free_fold else []
+    actions.append((A_CHECK, 0))
+    for size in sizes.bets:
+        if size.kind == POT:
+            actions.append((A_BET, _chips(pot * size.value, unit)))
+        elif size.kind == ALLIN:
+            actions.append((A_ALLIN, allin))
+    if allin <= _chips(pot * tree.add_allin_threshold, unit):
+        actions.append((A_ALLIN, allin))
+    return actions
 
 
 def _chips(x: float, unit: int) -> int:

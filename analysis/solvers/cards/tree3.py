@@ -36,8 +36,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .spot import ALLIN, POT, PREV, Spot, SpotError
-from .tree import A_ALLIN, A_BET, A_CALL, A_CHECK, A_FOLD, A_RAISE, DECISION, FOLD, SHOWDOWN, _chips
+from .spot import POT, PREV, Spot, SpotError
+from .tree import (
+    A_ALLIN,
+    A_BET,
+    A_CALL,
+    A_FOLD,
+    A_RAISE,
+    DECISION,
+    FOLD,
+    SHOWDOWN,
+    _chips,
+    open_actions,
+)
 
 __all__ = ["N_PLAYERS", "PublicNode3", "Tree3", "action_tree3", "expand3"]
 
@@ -140,16 +151,7 @@ def _actions(spot: Spot, p: int, st: _State) -> list[tuple[int, int]]:
     min_amount = min(top + max(st.inc, spot.min_bet), stack)
     actions: list[tuple[int, int]] = []
     if to_call == 0:
-        if tree.free_fold:
-            actions.append((A_FOLD, 0))
-        actions.append((A_CHECK, 0))
-        for size in sizes.bets:
-            if size.kind == POT:
-                actions.append((A_BET, _chips(pot * size.value, unit)))
-            elif size.kind == ALLIN:
-                actions.append((A_ALLIN, stack))
-        if stack <= _chips(pot * tree.add_allin_threshold, unit):
-            actions.append((A_ALLIN, stack))
+        actions += open_actions(tree, sizes, pot, stack, unit)
     else:
         actions += [(A_FOLD, 0), (A_CALL, 0)]
         capped = tree.raise_cap and st.num_bets >= tree.raise_cap
