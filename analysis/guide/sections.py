@@ -810,6 +810,9 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
     out.append(_block("p", (
         "Where a row shows folding while the free-fold table says 'indifferent', those folds are ties the solver "
         "happens to mix, not a preference.")))
+    out += _facing_bet(_csv(folder, "spots_facing_bet"))
+    out += _versus_models(_csv(folder, "spots_versus_models"), m.get("versus_models", []))
+    out += _strength_translated(_csv(folder, "strength_translated"), m.get("strength_boards"), m.get("seed", 0))
     if info.get("browser"):
         out.append(_block("p", (
             "The strategy browser below reads the stored solutions: pick a spot and a decision; each of the "
@@ -817,6 +820,129 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
             "often they reach the decision); click a class for its holdings with every action's frequency "
             "and EV; filter by made hand.")))
         out.append(Block("browser", path=f"{info['study']}/{info['browser']}"))
+    return out
+
+
+def _facing_bet(facing: pd.DataFrame | None) -> list:
+    """Calling thresholds at equilibrium beside the pot odds."""
+    if facing is None or not len(facing):
+        return []
+    out = [_block("p", (
+        "**Facing a bet.** At every first-street decision where a player faces a bet: how often it comes up "
+        "(share of deals reaching it), what calling costs and the pot odds (the equity a Texas Hold'em caller "
+        "needs: to call / (pot + to call)), then at equilibrium the share of the range that calls and the share "
+        "that *prefers* calling (calling worth more than folding by over 1% of the pot; 'near indifferent' when "
+        "the two are closer). The threshold is the one cut that best separates the holdings that prefer calling "
+        "from those that prefer folding: on the river on the holding's equity against the bettor's range at that "
+        "decision, on the turn on strength; 'fit' is the share of the range the cut classifies right. Means over "
+        "the boards:"))]
+    cols = ["reached", "to_call", "pot_odds", "threshold", "threshold_accuracy", "calls", "prefers_call",
+            "near_indifferent", "call_gain"]
+    table = facing.groupby(["family", "state", "line", "player", "scale"], sort=False)[cols].mean().reset_index()
+    table = _percent(table, ["reached", "pot_odds", "threshold", "threshold_accuracy", "calls", "prefers_call",
+                             "near_indifferent"])
+    table["to_call"] = table["to_call"].round(0).astype(int)
+    table["call_gain"] = table["call_gain"].map(lambda v: f"{v:.2f}")
+    out.append(_block("table", frame=table.rename(columns={
+        "reached": "reached %", "to_call": "to call $", "pot_odds": "pot odds %", "threshold": "threshold %",
+        "threshold_accuracy": "fit %", "calls": "calls %", "prefers_call": "prefers calling %",
+        "near_indifferent": "near indifferent %", "call_gain": "calling minus folding $"})))
+    river = facing[(facing.family == "hu-river") & (facing.state == "start") & (facing.line.str.count("/") == 0)
+                   & (facing.pot_odds < 0.4)]
+    if len(river):
+        out.append(_block("p", (
+            f"Heads-up on the river, facing a pot-sized bet (pot odds {100 * river['pot_odds'].mean():.0f}%), the "
+            f"equilibrium caller prefers calling from about {100 * river['threshold'].mean():.0f}% equity against "
+            f"the bettor's range (fit {100 * river['threshold_accuracy'].mean():.0f}%) and calls "
+            f"{100 * river['calls'].mean():.0f}% of its range. A Texas Hold'em player would need the pot odds. "
+            "The difference is the penalty: folding to a bet in the last round makes the folder a loser who pays "
+            "its penalty share heads-up (nobody else is left to show down, so the river exception spares no one), "
+            "so folding costs the penalty on top of the chips already in, and a call that loses pays no more "
+            "penalty than the fold. Deeper in the tree (an all-in over a bet) decisions come up in a few % of "
+            "deals: there more of the range sits near indifference, and the solver's mix there is not settled "
+            "by a solve to 0.3% of the pot; read 'prefers calling' rather than 'calls'.")))
+    return out
+
+
+def _versus_models(versus: pd.DataFrame | None, models: list[str]) -> list:
+    """The free-fold answer at equilibrium beside best responses to each opponent model."""
+    if versus is None or not len(versus):
+        return []
+    out = [_block("p", (
+        "**The equilibrium beside the best response.** The same spots, with the opponent locked to one of the "
+        "fold-vs-check study's models at every decision (node locking; models " + ", ".join(f"`{x}`" for x in models)
+        + ") so the player plays a best response to it, beside the equilibrium: the share of the range whose best "
+        "choice is to fold for free, the share indifferent, the player's value ($, chips after the settlement) "
+        "and, against a model, the value the player's equilibrium strategy keeps against it. Means over the "
+        "boards:"))]
+    table = versus.groupby(["family", "state", "line", "player", "opponent"], sort=False)[
+        ["folds_for_free", "indifferent", "ev", "equilibrium_ev"]].mean().reset_index()
+    table = _percent(table, ["folds_for_free", "indifferent"])
+    for col in ("ev", "equilibrium_ev"):
+        table[col] = table[col].map(lambda v: f"{v:.1f}" if np.isfinite(v) else "")
+    out.append(_block("table", frame=table.rename(columns={
+        "folds_for_free": "folds for free %", "indifferent": "indifferent %", "ev": "value $",
+        "equilibrium_ev": "equilibrium strategy's value $"})))
+    root = versus[versus.line == "(root)"]
+    if len(root):
+        eq = root[root.opponent == "equilibrium"]["folds_for_free"]
+        br = root[root.opponent != "equilibrium"].groupby("opponent")["folds_for_free"].mean()
+        vs = root[root.opponent != "equilibrium"].groupby("opponent", sort=False)[["ev", "equilibrium_ev"]].mean()
+        agree = eq.max() < 0.01 and br.max() < 0.01
+        out.append(_block("p", (
+            "First to act, the share of the range whose best choice is folding for free averages "
+            f"{100 * eq.mean():.1f}% at equilibrium (at most {100 * eq.max():.1f}% on one board and state) and "
+            + ", ".join(f"{100 * v:.1f}% against `{o}`" for o, v in br.items()) + ". "
+            + ("Heads-up the two views agree: fold for free almost never. A heads-up free fold makes the folder "
+               "the loser of the last betting round, so it pays the penalty share a lost showdown would cost "
+               "and gives up the chance to win; only a holding that can neither win at showdown nor escape by "
+               "folding to a bet later is indifferent. " if agree else
+               "The views differ here: the best response exploits what the model does, the equilibrium assumes "
+               "an opponent who exploits back. ")
+            + "Where the assumption matters is the value: first to act, keeping the equilibrium strategy against "
+            "a model is worth " + ", ".join(f"${r.equilibrium_ev:.0f} a hand against `{o}` (the best response: "
+                                            f"${r.ev:.0f})" for o, r in vs.iterrows())
+            + ". The models bet and call by fixed strength thresholds whatever the bet size and never bluff, "
+            "which a best response exploits (mostly by betting all-in into their calls); the equilibrium strategy "
+            "gains less against them but loses at most the exploitability stated above against any opponent. "
+            "Use the best response against an opponent you have read as one of "
+            "these styles, the equilibrium otherwise. The guide's two answers part three-handed, where folding "
+            "for free escapes the penalty while the other two play on: there the abstracted equilibrium above "
+            "folds weak turn holdings for free and the fold-vs-check grid, against models that never bluff, "
+            "checks.")))
+    return out
+
+
+def _strength_translated(table: pd.DataFrame | None, boards: int | None, seed: int) -> list:
+    """What each tenth of the strength scale holds, in made hands and draws."""
+    if table is None or not len(table):
+        return []
+    out = [_block("p", (
+        "**What a strength means.** Strength, the scale of the fold-vs-check grid and the opponent models, is the "
+        "share of all two-card holdings a holding beats on the board (ties half). On "
+        f"{boards or 'a sample of'} boards a street drawn uniformly (seed {seed}), every holding, the made hands "
+        "in each tenth of the scale (% of the holdings in that tenth; a board pair alone is no pair of the "
+        "player's):"))]
+    made = table[table["by"] == "made_hand"]
+    for street in ("river", "turn", "flop"):
+        rows = made[made.street == street]
+        if not len(rows):
+            continue
+        pivot = rows.pivot_table(index="strength", columns="group", values="share", aggfunc="sum").fillna(0.0)
+        keep = [g for g in MADE_HANDS if g in pivot.columns and pivot[g].max() >= 0.01]
+        frame = _percent(pivot[keep], keep)
+        frame.columns.name = None
+        out.append(_block("p", f"{street.capitalize()}:"))
+        out.append(_block("table", frame=frame.reset_index()))
+    draws = table[(table["by"] == "draw") & (table.street != "river")]
+    if len(draws):
+        pivot = draws.pivot_table(index=["street", "strength"], columns="group", values="share",
+                                  aggfunc="sum").fillna(0.0)
+        keep = [g for g in ("combo draw", "flush draw", "open-ended", "gutshot") if g in pivot.columns]
+        frame = _percent(pivot[keep], keep)
+        frame.columns.name = None
+        out.append(_block("p", "Draws on the flop and the turn, by tenth of strength (%; the rest have none):"))
+        out.append(_block("table", frame=frame.reset_index()))
     return out
 
 

@@ -128,6 +128,7 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         solve_family,
         spot_tables,
     )
+    from analysis.studies.spot_questions import BR_MODELS, question_tables
 
     # (boards, target % of the pot, game states) per family; quick: a preview of each
     plan = {"hu-river": (2, 2.0, GAME_STATES[::2]) if options.quick else (8, 0.3, GAME_STATES),
@@ -144,8 +145,12 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
                               progress=lambda i, n, what: options.progress and options.progress(i, n, what))
     manifest = provenance(study="solved_spots", families={f.name: f.description for f in FAMILIES},
                           samples=samples, deck=options.deck, seed=options.seed,
-                          method="dcfr, exact best responses (card-level, every holding)")
-    for name, frame in spot_tables(paths, options.deck).items():
+                          method="dcfr, exact best responses (card-level, every holding)",
+                          versus_models=list(BR_MODELS))
+    manifest["strength_boards"] = 10 if options.quick else 60
+    tables = {**spot_tables(paths, options.deck),
+              **question_tables(paths, options.deck, options.seed, manifest["strength_boards"])}
+    for name, frame in tables.items():
         write_table(frame, folder, name, manifest)
     write_text(folder / "spots_browser.json", json.dumps(browser_data(paths), separators=(",", ":")))
     drop_large_solutions(paths)  # the turn's (about 7 MB a spot): its tables and browser data stay
@@ -270,7 +275,7 @@ STUDIES: tuple[Study, ...] = (
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
     Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
-          "strategy browser", run_solved_spots),
+          "strategy browser", run_solved_spots, version=2),
     Study("whole_games", "Which way of playing wins whole games", run_whole_games),
     Study("brag", "Three Card Brag: hand odds, equity against 1-16 hands, and blind play", run_brag),
     Study("bluffjack", "Bluffjack: bust odds, and hit or stand against 1-9 opponents", run_bluffjack,

@@ -164,6 +164,13 @@ class SpotSolution:
             u = c
         return reach
 
+    def holding_weights(self, v: int) -> np.ndarray:
+        """How likely each of the actor's holdings is at decision ``v``: its own reach times the
+        opponent reach of the holdings it can meet (the weights of :meth:`summary`)."""
+        actor = int(self.solver.tree.nodes[v, PLAYER])
+        n = int(self.solver.tables.n_hands[actor])
+        return self.reach(v, actor)[:n] * _compatible_mass(self.solver, actor, self._opponent_reach(v))
+
     def board_at(self, v: int) -> list[int]:
         """The board's card ids at node ``v`` (the spot's board and the cards dealt since)."""
         dealt = [int(c) for c in self.solver.tree.nodes[v, [DEALT0, DEALT1]] if c >= 0]
@@ -285,8 +292,7 @@ class SpotSolution:
         v = self.node(line)
         actor = int(self.solver.tree.nodes[v, PLAYER])
         n = int(self.solver.tables.n_hands[actor])
-        weight = self.reach(v, actor)[:n] * _compatible_mass(self.solver, actor, self._opponent_reach(v))
-        weight = np.where(np.isnan(ev).any(axis=0), 0.0, weight)
+        weight = np.where(np.isnan(ev).any(axis=0), 0.0, self.holding_weights(v))
         groups = np.array(self.groups_at(actor, v)[by])
         freq = self.solver.strategy(v)
         total = weight.sum()
