@@ -27,6 +27,7 @@ from evaluator import evaluate_batch
 from ..methods import method_named
 from . import _kernels as K
 from .dilemma import payoff_tables
+from .schedule import next_check
 from .spot import Spot, SpotError
 from .tree import (
     CARD,
@@ -362,9 +363,11 @@ class CardSolver:
         return 100.0 * self.exploitability / self.spot.pot
 
     def run(self, *, target_pct: float = 0.3, max_iterations: int = 1000,
-            progress: Progress | None = None, check_every: int = CHECK_EVERY, stop=None) -> float:
+            progress: Progress | None = None, check_every: int = CHECK_EVERY, stop=None,
+            schedule: str = "fixed") -> float:
         """Iterate until exploitability <= ``target_pct``% of the pot (checked every ``check_every``
-        iterations) or ``max_iterations``; returns the exploitability in chips.
+        iterations, or fewer times while far from the target with ``schedule="adaptive"``: see
+        :mod:`.schedule`) or ``max_iterations``; returns the exploitability in chips.
 
         One iteration per kernel call: when ``stop`` (a ``threading.Event``) is set, the run
         returns after the current iteration (the state stays resumable bit for bit).
@@ -372,12 +375,16 @@ class CardSolver:
         start = time.perf_counter()
         target = self.spot.pot * target_pct / 100.0
         expl = self.exploitability
+        checks = [(i, e) for i, e, _ in self.history]  # (a resumed run schedules as one run)
+        due = next_check(self.iterations, checks, check_every, target, schedule)
         while self.iterations < max_iterations and expl > target:
             self.step(1)
             if stop is not None and stop.is_set():
                 return expl
-            if self.iterations % check_every == 0 or self.iterations == max_iterations:
+            if self.iterations >= due or self.iterations == max_iterations:
                 expl = self.exploitability
+                checks.append((self.iterations, expl))
+                due = next_check(self.iterations, checks, check_every, target, schedule)
                 self.history.append((self.iterations, expl, time.perf_counter() - start))
                 if progress is not None:
                     progress(self.iterations, expl)
