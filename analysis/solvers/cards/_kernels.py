@@ -23,6 +23,12 @@ times ``((t - p) / (t - p + 1))^3`` (``p`` the power of 4 at or below ``t``, so
 it restarts at 1, 4, 16, ...) plus the current strategy. CFR+ clips regrets at
 zero and averages the strategy linearly. Updates alternate between players.
 
+Exploitability checks: in ``MODE_BR_EV`` one walk per player gives both the best response's
+values and the average strategy's (:func:`check_values`): the opponent plays its average
+strategy in both, so the reach rows and the terminals are shared and only the traverser's
+decisions differ (a maximum beside a mix). Dilemma Hold'em needs both (it is not zero-sum):
+two walks a check instead of four, the same numbers bit for bit.
+
 Node locking: a decision node whose ``LOCK`` column is set plays the strategy held in
 its strategy sums (written there by :meth:`CardSolver.lock`) as both its current and
 its average strategy, is never updated, and does not best-respond in a best response.
