@@ -9,7 +9,7 @@ build and solve seconds and the peak resident memory of the process. No peer
 exists for this game (postflop-solver plays Texas Hold'em only).
 
 Run: ``taskset -c 0,1 .venv/bin/python scripts/bench_card_solver_dilemma.py --board 4s9h3d6c
-[--bets "100%, a"] [--raises a] [--target 0.3] [--max-iterations N] [--threads 2] [--method dcfr]``; say
+[--bets "100%, a"] [--raises a] [--target 0.3] [--max-iterations N] [--threads 2] [--method dcfr] [--schedule adaptive]``; say
 ``uptime`` with the figures (the machine is shared).
 """
 
@@ -38,6 +38,8 @@ def main() -> None:
     ap.add_argument("--max-iterations", type=int, default=3000)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--method", default="dcfr", help="dcfr or cfr+")
+    ap.add_argument("--schedule", default="fixed", choices=["fixed", "adaptive"],
+                    help="exploitability checks every 10 iterations, or fewer far from the target")
     args = ap.parse_args()
     t0 = time.perf_counter()
     import numba
@@ -57,7 +59,8 @@ def main() -> None:
                           "pct_pot": 100 * expl / spot.pot, "seconds": time.perf_counter() - t1}), flush=True)
 
     target = args.target / 2 if args.measure == "nash_conv" else args.target
-    solver.run(target_pct=target, max_iterations=args.max_iterations, progress=show)
+    solver.run(target_pct=target, max_iterations=args.max_iterations, progress=show,
+               schedule=args.schedule)
     t2 = time.perf_counter()
     ev = solver.expected_values()
     print(json.dumps({"board": args.board, "deck": args.deck, "bets": args.bets, "raises": args.raises,
@@ -67,6 +70,7 @@ def main() -> None:
                       "exploitability": solver.exploitability, "pct_pot": solver.exploitability_pct,
                       "nash_conv": solver.nash_conv, "measure": args.measure, "target": args.target,
                       "oop_ev": ev[0], "ip_ev": ev[1], "threads": args.threads, "method": args.method,
+                      "schedule": args.schedule, "checks": len(solver.history),
                       "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
 
 

@@ -16,7 +16,16 @@ from analysis.solvers.cards import CardSolver, Spot, SpotError
 from analysis.solvers.cards import _kernels as K
 from analysis.solvers.cards._payoffs import S_LOSE_MINUS_TIE, S_TIE, S_WIN_MINUS_TIE
 from analysis.solvers.cards.dilemma import holding_classes
-from analysis.solvers.cards.tree import A_CHECK, A_FOLD, DECISION, FOLD, KIND, action_tree
+from analysis.solvers.cards.tree import (
+    A_CHECK,
+    A_FOLD,
+    COUNT,
+    DECISION,
+    FOLD,
+    KIND,
+    PLAYER,
+    action_tree,
+)
 from tests.reference.card_solver import counterfactual_values, dilemma_payoff
 
 # green cards in the hands (As/Ah dividend, 2s/2h insurance), overlapping ranges
@@ -242,3 +251,33 @@ def test_bare_deck_flop_isomorphism_keeps_the_values():
         solver.step(2)
     for mode in (K.MODE_EV, K.MODE_BR):
         np.testing.assert_allclose(full.root_values(mode), iso.root_values(mode), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("deck", ["reference", "bare"])
+def test_check_walk_equals_the_best_response_and_average_walks(deck):
+    """The exploitability check's single walk per player (best response and average-strategy
+    values together) gives the rows of the two separate walks bit for bit: with tasks, suit
+    isomorphism (bare deck: spades and hearts swap) and a locked node."""
+    if deck == "bare":
+        spot = Spot.dilemma("4s4h3s3h", "AA, 99, 65s", "99, 88, 76s", 40, 200, "100%, a", "a", deck="bare")
+        solver = CardSolver(spot)
+        assert len(solver._iso[1]) < len(solver.tree.tasks)  # some tasks are mirrored
+    else:
+        spot = Spot.dilemma("7h9h3d6c", "AsAd, 2s2h, 8d7d, 4d4c", "AhAd, 2h3d, 5d5c, 3c3d", 40, 200,
+                            "100%, a", "a")
+        solver = CardSolver(spot, isomorphism=False)
+        v = int(solver.tree.decision_nodes[1])
+        k = int(solver.tree.nodes[v, COUNT])
+        n = int(solver.tables.n_hands[int(solver.tree.nodes[v, PLAYER])])
+        solver.lock(v, np.full((k, n), 1.0 / k))
+    assert not spot.zero_sum and len(solver.tree.tasks) > 0
+    solver.step(7)
+    best, average = solver.check_values()
+    br, ev = solver.root_values(K.MODE_BR), solver.root_values(K.MODE_EV)
+    for p in range(2):  # (entries beyond a player's holdings are scratch)
+        n = int(solver.tables.n_hands[p])
+        assert np.array_equal(best[p, :n], br[p, :n])
+        assert np.array_equal(average[p, :n], ev[p, :n])
+    gains = solver.best_response_values() - solver.expected_values()
+    assert solver.exploitability == float(gains.sum() / 2.0)
+    assert solver.exploitability > 0.0

@@ -23,6 +23,12 @@ times ``((t - p) / (t - p + 1))^3`` (``p`` the power of 4 at or below ``t``, so
 it restarts at 1, 4, 16, ...) plus the current strategy. CFR+ clips regrets at
 zero and averages the strategy linearly. Updates alternate between players.
 
+Exploitability checks: in ``MODE_BR_EV`` one walk per player gives both the best response's
+values and the average strategy's (:func:`check_values`): the opponent plays its average
+strategy in both, so the reach rows and the terminals are shared and only the traverser's
+decisions differ (a maximum beside a mix). Dilemma Hold'em needs both (it is not zero-sum):
+two walks a check instead of four, the same numbers bit for bit.
+
 Node locking: a decision node whose ``LOCK`` column is set plays the strategy held in
 its strategy sums (written there by :meth:`CardSolver.lock`) as both its current and
 its average strategy, is never updated, and does not best-respond in a best response.
@@ -70,7 +76,7 @@ from .tree import (
     TASK,
 )
 
-MODE_CFR, MODE_EV, MODE_BR = 0, 1, 2
+MODE_CFR, MODE_EV, MODE_BR, MODE_BR_EV = 0, 1, 2, 3
 METHOD_DCFR, METHOD_CFR_PLUS = 0, 1
 # coefs: float64 per call
 C_ALPHA, C_BETA, C_GAMMA, C_HALF_POT, C_INV_PAIRS, C_WEIGHT = range(6)
@@ -437,13 +443,16 @@ def _deposit(nodes, u, d, tree, trav, acc, vals):
 def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
     """Finish the open node ``u`` at depth ``d``: its value from its children's, and the updates."""
     n_hands = tree[3]
-    _, acc, vals, strat, _, _ = bufs
+    _, acc, vals, strat, _, _, acc2, vals2 = bufs
     trav = iopts[O_TRAV]
     mode = iopts[O_MODE]
     n = n_hands[trav]
     kind = nodes[u, KIND]
     k = nodes[u, COUNT]
     v = vals[d]
+    if mode == MODE_BR_EV:  # the average-strategy values beside the best response's
+        _close_ev(nodes, u, d, n, trav, sums, strat, acc2, vals2)
+        _deposit(nodes, u, d, tree, trav, acc2, vals2)
     if kind == CHANCE:
         for h in range(n):
             v[h] = acc[d, 0, h]
@@ -453,7 +462,7 @@ def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
         for a in range(k):
             for h in range(n):
                 v[h] += acc[d, a, h]
-    elif mode == MODE_BR and nodes[u, LOCK] == 0:
+    elif mode >= MODE_BR and nodes[u, LOCK] == 0:  # MODE_BR or MODE_BR_EV: best response
         for h in range(n):
             v[h] = acc[d, 0, h]
         for a in range(1, k):
@@ -499,6 +508,32 @@ def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
 
 
 @kernel
+def _close_ev(nodes, u, d, n, trav, sums, strat, acc, vals):
+    """:func:`_close`'s average-strategy (``MODE_EV``) value of node ``u`` from ``acc[d]`` into
+    ``vals[d]``, the same operations in the same order (bit-identical to an EV traversal)."""
+    kind = nodes[u, KIND]
+    k = nodes[u, COUNT]
+    v = vals[d]
+    if kind == CHANCE:
+        for h in range(n):
+            v[h] = acc[d, 0, h]
+    elif nodes[u, PLAYER] != trav:
+        for h in range(n):
+            v[h] = 0.0
+        for a in range(k):
+            for h in range(n):
+                v[h] += acc[d, a, h]
+    else:
+        s = strat[d]
+        strategy_into(sums[trav], nodes[u, SLOT], k, n, s, v)
+        for h in range(n):
+            v[h] = 0.0
+        for a in range(k):
+            for h in range(n):
+                v[h] += s[a, h] * acc[d, a, h]
+
+
+@kernel
 def _unseen(nodes, u, iopts):
     """Cards a chance node at ``u`` can deal for a given pair of holdings (deck - board - 4)."""
     dealt = (1 if nodes[u, DEALT0] >= 0 else 0) + (1 if nodes[u, DEALT1] >= 0 else 0)
@@ -509,7 +544,7 @@ def _unseen(nodes, u, iopts):
 def _child_reach(nodes, v, d, u, tree, bufs, iopts):
     """The opponent's reach at node ``v`` (depth ``d``) from its parent ``u``'s."""
     hands, n_hands = tree[1], tree[3]
-    reach, _, _, strat, _, _ = bufs
+    reach, _, _, strat, _, _, _, _ = bufs
     trav = iopts[O_TRAV]
     opp = 1 - trav
     n = n_hands[opp]
@@ -535,15 +570,19 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
     """Traverse the subtree at ``root`` (opponent reach ``reach0``); the root's values end in ``bufs[2][0]``.
 
     With ``top``, the chance nodes that own tasks are leaves: their values are the
-    sums of ``task_vals`` rows (``values``), or their reach is stored in
-    ``chance_reach`` (``values`` false: a forward pass only).
+    sums of ``task_vals[0]`` rows (``values``), or their reach is stored in
+    ``chance_reach`` (``values`` false: a forward pass only). In ``MODE_BR_EV`` the
+    best response's values run in ``acc``/``vals`` (``task_vals[0]``) and the average
+    strategy's beside them in ``acc2``/``vals2`` (``task_vals[1]``): one walk, terminals
+    evaluated once (the opponent's reach is the same in both).
     """
     nodes, hands, same, n_hands = tree[0], tree[1], tree[2], tree[3]
     showdown = (tree[4], tree[5], tree[6], tree[7])
-    reach, acc, vals, strat, opened, minus = bufs
+    reach, acc, vals, strat, opened, minus, acc2, vals2 = bufs
     trav = iopts[O_TRAV]
     opp = 1 - trav
     mode = iopts[O_MODE]
+    dual = mode == MODE_BR_EV
     nt = n_hands[trav]
     no = n_hands[opp]
     base = nodes[root, DEPTH]
@@ -576,6 +615,10 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                 else:
                     showdown_value(nodes, v, showdown, trav, reach[d], coefs, minus[0], vals[d])
                 _deposit(nodes, v, d, tree, trav, acc, vals)
+                if dual:
+                    for h in range(nt):
+                        vals2[d, h] = vals[d, h]
+                    _deposit(nodes, v, d, tree, trav, acc2, vals2)
             v += 1
         elif kind == CHANCE and top and nodes[v, TASK] >= 0:
             t0 = nodes[v, TASK]
@@ -584,8 +627,15 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                     vals[d, h] = 0.0
                 for j in range(nodes[v, COUNT]):
                     for h in range(nt):
-                        vals[d, h] += task_vals[t0 + j, h]
+                        vals[d, h] += task_vals[0, t0 + j, h]
                 _deposit(nodes, v, d, tree, trav, acc, vals)
+                if dual:
+                    for h in range(nt):
+                        vals2[d, h] = 0.0
+                    for j in range(nodes[v, COUNT]):
+                        for h in range(nt):
+                            vals2[d, h] += task_vals[1, t0 + j, h]
+                    _deposit(nodes, v, d, tree, trav, acc2, vals2)
             else:
                 for h in range(no):
                     chance_reach[t0, h] = reach[d, h]
@@ -596,6 +646,9 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
             if kind == CHANCE:
                 for h in range(nt):
                     acc[d, 0, h] = 0.0
+                if dual:
+                    for h in range(nt):
+                        acc2[d, 0, h] = 0.0
             elif kind == DECISION and nodes[v, PLAYER] == opp:
                 if mode == MODE_CFR and nodes[v, LOCK] == 0:  # (vals[d]: scratch until v closes)
                     strategy_into(regrets[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d], vals[d])
@@ -617,7 +670,8 @@ def _run_set(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, cha
     trav = iopts[O_TRAV]
     opp = 1 - trav
     no = n_hands[opp]
-    bufs = (pool[0][c], pool[1][c], pool[2][c], pool[3][c], pool[4][c], pool[5][c])
+    bufs = (pool[0][c], pool[1][c], pool[2][c], pool[3][c], pool[4][c], pool[5][c], pool[6][c], pool[7][c])
+    dual = iopts[O_MODE] == MODE_BR_EV
     reach0 = np.empty(no)
     for i in range(c, work.shape[0], n_sets):
         t = work[i]
@@ -632,7 +686,10 @@ def _run_set(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, cha
                 reach0[h] = src[h] * inv
         walk(tree, regrets, sums, bufs, r, reach0, iopts, coefs, False, True, task_vals, chance_reach)
         for h in range(n_hands[trav]):
-            task_vals[t, h] = bufs[2][0, h]
+            task_vals[0, t, h] = bufs[2][0, h]
+        if dual:
+            for h in range(n_hands[trav]):
+                task_vals[1, t, h] = bufs[7][0, h]
 
 
 @kernel(parallel=True)
@@ -654,15 +711,16 @@ def _run_tasks(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, c
         ref = iso_ref[t]
         if ref >= 0:
             k = iso_swap[t]
-            for h in range(n_hands[trav]):
-                task_vals[t, h] = task_vals[ref, perm[k, trav, h]]
+            for layer in range(2 if iopts[O_MODE] == MODE_BR_EV else 1):
+                for h in range(n_hands[trav]):
+                    task_vals[layer, t, h] = task_vals[layer, ref, perm[k, trav, h]]
 
 
 @kernel
 def traverse(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals, chance_reach):
     """One full traversal for ``iopts[O_TRAV]`` in ``iopts[O_MODE]``; returns the root value row."""
     trav = iopts[O_TRAV]
-    bufs0 = (pool[0][0], pool[1][0], pool[2][0], pool[3][0], pool[4][0], pool[5][0])
+    bufs0 = (pool[0][0], pool[1][0], pool[2][0], pool[3][0], pool[4][0], pool[5][0], pool[6][0], pool[7][0])
     reach0 = weights[1 - trav]
     if tasks.shape[0] > 0:
         walk(tree, regrets, sums, bufs0, 0, reach0, iopts, coefs, True, False, task_vals, chance_reach)
@@ -695,3 +753,20 @@ def root_values(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, ta
                        chance_reach)
         for h in range(out.shape[1]):
             out[trav, h] = row[h]
+
+
+@kernel
+def check_values(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals, chance_reach,
+                 best, average):
+    """Both players' root value rows under best responses (``best``) and the average strategies
+    (``average``) in one walk per player (``MODE_BR_EV``): the rows of ``root_values`` in
+    ``MODE_BR`` and ``MODE_EV``, bit for bit, for about half the work. Needs ``task_vals`` with
+    two layers and ``pool``'s ``acc2``/``vals2`` sized like ``acc``/``vals``."""
+    iopts[O_MODE] = MODE_BR_EV
+    for trav in range(2):
+        iopts[O_TRAV] = trav
+        row = traverse(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals,
+                       chance_reach)
+        for h in range(best.shape[1]):
+            best[trav, h] = row[h]
+            average[trav, h] = pool[7][0, 0, h]

@@ -27,6 +27,7 @@ from evaluator import evaluate_batch
 from ..methods import method_named
 from . import _kernels as K
 from .dilemma import payoff_tables
+from .schedule import next_check
 from .spot import Spot, SpotError
 from .tree import (
     CARD,
@@ -256,7 +257,9 @@ class CardSolver:
             self._task_parent[t0 : t0 + k] = t0
         self._iso = (self._task_parent, *isomorphic_tasks(spot, self.tree, t, self._task_parent, swaps, mirrors))
         h = t.hands.shape[1]
-        self._task_vals = np.zeros((max(len(self.tree.tasks), 1), h))
+        # layer 1: the average strategy's task values beside the best response's (check_values)
+        layers = 1 if spot.zero_sum else 2
+        self._task_vals = np.zeros((layers, max(len(self.tree.tasks), 1), h))
         self._chance_reach = np.zeros((max(len(self.tree.tasks), 1), h))
         self._iopts = np.zeros(K.N_IOPTS, dtype=np.int64)
         self._iopts[K.O_N_CARDS] = spot.spec.n_cards
@@ -271,9 +274,12 @@ class CardSolver:
     def _buffers(self, n_sets: int) -> tuple:
         d, a, h = self.tree.max_depth, self.tree.max_actions, self.tables.hands.shape[1]
         n_sets = max(1, min(n_sets, len(self._iso[1])))
+        # acc2, vals2: the average strategy's rows of a check walk (check_values), not zero-sum games only
+        d2, a2, h2 = (1, 1, 1) if self.spot.zero_sum else (d, max(a, 1), h)
         return (np.zeros((n_sets, d, h)), np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d, h)),
                 np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d), dtype=np.int64),
-                np.zeros((n_sets, max(self.tables.n_classes, 2), self.spot.spec.n_cards + 1)))
+                np.zeros((n_sets, max(self.tables.n_classes, 2), self.spot.spec.n_cards + 1)),
+                np.zeros((n_sets, d2, a2, h2)), np.zeros((n_sets, d2, h2)))
 
     @property
     def _tree_args(self) -> tuple:
@@ -299,6 +305,17 @@ class CardSolver:
             K.root_values(*self._args(), mode, out)
         return out
 
+    def check_values(self) -> tuple[np.ndarray, np.ndarray]:
+        """Both players' root value rows under best responses and under the average strategies,
+        in one walk per player (not zero-sum games: the rows :meth:`root_values` gives, bit for bit)."""
+        if self.spot.zero_sum:
+            return self.root_values(K.MODE_BR), self.root_values(K.MODE_EV)
+        best = np.zeros((2, self.tables.hands.shape[1]))
+        average = np.zeros_like(best)
+        with _one_set_at_a_time():
+            K.check_values(*self._args(), best, average)
+        return best, average
+
     def expected_values(self) -> np.ndarray:
         """Each player's expected share of the pot under the average strategies: the chips it ends
         the hand with less what it had behind at the root (they sum to the pot in Texas Hold'em;
@@ -322,9 +339,12 @@ class CardSolver:
             if self.spot.zero_sum:  # the values sum to the pot: the gains need the best responses only
                 br = self.best_response_values()
                 self._exploitability = float((br.sum() - self.spot.pot) / 2.0)
-            else:
-                gains = self.best_response_values() - self.expected_values()
-                self._exploitability = float(gains.sum() / 2.0)
+            else:  # best responses and average-strategy values in one walk per player
+                w = self.tables.weights
+                best, average = self.check_values()
+                br = (w * best).sum(axis=1) + self.spot.pot / 2.0
+                ev = (w * average).sum(axis=1) + self.spot.pot / 2.0
+                self._exploitability = float((br - ev).sum() / 2.0)
         return self._exploitability
 
     @property
@@ -343,9 +363,11 @@ class CardSolver:
         return 100.0 * self.exploitability / self.spot.pot
 
     def run(self, *, target_pct: float = 0.3, max_iterations: int = 1000,
-            progress: Progress | None = None, check_every: int = CHECK_EVERY, stop=None) -> float:
+            progress: Progress | None = None, check_every: int = CHECK_EVERY, stop=None,
+            schedule: str = "fixed") -> float:
         """Iterate until exploitability <= ``target_pct``% of the pot (checked every ``check_every``
-        iterations) or ``max_iterations``; returns the exploitability in chips.
+        iterations, or fewer times while far from the target with ``schedule="adaptive"``: see
+        :mod:`.schedule`) or ``max_iterations``; returns the exploitability in chips.
 
         One iteration per kernel call: when ``stop`` (a ``threading.Event``) is set, the run
         returns after the current iteration (the state stays resumable bit for bit).
@@ -353,12 +375,16 @@ class CardSolver:
         start = time.perf_counter()
         target = self.spot.pot * target_pct / 100.0
         expl = self.exploitability
+        checks = [(i, e) for i, e, _ in self.history]  # (a resumed run schedules as one run)
+        due = next_check(self.iterations, checks, check_every, target, schedule)
         while self.iterations < max_iterations and expl > target:
             self.step(1)
             if stop is not None and stop.is_set():
                 return expl
-            if self.iterations % check_every == 0 or self.iterations == max_iterations:
+            if self.iterations >= due or self.iterations == max_iterations:
                 expl = self.exploitability
+                checks.append((self.iterations, expl))
+                due = next_check(self.iterations, checks, check_every, target, schedule)
                 self.history.append((self.iterations, expl, time.perf_counter() - start))
                 if progress is not None:
                     progress(self.iterations, expl)
