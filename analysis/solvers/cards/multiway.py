@@ -177,7 +177,8 @@ class MultiwaySolver:
         if spot.players != N_PLAYERS:
             raise SpotError(f"the three-handed solver needs three ranges, not {spot.players}")
         if spot.street != 2:
-            raise SpotError("three-handed spots are solved on the river (a 5-card board)")
+            raise SpotError("three-handed spots are solved on the turn or the river (a 4- or 5-card board; "
+                            "the turn with turn3.TurnSolver3)")
         if spot.table is not None and spot.table.rules.kickers != "all":
             raise SpotError("three-handed spots compare every kicker (rule kickers=all)")
         self.spot = spot
