@@ -87,6 +87,7 @@ def test_three_handed_turn_runs_mccfr_seeded_and_says_exact(cli):
     assert done.returncode == 2 and done.stderr.startswith("error: ") and "turn or the river" in done.stderr
 
 
+@pytest.mark.slow
 def test_three_handed_ctrl_c_saves_a_resumable_solution(tmp_path):
     state = tmp_path / "s.npz"
     # one holding against two random ranges: iterations of a few milliseconds (Ctrl-C is seen
