@@ -79,7 +79,7 @@ def main() -> None:
     ev = solver.expected_values()
     print(json.dumps({"board": args.board, "ranges": args.ranges, "deck": args.deck, "bank": args.bank,
                       "bets": args.bets, "raises": args.raises, "holdings": [int(x) for x in solver.hands[0]],
-                      "classes": int(solver.pay.shape[3]), "nodes": int(solver.tree.nodes.shape[0]),
+                      "classes": int(solver.pay.shape[-1]), "nodes": int(solver.tree.nodes.shape[0]),
                       "state_mb": solver.memory_bytes / 1e6, "build_s": t1 - t0, "first_nash_conv_s": t2 - t1,
                       "solve_s": t3 - t2, "iterations": solver.iterations, "nash_conv": solver.nash_conv,
                       "pct_pot": solver.exploitability_pct, "measure": solver.exploitability_measure,

@@ -112,6 +112,10 @@ def counterfactual_values3(spot, strategies: dict, trav: int, best_response: boo
     return rec(root, [list(w) for w in weights])
 
 
+_SETTLED: dict = {}
+"""Per spot (by id, while it lives), the settlement of each end: shared by the calls for each player."""
+
+
 def turn_values3(spot, solver, trav: int, best_response: bool = False) -> np.ndarray:
     """Values of ``trav``'s holdings at the root of a three-handed *turn* spot (a
     :class:`~analysis.solvers.cards.turn3.TurnSolver3`'s average strategies, read per node by
@@ -138,14 +142,20 @@ def turn_values3(spot, solver, trav: int, best_response: bool = False) -> np.nda
     def score(hole: tuple[int, int], river: int) -> int:
         return evaluate(list(hole) + list(board) + [river], spec)
 
-    @cache
+    if _SETTLED.get(id(spot), (None,))[0] is not spot:
+        _SETTLED.clear()
+
     def pay(live: int, put: tuple, turn_folds: int, river: int, holes: tuple) -> float:
+        return settled(live, put, turn_folds, river, holes)[trav]
+
+    @cache
+    def settled(live: int, put: tuple, turn_folds: int, river: int, holes: tuple) -> tuple:
         if spot.table is None:
             in_ = [p for p in range(3) if live >> p & 1]
             best = max(score(holes[p], river) for p in in_) if river >= 0 else 0
             winners = in_ if len(in_) == 1 else [p for p in in_ if score(holes[p], river) == best]
             total = spot.pot + sum(put)
-            return (total / len(winners) if trav in winners else 0.0) - put[trav] - spot.pot / 3
+            return tuple((total / len(winners) if p in winners else 0.0) - put[p] - spot.pot / 3 for p in range(3))
         t = spot.table
         players = tuple(PlayerState(("first", "second", "third")[p], spot.stack - put[p], spot.pot // 3 + put[p],
                                     folded=None if live >> p & 1 else (2 if turn_folds >> p & 1 else RIVER),
@@ -153,7 +163,11 @@ def turn_values3(spot, solver, trav: int, best_response: bool = False) -> np.nda
         cards = board + ((river,) if river >= 0 else ())
         state = HandState(players, cards, last_round=RIVER if river >= 0 else 2, bank=t.bank, blind_level=t.level,
                           dealer=2, game="dilemma")
-        return settle(state, t.deck, t.rules).stacks[trav] - base
+        return tuple(x - base for x in settle(state, t.deck, t.rules).stacks)
+
+    if id(spot) in _SETTLED:
+        settled = _SETTLED[id(spot)][1]  # noqa: F811 - the first call's cache, shared
+    _SETTLED[id(spot)] = (spot, settled)
 
     def rec(node, line: tuple, reach: list[list[float]], river: int) -> np.ndarray:
         n = len(hands[trav])

@@ -136,7 +136,7 @@ class TurnSolver3:
         self.history: list[tuple[int, float, float]] = []
         self._nash_conv: float | None = None
         self._ev_walks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._by_line = {line: v for v, line in t.lines.items()}
+        self._by_line = {tuple(x.lower() for x in line): v for v, line in t.lines.items()}
 
     def _args(self) -> tuple:
         return (self._tree_args, self.hands, self.pay, self.weights, self._chance, (self.regrets, self.sums),
@@ -205,10 +205,9 @@ class TurnSolver3:
     def node(self, line: Sequence[str] = ()) -> int:
         """The node reached by a line of action labels (and, past the turn, the river card's name)."""
         key = tuple(str(x).strip().lower() for x in line)
-        lower = {tuple(s.lower() for s in k): v for k, v in self._by_line.items()}
-        if key not in lower:
+        if key not in self._by_line:
             raise SpotError(f"no decision or end after {' / '.join(line) or 'the root'}")
-        return lower[key]
+        return self._by_line[key]
 
     def strategy(self, v: int) -> np.ndarray:
         """The average strategy at decision ``v``: float64[actions, holdings of the actor]."""
