@@ -1,4 +1,4 @@
-"""``dilemma solve spot --players 3``: a three-handed river spot from options (``--range`` once
+"""``dilemma solve spot --players 3``: a three-handed river (and turn) spot from options (``--range`` once
 per player) or a TOML file (``ranges = [...]``), text and JSON output labelled exact, the
 fold-or-check answer per holding, tables, a solution file that resumes, one error line for
 bad input, and Ctrl-C that saves."""
