@@ -113,10 +113,12 @@ def solve_dilemma_cmd(options: dict, method: str, iterations: int, target: float
         echo(f"tables in {out}/")
 
 
-def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | None,
-                   state: Path | None, out: Path | None, show_progress: bool, echo=typer.echo) -> None:
+def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: float | None,
+                   state: Path | None, out: Path | None, show_progress: bool, echo=typer.echo,
+                   seed: int = 0, check_every: int | None = None) -> None:
     """The ``spot`` game of ``dilemma solve``: a card-level spot (heads-up, or three-handed on the
-    river: ``--ranges R1 R2 R3``), solved and written."""
+    river or the turn: ``--range R1 --range R2 --range R3``), solved and written. Three-handed
+    turn spots run ``mccfr`` by default (one river card drawn per walk from ``seed``)."""
     import numba
 
     from analysis.runners.interrupt import Interrupted, interruptible
@@ -131,10 +133,19 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     spot = Spot.from_options(options.pop("spot_file"), **options)
+    turn3 = spot.players == 3 and spot.street == 1
+    method = method or ("mccfr" if turn3 else "dcfr")
     target_pct = 0.3 if target is None else target
     if target_pct < 0:
         raise SpotError(f"--target {target_pct}: a % of the pot must be non-negative")
-    if state is not None and state.exists():
+    if turn3:
+        from analysis.solvers.cards.turn3 import TurnSolution3, TurnSolver3
+
+        if locks or state is not None:
+            raise SpotError("--lock and --state: three-handed turn spots do not take them yet")
+        solver = TurnSolver3(spot, method, seed)
+        solution = TurnSolution3(solver)
+    elif state is not None and state.exists():
         solution = load_solution(state)
         if solution.spot.describe() != spot.describe() or solution.solver.method != method:
             raise SpotError(f"solution file {state} holds another spot or method; remove it or give another --state")
@@ -163,6 +174,10 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
     say(f"{game}; {spot.spec.summary}; board {spot.describe()['board']}; pot {spot.pot}, stack {spot.stack}; "
         f"{' vs '.join(str(len(spot.holdings(p)[0])) for p in range(spot.players))} holdings; "
         f"{solver.tree.nodes.shape[0]:,} nodes, {solver.memory_bytes / 1e6:,.1f} MB")
+    if turn3:
+        say(f"{method}: " + (f"{solver.per_walk} of {len(solver.river_cards)} river cards drawn per walk, seed {seed}"
+                             if solver.sampled else f"every one of the {len(solver.river_cards)} river cards each "
+                             "iteration") + "; NashConv exact over every river card")
     measure = solver.exploitability_measure
     with progress_bar(show_progress) as bar, interruptible() as stop:
         label = f"{method} iterations (target {target_pct:g}% of the pot)"
@@ -173,7 +188,8 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
                 echo(f"  {i:>7,} / {iterations:,}  exploitability ({measure}) {expl:.4g} chips "
                      f"({100 * expl / spot.pot:.3g}% of the pot)", err=True)
 
-        solver.run(target_pct=target_pct, max_iterations=iterations, progress=check, stop=stop)
+        every = {} if check_every is None else {"check_every": check_every}
+        solver.run(target_pct=target_pct, max_iterations=iterations, progress=check, stop=stop, **every)
         if stop.is_set():
             where = (f"the solution is saved in {solution.save(state)}; run the same command again to resume"
                      if state is not None else "nothing was saved (give --state FILE to keep the progress)")
@@ -244,7 +260,8 @@ def register(app: typer.Typer) -> None:
     def solve_cmd(
         game: str = typer.Argument(..., help="dilemma, spot, kuhn, kuhn3, leduc, leduc-iso, or a JSON game file"),
         method: str = typer.Option(None, "--method", "-m",
-                                   help="cfr, cfr+, dcfr or mccfr (default cfr+); spot: dcfr (default) or cfr+"),
+                                   help="cfr, cfr+, dcfr or mccfr (default cfr+); spot: dcfr (default) or "
+                                   "cfr+; three-handed turn spot: mccfr (default), dcfr or cfr+"),
         iterations: int = typer.Option(1000, "--iterations", "-n", min=1, help="total iterations"),
         target: float = typer.Option(None, "--target", help="stop at this exploitability (dilemma: NashConv in "
                                      "chips; spot: the mean best-response gain, NashConv / 2, in % of the pot, default 0.3)"),
@@ -268,7 +285,7 @@ def register(app: typer.Typer) -> None:
         oop: str = typer.Option(None, "--oop", help="spot: range of the first player (acts first)"),
         ip: str = typer.Option(None, "--ip", help="spot: range of the second player"),
         ranges: list[str] = typer.Option([], "--range", help="spot: one range per player in the order of action "  # noqa: B006
-                                         "(instead of --oop/--ip; three for a three-handed river spot)"),
+                                         "(instead of --oop/--ip; three for a three-handed river or turn spot)"),
         pot: int = typer.Option(None, "--pot", help="spot: pot at the start"),
         stack: int = typer.Option(None, "--stack", help="spot: effective stack behind"),
         bets: str = typer.Option(None, "--bets", help="spot: bet sizes, e.g. '50%, a' (default)"),
@@ -303,8 +320,8 @@ def register(app: typer.Typer) -> None:
                 raise SolverError(f"--{given[0].replace('_', '-')} is an option of the dilemma game, not of spot")
             shared = {"game": spot_options.pop("game_rules"), "deck": deck, "rules": rule or None, "bank": bank,
                       "level": level, "free_fold": free_fold, "players": players, "raise_cap": raise_cap}
-            solve_spot_cmd({**spot_options, **shared}, method or "dcfr", iterations, target, state, out,
-                           progress)
+            solve_spot_cmd({**spot_options, **shared}, method, iterations, target, state, out,
+                           progress, seed=seed, check_every=check_every)
             return
         given_spot = [k for k in _SPOT_ONLY if spot_options[k] is not None]
         if given_spot:

@@ -30,7 +30,9 @@ METHODS: tuple[Method, ...] = (
     Method("cfr", ("vanilla",), "counterfactual regret minimisation, uniform averaging"),
     Method("cfr+", ("cfr_plus", "cfrplus"), "CFR+: regrets floored at zero, linear averaging"),
     Method("dcfr", ("discounted",), "discounted CFR (alpha 1.5, beta 0, gamma 2 by default)"),
-    Method("mccfr", ("es-mccfr", "external"), "external-sampling Monte Carlo CFR", sampled=True),
+    Method("mccfr", ("es-mccfr", "external"), "Monte Carlo CFR: external sampling (game trees); on three-handed "
+           "card-level turn spots the river card is sampled per walk, every action and holding enumerated",
+           sampled=True),
 )
 """Every method any solver of the lab runs."""
 

@@ -1,4 +1,4 @@
-"""``dilemma solve spot --players 3``: a three-handed river spot from options (``--range`` once
+"""``dilemma solve spot --players 3``: a three-handed river (and turn) spot from options (``--range`` once
 per player) or a TOML file (``ranges = [...]``), text and JSON output labelled exact, the
 fold-or-check answer per holding, tables, a solution file that resumes, one error line for
 bad input, and Ctrl-C that saves."""
@@ -73,10 +73,18 @@ def test_three_handed_bad_input_is_one_error_line(cli, args, match):
     assert len(lines) == 1 and lines[0].startswith("error: ") and match in lines[0], done.stderr
 
 
-def test_three_handed_needs_a_river_board(cli):
+def test_three_handed_turn_runs_mccfr_seeded_and_says_exact(cli):
     args = [x if x != "4s9h3d6c2d" else "4s9h3d6c" for x in THREE]
-    done = cli("solve", "spot", *args)
-    assert done.returncode == 2 and done.stderr.startswith("error: ") and "river" in done.stderr, done.stderr
+    runs = [cli("solve", "spot", *args, "--seed", "3", "-n", "50", "--check-every", "50", "--target", "0",
+                "--format", "json") for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[0].stderr
+    a, b = (json.loads(r.stdout) for r in runs)
+    assert a["method"] == "mccfr" and a["sampled"] and a["seed"] == 3 and a["iterations"] == 50
+    assert a["exploitability_measure"] == "NashConv (exact)" and a["exploitability_estimate"] == "exact"
+    assert a["exploitability"] == b["exploitability"] and a["ev"] == b["ev"]  # same seed, same numbers
+    flop = [x if x != "4s9h3d6c2d" else "4s9h3d" for x in THREE]
+    done = cli("solve", "spot", *flop)
+    assert done.returncode == 2 and done.stderr.startswith("error: ") and "turn or the river" in done.stderr
 
 
 @pytest.mark.slow

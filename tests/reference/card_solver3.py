@@ -110,3 +110,104 @@ def counterfactual_values3(spot, strategies: dict, trav: int, best_response: boo
         return out
 
     return rec(root, [list(w) for w in weights])
+
+
+_SETTLED: dict = {}
+"""Per spot (by id, while it lives), the settlement of each end: shared by the calls for each player."""
+
+
+def turn_values3(spot, solver, trav: int, best_response: bool = False) -> np.ndarray:
+    """Values of ``trav``'s holdings at the root of a three-handed *turn* spot (a
+    :class:`~analysis.solvers.cards.turn3.TurnSolver3`'s average strategies, read per node by
+    its line), divided by the weighted compatible triples: every river card that no player of
+    the triple holds, each with probability ``1 / (cards left for the river)``; terminals settled
+    by the readable referee on four (a fold on the turn) or five cards."""
+    from analysis.solvers.cards.tree import CHANCE, action_label
+
+    spec = spot.spec
+    hands = [[tuple(int(c) for c in h) for h in spot.holdings(p)[0]] for p in range(3)]
+    weights = [spot.holdings(p)[1] for p in range(3)]
+    u, q = (trav + 1) % 3, (trav + 2) % 3
+    triples = 0.0
+    for a, wa in zip(hands[0], weights[0], strict=True):
+        for b, wb in zip(hands[1], weights[1], strict=True):
+            for c, wc in zip(hands[2], weights[2], strict=True):
+                if len(set(a) | set(b) | set(c)) == 6:
+                    triples += wa * wb * wc
+    unseen = spec.n_cards - len(spot.board) - 6
+    board = tuple(int(c) for c in spot.board)
+    base = spot.stack + spot.pot / 3
+
+    @cache
+    def score(hole: tuple[int, int], river: int) -> int:
+        return evaluate(list(hole) + list(board) + [river], spec)
+
+    if _SETTLED.get(id(spot), (None,))[0] is not spot:
+        _SETTLED.clear()
+
+    def pay(live: int, put: tuple, turn_folds: int, river: int, holes: tuple) -> float:
+        return settled(live, put, turn_folds, river, holes)[trav]
+
+    @cache
+    def settled(live: int, put: tuple, turn_folds: int, river: int, holes: tuple) -> tuple:
+        if spot.table is None:
+            in_ = [p for p in range(3) if live >> p & 1]
+            best = max(score(holes[p], river) for p in in_) if river >= 0 else 0
+            winners = in_ if len(in_) == 1 else [p for p in in_ if score(holes[p], river) == best]
+            total = spot.pot + sum(put)
+            return tuple((total / len(winners) if p in winners else 0.0) - put[p] - spot.pot / 3 for p in range(3))
+        t = spot.table
+        players = tuple(PlayerState(("first", "second", "third")[p], spot.stack - put[p], spot.pot // 3 + put[p],
+                                    folded=None if live >> p & 1 else (2 if turn_folds >> p & 1 else RIVER),
+                                    hole=holes[p]) for p in range(3))
+        cards = board + ((river,) if river >= 0 else ())
+        state = HandState(players, cards, last_round=RIVER if river >= 0 else 2, bank=t.bank, blind_level=t.level,
+                          dealer=2, game="dilemma")
+        return tuple(x - base for x in settle(state, t.deck, t.rules).stacks)
+
+    if id(spot) in _SETTLED:
+        settled = _SETTLED[id(spot)][1]  # noqa: F811 - the first call's cache, shared
+    _SETTLED[id(spot)] = (spot, settled)
+
+    def rec(node, line: tuple, reach: list[list[float]], river: int) -> np.ndarray:
+        n = len(hands[trav])
+        if node.kind == CHANCE:
+            out = np.zeros(n)
+            for c in range(spec.n_cards):
+                if c in board:
+                    continue
+                child = [[r if c not in hands[p][i] else 0.0 for i, r in enumerate(reach[p])] for p in range(3)]
+                vals = rec(node.children[0], (*line, spec.card_name(c)), child, c)
+                out += np.array([0.0 if c in hands[trav][h] else vals[h] for h in range(n)]) / unseen
+            return out
+        if node.kind != DECISION:
+            out = np.zeros(n)
+            for h, hh in enumerate(hands[trav]):
+                if river in hh:
+                    continue
+                for o, ho in enumerate(hands[u]):
+                    if reach[u][o] == 0.0 or set(hh) & set(ho):
+                        continue
+                    for k, hk in enumerate(hands[q]):
+                        if reach[q][k] == 0.0 or (set(hh) | set(ho)) & set(hk):
+                            continue
+                        holes: list = [None, None, None]
+                        holes[trav], holes[u], holes[q] = hh, ho, hk
+                        out[h] += reach[u][o] * reach[q][k] * pay(node.live, node.put, node.turn_folds, river,
+                                                                  tuple(holes))
+            return out / triples
+        sigma = solver.strategy(solver.node(line))
+        kids = [(c, (*line, action_label(a))) for a, c in zip(node.actions, node.children, strict=True)]
+        if node.player == trav:
+            vals = [rec(c, ln, reach, river) for c, ln in kids]
+            if best_response:
+                return np.max(vals, axis=0)
+            return sum(sigma[a] * vals[a] for a in range(len(vals)))
+        out = np.zeros(n)
+        for a, (c, ln) in enumerate(kids):
+            child = [list(r) for r in reach]
+            child[node.player] = [r * sigma[a][i] for i, r in enumerate(reach[node.player])]
+            out += rec(c, ln, child, river)
+        return out
+
+    return rec(action_tree3(spot), (), [list(w) for w in weights], -1)

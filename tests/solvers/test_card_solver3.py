@@ -87,7 +87,7 @@ def test_river_exception_three_handed():
     solver = MultiwaySolver(spot)
     nodes, sit = solver.tree.nodes, solver.tree.situations
     v = next(int(v) for v in solver.tree.terminals if nodes[v, LIVE] == 0b110 and nodes[v, KIND] == SHOWDOWN
-             and tuple(sit[nodes[v, 4], 1:]) == (0, 0, 0))
+             and tuple(sit[nodes[v, 4], 1:4]) == (0, 0, 0))
     s = nodes[v, 4]
     third = spot.pot / 3
     c = tuple(int(x) for x in solver.hands[2][:, 0])  # each player's class (one holding each)
@@ -98,7 +98,7 @@ def test_river_exception_three_handed():
     assert solver.pay[s, 0, 0b110][c] + third < 0.0
     # both others fold: the hand ends at once and both folders share the penalty
     f = next(int(v) for v in solver.tree.terminals if nodes[v, LIVE] == 0b100 and
-             tuple(sit[nodes[v, 4], 1:]) == (0, 0, 0))
+             tuple(sit[nodes[v, 4], 1:4]) == (0, 0, 0))
     assert solver.pay[nodes[f, 4], 0, 0b100][c] + third < 0.0
     assert solver.pay[nodes[f, 4], 1, 0b100][c] + third < 0.0
 

@@ -1,5 +1,6 @@
 """Card-level solver: ranges of two-card holdings, every turn and river card dealt; heads-up,
-and three-handed on the river (:mod:`.multiway`: :mod:`.tree3`, :mod:`._payoffs3`, :mod:`._kernels3`).
+and three-handed on the river (:mod:`.multiway`: :mod:`.tree3`, :mod:`._payoffs3`, :mod:`._kernels3`)
+and on the turn (:mod:`.turn3`: Monte Carlo CFR over river cards, :mod:`._mccfr3`).
 
 :mod:`.spot` states a spot (game, deck, board, ranges, pot, stack, bet tree as
 postflop-solver's ``TreeConfig``); :mod:`.tree` builds and expands its tree;
@@ -26,11 +27,14 @@ _LAZY = {
     "Spot": "analysis.solvers.cards.spot",
     "SpotError": "analysis.solvers.cards.spot",
     "StreetSizes": "analysis.solvers.cards.spot",
+    "TurnSolution3": "analysis.solvers.cards.turn3",
+    "TurnSolver3": "analysis.solvers.cards.turn3",
     "SpotSolution": "analysis.solvers.cards.solution",
     "action_tree": "analysis.solvers.cards.tree",
     "load_solution": "analysis.solvers.cards.solution",
     "solve_multiway": "analysis.solvers.cards.multiway",
     "solve_spot": "analysis.solvers.cards.solution",
+    "solve_turn3": "analysis.solvers.cards.turn3",
 }
 
 __all__ = sorted(_LAZY)

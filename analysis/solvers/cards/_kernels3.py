@@ -51,9 +51,12 @@ from ._kernels import (
 )
 from .tree3 import COUNT, LIVE, PAY, PLAYER, SLOT
 
+METHOD_LINEAR = 2
+"""Linear CFR (Brown & Sandholm): regrets and the average weighted by the iteration number, no
+floor and no other discount, so sampled (noisy but unbiased) values stay unbiased in the sums."""
 # iopts
-O_TRAV, O_MODE, O_METHOD, O_PARALLEL_PAIRS = range(4)
-N_IOPTS = 4
+O_TRAV, O_MODE, O_METHOD, O_PARALLEL_PAIRS, O_REACH_AVERAGE = range(5)
+N_IOPTS = 5
 PARALLEL_PAIRS = 20_000
 """Default ``iopts[O_PARALLEL_PAIRS]``: terminals run in parallel when the traverser's holdings
 times the smaller opponent range reach this (below, a parallel region costs more than it saves
@@ -66,14 +69,19 @@ def _strategies(tree, n, regrets, sums, mode, strat):
     nodes, _, _, decisions = tree
     total = np.empty(max(n[0], n[1], n[2]))
     for i in range(decisions.shape[0]):
-        v = decisions[i]
-        p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
-        m = n[p]
-        view = strat[p][slot : slot + k * m].reshape((k, m))
-        if mode == MODE_CFR:
-            strategy_into(regrets[p], slot, k, m, view, total)
-        else:
-            strategy_into(sums[p], slot, k, m, view, total)
+        strategy_at(decisions[i], nodes, n, regrets, sums, mode, strat, total)
+
+
+@kernel
+def strategy_at(v, nodes, n, regrets, sums, mode, strat, total):
+    """Decision ``v``'s strategy into ``strat``: regret matching (CFR) or the average (EV, BR)."""
+    p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
+    m = n[p]
+    view = strat[p][slot : slot + k * m].reshape((k, m))
+    if mode == MODE_CFR:
+        strategy_into(regrets[p], slot, k, m, view, total)
+    else:
+        strategy_into(sums[p], slot, k, m, view, total)
 
 
 @kernel
@@ -84,17 +92,22 @@ def _reach(tree, n, weights, strat, reach):
         for h in range(n[p]):
             reach[0, p, h] = weights[p, h]
     for i in range(decisions.shape[0]):
-        v = decisions[i]
-        p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
-        m = n[p]
-        for a in range(k):
-            c = children[v, a]
-            for q in range(3):
-                for h in range(n[q]):
-                    reach[c, q, h] = reach[v, q, h]
-            s = strat[p]
-            for h in range(m):
-                reach[c, p, h] *= s[slot + a * m + h]
+        reach_decision(decisions[i], nodes, children, n, strat, reach)
+
+
+@kernel
+def reach_decision(v, nodes, children, n, strat, reach):
+    """The reach at decision ``v``'s children: the actor's scaled by its strategy."""
+    p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
+    m = n[p]
+    s = strat[p]
+    for a in range(k):
+        c = children[v, a]
+        for q in range(3):
+            for h in range(n[q]):
+                reach[c, q, h] = reach[v, q, h]
+        for h in range(m):
+            reach[c, p, h] *= s[slot + a * m + h]
 
 
 @kernel
@@ -304,51 +317,64 @@ def _terminals(trav, tree, hands, pay, reach, inv, vals, parallel_pairs):
 
 
 @kernel
-def _close(tree, n, trav, mode, method, regrets, sums, strat, coefs, vals):
+def _close(tree, n, trav, mode, method, regrets, sums, strat, coefs, vals, reach):
     """Decisions bottom-up: values from the children's; the traverser's updates (CFR) or best response."""
-    nodes, children, _, decisions = tree
-    m = n[trav]
+    decisions = tree[3]
     for i in range(decisions.shape[0] - 1, -1, -1):
-        v = decisions[i]
-        p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
+        close_decision(decisions[i], tree, n, trav, mode, method, regrets, sums, strat, coefs, vals, reach, False)
+
+
+@kernel
+def close_decision(v, tree, n, trav, mode, method, regrets, sums, strat, coefs, vals, reach, by_reach):
+    """Decision ``v``'s values from its children's: summed over another player's actions, the
+    traverser's best response (BR) or its strategy's mix, then its regret and sum updates (CFR;
+    ``by_reach``: the strategy sum weighted by the traverser's reach of ``v``, ``reach[v, trav]``,
+    as sampled walks need: an unreached node's current strategy is noise)."""
+    nodes, children = tree[0], tree[1]
+    m = n[trav]
+    p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
+    for h in range(m):
+        vals[v, h] = 0.0
+    if p != trav:
+        for a in range(k):
+            c = children[v, a]
+            for h in range(m):
+                vals[v, h] += vals[c, h]
+        return
+    if mode == MODE_BR:
         for h in range(m):
-            vals[v, h] = 0.0
-        if p != trav:
-            for a in range(k):
-                c = children[v, a]
-                for h in range(m):
-                    vals[v, h] += vals[c, h]
-            continue
-        if mode == MODE_BR:
-            for h in range(m):
-                x = vals[children[v, 0], h]
-                for a in range(1, k):
-                    y = vals[children[v, a], h]
-                    if y > x:
-                        x = y
-                vals[v, h] = x
-            continue
-        s = strat[p]
-        for a in range(k):
-            c = children[v, a]
-            for h in range(m):
-                vals[v, h] += s[slot + a * m + h] * vals[c, h]
-        if mode != MODE_CFR:
-            continue
-        reg, cs = regrets[p], sums[p]
-        for a in range(k):
-            c = children[v, a]
-            base = slot + a * m
-            for h in range(m):
-                r = reg[base + h]
-                d = vals[c, h] - vals[v, h]
-                if method == METHOD_DCFR:
-                    reg[base + h] = r * (coefs[C_ALPHA] if r >= 0.0 else coefs[C_BETA]) + d
-                    cs[base + h] = cs[base + h] * coefs[C_GAMMA] + s[base + h]
-                else:
-                    r += d
-                    reg[base + h] = r if r > 0.0 else 0.0
-                    cs[base + h] += coefs[C_WEIGHT] * s[base + h]
+            x = vals[children[v, 0], h]
+            for a in range(1, k):
+                y = vals[children[v, a], h]
+                if y > x:
+                    x = y
+            vals[v, h] = x
+        return
+    s = strat[p]
+    for a in range(k):
+        c = children[v, a]
+        for h in range(m):
+            vals[v, h] += s[slot + a * m + h] * vals[c, h]
+    if mode != MODE_CFR:
+        return
+    reg, cs = regrets[p], sums[p]
+    for a in range(k):
+        c = children[v, a]
+        base = slot + a * m
+        for h in range(m):
+            r = reg[base + h]
+            d = vals[c, h] - vals[v, h]
+            x = s[base + h] * reach[v, trav, h] if by_reach else s[base + h]
+            if method == METHOD_DCFR:
+                reg[base + h] = r * (coefs[C_ALPHA] if r >= 0.0 else coefs[C_BETA]) + d
+                cs[base + h] = cs[base + h] * coefs[C_GAMMA] + x
+            elif method == METHOD_LINEAR:
+                reg[base + h] = r + coefs[C_WEIGHT] * d
+                cs[base + h] += coefs[C_WEIGHT] * x
+            else:
+                r += d
+                reg[base + h] = r if r > 0.0 else 0.0
+                cs[base + h] += coefs[C_WEIGHT] * x
 
 
 @kernel
@@ -361,7 +387,7 @@ def traverse(tree, hands, pay, weights, state, work, iopts, coefs):
     _strategies(tree, n, regrets, sums, mode, strat)
     _reach(tree, n, weights, strat, reach)
     _terminals(trav, tree, hands, pay, reach, coefs[C_INV_PAIRS], vals, iopts[O_PARALLEL_PAIRS])
-    _close(tree, n, trav, mode, iopts[O_METHOD], regrets, sums, strat, coefs, vals)
+    _close(tree, n, trav, mode, iopts[O_METHOD], regrets, sums, strat, coefs, vals, reach)
 
 
 @kernel
@@ -418,5 +444,5 @@ def triples(hands, weights):
     return out
 
 
-__all__ = ["N_IOPTS", "O_METHOD", "O_MODE", "O_PARALLEL_PAIRS", "O_TRAV", "PARALLEL_PAIRS", "iterate",
+__all__ = ["N_IOPTS", "O_METHOD", "O_MODE", "O_PARALLEL_PAIRS", "O_REACH_AVERAGE", "O_TRAV", "PARALLEL_PAIRS", "iterate",
            "root_values", "traverse", "triples"]

@@ -1,7 +1,9 @@
 """Numba kernel: the settlement of every terminal situation of a three-handed river spot.
 
 A *situation* is one way the hand ends, without the hole cards: who is still in
-(a bit mask) and the chips each player put in on the river. Who wins is a non-empty
+(a bit mask), the chips each player put in since the root, who folded on the turn
+and the street the hand ends on (a turn spot's fold ends on the turn are settled on
+the four-card board, everything else on the river's five cards). Who wins is a non-empty
 *winner set* of the players still in (at a fold end, the one player left); with
 equal stacks there is a single pot, so the winner set is all the settlement needs
 of the hands' strengths. :func:`settle_situations3` runs the lab's settlement core
@@ -39,18 +41,23 @@ from evaluator.jit import kernel
 
 from ._payoffs import I_BANK1, I_BANK2, I_BANK3, I_LEVEL, I_POT, I_STACK
 
-RIVER = 3
-"""The settlement's street of the river betting round."""
+TURN, RIVER = 2, 3
+"""The settlement's streets of the turn and river betting rounds."""
 DEALER_SEAT = 2
 """Player 2 holds the DEALER's seat; transfers run from player 0 (RULES §1.8)."""
+# situation columns (tree3.SIT_*)
+_LIVE, _PUT, _TURN_FOLDS, _STREET = 0, 1, 4, 5
 
 
 @kernel
-def settle_situations3(ints, board, reps, situations, deck, rules, tab):
+def settle_situations3(ints, board, nboard, reps, situations, deck, rules, tab):
     """Fill ``tab[s, p, winners, c0, c1, c2]``: player ``p``'s payoff in situation ``s`` (rows
-    of ``situations``: live mask, chips put in by players 0, 1, 2) when the players of the bit
-    mask ``winners`` win and the players hold classes ``c0, c1, c2`` (``reps[k]``: two hole
-    cards of a holding of class ``k``). Entries for winner sets that cannot happen stay 0."""
+    of ``situations``, :data:`.tree3.N_SIT` columns: live mask, chips put in by players 0, 1, 2,
+    the turn folders, the spot's street the hand ends on) when the players of the bit mask
+    ``winners`` win and the players hold classes ``c0, c1, c2`` (``reps[k]``: two hole cards
+    of a holding of class ``k``), on the first ``nboard`` cards of ``board``: 5 settles the
+    situations that end on the river, 4 those that end by a fold on the turn. Entries for other
+    situations and for winner sets that cannot happen stay 0."""
     n = 3
     players = np.zeros((n, N_PCOLS), np.int64)
     brd = np.zeros((2, 5), np.int64)
@@ -59,11 +66,16 @@ def settle_situations3(ints, board, reps, situations, deck, rules, tab):
     k = reps.shape[0]
     third = ints[I_POT] // n
     base = ints[I_STACK] + third
-    for i in range(5):
+    for i in range(nboard):
         brd[0, i] = board[i]
         brd[1, i] = 1 if i < 3 else i - 1
+    ends = 2 if nboard == 5 else 1
+    last = RIVER if nboard == 5 else TURN
     for s in range(situations.shape[0]):
-        live = situations[s, 0]
+        if situations[s, _STREET] != ends:
+            continue
+        live = situations[s, _LIVE]
+        turn_folds = situations[s, _TURN_FOLDS]
         for w in range(1, 8):
             if w & live != w or (live & (live - 1) == 0 and w != live):
                 continue
@@ -71,11 +83,11 @@ def settle_situations3(ints, board, reps, situations, deck, rules, tab):
                 for c1 in range(k):
                     for c2 in range(k):
                         for p in range(n):
-                            put = situations[s, 1 + p]
+                            put = situations[s, _PUT + p]
                             players[p, P_STACK] = ints[I_STACK] - put
                             players[p, P_IN] = third + put
                             folded = (live >> p) & 1 == 0
-                            players[p, P_FOLD] = RIVER if folded else -1
+                            players[p, P_FOLD] = (TURN if (turn_folds >> p) & 1 else RIVER) if folded else -1
                             players[p, P_SCORE] = -1 if folded else ((w >> p) & 1)
                         players[0, P_HOLE0] = reps[c0, 0]
                         players[0, P_HOLE1] = reps[c0, 1]
@@ -87,9 +99,9 @@ def settle_situations3(ints, board, reps, situations, deck, rules, tab):
                         table[T_BANK2] = ints[I_BANK2]
                         table[T_BANK3] = ints[I_BANK3]
                         table[T_LEVEL] = ints[I_LEVEL]
-                        table[T_LAST] = RIVER
+                        table[T_LAST] = last
                         table[T_DEALER] = DEALER_SEAT
-                        table[T_NBOARD] = 5
+                        table[T_NBOARD] = nboard
                         settle_core(players, n, brd, table, deck, rules, out)
                         for p in range(n):
                             tab[s, p, w, c0, c1, c2] = players[p, P_FINAL] - base

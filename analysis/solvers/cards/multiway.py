@@ -48,7 +48,19 @@ from .solution import DEFAULT_TOLERANCE_PCT, FORMAT3, decision_frame, fold_or_ch
 from .solver import CHECK_EVERY, Progress
 from .spot import Spot, SpotError
 from .tree import DECISION, action_label
-from .tree3 import COUNT, KIND, N_PLAYERS, PLAYER, SLOT, Tree3, action_tree3, expand3
+from .tree3 import (
+    COUNT,
+    KIND,
+    N_PLAYERS,
+    PLAYER,
+    SIT_LIVE,
+    SIT_PUT,
+    SIT_STREET,
+    SLOT,
+    Tree3,
+    action_tree3,
+    expand3,
+)
 
 __all__ = ["FORMAT3", "MultiwaySolution", "MultiwaySolver", "load_multiway", "solve_multiway"]
 
@@ -62,6 +74,16 @@ def build_hands(spot: Spot) -> tuple[tuple, np.ndarray, list[np.ndarray]]:
     """The kernels' holding arrays (see :mod:`._kernels3`), the weights ``float64[3, H]`` and
     each player's holdings."""
     held = [spot.holdings(p) for p in range(N_PLAYERS)]
+    hands, weights = board_hands(spot, held, list(spot.board))
+    return hands, weights, [c for c, _ in held]
+
+
+def board_hands(spot: Spot, held: list[tuple[np.ndarray, np.ndarray]], board: list[int] | None,
+                dead: int = -1) -> tuple[tuple, np.ndarray]:
+    """The kernels' holding arrays of the holdings ``held`` (per player: combos and weights)
+    scored on the five-card ``board`` (``None``: no scores, for ends without a showdown), and the
+    weights. Holdings that hold the ``dead`` card keep their index with score 0 and weight 0 (a
+    turn spot's holdings on a river that blocks them)."""
     n = np.array([len(c) for c, _ in held], dtype=np.int64)
     size = int(n.max())
     n_cards = spot.spec.n_cards
@@ -74,13 +96,15 @@ def build_hands(spot: Spot) -> tuple[tuple, np.ndarray, list[np.ndarray]]:
     cardpos = np.zeros((3, n_cards, n_cards), dtype=np.int64)
     before = np.zeros((3, n_cards, size + 1), dtype=np.int64)
     pairidx = np.full((3, n_cards, n_cards), -1, dtype=np.int64)
-    board = list(spot.board)
     for p, (combos, w) in enumerate(held):
         k = int(n[p])
         c = combos.astype(np.int64)
         hc[p, :k], weights[p, :k] = c, w
-        rows = np.column_stack([c, np.tile(board, (k, 1))]).astype(np.uint8)
-        score[p, :k] = evaluate_batch(rows, spot.spec, threads=False)
+        if board is not None:
+            alive = (c[:, 0] != dead) & (c[:, 1] != dead)
+            rows = np.column_stack([c[alive], np.tile(board, (int(alive.sum()), 1))]).astype(np.uint8)
+            score[p, :k][alive] = evaluate_batch(rows, spot.spec, threads=False)
+            weights[p, :k][~alive] = 0.0
         order[p, :k] = np.argsort(score[p, :k], kind="stable")
         pos[p, order[p, :k]] = np.arange(k)
         pairidx[p, c[:, 0], c[:, 1]] = np.arange(k)
@@ -99,18 +123,26 @@ def build_hands(spot: Spot) -> tuple[tuple, np.ndarray, list[np.ndarray]]:
             hi[p, q, : n[p]] = np.searchsorted(ranked, score[p, : n[p]], side="right")
     cls = np.zeros((3, size), dtype=np.int64)
     hands = (n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx)
-    return hands, weights, [c for c, _ in held]
+    return hands, weights
 
 
-def payoff_table3(spot: Spot, situations: np.ndarray, combos: list[np.ndarray], cls: np.ndarray) -> np.ndarray:
+def payoff_table3(spot: Spot, situations: np.ndarray, combos: list[np.ndarray], cls: np.ndarray,
+                  board: Sequence[int] | None = None) -> np.ndarray:
     """``float64[S, 3, 8, K, K, K]``: each player's payoff per situation, winner set and triple of
-    classes (:func:`._payoffs3.settle_situations3`); fills each holding's class into ``cls``.
-    Texas Hold'em rules (one class): the pot split evenly between the winners."""
+    classes (:func:`._payoffs3.settle_situations3`) on ``board`` (default the spot's; five cards
+    settle the situations that end on the river, four the fold ends on the turn); fills each
+    holding's class into ``cls``. Texas Hold'em rules (one class): the pot split evenly between
+    the winners."""
     s = len(situations)
     third = spot.pot / N_PLAYERS
+    board = list(spot.board if board is None else board)
+    ends = 2 if len(board) == 5 else 1
     if spot.table is None:
         tab = np.zeros((s, 3, 8, 1, 1, 1))
-        for i, (live, *put) in enumerate(situations.tolist()):
+        for i, row in enumerate(situations.tolist()):
+            live, put, street = row[SIT_LIVE], row[SIT_PUT : SIT_PUT + 3], row[SIT_STREET]
+            if street != ends:
+                continue
             total = spot.pot + sum(put)
             for w in range(1, 8):
                 if w & live != w or (bin(live).count("1") == 1 and w != live):
@@ -129,9 +161,10 @@ def payoff_table3(spot: Spot, situations: np.ndarray, combos: list[np.ndarray], 
     ints[I_BANK1 : I_BANK3 + 1] = table.bank
     ints[I_LEVEL] = table.level
     tab = np.zeros((s, 3, 8, k, k, k))
-    settle_situations3(ints, np.array(spot.board, dtype=np.int64), reps,
-                       np.ascontiguousarray(situations, dtype=np.int64), table.deck.kernel_args,
-                       table.rules.kernel_args, tab)
+    padded = np.zeros(5, dtype=np.int64)
+    padded[: len(board)] = board
+    settle_situations3(ints, padded, len(board), reps, np.ascontiguousarray(situations, dtype=np.int64),
+                       table.deck.kernel_args, table.rules.kernel_args, tab)
     return tab
 
 
@@ -144,7 +177,8 @@ class MultiwaySolver:
         if spot.players != N_PLAYERS:
             raise SpotError(f"the three-handed solver needs three ranges, not {spot.players}")
         if spot.street != 2:
-            raise SpotError("three-handed spots are solved on the river (a 5-card board)")
+            raise SpotError("three-handed spots are solved on the turn or the river (a 4- or 5-card board; "
+                            "the turn with turn3.TurnSolver3)")
         if spot.table is not None and spot.table.rules.kickers != "all":
             raise SpotError("three-handed spots compare every kicker (rule kickers=all)")
         self.spot = spot
@@ -382,6 +416,7 @@ class MultiwaySolution:
         return {"spot": self.spot.describe(), "players": N_PLAYERS, "method": self.solver.method,
                 "iterations": self.iterations, "exploitability": self.exploitability,
                 "exploitability_pct_pot": self.exploitability_pct, "exploitability_measure": MEASURE,
+                "exploitability_estimate": "exact",
                 "ev": self.ev(), "indifference_tolerance": self.tolerance,
                 "nodes": int(self.solver.tree.nodes.shape[0])}
 

@@ -1,0 +1,203 @@
+"""Vector-form CFR for three-handed turn spots: every river card (exact) or one sampled per walk.
+
+The tree (:func:`.tree3.expand3` of a turn spot) has a river-card node after each turn
+round that leaves two or three players in, with one child per river card (index ``i``
+into the tree's ``river_cards``; the river round below it has its own regrets). A walk
+for player ``trav`` works as :mod:`._kernels3`'s traversal (strategies, reach top-down,
+terminal values, decisions closed bottom-up), restricted to the nodes of one river card
+(``card >= 0``: a sampled walk) or over all of them (``card = -1``: exact).
+
+Chance. A triple of holdings leaves ``D - 10`` cards for the river (``D`` the deck, four on
+the board), each as likely; a card held by a player is impossible for that triple. Below
+river card ``i`` every player's reach of a holding that holds the card is 0 (``alive``) and
+so is the traverser's value of such a holding, so the exact value of the river-card node
+is ``sum_i value_i / (D - 10)`` (``factors[F_EXACT]``). A sampled walk draws ``k`` distinct
+cards uniformly from the ``C = D - 4`` and takes ``sum_(i drawn) value_i x C / (k (D - 10))``,
+an unbiased estimate of the exact value for every holding: this is Monte Carlo CFR with the
+chance event sampled (public chance sampling; every player's actions and every holding are
+still enumerated, in vectors). River terminals are valued with that card's holding arrays and
+payoff table (index ``i``), turn fold ends with the turn's (index ``C``).
+
+Draws are counter-based (:mod:`analysis.core.rng`): the card of iteration ``t`` and traverser
+``p`` is a function of the key, ``t`` and ``p`` alone, so the numbers do not depend on how the
+iterations are batched or on the thread count (terminals run in parallel, one task each).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from analysis.core.rng import bounded, seed_state
+from evaluator.jit import kernel
+
+from ._kernels import C_INV_PAIRS, MODE_CFR, dcfr_coefs
+from ._kernels3 import (
+    O_METHOD,
+    O_MODE,
+    O_PARALLEL_PAIRS,
+    O_REACH_AVERAGE,
+    O_TRAV,
+    _terminal,
+    close_decision,
+    reach_decision,
+    strategy_at,
+)
+from .tree import DECISION
+from .tree3 import CARD, COUNT, KIND
+
+F_EXACT = 0
+N_FACTORS = 1
+
+
+@kernel
+def _card_hands(hands, i):
+    """The holding arrays (see :mod:`._kernels3`) of river card index ``i`` (the turn's: ``C``)."""
+    n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
+    return (n, hc, cls, score[i], order[i], pos[i], lo[i], hi[i], cardn[i], cardpos[i], before[i], pairidx)
+
+
+@kernel
+def _value_terminal(v, trav, tree, hands, pay, alive, reach, inv, out):
+    """Terminal ``v``'s values of ``trav``'s holdings: with its river card's arrays and payoffs,
+    0 for holdings that hold that card; a turn fold end with the turn's."""
+    nodes = tree[0]
+    i = nodes[v, CARD]
+    k = i if i >= 0 else alive.shape[0]
+    _terminal(v, trav, (tree[0], tree[1], tree[2], tree[3]), _card_hands(hands, k), pay[k], reach, inv, out)
+    if i >= 0:
+        for h in range(hands[0][trav]):
+            out[h] *= alive[i, trav, h]
+
+
+@kernel(parallel=True)
+def _terminals_parallel(active, trav, tree, hands, pay, alive, reach, inv, vals):
+    for j in prange(active.shape[0]):
+        v = active[j]
+        _value_terminal(v, trav, tree, hands, pay, alive, reach, inv, vals[v])
+
+
+@kernel
+def walk(tree, hands, pay, weights, chance, state, work, iopts, coefs, chosen):
+    """One walk for ``iopts[O_TRAV]`` in ``iopts[O_MODE]`` over the river card indices ``chosen``
+    (distinct; all ``C`` of them: exact), each river-card node's value the chosen children's sum
+    times ``C / (len(chosen) x (D - 10))``; the root's value row is ``vals[0]``. ``tree``: nodes,
+    children, terminals, decisions and the decisions and river-card nodes together in preorder;
+    ``chance``: ``alive`` (float64[C, 3, H], 0 where a holding holds the card) and ``factors``."""
+    nodes, children, terminals, decisions, inner = tree
+    alive, factors = chance
+    regrets, sums = state
+    strat, reach, vals = work
+    n = hands[0]
+    trav, mode, method = iopts[O_TRAV], iopts[O_MODE], iopts[O_METHOD]
+    n_river = alive.shape[0]
+    picked = np.zeros(n_river, np.bool_)
+    for j in range(chosen.shape[0]):
+        picked[chosen[j]] = True
+    factor = factors[F_EXACT] * n_river / chosen.shape[0]
+    n_nodes = nodes.shape[0]
+    active = np.empty(n_nodes, np.bool_)
+    for v in range(n_nodes):
+        i = nodes[v, CARD]
+        active[v] = i < 0 or picked[i]
+    total = np.empty(max(n[0], n[1], n[2]))
+    for j in range(decisions.shape[0]):
+        v = decisions[j]
+        if active[v]:
+            strategy_at(v, nodes, n, regrets, sums, mode, strat, total)
+    for p in range(3):
+        for h in range(n[p]):
+            reach[0, p, h] = weights[p, h]
+    for j in range(inner.shape[0]):
+        v = inner[j]
+        if not active[v]:
+            continue
+        if nodes[v, KIND] == DECISION:
+            reach_decision(v, nodes, children, n, strat, reach)
+            continue
+        for a in range(nodes[v, COUNT]):
+            c = children[v, a]
+            if not active[c]:
+                continue
+            for q in range(3):
+                for h in range(n[q]):
+                    reach[c, q, h] = reach[v, q, h] * alive[a, q, h]
+    count = 0
+    for j in range(terminals.shape[0]):
+        if active[terminals[j]]:
+            count += 1
+    todo = np.empty(count, np.int64)
+    count = 0
+    for j in range(terminals.shape[0]):
+        if active[terminals[j]]:
+            todo[count] = terminals[j]
+            count += 1
+    inv = coefs[C_INV_PAIRS]
+    if n[trav] * min(n[(trav + 1) % 3], n[(trav + 2) % 3]) >= iopts[O_PARALLEL_PAIRS]:
+        _terminals_parallel(todo, trav, tree, hands, pay, alive, reach, inv, vals)
+    else:
+        for j in range(todo.shape[0]):
+            v = todo[j]
+            _value_terminal(v, trav, tree, hands, pay, alive, reach, inv, vals[v])
+    m = n[trav]
+    for j in range(inner.shape[0] - 1, -1, -1):
+        v = inner[j]
+        if not active[v]:
+            continue
+        if nodes[v, KIND] == DECISION:
+            close_decision(v, tree, n, trav, mode, method, regrets, sums, strat, coefs, vals, reach,
+                           iopts[O_REACH_AVERAGE] != 0)
+            continue
+        for h in range(m):
+            vals[v, h] = 0.0
+        for j in range(chosen.shape[0]):
+            c = children[v, chosen[j]]
+            for h in range(m):
+                vals[v, h] += vals[c, h]
+        for h in range(m):
+            vals[v, h] *= factor
+
+
+@kernel
+def draw_cards(key, t, trav, n_cards, out):
+    """Fill ``out`` with distinct river card indices for iteration ``t``'s walk for ``trav``:
+    a uniform sample without replacement of ``len(out)`` of ``[0, n_cards)`` (partial Fisher-Yates)."""
+    rng = np.zeros(4, np.uint64)
+    seed_state(rng, key, t * 3 + trav)
+    deck = np.arange(n_cards)
+    for j in range(out.shape[0]):
+        r = j + bounded(rng, n_cards - j)
+        deck[j], deck[r] = deck[r], deck[j]
+        out[j] = deck[j]
+
+
+@kernel
+def iterate(tree, hands, pay, weights, chance, state, work, iopts, coefs, key, first, count, per_walk):
+    """Iterations ``first .. first + count - 1`` (0-based), updates alternating over the players;
+    each walk on ``per_walk`` river cards drawn from ``key`` (all of them: exact CFR)."""
+    iopts[O_MODE] = MODE_CFR
+    n_cards = chance[0].shape[0]
+    chosen = np.arange(n_cards) if per_walk >= n_cards else np.zeros(per_walk, np.int64)
+    for t in range(first, first + count):
+        dcfr_coefs(t, coefs)
+        for trav in range(3):
+            iopts[O_TRAV] = trav
+            if per_walk < n_cards:
+                draw_cards(key, t, trav, n_cards, chosen)
+            walk(tree, hands, pay, weights, chance, state, work, iopts, coefs, chosen)
+
+
+@kernel
+def root_values(tree, hands, pay, weights, chance, state, work, iopts, coefs, mode, chosen, out):
+    """Every player's root value row under the average strategies (EV) or its best response (BR),
+    over the river card indices ``chosen`` (all: exact; fewer: an estimate, see :func:`walk`)."""
+    iopts[O_MODE] = mode
+    vals = work[2]
+    for trav in range(3):
+        iopts[O_TRAV] = trav
+        walk(tree, hands, pay, weights, chance, state, work, iopts, coefs, chosen)
+        for h in range(hands[0][trav]):
+            out[trav, h] = vals[0, h]
+
+
+__all__ = ["F_EXACT", "N_FACTORS", "draw_cards", "iterate", "root_values", "walk"]

@@ -1,0 +1,283 @@
+"""Three-handed card-level turn spots: Monte Carlo CFR over river cards, NashConv exact.
+
+Typical use::
+
+    from analysis.solvers.cards import Spot
+    from analysis.solvers.cards.turn3 import solve_turn3
+    spot = Spot.multiway("4s9h3d6c", ("8s7s", "random", "random"), pot=120, stack=980, bank="40,700,500")
+    solution = solve_turn3(spot, method="mccfr", seed=1, target_pct=1.0)
+    solution.manifest()["exploitability_measure"]     # "NashConv (exact)"
+
+The tree is :mod:`.tree3`'s turn round, a river-card node, then the river round under
+every river card (its own regrets per card). ``mccfr`` draws ``per_walk`` river cards (default one)
+per walk (:mod:`._mccfr3`: Monte Carlo CFR with the chance event sampled, every action and
+every holding still enumerated in vectors; linear CFR updates; seeded, the same numbers on
+any thread count);
+``dcfr`` and ``cfr+`` walk every river card each iteration (exact CFR on the whole turn
+tree, the slow reference). How settled a solution is, is NashConv, the sum of the three
+players' best-response gains, computed exactly over every river card, holding and
+triple of holdings ("exact" in every output).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from analysis.core.rng import derive_key
+
+from ..methods import method_named
+from . import _kernels3 as K3
+from . import _mccfr3 as M3
+from ._kernels import (
+    C_INV_PAIRS,
+    METHOD_CFR_PLUS,
+    METHOD_DCFR,
+    MODE_BR,
+    MODE_EV,
+    N_COEFS,
+    strategy_into,
+)
+from .multiway import MultiwaySolution, board_hands, payoff_table3
+from .solver import CHECK_EVERY, Progress
+from .spot import Spot, SpotError
+from .tree import CHANCE, DECISION
+from .tree3 import CARD, COUNT, KIND, N_PLAYERS, PLAYER, SLOT, Tree3, action_tree3, expand3
+
+__all__ = ["METHODS", "TurnSolver3", "solve_turn3"]
+
+METHODS = {"mccfr": K3.METHOD_LINEAR, "dcfr": METHOD_DCFR, "cfr+": METHOD_CFR_PLUS}
+"""Method -> the regret update. ``mccfr`` sums sampled values linearly (linear CFR, the average
+weighted by the player's reach): no floor or discount that would turn noise into bias."""
+CHECK_SAMPLED = 500
+"""Iterations between two exact NashConv measurements of ``mccfr`` (one costs about as much as
+``C / per_walk`` iterations)."""
+MEASURE = "NashConv (exact)"
+_STACKED = (3, 4, 5, 6, 7, 8, 9, 10)
+"""Slots of the holding arrays that depend on the board (one per river card, then the turn's)."""
+
+
+def build_turn_hands(spot: Spot, river_cards: Sequence[int]) -> tuple[tuple, np.ndarray, np.ndarray]:
+    """The holding arrays with a leading axis per river card (the last for the turn's fold ends,
+    unscored), the turn weights and ``alive`` (float64[C, 3, H]: 0 where a holding holds the card)."""
+    held = [spot.holdings(p) for p in range(N_PLAYERS)]
+    board = list(spot.board)
+    per = [board_hands(spot, held, [*board, c], dead=c)[0] for c in river_cards]
+    turn, weights = board_hands(spot, held, None)
+    per.append(turn)
+    hands = tuple(np.ascontiguousarray(np.stack([h[i] for h in per])) if i in _STACKED else turn[i]
+                  for i in range(len(turn)))
+    hc, n = turn[1], turn[0]
+    alive = np.zeros((len(river_cards), 3, weights.shape[1]))
+    for i, c in enumerate(river_cards):
+        for p in range(3):
+            alive[i, p, : n[p]] = (hc[p, : n[p], 0] != c) & (hc[p, : n[p], 1] != c)
+    return hands, weights, alive
+
+
+class TurnSolver3:
+    """Monte Carlo CFR (``mccfr``: one river card per walk) or exact CFR (``dcfr``, ``cfr+``: every
+    river card) on a three-handed turn spot, with exact NashConv."""
+
+    def __init__(self, spot: Spot, method: str = "mccfr", seed: int = 0, per_walk: int = 1) -> None:
+        method = method_named(method, METHODS, SpotError).name
+        if method not in METHODS:
+            raise SpotError(f"unknown method {method!r} for a three-handed turn spot: choose one of "
+                            f"{', '.join(METHODS)}")
+        if spot.players != N_PLAYERS or spot.street != 1:
+            raise SpotError("the three-handed turn solver needs three ranges and a 4-card board")
+        if spot.table is not None and spot.table.rules.kickers != "all":
+            raise SpotError("three-handed spots compare every kicker (rule kickers=all)")
+        self.spot, self.method, self.seed = spot, method, int(seed)
+        spec = spot.spec
+        self.river_cards = tuple(c for c in range(spec.n_cards) if c not in spot.board)
+        n_river = len(self.river_cards)
+        if not 1 <= per_walk <= n_river:
+            raise SpotError(f"river cards per walk: 1 to {n_river}, not {per_walk}")
+        self.per_walk = int(per_walk) if method == "mccfr" else n_river
+        """River cards drawn per walk (all of them: exact CFR)."""
+        self.sampled = self.per_walk < n_river
+        self.hands, self.weights, alive = build_turn_hands(spot, self.river_cards)
+        n = self.hands[0]
+        self.tree: Tree3 = expand3(action_tree3(spot), tuple(int(x) for x in n), self.river_cards,
+                                   tuple(spec.card_name(c) for c in self.river_cards))
+        combos = [spot.holdings(p)[0] for p in range(N_PLAYERS)]
+        board = list(spot.board)
+        tables = [payoff_table3(spot, self.tree.situations, combos, self.hands[2], [*board, c])
+                  for c in self.river_cards]
+        tables.append(payoff_table3(spot, self.tree.situations, combos, self.hands[2], board))
+        self.pay = np.ascontiguousarray(np.stack(tables))
+        self.triples = float(K3.triples(M3._card_hands(self.hands, n_river), self.weights))
+        if self.triples <= 0.0:
+            raise SpotError("the three ranges have no triple of holdings that fit together on this board")
+        unseen = spec.n_cards - len(board) - 2 * N_PLAYERS  # river cards left for any triple
+        factors = np.zeros(M3.N_FACTORS)
+        factors[M3.F_EXACT] = 1.0 / unseen
+        self._chance = (alive, factors)
+        t = self.tree
+        self._tree_args = (t.nodes, t.children, t.terminals, t.decisions,
+                           np.flatnonzero(np.isin(t.nodes[:, KIND], (CHANCE, DECISION))).astype(np.int64))
+        self.regrets = tuple(np.zeros(max(s, 1)) for s in t.storage)
+        self.sums = tuple(np.zeros(max(s, 1)) for s in t.storage)
+        size = self.weights.shape[1]
+        n_nodes = t.nodes.shape[0]
+        self._work = (tuple(np.zeros(max(s, 1)) for s in t.storage), np.zeros((n_nodes, 3, size)),
+                      np.zeros((n_nodes, size)))
+        self._iopts = np.zeros(K3.N_IOPTS, dtype=np.int64)
+        self._iopts[K3.O_METHOD] = METHODS[method]
+        self._iopts[K3.O_PARALLEL_PAIRS] = K3.PARALLEL_PAIRS
+        self._iopts[K3.O_REACH_AVERAGE] = self.sampled
+        self._coefs = np.zeros(N_COEFS)
+        self._coefs[C_INV_PAIRS] = 1.0 / self.triples
+        self._key = derive_key(self.seed, "three-handed turn")
+        self.iterations = 0
+        self.history: list[tuple[int, float, float]] = []
+        self._nash_conv: float | None = None
+        self._ev_walks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._by_line = {tuple(x.lower() for x in line): v for v, line in t.lines.items()}
+
+    def _args(self) -> tuple:
+        return (self._tree_args, self.hands, self.pay, self.weights, self._chance, (self.regrets, self.sums),
+                self._work, self._iopts, self._coefs)
+
+    def step(self, count: int = 1) -> None:
+        """Run ``count`` more iterations."""
+        M3.iterate(*self._args(), self._key, self.iterations, count, self.per_walk)
+        self.iterations += count
+        self._nash_conv = None
+        self._ev_walks.clear()
+
+    def root_values(self, mode: int, cards: Sequence[int] | None = None) -> np.ndarray:
+        """Every player's root value row (float64[3, H]) under the average strategies (``MODE_EV``)
+        or best responses (``MODE_BR``): exact (``cards`` None) or the estimate of a walk on the
+        river card indices ``cards`` (distinct) only."""
+        chosen = np.arange(len(self.river_cards)) if cards is None else np.asarray(cards, dtype=np.int64)
+        out = np.zeros((3, self.weights.shape[1]))
+        M3.root_values(*self._args(), mode, chosen, out)
+        return out
+
+    def expected_values(self) -> np.ndarray:
+        """Each player's expected chips at the end of the hand less its stack at the root."""
+        return (self.weights * self.root_values(MODE_EV)).sum(axis=1) + self.spot.pot / N_PLAYERS
+
+    def best_response_values(self) -> np.ndarray:
+        """The same when each player in turn best-responds to the others' average strategies."""
+        return (self.weights * self.root_values(MODE_BR)).sum(axis=1) + self.spot.pot / N_PLAYERS
+
+    @property
+    def nash_conv(self) -> float:
+        """The sum of the three players' best-response gains (chips), exact over every river card."""
+        if self._nash_conv is None:
+            self._nash_conv = float((self.best_response_values() - self.expected_values()).sum())
+        return self._nash_conv
+
+    exploitability = nash_conv
+    exploitability_measure = MEASURE
+
+    @property
+    def exploitability_pct(self) -> float:
+        """NashConv as a % of the starting pot."""
+        return 100.0 * self.nash_conv / self.spot.pot
+
+    def run(self, *, target_pct: float = 0.3, max_iterations: int = 1000, progress: Progress | None = None,
+            check_every: int | None = None, stop=None) -> float:
+        """Iterate until NashConv <= ``target_pct``% of the pot (checked every ``check_every``
+        iterations, default :data:`CHECK_SAMPLED` sampled, else 10) or ``max_iterations``; returns
+        NashConv in chips."""
+        if check_every is None:
+            check_every = CHECK_SAMPLED if self.sampled else CHECK_EVERY
+        start = time.perf_counter()
+        target = self.spot.pot * target_pct / 100.0
+        nc = self.nash_conv
+        while self.iterations < max_iterations and nc > target:
+            if stop is not None and stop.is_set():
+                return nc
+            self.step(min(check_every - self.iterations % check_every, max_iterations - self.iterations))
+            if self.iterations % check_every == 0 or self.iterations == max_iterations:
+                nc = self.nash_conv
+                self.history.append((self.iterations, nc, time.perf_counter() - start))
+                if progress is not None:
+                    progress(self.iterations, nc)
+        return nc
+
+    def node(self, line: Sequence[str] = ()) -> int:
+        """The node reached by a line of action labels (and, past the turn, the river card's name)."""
+        key = tuple(str(x).strip().lower() for x in line)
+        if key not in self._by_line:
+            raise SpotError(f"no decision or end after {' / '.join(line) or 'the root'}")
+        return self._by_line[key]
+
+    def strategy(self, v: int) -> np.ndarray:
+        """The average strategy at decision ``v``: float64[actions, holdings of the actor]."""
+        nodes = self.tree.nodes
+        if nodes[v, KIND] != DECISION:
+            raise SpotError(f"node {v} is not a decision")
+        p, k = int(nodes[v, PLAYER]), int(nodes[v, COUNT])
+        m = int(self.hands[0][p])
+        out = np.zeros((k, m))
+        strategy_into(self.sums[p], int(nodes[v, SLOT]), k, m, out, np.zeros(m))
+        return out
+
+    def action_values(self, v: int) -> np.ndarray:
+        """EV (chips, less the stack at the root) of each action per holding of the actor at ``v``
+        given that the holding reaches ``v`` (and, past the turn, that river card): float64[actions,
+        holdings]; NaN where unreached."""
+        nodes = self.tree.nodes
+        p = int(nodes[v, PLAYER])
+        m = int(self.hands[0][p])
+        if p not in self._ev_walks:  # one exact walk per player gives every node's values
+            self._iopts[K3.O_TRAV], self._iopts[K3.O_MODE] = p, MODE_EV
+            M3.walk(*self._args(), np.arange(len(self.river_cards)))
+            self._ev_walks[p] = (self._work[1].copy(), self._work[2].copy())
+        reach, vals = self._ev_walks[p]
+        i = int(nodes[v, CARD])
+        k = i if i >= 0 else len(self.river_cards)
+        ones = np.ones((1, 3, 8, *self.pay.shape[4:]))
+        mass = np.zeros(m)
+        K3._terminal(v, p, self._tree_args[:4], M3._card_hands(self.hands, k), ones, reach, 1.0 / self.triples,
+                     mass)
+        kids = self.tree.children[v, : int(nodes[v, COUNT])]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ev = self.spot.pot / N_PLAYERS + vals[kids, :m] / mass
+        ev[:, mass <= 0.0] = np.nan
+        return ev
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes held by the tree, the tables and the solver state."""
+        arrays = [self.tree.nodes, self.tree.children, *self.hands, self.pay, self.weights, *self._chance,
+                  *self.regrets, *self.sums, *self._work[0], self._work[1], self._work[2]]
+        return int(sum(a.nbytes for a in arrays))
+
+
+class TurnSolution3(MultiwaySolution):
+    """A :class:`TurnSolver3` read as answers (lines past the turn name the river card)."""
+
+    def lines(self) -> list[tuple[str, ...]]:
+        """The action lines of the turn's decisions (the river's, per card, through :meth:`strategy`)."""
+        t = self.solver.tree
+        return [t.lines[int(v)] for v in t.decisions if t.nodes[v, CARD] < 0]
+
+    def manifest(self) -> dict:
+        out = super().manifest()
+        s = self.solver
+        out.update(method=s.method, seed=s.seed, sampled=s.sampled, river_cards_per_walk=s.per_walk,
+                   chance=f"{s.per_walk} of {len(s.river_cards)} river cards drawn per walk (Monte Carlo CFR)"
+                   if s.sampled else "every river card each iteration (exact CFR)",
+                   river_cards=len(s.river_cards))
+        return out
+
+    def save(self, path):  # noqa: D102 - resumable files are river-only for now
+        raise SpotError("solution files (--state) hold river spots only for now")
+
+
+def solve_turn3(spot: Spot, *, method: str = "mccfr", seed: int = 0, per_walk: int = 1, target_pct: float = 1.0,
+                max_iterations: int = 10_000, check_every: int | None = None,
+                progress: Progress | None = None) -> TurnSolution3:
+    """Solve a three-handed turn ``spot`` until NashConv <= ``target_pct``% of the pot or ``max_iterations``."""
+    solver = TurnSolver3(spot, method, seed, per_walk)
+    solver.run(target_pct=target_pct, max_iterations=max_iterations, check_every=check_every, progress=progress)
+    return TurnSolution3(solver)
+
