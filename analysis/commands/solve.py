@@ -276,8 +276,9 @@ def register(app: typer.Typer) -> None:
         spot_file: Path = typer.Option(None, "--spot-file", help="spot: a TOML spot (options override it)"),
         output_format: str = typer.Option(None, "--format", help="spot: text (default) or json"),
         threads: int = typer.Option(None, "--threads", min=1, help="spot: numba threads (results do not change)"),
-        lock: str = typer.Option(None, "--lock", help="spot: lock a player to an opponent model, e.g. "
-                                 "ip=threshold (built-in name or TOML path); the other best-responds"),
+        lock: str = typer.Option(None, "--lock", help="spot: lock a player to a strategy, e.g. "
+                                 "ip=threshold or ip=abc (an opponent model or engine strategy: shipped name "
+                                 "or TOML path); the other best-responds"),
         game_rules: str = typer.Option(None, "--game", help="spot: holdem (Texas Hold'em rules, the default) or "
                                        "dilemma (Dilemma Hold'em's settlement: --deck, --rule, --bank, --level, "
                                        "--free-fold/--no-free-fold)"),

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analysis.core.rng import derive_key
+from analysis.core.strategy import Decision
 from analysis.dilemma.decks import Deck, load_deck
 from analysis.dilemma.effects import STREETS, street_code
 from analysis.dilemma.settlement import Rules
@@ -72,13 +73,21 @@ class Context:
         default_factory=lambda: [load_policy(name) for name in FIXED_POLICIES])
     """Fixed hero policies by index; the built-in three come first (they are the comparisons)."""
 
-    def model_index(self, name: str) -> int:
-        model = load_model(name)
+    def model_index(self, name: str, spot: Spot | None = None) -> int:
+        """The index of the opponents' thresholds at ``spot`` (a model's own; an engine
+        strategy read at the spot's table: :func:`analysis.core.strategy.threshold_model`)."""
+        model = load_model(name, None if spot is None else self.decision(spot))
         for i, m in enumerate(self.models):
-            if m.source == model.source and m.name == model.name:
+            if m == model:
                 return i
         self.models.append(model)
         return len(self.models) - 1
+
+    def decision(self, spot: Spot) -> Decision:
+        """The table an engine strategy is read at as an opponent of ``spot``: every player
+        in, the opponent second to act, the spot's pot and stacks, this level's big blind."""
+        return Decision(players=spot.players, position=1, pot=float(spot.pot),
+                        stack=float(spot.behind), big_blind=float(self.rules.blinds[self.level][1]))
 
     def policy_index(self, name: str) -> int:
         """The index of a fixed policy, or -1 for the best response."""
@@ -202,7 +211,7 @@ def compile_spots(spots: Sequence[Spot], ctx: Context, seed: int, *, buckets: in
         rows.append(cell_row(hero=(len(hero), len(hero) + len(combos)),
                              board=(len(boards), len(board)), street=street,
                              opponents=spot.opponents, pot=spot.pot, stack=spot.behind,
-                             model=ctx.model_index(spot.model), policy=policy,
+                             model=ctx.model_index(spot.model, spot), policy=policy,
                              plan=i if policy < 0 else -1,
                              plan_nofree=len(spots) + i if policy < 0 and no_free else -1))
         hero.extend(combos)
