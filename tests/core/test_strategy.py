@@ -162,3 +162,27 @@ def test_the_loader_refuses_a_bad_file_with_one_line(tmp_path, text, message):
     assert message in str(info.value) and "\n" not in str(info.value)
     with pytest.raises(StrategyError, match="unknown strategy 'nobody'"):
         load_strategy("nobody")
+
+
+def test_one_spot_value_with_the_run_settings_apart(monkeypatch):
+    """``evaluate(Spot, RunSettings)`` is what the keyword form runs: same numbers; the table is
+    one value (the card solver's ``DilemmaTable.table`` gives the same one); the deck is loaded
+    once per spot."""
+    from analysis.dilemma import decks
+    from analysis.dilemma.table import Table
+    from analysis.solvers.cards.dilemma import DilemmaTable
+    from analysis.studies.fold_vs_check import RunSettings, Spot, evaluate, evaluate_spot
+
+    loads = []
+    real = decks.load_deck
+    monkeypatch.setattr("analysis.dilemma.table.load_deck", lambda d: loads.append(d) or real(d))
+    keywords = evaluate_spot("7d 8d", board="4s 9h 3d 6c 2h", model="abc", pot=60, bank=(0, 600, 500), level=1,
+                             exact=True, compare=False)
+    assert loads == ["reference"]
+    table = DilemmaTable.parse("reference", bank="0,600,500", level=1).table
+    assert isinstance(table, Table) and table.bank == (0, 600, 500) and table.blinds == (20, 40)
+    spot = Spot("7d 8d", "river", "4s 9h 3d 6c 2h", pot=60, model="abc", table=table)
+    value = evaluate(spot, RunSettings(exact=True, compare=False))
+    for key in ("ev_fold", "ev_check", "gap"):
+        assert value.row[key] == keywords.row[key]
+    assert value.to_dict()["spot"] == keywords.to_dict()["spot"]

@@ -9,10 +9,10 @@ import numpy as np
 
 from analysis.core.rng import derive_key
 from analysis.core.strategy import Decision
-from analysis.dilemma.decks import Deck, load_deck
+from analysis.dilemma.decks import Deck
 from analysis.dilemma.effects import STREETS, street_code
 from analysis.dilemma.settlement import Rules
-from analysis.dilemma.settlement.state import bank_order_problem, lowest_level
+from analysis.dilemma.table import DEFAULT_BANK, Table, TableError
 from evaluator import CardError, format_cards, parse_cards
 from evaluator.errors import LabError
 
@@ -20,7 +20,6 @@ from ..ranges import starting_classes
 from .layout import C_POLICY, cell_row, pack_opponents, pack_table
 from .models import HeroPolicy, OpponentModel, load_model, load_policy
 
-DEFAULT_BANK = (300, 700, 500)
 MAX_PLAYERS = 10
 BEST_RESPONSE = "best_response"
 """The continuation after checking that plays well: a best response to the opponent model."""
@@ -34,7 +33,8 @@ class SpotError(LabError):
 
 @dataclass(frozen=True)
 class Spot:
-    """One decision: the hero's cards or starting class, the board so far, and the table."""
+    """One decision as a value: the hero's cards or starting class, the board so far, the
+    players, pot and stacks, the opponents' strategy, the continuation, and the table."""
 
     hand: str
     street: str = "flop"
@@ -44,8 +44,17 @@ class Spot:
     stack: int | None = None
     """Chips behind each player at the decision (default: $1,000 less its share of the pot)."""
     model: str = "passive"
+    """The opponents' strategy: an opponent model or an engine strategy (name or path)."""
     policy: str = BEST_RESPONSE
     """The continuation after checking: ``best_response`` or a fixed policy."""
+    table: Table | None = field(default=None, compare=False, repr=False)
+    """The table (deck, rules, bank, blind level; ``None``: the default table). A grid's cells
+    leave it to the run's context."""
+
+    def fields(self) -> dict[str, object]:
+        """The spot's plain fields (the table apart), for JSON output."""
+        return {k: getattr(self, k) for k in ("hand", "street", "board", "opponents", "pot", "stack",
+                                              "model", "policy")}
 
     @property
     def players(self) -> int:
@@ -229,19 +238,18 @@ def compile_spots(spots: Sequence[Spot], ctx: Context, seed: int, *, buckets: in
                  names, n_combos, kinds, train_keys=np.array(train, np.uint64), buckets=buckets)
 
 
-def make_context(deck: str | Deck, rules: Rules | None, bank: Sequence[int], level: int) -> Context:
-    """The shared context of a run, validated (bank stacks, blind level)."""
-    bank = tuple(int(b) for b in bank)
-    if len(bank) != 3 or min(bank) < 0:
-        raise SpotError(f"bank is three stacks of chips >= 0; got {bank}")
-    if not sum(bank):
-        raise SpotError(f"bank {'/'.join(map(str, bank))} is empty: the game is over (RULES §1.5)")
-    if problem := bank_order_problem(bank):
-        raise SpotError(problem)
-    if level not in (0, 1, 2):
-        raise SpotError(f"blind level is 0, 1 or 2; got {level}")
-    if level < lowest_level(bank):
-        raise SpotError(f"blind level {level} cannot go with bank {'/'.join(map(str, bank))}: "
-                        f"blinds rose to level {lowest_level(bank)} when the bank first emptied "
-                        "and never go down (RULES §1.5)")
-    return Context(load_deck(deck), rules or Rules(), bank, level)  # type: ignore[arg-type]
+def load_table(deck: str | Deck = "reference", rules: Rules | None = None,
+               bank: Sequence[int] = DEFAULT_BANK, level: int = 0) -> Table:
+    """The table of a spot or grid, loaded once and validated (a bad bank or level: SpotError)."""
+    try:
+        return Table.load(deck, rules, bank, level)
+    except TableError as exc:
+        raise SpotError(str(exc)) from None
+
+
+def make_context(table: str | Deck | Table, rules: Rules | None = None, bank: Sequence[int] = DEFAULT_BANK,
+                 level: int = 0) -> Context:
+    """The shared context of a run on a table (given, or loaded from its parts)."""
+    if not isinstance(table, Table):
+        table = load_table(table, rules, bank, level)
+    return Context(table.deck, table.rules, table.bank, table.level)
