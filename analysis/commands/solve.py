@@ -159,7 +159,7 @@ def solve_spot_cmd(options: dict, method: str, iterations: int, target: float | 
             f"{'/'.join(map(str, spot.table.bank))}, blind level {spot.table.level}"
             + (", free fold" if spot.tree.free_fold else ", no free fold"))
     if locks:
-        game += "; locked: " + ", ".join(f"{p} plays the {m} model" for p, m in locks.items())
+        game += "; locked: " + ", ".join(f"{p} plays {m}" for p, m in locks.items())
     say(f"{game}; {spot.spec.summary}; board {spot.describe()['board']}; pot {spot.pot}, stack {spot.stack}; "
         f"{' vs '.join(str(len(spot.holdings(p)[0])) for p in range(spot.players))} holdings; "
         f"{solver.tree.nodes.shape[0]:,} nodes, {solver.memory_bytes / 1e6:,.1f} MB")
