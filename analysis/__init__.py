@@ -30,6 +30,8 @@ _LAZY = {
     "board_economy": "analysis.dilemma.economy",
     "solve_spot": "analysis.solvers.cards.solution",
     "Spot": "analysis.solvers.cards.spot",
+    "load_strategy": "analysis.core.strategy",
+    "Strategy": "analysis.core.strategy",
 }
 
 __all__ = sorted(_LAZY)

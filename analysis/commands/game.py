@@ -18,7 +18,7 @@ StrategiesOpt = Annotated[
     str,
     typer.Option("--strategies", "-s",
                  help="comma-separated strategies, one per seat (or fewer, repeated around the table): "
-                      "built-in names or TOML/table paths"),
+                      "built-in names (engine strategies and opponent models alike) or TOML/table paths"),
 ]
 
 
@@ -89,7 +89,7 @@ def register(app: typer.Typer) -> None:
             workers: WorkersOpt = None,
             scheduler: SchedulerOpt = None,
         ) -> None:
-            from analysis.engine.policy import builtin_policies
+            from analysis.core.strategy import builtin_strategies
             from analysis.guide.writers import write_game_study
 
             config = _config(strategies, players, game, structure, deck, rule, stack, max_hands, seed,
@@ -102,7 +102,7 @@ def register(app: typer.Typer) -> None:
                        f"(mean {g['hands'].mean():.1f} per game; ended: "
                        + ", ".join(f"{k} {v}" for k, v in g["reason"].value_counts().items()) + ")")
             typer.echo(result.summary.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
-            typer.echo(f"tables and charts in {out}/ (built-in strategies: {', '.join(builtin_policies())})")
+            typer.echo(f"tables and charts in {out}/ (built-in strategies: {', '.join(builtin_strategies())})")
         return cmd
 
     sim = common("simulate")

@@ -170,7 +170,7 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
             f"{'/'.join(map(str, spot.table.bank))}, blind level {spot.table.level}"
             + (", free fold" if spot.tree.free_fold else ", no free fold"))
     if locks:
-        game += "; locked: " + ", ".join(f"{p} plays the {m} model" for p, m in locks.items())
+        game += "; locked: " + ", ".join(f"{p} plays {m}" for p, m in locks.items())
     say(f"{game}; {spot.spec.summary}; board {spot.describe()['board']}; pot {spot.pot}, stack {spot.stack}; "
         f"{' vs '.join(str(len(spot.holdings(p)[0])) for p in range(spot.players))} holdings; "
         f"{solver.tree.nodes.shape[0]:,} nodes, {solver.memory_bytes / 1e6:,.1f} MB")
@@ -293,8 +293,9 @@ def register(app: typer.Typer) -> None:
         spot_file: Path = typer.Option(None, "--spot-file", help="spot: a TOML spot (options override it)"),
         output_format: str = typer.Option(None, "--format", help="spot: text (default) or json"),
         threads: int = typer.Option(None, "--threads", min=1, help="spot: numba threads (results do not change)"),
-        lock: str = typer.Option(None, "--lock", help="spot: lock a player to an opponent model, e.g. "
-                                 "ip=threshold (built-in name or TOML path); the other best-responds"),
+        lock: str = typer.Option(None, "--lock", help="spot: lock a player to a strategy, e.g. "
+                                 "ip=threshold or ip=abc (an opponent model or engine strategy: shipped name "
+                                 "or TOML path); the other best-responds"),
         game_rules: str = typer.Option(None, "--game", help="spot: holdem (Texas Hold'em rules, the default) or "
                                        "dilemma (Dilemma Hold'em's settlement: --deck, --rule, --bank, --level, "
                                        "--free-fold/--no-free-fold)"),

@@ -153,7 +153,8 @@ def register(app: typer.Typer) -> None:
         opponents: int = typer.Option(1, "--opponents", help="opponents still in (1-9)"),
         pot: int = typer.Option(40, "--pot", help="chips in the pot at the decision"),
         stack: int = typer.Option(None, "--stack", help="chips behind each player (default 1000 - share)"),
-        model: str = typer.Option("passive", "--model", help="opponent model name or TOML path"),
+        model: str = typer.Option("passive", "--model", help="opponents' strategy: an opponent model or an engine strategy (abc, maniac ...), "
+                                          "shipped name or TOML path"),
         policy: str = typer.Option("best_response", "--policy", help=POLICY_HELP),
         buckets: int = typer.Option(20, "--buckets", help="strength buckets of the best response (2-100)"),
         train_deals: int = typer.Option(10_000, "--train-deals", min=100,
@@ -203,7 +204,7 @@ def register(app: typer.Typer) -> None:
         bank: BankOpt = DEFAULT_BANK_TEXT,
         level: LevelOpt = None,
         out: Path = typer.Option(Path("results/fold_vs_check"), "--out", callback=out_folder),
-        models: str = typer.Option("passive,threshold", "--models", help="comma-separated models"),
+        models: str = typer.Option("passive,threshold", "--models", help="comma-separated opponent strategies (models or engine strategies)"),
         policy: str = typer.Option("best_response", "--policy", help=POLICY_HELP),
         buckets: int = typer.Option(20, "--buckets", help="strength buckets of the best response (2-100)"),
         compare: bool = typer.Option(False, "--compare/--no-compare",

@@ -10,6 +10,24 @@ from __future__ import annotations
 import numpy as np
 
 from analysis.core.actions import ALLIN, BET, CALL, CHECK, FOLD, RAISE
+from analysis.core.features import (
+    F_BEHIND,
+    F_CALL_BB,
+    F_FACING,
+    F_PENALTY,
+    F_PLAYERS,
+    F_POSITION,
+    F_POT_BB,
+    F_PRICE,
+    F_SPR,
+    F_STREET,
+    F_STRENGTH,
+    FF_ALWAYS,
+    FF_NEVER,
+    FF_RULES,
+    MAX_SLOTS,
+    N_FEAT,
+)
 from analysis.core.rng import next_float
 from evaluator.jit import kernel
 from evaluator.strength import board_strengths
@@ -32,24 +50,6 @@ from ._layout import (
     R_CUR,
     R_FIRST,
     R_STREET,
-)
-from .features import (
-    F_BEHIND,
-    F_CALL_BB,
-    F_FACING,
-    F_PENALTY,
-    F_PLAYERS,
-    F_POSITION,
-    F_POT_BB,
-    F_PRICE,
-    F_SPR,
-    F_STREET,
-    F_STRENGTH,
-    FF_ALWAYS,
-    FF_NEVER,
-    FF_RULES,
-    MAX_SLOTS,
-    N_FEAT,
 )
 from .structures import S_UNIT
 

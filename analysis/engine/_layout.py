@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from analysis.core.features import MAX_SLOTS, N_FEAT
 from analysis.dilemma.settlement.layout import N_OUT, N_PCOLS, N_TCOLS
 from evaluator.jit import kernel
-
-from .features import MAX_SLOTS, N_FEAT
 
 MAX_SEATS = 10
 HOLE_CARDS = 2

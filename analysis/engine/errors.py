@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from analysis.core.strategy import StrategyError
 from evaluator.errors import LabError
 
 
@@ -24,8 +25,9 @@ class IllegalActionError(EngineError):
         super().__init__(f"{prefix}illegal action {action!r} by {player}: {rule}")
 
 
-class PolicyError(EngineError):
-    """A strategy file or policy table that cannot be read; names the file, line and field."""
+PolicyError = StrategyError
+"""A strategy file or policy table that cannot be read; names the file, line and field (the one
+strategy language's error, :class:`analysis.core.strategy.StrategyError`)."""
 
 
 class HistoryError(EngineError):

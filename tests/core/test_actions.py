@@ -4,7 +4,8 @@ referee and the game trees read their action codes and names from :mod:`analysis
 from __future__ import annotations
 
 from analysis.core import actions as A
-from analysis.engine import features, referee
+from analysis.core import features
+from analysis.engine import referee
 from analysis.solvers.cards import tree as card_tree
 from analysis.solvers.dilemma import public_tree
 

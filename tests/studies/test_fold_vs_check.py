@@ -140,7 +140,7 @@ def test_grid_resumes_from_its_saved_run(tmp_path):
         ({"board": "7s 8d 2c 9h", "street": "flop"}, "a flop board has 3 cards; got 4"),
         ({"pot": 20}, "pot $20 is smaller than the blinds"),
         ({"opponents": 10}, "opponents must be 1 to 9"),
-        ({"model": "maniac"}, "unknown opponent model 'maniac'"),
+        ({"model": "nobody"}, "unknown opponent model 'nobody'"),
         ({"policy": "shove"}, "unknown policy 'shove'"),
         ({"board": "As 8d 2c"}, "both in the hand and on the board"),
         ({"bank": (300, 0, 500)}, "bank 2 is empty but bank 1 holds 300"),

@@ -37,6 +37,7 @@ from analysis.dilemma.effects import COLOUR_GREEN
 from analysis.dilemma.settlement import Rules
 from analysis.dilemma.settlement.rules import parse_pairs
 from analysis.dilemma.settlement.state import lowest_level, parse_bank
+from analysis.dilemma.table import Table
 from evaluator.errors import LabError
 
 from . import _payoffs as P
@@ -93,6 +94,12 @@ class DilemmaTable:
         options = tuple(sorted((str(k).replace("-", "_"), _option_text(v)) for k, v in pairs.items()))
         lvl = lowest_level(stacks) if level is None else int(level)
         return cls(str(deck or "reference"), options, stacks, lvl)  # type: ignore[arg-type]
+
+    @property
+    def table(self) -> Table:
+        """The same table as the shared value the fold-vs-check study takes
+        (:class:`analysis.dilemma.table.Table`)."""
+        return Table(self.deck, self.rules, self.bank, self.level)
 
     @property
     def big_blind(self) -> int:

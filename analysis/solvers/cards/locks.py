@@ -1,6 +1,9 @@
-"""Lock a player of a card-level spot to one of the lab's opponent models.
+"""Lock a player of a card-level spot to any strategy: an opponent model or an engine strategy.
 
-An opponent model (``analysis.studies.fold_vs_check.models``: per street a bet
+An engine strategy is first read as thresholds at the spot's table (every player in, the
+locked player's place in the order, the root's pot and stacks, the smallest bet as the big
+blind: :func:`analysis.core.strategy.threshold_model` says what that reading keeps and what
+it cannot). An opponent model (``analysis.studies.fold_vs_check.models``: per street a bet
 threshold, a bet size and a call threshold on the holding's *strength*, the share of
 unseen holdings it beats on the board so far) becomes, at every decision of the
 locked player, a table of action frequencies per holding, the way the fold-vs-check
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analysis.core.strategy import Decision
 from analysis.studies.fold_vs_check.models import OpponentModel, load_model
 from evaluator.strength import holding_strengths
 
@@ -69,13 +73,16 @@ def model_table(solver: CardSolver, node: int, model: OpponentModel,
 
 
 def lock_to_model(solver: CardSolver, player: int | str, model: str | OpponentModel) -> OpponentModel:
-    """Lock every decision of ``player`` (0/``oop`` or 1/``ip``) to ``model`` (a built-in name,
-    a TOML path or a loaded model); returns the model."""
+    """Lock every decision of ``player`` (0/``oop`` or 1/``ip``) to ``model`` (any shipped
+    strategy's name, a TOML path of a model or strategy, or loaded thresholds); returns the
+    thresholds it plays."""
     if isinstance(player, str):
         if player not in PLAYERS:
             raise SpotError(f"lock {player!r}: the player is oop or ip")
         player = PLAYERS[player]
-    model = load_model(model)
+    spot = solver.spot
+    model = load_model(model, Decision(players=spot.players, position=player, pot=float(spot.pot),
+                                       stack=float(spot.stack), big_blind=float(spot.min_bet)))
     if model.relative:
         raise SpotError(f"model {model.name!r} is relative (thresholds within its narrowed range): "
                         "it cannot be locked into a card-level tree")
@@ -85,7 +92,7 @@ def lock_to_model(solver: CardSolver, player: int | str, model: str | OpponentMo
 
 
 def parse_locks(text: str | None) -> dict[str, str]:
-    """``"ip=threshold"`` or ``"oop=passive, ip=path/model.toml"`` -> {player: model}."""
+    """``"ip=threshold"`` or ``"oop=abc, ip=path/model.toml"`` -> {player: strategy}."""
     out: dict[str, str] = {}
     for item in (text or "").replace(";", ",").split(","):
         if not item.strip():

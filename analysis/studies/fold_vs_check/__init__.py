@@ -6,7 +6,9 @@ or **checks** and plays on. Both branches are played on the same deals and
 settled by the settlement engine; the answer is the expected money of each and
 their gap, with standard errors.
 
-- :func:`evaluate_spot` answers one spot (:mod:`.spot`);
+- :func:`evaluate` answers one spot, a :class:`Spot` value (cards, board, players, pot,
+  stacks, the opponents' strategy and the :class:`~analysis.dilemma.table.Table`), with the
+  run's :class:`RunSettings` apart; :func:`evaluate_spot` is its keyword form (:mod:`.spot`);
 - :func:`run_grid` runs every starting class x street x opponents x pot x model
   (:mod:`.grid`) and derives the break-even lines and the penalty-vs-pot view.
 
@@ -18,7 +20,7 @@ tables by :mod:`.results`. Opponent models and hero policies are data (:mod:`.mo
 from .cells import Spot, SpotError
 from .grid import GridResult, GridSpec, run_grid
 from .results import break_even_table
-from .spot import SpotResult, evaluate_spot
+from .spot import RunSettings, SpotResult, evaluate, evaluate_spot
 
-__all__ = ["GridResult", "GridSpec", "Spot", "SpotError", "SpotResult", "break_even_table",
-           "evaluate_spot", "run_grid"]
+__all__ = ["GridResult", "GridSpec", "RunSettings", "Spot", "SpotError", "SpotResult",
+           "break_even_table", "evaluate", "evaluate_spot", "run_grid"]

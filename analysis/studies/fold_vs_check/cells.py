@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analysis.core.rng import derive_key
-from analysis.dilemma.decks import Deck, load_deck
+from analysis.core.strategy import Decision
+from analysis.dilemma.decks import Deck
 from analysis.dilemma.effects import STREETS, street_code
 from analysis.dilemma.settlement import Rules
-from analysis.dilemma.settlement.state import bank_order_problem, lowest_level
+from analysis.dilemma.table import DEFAULT_BANK, Table, TableError
 from evaluator import CardError, format_cards, parse_cards
 from evaluator.errors import LabError
 
@@ -19,7 +20,6 @@ from ..ranges import starting_classes
 from .layout import C_POLICY, cell_row, pack_opponents, pack_table
 from .models import HeroPolicy, OpponentModel, load_model, load_policy
 
-DEFAULT_BANK = (300, 700, 500)
 MAX_PLAYERS = 10
 BEST_RESPONSE = "best_response"
 """The continuation after checking that plays well: a best response to the opponent model."""
@@ -33,7 +33,8 @@ class SpotError(LabError):
 
 @dataclass(frozen=True)
 class Spot:
-    """One decision: the hero's cards or starting class, the board so far, and the table."""
+    """One decision as a value: the hero's cards or starting class, the board so far, the
+    players, pot and stacks, the opponents' strategy, the continuation, and the table."""
 
     hand: str
     street: str = "flop"
@@ -43,8 +44,17 @@ class Spot:
     stack: int | None = None
     """Chips behind each player at the decision (default: $1,000 less its share of the pot)."""
     model: str = "passive"
+    """The opponents' strategy: an opponent model or an engine strategy (name or path)."""
     policy: str = BEST_RESPONSE
     """The continuation after checking: ``best_response`` or a fixed policy."""
+    table: Table | None = field(default=None, compare=False, repr=False)
+    """The table (deck, rules, bank, blind level; ``None``: the default table). A grid's cells
+    leave it to the run's context."""
+
+    def fields(self) -> dict[str, object]:
+        """The spot's plain fields (the table apart), for JSON output."""
+        return {k: getattr(self, k) for k in ("hand", "street", "board", "opponents", "pot", "stack",
+                                              "model", "policy")}
 
     @property
     def players(self) -> int:
@@ -72,13 +82,21 @@ class Context:
         default_factory=lambda: [load_policy(name) for name in FIXED_POLICIES])
     """Fixed hero policies by index; the built-in three come first (they are the comparisons)."""
 
-    def model_index(self, name: str) -> int:
-        model = load_model(name)
+    def model_index(self, name: str, spot: Spot | None = None) -> int:
+        """The index of the opponents' thresholds at ``spot`` (a model's own; an engine
+        strategy read at the spot's table: :func:`analysis.core.strategy.threshold_model`)."""
+        model = load_model(name, None if spot is None else self.decision(spot))
         for i, m in enumerate(self.models):
-            if m.source == model.source and m.name == model.name:
+            if m == model:
                 return i
         self.models.append(model)
         return len(self.models) - 1
+
+    def decision(self, spot: Spot) -> Decision:
+        """The table an engine strategy is read at as an opponent of ``spot``: every player
+        in, the opponent second to act, the spot's pot and stacks, this level's big blind."""
+        return Decision(players=spot.players, position=1, pot=float(spot.pot),
+                        stack=float(spot.behind), big_blind=float(self.rules.blinds[self.level][1]))
 
     def policy_index(self, name: str) -> int:
         """The index of a fixed policy, or -1 for the best response."""
@@ -202,7 +220,7 @@ def compile_spots(spots: Sequence[Spot], ctx: Context, seed: int, *, buckets: in
         rows.append(cell_row(hero=(len(hero), len(hero) + len(combos)),
                              board=(len(boards), len(board)), street=street,
                              opponents=spot.opponents, pot=spot.pot, stack=spot.behind,
-                             model=ctx.model_index(spot.model), policy=policy,
+                             model=ctx.model_index(spot.model, spot), policy=policy,
                              plan=i if policy < 0 else -1,
                              plan_nofree=len(spots) + i if policy < 0 and no_free else -1))
         hero.extend(combos)
@@ -220,19 +238,18 @@ def compile_spots(spots: Sequence[Spot], ctx: Context, seed: int, *, buckets: in
                  names, n_combos, kinds, train_keys=np.array(train, np.uint64), buckets=buckets)
 
 
-def make_context(deck: str | Deck, rules: Rules | None, bank: Sequence[int], level: int) -> Context:
-    """The shared context of a run, validated (bank stacks, blind level)."""
-    bank = tuple(int(b) for b in bank)
-    if len(bank) != 3 or min(bank) < 0:
-        raise SpotError(f"bank is three stacks of chips >= 0; got {bank}")
-    if not sum(bank):
-        raise SpotError(f"bank {'/'.join(map(str, bank))} is empty: the game is over (RULES §1.5)")
-    if problem := bank_order_problem(bank):
-        raise SpotError(problem)
-    if level not in (0, 1, 2):
-        raise SpotError(f"blind level is 0, 1 or 2; got {level}")
-    if level < lowest_level(bank):
-        raise SpotError(f"blind level {level} cannot go with bank {'/'.join(map(str, bank))}: "
-                        f"blinds rose to level {lowest_level(bank)} when the bank first emptied "
-                        "and never go down (RULES §1.5)")
-    return Context(load_deck(deck), rules or Rules(), bank, level)  # type: ignore[arg-type]
+def load_table(deck: str | Deck = "reference", rules: Rules | None = None,
+               bank: Sequence[int] = DEFAULT_BANK, level: int = 0) -> Table:
+    """The table of a spot or grid, loaded once and validated (a bad bank or level: SpotError)."""
+    try:
+        return Table.load(deck, rules, bank, level)
+    except TableError as exc:
+        raise SpotError(str(exc)) from None
+
+
+def make_context(table: str | Deck | Table, rules: Rules | None = None, bank: Sequence[int] = DEFAULT_BANK,
+                 level: int = 0) -> Context:
+    """The shared context of a run on a table (given, or loaded from its parts)."""
+    if not isinstance(table, Table):
+        table = load_table(table, rules, bank, level)
+    return Context(table.deck, table.rules, table.bank, table.level)

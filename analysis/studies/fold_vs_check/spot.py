@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from analysis.core.io import provenance
-from analysis.dilemma.decks import Deck, load_deck
+from analysis.dilemma.decks import Deck
 from analysis.dilemma.effects import street_code
 from analysis.dilemma.settlement import Rules
+from analysis.dilemma.table import Table
 from analysis.runners import Backend, Progress, run
 from evaluator import parse_cards
 from evaluator.strength import strength
@@ -36,6 +37,7 @@ from .cells import (
     Spot,
     SpotError,
     compile_spots,
+    load_table,
     make_context,
 )
 from .exact import solve_exact
@@ -104,7 +106,7 @@ class SpotResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Everything as plain data (JSON output); ``ev_check`` is the main continuation's."""
-        return {"spot": asdict(self.spot), **{k: _plain(v) for k, v in self.row.items()},
+        return {"spot": self.spot.fields(), **{k: _plain(v) for k, v in self.row.items()},
                 "ev_check_by_continuation": {
                     r.continuation: {"ev_check": _plain(r.ev_check), "se": _plain(r.ev_check_se)}
                     for r in self.others.itertuples()},
@@ -171,6 +173,25 @@ def _exact_answer(compiled: Cells) -> tuple[np.ndarray, pd.DataFrame, pd.DataFra
     return totals, plan, others
 
 
+@dataclass(frozen=True)
+class RunSettings:
+    """How to answer a spot (apart from the spot): ``trials`` or the gap's ``stderr`` target (up to
+    ``max_trials``), the ``seed``, exact enumeration (``exact``: ``None`` when within budget), the
+    best response's ``buckets`` and ``train_deals``, ``compare`` (the fixed policies on the same
+    deals), the ``backend`` and ``progress``."""
+
+    trials: int | None = None
+    stderr: float | None = 1.0
+    max_trials: int = 2_000_000
+    seed: int = 0
+    exact: bool | None = None
+    buckets: int = 20
+    train_deals: int = TRAIN_DEALS
+    compare: bool = True
+    backend: Backend | None = field(default=None, compare=False)
+    progress: Progress | None = field(default=None, compare=False)
+
+
 def evaluate_spot(
     hand: str,
     *,
@@ -196,26 +217,39 @@ def evaluate_spot(
     backend: Backend | None = None,
     progress: Progress | None = None,
 ) -> SpotResult:
-    """EV(fold now) and EV(check and continue) for one spot.
-
-    ``hand`` is two cards (``"As 10h"``) or a starting class (``"A10o"``); ``board``
-    the cards so far (3 flop, 4 turn, 5 river) or empty for a random board of
-    ``street``. After checking the hero plays ``policy``: ``best_response`` (default)
-    or a fixed policy (``check_down``, ``check_fold``, ``call_down``); with ``compare``
-    the fixed policies and the best response without free folds are played on the same
-    deals. A river or turn spot with known cards against 1 or 2 opponents holding
-    random cards is enumerated exactly when that is estimated to take at most
-    ``EXACT_BUDGET_SECONDS`` (``exact=True`` insists, ``exact=False`` samples; a sampled
-    spot that could have been enumerated says so in ``manifest["note"]``); otherwise
-    Monte Carlo stops at ``trials`` or when the gap's SE <= ``stderr``.
-    """
+    """:func:`evaluate` from keywords: the spot's (``hand`` ... ``level``, the table loaded once)
+    and the run's (``trials`` ... ``progress``, see :class:`RunSettings`). ``street`` defaults to
+    the board's (3 cards flop, 4 turn, 5 river; a random board: the flop)."""
+    table = load_table(deck, rules, bank, level)
     if street is None:
-        n_board = len(parse_cards(board, load_deck(deck).spec)) if board else 3
+        n_board = len(parse_cards(board, table.deck.spec)) if board else 3
         street = {3: "flop", 4: "turn", 5: "river"}.get(n_board)
         if street is None:
             raise SpotError(f"a board has 3, 4 or 5 cards; got {n_board} ({board})")
-    ctx = make_context(deck, rules, bank, level)
-    spot = Spot(hand, street, board, opponents, pot, stack, model, policy)
+    spot = Spot(hand, street, board, opponents, pot, stack, model, policy, table)
+    return evaluate(spot, RunSettings(trials, stderr, max_trials, seed, exact, buckets, train_deals,
+                                      compare, backend, progress))
+
+
+def evaluate(spot: Spot, settings: RunSettings = RunSettings()) -> SpotResult:
+    """EV(fold now) and EV(check and continue) for one spot.
+
+    ``spot.hand`` is two cards (``"As 10h"``) or a starting class (``"A10o"``); ``spot.board``
+    the cards so far (3 flop, 4 turn, 5 river) or empty for a random board of
+    ``spot.street``. After checking the hero plays ``spot.policy``: ``best_response`` (default)
+    or a fixed policy (``check_down``, ``check_fold``, ``call_down``); with ``settings.compare``
+    the fixed policies and the best response without free folds are played on the same
+    deals. A river or turn spot with known cards against 1 or 2 opponents holding
+    random cards is enumerated exactly when that is estimated to take at most
+    ``EXACT_BUDGET_SECONDS`` (``settings.exact=True`` insists, ``False`` samples; a sampled
+    spot that could have been enumerated says so in ``manifest["note"]``); otherwise
+    Monte Carlo stops at ``settings.trials`` or when the gap's SE <= ``settings.stderr``.
+    """
+    ctx = make_context(spot.table or Table.load())
+    street, board, policy = spot.street, spot.board, spot.policy
+    trials, stderr, max_trials, seed = settings.trials, settings.stderr, settings.max_trials, settings.seed
+    exact, buckets, train_deals, compare = settings.exact, settings.buckets, settings.train_deals, settings.compare
+    backend, progress = settings.backend, settings.progress
     is_br = policy == BEST_RESPONSE
     compiled = compile_spots([spot], ctx, seed, buckets=buckets, no_free=is_br and compare)
     compiled.strength_bins = False

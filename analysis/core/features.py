@@ -1,7 +1,8 @@
 """What a player sees at a decision, as named features, and the action kinds of a policy.
 
-Shared by the policy loader (:mod:`.policy`), which compiles conditions on these
-features, and the numba kernel (:mod:`._kernel`), which fills them at each decision.
+Shared by the strategy language (:mod:`analysis.core.strategy`), which compiles conditions
+on these features, and the engine's numba kernel (``analysis.engine._decide``), which fills
+them at each decision. Kept in the core so every layer reads one definition.
 """
 
 from __future__ import annotations
