@@ -36,6 +36,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..protocol import DECISION as P_DECISION
+from ..protocol import TERMINAL as P_TERMINAL
+from ..protocol import TreeShape, shape_from
 from .spot import POT, PREV, Spot, SpotError
 from .tree import (
     A_ALLIN,
@@ -189,6 +192,21 @@ class Tree3:
     situations: np.ndarray  # int64[S, 4]: per terminal situation, live mask and each player's chips put in
     terminals: np.ndarray  # int64[T]: the terminal nodes
     decisions: np.ndarray  # int64[D]: the decision nodes (preorder)
+    n_players = N_PLAYERS
+
+    def shape(self) -> TreeShape:
+        """The tree in the shared layout of :mod:`analysis.solvers.protocol` (printing, summaries)."""
+        from .tree import action_label
+
+        count = self.nodes[:, COUNT].tolist()
+        kids = [self.children[v, :k].tolist() for v, k in enumerate(count)]
+        label = [""] * len(kids)
+        for v, acts in self.actions.items():
+            for c, action in zip(kids[v], acts, strict=True):
+                label[c] = action_label(action)
+        kind = np.where(self.nodes[:, KIND] == DECISION, P_DECISION, P_TERMINAL)
+        return shape_from("cards three-handed", N_PLAYERS, kind, self.nodes[:, PLAYER], kids, label,
+                          infoset_actions=sum(self.storage))
 
 
 def expand3(root: PublicNode3, n_holdings: tuple[int, ...]) -> Tree3:
