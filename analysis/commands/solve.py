@@ -77,9 +77,9 @@ def solve_dilemma_cmd(options: dict, method: str, iterations: int, target: float
     echo(spec.describe())
     with progress_bar() as bar:
         game = build_game(spec, state_dir=out, progress=bar)
-        c = game.tree.counts()
-        echo(f"tree: {c['public_nodes']:,} public nodes, {c['infosets']:,} information sets, "
-             f"{c['infoset_actions']:,} infoset-actions; {game.deals.n_deals:,} deals")
+        from analysis.solvers.protocol import describe
+
+        echo(f"public tree: {describe(game.tree)}; {game.deals.n_deals:,} deals")
         label = f"{method} iterations"
 
         def check(i: int, n: int, nash_conv: float, change: float) -> None:
@@ -304,6 +304,7 @@ def register(app: typer.Typer) -> None:
         level: LevelOpt = None,
     ) -> None:
         """Solve a game; print its value, exploitability and NashConv; optionally write tables."""
+        from analysis.solvers.protocol import describe
         from analysis.solvers.solver import solve
 
         dilemma_options = {"players": players, "street": street, "buckets": buckets, "sizes": sizes,
@@ -344,9 +345,8 @@ def register(app: typer.Typer) -> None:
 
         r = solve(tree, method, iterations, target_exploitability=target, check_every=check_every,
                   seed=seed, state=state, alternating=alternating, progress=show if progress else None)
-        c = tree.counts()
         speed = r.iterations / r.seconds if r.seconds > 0 else float("nan")
-        typer.echo(f"{tree.name}: {c['nodes']:,} nodes, {c['infosets']:,} infosets; "
+        typer.echo(f"{tree.name}: {describe(tree)}; "
                    f"{r.settings.method} x {r.iterations:,} iterations in {r.seconds:.2f} s "
                    f"({speed:,.0f} it/s)")
         typer.echo("game value: " + ", ".join(f"player {p} {v:+.6f}" for p, v in enumerate(r.game_value)))

@@ -50,6 +50,14 @@ from ._layout import (
     R_CUR,
     R_FIRST,
     R_STREET,
+    S_FLAT,
+    S_HAND,
+    S_HOLES,
+    S_IDX,
+    S_NONB,
+    S_PAIR_SCORE,
+    S_STRENGTH,
+    S_TMP,
 )
 from .structures import S_UNIT
 
@@ -207,8 +215,8 @@ def strengths(hs, n, board, nb, cardsdata, scratch, strength):
         for i in range(n):
             strength[i] = preflop[hs[i, H_HOLE0], hs[i, H_HOLE1]]
         return
-    holes = scratch[14]
-    idx = scratch[16]
+    holes = scratch[S_HOLES]
+    idx = scratch[S_IDX]
     m = 0
     for i in range(n):
         if hs[i, H_FOLD] < 0:
@@ -216,10 +224,10 @@ def strengths(hs, n, board, nb, cardsdata, scratch, strength):
             holes[m, 1] = hs[i, H_HOLE1]
             idx[m] = i
             m += 1
-    out = scratch[4]
-    tmp = scratch[17]
-    board_strengths(nb, board, holes, m, eval_tables, n_cards, scratch[10], scratch[11], scratch[12],
-                    scratch[13], tmp)
+    out = scratch[S_STRENGTH]
+    tmp = scratch[S_TMP]
+    board_strengths(nb, board, holes, m, eval_tables, n_cards, scratch[S_PAIR_SCORE], scratch[S_FLAT], scratch[S_NONB],
+                    scratch[S_HAND], tmp)
     for k in range(m):
         out[idx[k]] = tmp[k]
 

@@ -88,6 +88,17 @@ from ._layout import (
     R_SHORT_STACK,
     R_SHORT_SUM,
     R_STREET,
+    S_BOARD,
+    S_DECISION,
+    S_FEAT,
+    S_HAND7,
+    S_MENU,
+    S_OUT,
+    S_PLAYERS,
+    S_ROUND,
+    S_SLOTS,
+    S_STRENGTH,
+    S_TABLE,
     X_BANK1,
     X_BANK2,
     X_BANK3,
@@ -408,11 +419,11 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
     every action when it has rows (``hand_out[X_N_ACTIONS]`` counts them).
     """
     eval_tables, deck, preflop, n_cards, is_dilemma, rules = cardsdata
-    rs = scratch[1]
-    menu = scratch[2]
-    feat = scratch[3]
-    strength = scratch[4]
-    decision = scratch[19]
+    rs = scratch[S_ROUND]
+    menu = scratch[S_MENU]
+    feat = scratch[S_FEAT]
+    strength = scratch[S_STRENGTH]
+    decision = scratch[S_DECISION]
     for i in range(n):
         hs[i, H_BET] = 0
         hs[i, H_IN] = 0
@@ -424,7 +435,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
     for i in range(n):
         if pol_int[hs[i, H_POL], 3] != 0:
             need_strength = True
-    board = scratch[6][0]
+    board = scratch[S_BOARD][0]
     for b in range(5):
         board[b] = cards[b]
     n_log = 0
@@ -445,7 +456,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
             legal_menu(hs, rs, n, i, structure, menu)
             features_of(hs, rs, n, i, strength, penalty, feat)
             free_folds += decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, decision,
-                                 scratch[18])
+                                 scratch[S_SLOTS])
             if n_log < log.shape[0]:
                 log[n_log, L_STREET] = street
                 log[n_log, L_SEAT] = i
@@ -488,10 +499,10 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
     hand_out[X_BONUS] = 0
     hand_out[X_FLAGS] = 0
     if is_dilemma:
-        players = scratch[5]
-        bd = scratch[6]
-        table = scratch[7]
-        out = scratch[8]
+        players = scratch[S_PLAYERS]
+        bd = scratch[S_BOARD]
+        table = scratch[S_TABLE]
+        out = scratch[S_OUT]
         for j in range(n):
             players[j, P_STACK] = hs[j, H_STACK]
             players[j, P_IN] = hs[j, H_IN]
@@ -507,7 +518,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
         table[T_LAST] = last
         table[T_DEALER] = dealer
         table[T_NBOARD] = nb
-        score_players(players, n, bd, table, eval_tables, scratch[9])
+        score_players(players, n, bd, table, eval_tables, scratch[S_HAND7])
         flags = settle_core(players, n, bd, table, deck, rules, out)
         for j in range(n):
             hs[j, H_STACK] = players[j, P_FINAL]
@@ -520,7 +531,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
         hand_out[X_BANK3] = out[O_BANK3]
         hand_out[X_LEVEL] = out[O_LEVEL]
     else:
-        hand = scratch[9]
+        hand = scratch[S_HAND7]
         if showdown:
             for b in range(5):
                 hand[2 + b] = board[b]

@@ -96,8 +96,15 @@ def normalise_sums(ssum, infos, out):
 
 
 @kernel
-def _traverse(nodes, prob, utility, infos, strategy, regret, ssum, work, trav, weight):
-    """One forward and one backward sweep for traversing player ``trav`` (see the module doc)."""
+def _traverse(tree, strategy, tables, work, trav, weight):
+    """One forward and one backward sweep for traversing player ``trav`` (see the module doc).
+
+    ``tree``: ``GameTree.kernel_args``; ``strategy``: the current flat profile; ``tables`` =
+    ``(regret, ssum)``, updated; ``work``: float64[3, N] scratch (``_OWN``, ``_OTHERS``,
+    ``_VALUE`` rows); ``weight``: this iteration's averaging weight.
+    """
+    nodes, prob, _, utility, infos = tree
+    regret, ssum = tables
     n = nodes.shape[0]
     own = work[_OWN]
     oth = work[_OTHERS]
@@ -193,13 +200,20 @@ def _apply_rule(regret, infos, player, method, t, coefs):
 
 
 @kernel
-def cfr_iterations(tree, regret, ssum, strategy, work, opts, coefs, first_iteration, n_iterations):
+def cfr_iterations(tree, tables, strategy, work, settings, iterations):
     """Run iterations ``first_iteration .. first_iteration + n_iterations - 1`` (1-based) in place.
 
     The current strategy is recomputed from the regrets at entry, so a run split
     into several calls (or saved and resumed) equals one long run bit for bit.
+    ``tree``: ``GameTree.kernel_args``; ``tables`` = ``(regret, ssum)``; ``strategy``: float64[A]
+    scratch for the current profile; ``work``: float64[3, N] (see :func:`_traverse`);
+    ``settings`` = ``(opts, coefs)``: int64 ``O_*`` and float64 ``C_*`` entries of
+    :mod:`._layout`; ``iterations`` = ``(first_iteration, n_iterations)``.
     """
-    nodes, prob, _, utility, infos = tree
+    _, _, _, utility, infos = tree
+    regret, _ = tables
+    opts, coefs = settings
+    first_iteration, n_iterations = iterations
     n_players = utility.shape[1]
     method = opts[O_METHOD]
     alternating = opts[O_ALTERNATING] != 0
@@ -207,7 +221,7 @@ def cfr_iterations(tree, regret, ssum, strategy, work, opts, coefs, first_iterat
     for t in range(first_iteration, first_iteration + n_iterations):
         weight = iteration_weight(method, t, coefs)
         for i in range(n_players):
-            _traverse(nodes, prob, utility, infos, strategy, regret, ssum, work, i, weight)
+            _traverse(tree, strategy, tables, work, i, weight)
             if alternating:
                 _apply_rule(regret, infos, i, method, t, coefs)
                 regret_matching(regret, infos, strategy, i)

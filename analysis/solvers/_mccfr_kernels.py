@@ -85,9 +85,17 @@ def _sample(rng, sigma, k):
 
 
 @kernel
-def _regret_walk(nodes, cum, utility, infos, regret, ssum, rng, trav, avg_player,
-                 iwork, value, sigma):
-    """Sampled regret update for ``trav``; average update at ``avg_player``'s nodes if >= 0."""
+def _regret_walk(tree, tables, rng, who, work):
+    """Sampled regret update for ``trav``; average update at ``avg_player``'s nodes if >= 0.
+
+    ``tree``: ``GameTree.kernel_args``; ``tables`` = ``(regret, ssum)`` flat float64, updated;
+    ``rng``: the generator state; ``who`` = ``(trav, avg_player)``; ``work`` = ``(iwork, value,
+    sigma)``: int64[3, N] stack/order/chosen, float64[N] node values, float64[max actions].
+    """
+    nodes, _, cum, utility, infos = tree
+    regret, ssum = tables
+    trav, avg_player = who
+    iwork, value, sigma = work
     stack = iwork[0]
     order = iwork[1]
     chosen = iwork[2]
@@ -144,9 +152,13 @@ def _regret_walk(nodes, cum, utility, infos, regret, ssum, rng, trav, avg_player
 
 
 @kernel
-def _average_walk(nodes, cum, infos, regret, ssum, rng, owner, iwork, sigma):
+def _average_walk(tree, tables, rng, owner, work):
     """Add ``owner``'s current strategy at the nodes of a walk sampling chance and ``owner``
-    and expanding everyone else (visit probability: chance reach x owner's reach)."""
+    and expanding everyone else (visit probability: chance reach x owner's reach).
+    Arguments as in :func:`_regret_walk`."""
+    nodes, _, cum, _, infos = tree
+    regret, ssum = tables
+    iwork, _, sigma = work
     stack = iwork[0]
     top = 1
     stack[0] = 0
@@ -175,18 +187,20 @@ def _average_walk(nodes, cum, infos, regret, ssum, rng, owner, iwork, sigma):
 
 
 @kernel
-def es_iterations(tree, regret, ssum, key, first_iteration, n_iterations, iwork, value, sigma):
-    """Run external-sampling iterations ``first_iteration ..`` (1-based) in place."""
-    nodes, _, cum, utility, infos = tree
-    n_players = utility.shape[1]
+def es_iterations(tree, tables, key, iterations, work):
+    """Run external-sampling iterations ``first_iteration ..`` (1-based) in place.
+
+    ``tree``: ``GameTree.kernel_args``; ``tables`` = ``(regret, ssum)``; ``key``: the generator
+    key; ``iterations`` = ``(first_iteration, n_iterations)``; ``work`` as in :func:`_regret_walk`.
+    """
+    n_players = tree[3].shape[1]
+    first_iteration, n_iterations = iterations
     rng = np.empty(4, np.uint64)
     for t in range(first_iteration, first_iteration + n_iterations):
         seed_state(rng, key, t)
         for i in range(n_players):
             if n_players == 2:
-                _regret_walk(nodes, cum, utility, infos, regret, ssum, rng, i, 1 - i,
-                             iwork, value, sigma)
+                _regret_walk(tree, tables, rng, (i, 1 - i), work)
             else:
-                _average_walk(nodes, cum, infos, regret, ssum, rng, i, iwork, sigma)
-                _regret_walk(nodes, cum, utility, infos, regret, ssum, rng, i, -1,
-                             iwork, value, sigma)
+                _average_walk(tree, tables, rng, i, work)
+                _regret_walk(tree, tables, rng, (i, -1), work)

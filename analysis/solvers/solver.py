@@ -147,11 +147,11 @@ class Solver:
         t0 = time.perf_counter()
         tr = self.tree
         if self.settings.method == "mccfr":
-            es_iterations(tr.kernel_args, self.regret, self.ssum, self._key, self.iteration + 1, n,
-                          self._iwork, self._value, self._sigma)
+            es_iterations(tr.kernel_args, (self.regret, self.ssum), self._key, (self.iteration + 1, n),
+                          (self._iwork, self._value, self._sigma))
         else:
-            cfr_iterations(tr.kernel_args, self.regret, self.ssum, self._strategy, self._work,
-                           self._opts, self._coefs, self.iteration + 1, n)
+            cfr_iterations(tr.kernel_args, (self.regret, self.ssum), self._strategy, self._work,
+                           (self._opts, self._coefs), (self.iteration + 1, n))
         self.iteration += n
         self.seconds += time.perf_counter() - t0
 

@@ -36,6 +36,7 @@ import numpy as np
 
 from . import _layout as L
 from .errors import SolverError
+from .protocol import TreeShape, shape_from
 
 _PROB_TOL = 1e-9
 
@@ -108,6 +109,22 @@ class GameTree:
             h.update(np.ascontiguousarray(arr).tobytes())
         h.update("\x1f".join(self.infoset_labels).encode())
         return h.hexdigest()[:16]
+
+    def shape(self) -> TreeShape:
+        """The tree in the shared layout of :mod:`analysis.solvers.protocol` (printing, summaries)."""
+        nodes = self.nodes
+        kids = [range(f, f + c) for f, c in zip(nodes[:, L.FIRST].tolist(), nodes[:, L.COUNT].tolist(), strict=True)]
+        label = [""] * self.n_nodes
+        for v, ch in enumerate(kids):
+            if nodes[v, L.KIND] == L.DECISION:
+                names = self.action_labels[int(nodes[v, L.INDEX])]
+                for j, c in enumerate(ch):
+                    label[c] = names[j]
+            elif nodes[v, L.KIND] == L.CHANCE:
+                for c in ch:
+                    label[c] = f"p={self.prob[c]:.4g}"
+        return shape_from(self.name, self.n_players, nodes[:, L.KIND], nodes[:, L.PLAYER], kids, label,
+                          infosets=self.n_infosets, infoset_actions=self.n_actions)
 
     @property
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

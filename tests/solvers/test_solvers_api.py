@@ -116,7 +116,7 @@ def test_solve_command(tmp_path: Path) -> None:
     res = runner.invoke(app, ["solve", "kuhn", "-n", "500", "--out", str(tmp_path),
                               "--state", str(tmp_path / "s.npz")])
     assert res.exit_code == 0, res.output
-    assert "kuhn-2p: 58 nodes, 12 infosets; cfr+ x 500 iterations" in res.output
+    assert "kuhn-2p: 58 nodes, 12 infosets, 24 infoset-actions; cfr+ x 500 iterations" in res.output
     assert "player 0 -0.0555" in res.output
     assert (tmp_path / "kuhn-2p_cfr+.csv").exists() and (tmp_path / "s.npz").exists()
     game = tmp_path / "pennies.json"

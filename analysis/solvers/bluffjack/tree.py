@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import SolverError
+from ..protocol import CHANCE, DECISION, TERMINAL, TreeShape, shape_from
 
 __all__ = ["CLASSES", "CLASS_NAMES", "CLASS_PROB", "BluffjackTreeSpec", "PublicTree", "build_public_tree"]
 
@@ -92,6 +93,8 @@ class PublicTree:
     """Per decision: ``(round, player, actions, own visible total, opp visible total, facing, raises,
     hits taken, history)``."""
 
+    n_players = 2
+
     @property
     def n(self) -> int:
         return int(self.kind.shape[0])
@@ -99,6 +102,21 @@ class PublicTree:
     @property
     def n_decisions(self) -> int:
         return len(self.labels)
+
+    def shape(self) -> TreeShape:
+        """The tree in the shared layout of :mod:`analysis.solvers.protocol` (printing, summaries)."""
+        kind = np.array([(TERMINAL, TERMINAL, DECISION, CHANCE)[k] for k in self.kind.tolist()], dtype=np.int8)
+        kids = [self.children[s:s + c].tolist() for s, c in zip(self.cstart.tolist(), self.ccount.tolist(), strict=True)]
+        label = [""] * self.n
+        for v, ch in enumerate(kids):
+            if self.kind[v] == T_DECISION:
+                for name, c in zip(self.labels[int(self.dec[v])][2], ch, strict=True):
+                    label[c] = str(name)
+            elif self.kind[v] == T_CHANCE:
+                for c in ch:
+                    label[c] = f"p={self.prob[c]:.4g}"
+        return shape_from("bluffjack", self.n_players, kind, self.player, kids, label,
+                          infosets=self.n_decisions * CLASSES)
 
     def kernel_args(self) -> tuple:
         return (self.kind, self.player, self.cstart, self.ccount, self.children, self.prob, self.put,

@@ -43,12 +43,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..protocol import CHANCE as _P_CHANCE
+from ..protocol import DECISION as _P_DECISION
+from ..protocol import TERMINAL as _P_TERMINAL
+from ..protocol import TreeShape, shape_from
 from .spot import ALLIN, POT, PREV, Spot, SpotError
 
 FOLD, SHOWDOWN, CHANCE, DECISION = 0, 1, 2, 3
 (KIND, PLAYER, FIRST, COUNT, END, DEPTH, IDX, CARD, DEALT0, DEALT1, BOARD, SLOT, AMOUNT,
  TASK, PAY, LOCK, ISO) = range(17)
 N_COLS = 17
+_SHARED_KIND = {FOLD: _P_TERMINAL, SHOWDOWN: _P_TERMINAL, CHANCE: _P_CHANCE, DECISION: _P_DECISION}
+"""This table's node kinds in the shared layout of :mod:`analysis.solvers.protocol`."""
 
 A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_ALLIN = 1, 2, 3, 4, 5, 6
 ACTION_NAMES = {A_FOLD: "fold", A_CHECK: "check", A_CALL: "call", A_BET: "bet", A_RAISE: "raise",
@@ -247,6 +253,29 @@ class ExpandedTree:
     tasks: np.ndarray  # int64[T]: root node of each parallel subtree (children of top chance nodes)
     max_depth: int
     max_actions: int
+    n_players = 2
+
+    def shape(self) -> TreeShape:
+        """The tree in the shared layout of :mod:`analysis.solvers.protocol` (printing, summaries)."""
+        nodes = self.nodes
+        n = int(nodes.shape[0])
+        kids: list[list[int]] = [[] for _ in range(n)]
+        label = [""] * n
+        which = {int(v): i for i, v in enumerate(self.decision_nodes.tolist())}
+        for v in range(n):
+            c = v + 1
+            for _ in range(int(nodes[v, COUNT])):
+                kids[v].append(c)
+                c = int(nodes[c, END])
+            if nodes[v, KIND] == DECISION:
+                for c, action in zip(kids[v], self.actions[which[v]], strict=True):
+                    label[c] = action_label(action)
+            elif nodes[v, KIND] == CHANCE:
+                for c in kids[v]:
+                    label[c] = f"card {int(nodes[c, CARD])}"
+        kind = np.array([_SHARED_KIND[k] for k in nodes[:, KIND].tolist()], dtype=np.int8)
+        return shape_from("cards heads-up", 2, kind, nodes[:, PLAYER], kids, label,
+                          infoset_actions=sum(self.storage))
 
 
 def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],

@@ -42,6 +42,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..protocol import CHANCE as P_CHANCE
+from ..protocol import DECISION as P_DECISION
+from ..protocol import TERMINAL as P_TERMINAL
+from ..protocol import TreeShape, shape_from
 from .spot import POT, PREV, Spot, SpotError
 from .tree import (
     A_ALLIN,
@@ -240,6 +244,25 @@ class Tree3:
     decisions: np.ndarray  # int64[D]: the decision nodes (preorder)
     chances: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # the river-card nodes
     river_cards: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # card of each CARD index
+    n_players = N_PLAYERS
+
+    def shape(self) -> TreeShape:
+        """The tree in the shared layout of :mod:`analysis.solvers.protocol` (printing, summaries)."""
+        from .tree import action_label
+
+        count = self.nodes[:, COUNT].tolist()
+        kids = [self.children[v, :k].tolist() for v, k in enumerate(count)]
+        label = [""] * len(kids)
+        for v, acts in self.actions.items():
+            for c, action in zip(kids[v], acts, strict=True):
+                label[c] = action_label(action)
+        kind = np.select([self.nodes[:, KIND] == DECISION, self.nodes[:, KIND] == CHANCE],
+                         [P_DECISION, P_CHANCE], P_TERMINAL)
+        for v in self.chances.tolist():  # river cards below the chance nodes
+            for c in kids[v]:
+                label[c] = self.lines[c][-1] if self.lines.get(c) else label[c]
+        return shape_from("cards three-handed", N_PLAYERS, kind, self.nodes[:, PLAYER], kids, label,
+                          infoset_actions=sum(self.storage))
 
 
 SIT_LIVE, SIT_PUT, SIT_TURN_FOLDS, SIT_STREET = 0, 1, 4, 5

@@ -118,10 +118,19 @@ def deal_streams(streams, trials, offsets, key, game, eval_tables, records, stat
 
 
 @kernel
-def deal_payoffs(record, game, classes, deck, rules, players, board, table, out, money, winners):
-    """Settle one deal (a record row) for every class: ``money[c, p]`` (all but the pot) and
-    ``winners[c]`` (bit mask of the main-pot winners). ``players/board/table/out`` are the
-    settlement core's scratch arrays (``layout.new_arrays``)."""
+def deal_payoffs(record, settle_args, classes, core, settled):
+    """Settle one deal for every class into ``settled``.
+
+    ``record``: int64 row of the deal table (``R_*`` columns); ``settle_args`` =
+    ``(game, deck, rules)``: the ``G_*`` entries, ``Deck.kernel_args``, ``Rules.kernel_args``;
+    ``classes``: ``PublicTree.classes``; ``core`` = ``(players, board, table, out)``, the
+    settlement core's scratch arrays (``layout.new_arrays``); ``settled`` = ``(money,
+    winners)``: out, ``money[c, p]`` int64 (all but the pot) and ``winners[c]`` (bit mask of
+    the main-pot winners).
+    """
+    game, deck, rules = settle_args
+    players, board, table, out = core
+    money, winners = settled
     n = game[G_PLAYERS]
     for b in range(5):
         board[0, b] = record[R_BOARD + b]
@@ -183,8 +192,12 @@ def pot_share(p, mask, n, pot, rules):
 
 
 @kernel(inline=True)
-def terminal_utility(t, p, terms, term_in, term_pot, money, winners, n, rules):
-    """Player ``p``'s net chips at terminal ``t`` on the deal whose ``money``/``winners`` are given."""
+def terminal_utility(t, p, tree, settled, n, rules):
+    """Player ``p``'s net chips at terminal ``t`` of ``tree`` (``PublicTree.kernel_args``) on the
+    deal whose ``settled = (money, winners)`` are given (:func:`deal_payoffs`); ``n`` players;
+    ``rules`` = ``Rules.kernel_args``."""
+    terms, term_in, term_pot = tree[1], tree[2], tree[3]
+    money, winners = settled
     c = terms[t, 0]
     return pot_share(p, winners[c], n, term_pot[t], rules) - term_in[t, p] + money[c, p]
 

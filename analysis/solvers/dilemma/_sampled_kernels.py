@@ -58,8 +58,23 @@ DCFR/Pluribus discount early play); floor regrets at zero after each update (reg
 
 
 @kernel
-def _regret_walk(nodes, terms, term_in, term_pot, hist_d, regret, ssum, rng, trav, avg_player,
-                 money, winners, n, rules, iwork, value, sigma, weight, floor):
+def _regret_walk(tree, deal, rules, tables, rng, who, work, update):
+    """Sampled regret update for ``trav`` on one deal; the average update at ``avg_player``'s
+    nodes if it is >= 0. Returns the root's sampled value.
+
+    ``tree``: ``PublicTree.kernel_args``; ``deal`` = ``(hist_d, money, winners)``: the deal's
+    bucket histories int64[streets, players] and its settlement (:func:`deal_payoffs`);
+    ``rules``: ``Rules.kernel_args``; ``tables`` = ``(regret, ssum)``, updated in place;
+    ``rng``: the generator state; ``who`` = ``(trav, avg_player, n)``; ``work`` = ``(iwork,
+    value, sigma)`` scratch; ``update`` = ``(weight, floor)``: the average's weight, and
+    whether regrets are floored at zero.
+    """
+    nodes = tree[0]
+    hist_d, money, winners = deal
+    regret, ssum = tables
+    trav, avg_player, n = who
+    iwork, value, sigma = work
+    weight, floor = update
     stack = iwork[0]
     order = iwork[1]
     chosen = iwork[2]
@@ -100,8 +115,7 @@ def _regret_walk(nodes, terms, term_in, term_pot, hist_d, regret, ssum, rng, tra
         v = order[idx]
         kind = nodes[v, N_KIND]
         if kind == TERMINAL:
-            value[v] = terminal_utility(nodes[v, N_INDEX], trav, terms, term_in, term_pot, money,
-                                        winners, n, rules)
+            value[v] = terminal_utility(nodes[v, N_INDEX], trav, tree, (money, winners), n, rules)
         elif kind == STREET or nodes[v, N_PLAYER] != trav:
             value[v] = value[chosen[v]]
         else:
@@ -120,7 +134,12 @@ def _regret_walk(nodes, terms, term_in, term_pot, hist_d, regret, ssum, rng, tra
 
 
 @kernel
-def _average_walk(nodes, hist_d, regret, ssum, rng, owner, iwork, sigma, weight):
+def _average_walk(nodes, hist_d, tables, rng, owner, work, weight):
+    """Add ``weight`` x ``owner``'s current strategy to its strategy sums along one walk (the owner
+    sampled, everyone else expanded). ``nodes``: ``PublicTree.nodes``; ``hist_d``: the deal's
+    bucket histories; ``tables`` = ``(regret, ssum)``; ``work`` = ``(iwork, value, sigma)``."""
+    regret, ssum = tables
+    iwork, _, sigma = work
     stack = iwork[0]
     top = 1
     stack[0] = 0
@@ -150,18 +169,23 @@ def _average_walk(nodes, hist_d, regret, ssum, rng, owner, iwork, sigma, weight)
 
 
 @kernel
-def sampled_iterations(tree, deals, settle_args, regret, ssum, key, first_iteration, n_iterations,
-                       opts, scratch):
+def sampled_iterations(tree, deals, settle_args, tables, key, iterations, opts, scratch):
     """Run MCCFR iterations ``first_iteration ..`` (1-based) in place (see the module doc).
 
     ``tree`` = ``PublicTree.kernel_args``; ``deals`` = ``(records, hist)``; ``settle_args`` =
-    ``(game, deck, rules)``; ``scratch`` = ``(iwork, value, sigma, money, winners, players,
+    ``(game, deck, rules)``; ``tables`` = ``(regret, ssum)`` float64 flat arrays, updated;
+    ``key``: the generator key; ``iterations`` = ``(first_iteration, n_iterations)``; ``opts``:
+    int64 ``S_*`` entries; ``scratch`` = ``(iwork, value, sigma, money, winners, players,
     board, table, out)``.
     """
-    nodes, terms, term_in, term_pot, classes, _ = tree
+    nodes, _, _, _, classes, _ = tree
     records, hist = deals
-    game, deck, rules = settle_args
+    game, _, rules = settle_args
     iwork, value, sigma, money, winners, players, board, table, out = scratch
+    first_iteration, n_iterations = iterations
+    work = (iwork, value, sigma)
+    core = (players, board, table, out)
+    settled = (money, winners)
     n = game[G_PLAYERS]
     n_deals = records.shape[0]
     linear = opts[S_LINEAR] != 0
@@ -171,34 +195,42 @@ def sampled_iterations(tree, deals, settle_args, regret, ssum, key, first_iterat
         weight = float(t) if linear else 1.0
         seed_state(rng, key, t)
         d = bounded(rng, n_deals)
-        deal_payoffs(records[d], game, classes, deck, rules, players, board, table, out, money, winners)
+        deal_payoffs(records[d], settle_args, classes, core, settled)
         hist_d = hist[d]
+        deal = (hist_d, money, winners)
         for i in range(n):
             if n == 2:
-                _regret_walk(nodes, terms, term_in, term_pot, hist_d, regret, ssum, rng, i, 1 - i,
-                             money, winners, n, rules, iwork, value, sigma, weight, floor)
+                _regret_walk(tree, deal, rules, tables, rng, (i, 1 - i, n), work, (weight, floor))
             else:
-                _average_walk(nodes, hist_d, regret, ssum, rng, i, iwork, sigma, weight)
-                _regret_walk(nodes, terms, term_in, term_pot, hist_d, regret, ssum, rng, i, -1,
-                             money, winners, n, rules, iwork, value, sigma, weight, floor)
+                _average_walk(nodes, hist_d, tables, rng, i, work, weight)
+                _regret_walk(tree, deal, rules, tables, rng, (i, -1, n), work, (weight, floor))
 
 
 @kernel
-def deal_reach(tree, deals, settle_args, strategy, info_start, lo, hi, weight, reach_out, money_out,
-               mask_reach, scratch):
+def deal_reach(tree, deals, settle_args, strategy, info_start, span, outs, scratch):
     """Add, for deals ``lo..hi-1`` (each of probability ``weight``), the probability of reaching
     every information set (``reach_out[info_start[v] + history]``) when everyone plays
     ``strategy`` (every line expanded), and what the players' expected payoff needs:
     ``money_out[p]`` the expected non-pot money, ``mask_reach[t, m]`` the probability of ending
-    at terminal ``t`` with main-pot winners ``m`` (the pot shares are added in Python)."""
+    at terminal ``t`` with main-pot winners ``m`` (the pot shares are added in Python).
+
+    ``tree``, ``deals``, ``settle_args`` as in :func:`sampled_iterations`; ``strategy``: flat
+    float64 profile; ``info_start`` int64[N]: each decision node's first infoset row;
+    ``span`` = ``(lo, hi, weight)``; ``outs`` = ``(reach_out, money_out, mask_reach)``, added to;
+    ``scratch`` = ``(reach, money, winners, players, board, table, out)``.
+    """
     nodes, terms, _, _, classes, _ = tree
     records, hist = deals
-    game, deck, rules = settle_args
+    game = settle_args[0]
+    lo, hi, weight = span
+    reach_out, money_out, mask_reach = outs
     reach, money, winners, players, board, table, out = scratch
+    core = (players, board, table, out)
+    settled = (money, winners)
     n = game[G_PLAYERS]
     class_reach = np.zeros(classes.shape[0])
     for d in range(lo, hi):
-        deal_payoffs(records[d], game, classes, deck, rules, players, board, table, out, money, winners)
+        deal_payoffs(records[d], settle_args, classes, core, settled)
         class_reach[:] = 0.0
         reach[0] = weight
         for v in range(nodes.shape[0]):
@@ -227,11 +259,12 @@ def deal_reach(tree, deals, settle_args, strategy, info_start, lo, hi, weight, r
 
 
 @kernel(parallel=True)
-def deal_reach_chunks(tree, deals, settle_args, strategy, info_start, bounds, weight, reach_out,
-                      money_out, mask_reach):
+def deal_reach_chunks(tree, deals, settle_args, strategy, info_start, bounds, weight, outs):
     """:func:`deal_reach` over the deal chunks ``bounds[c]..bounds[c+1]`` side by side, chunk
-    ``c`` into ``reach_out[c]``, ``money_out[c]``, ``mask_reach[c]`` (the caller adds the chunks
-    in order: the same numbers with any number of threads)."""
+    ``c`` into ``reach_out[c]``, ``money_out[c]``, ``mask_reach[c]`` of ``outs = (reach_out,
+    money_out, mask_reach)`` (the caller adds the chunks in order: the same numbers with any
+    number of threads). ``bounds`` int64[chunks + 1]; ``weight``: each deal's probability."""
+    reach_out, money_out, mask_reach = outs
     nodes = tree[0]
     classes = tree[4]
     n = settle_args[0][G_PLAYERS]
@@ -239,5 +272,5 @@ def deal_reach_chunks(tree, deals, settle_args, strategy, info_start, bounds, we
         scratch = (np.zeros(nodes.shape[0]), np.zeros((classes.shape[0], n), np.int64),
                    np.zeros(classes.shape[0], np.int64), np.zeros((n, N_PCOLS), np.int64),
                    np.zeros((2, 5), np.int64), np.zeros(N_TCOLS, np.int64), np.zeros(N_OUT, np.int64))
-        deal_reach(tree, deals, settle_args, strategy, info_start, bounds[c], bounds[c + 1], weight,
-                   reach_out[c], money_out[c], mask_reach[c], scratch)
+        deal_reach(tree, deals, settle_args, strategy, info_start, (bounds[c], bounds[c + 1], weight),
+                   (reach_out[c], money_out[c], mask_reach[c]), scratch)

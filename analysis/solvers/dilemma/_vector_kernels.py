@@ -91,12 +91,20 @@ def gather_terminals(nodes, terms, hist_sizes, toff, reach_row, out):
 
 
 @kernel
-def backward(nodes, terms, hist_sizes, n_buckets, toff, strategy, regret, ssum, own_reach,
-             term_value, value, trav, mode, weight):
+def backward(layout, strategy, tables, own_reach, values, step):
     """Values of the traverser ``trav`` bottom-up (see the module doc); returns the root's total.
 
     Mode CFR also adds the regrets and ``weight * own reach * sigma`` to the strategy sums.
+    ``layout`` = ``(nodes, hist_sizes, n_buckets, toff)``: the public tree's nodes and
+    histories per street, buckets per street, each terminal's offset in ``term_value``;
+    ``strategy``: flat float64 profile; ``tables`` = ``(regret, ssum)``, updated in mode CFR;
+    ``own_reach``: ``trav``'s reach vector; ``values`` = ``(term_value, value)``: the terminal
+    values in, every node's value out; ``step`` = ``(trav, mode, weight)`` (``MODE_*``).
     """
+    nodes, hist_sizes, n_buckets, toff = layout
+    regret, ssum = tables
+    term_value, value = values
+    trav, mode, weight = step
     for v in range(nodes.shape[0] - 1, -1, -1):
         kind = nodes[v, N_KIND]
         ov = nodes[v, N_VEC]
@@ -150,16 +158,28 @@ def backward(nodes, terms, hist_sizes, n_buckets, toff, strategy, regret, ssum, 
 
 
 @kernel
-def build_matrices(records, hist, n_players, first, classes, class_street, class_slot, deck, rules,
-                   game, mat_off, hist_sizes, weight, flat, money, winners, players, board, table,
-                   out):
+def build_matrices(deals, settle_args, class_info, mat_layout, weight, flat, scratch):
     """Heads-up payoff matrices per street ``s`` (index ``mat_off[s] + (k * H + h0) * H + h1``):
     k = 0 the chance probability of the history pair, 1 and 2 player 0 / 1 having the better
-    river hand, ``3 + 2 * slot + p`` player ``p``'s non-pot money in the class at that slot."""
+    river hand, ``3 + 2 * slot + p`` player ``p``'s non-pot money in the class at that slot.
+
+    ``deals`` = ``(records, hist)``: the deal table; ``settle_args`` = ``(game, deck, rules)``
+    (two players); ``class_info`` = ``(classes, class_street, class_slot)``: the tree's classes,
+    the street each is settled on and its slot among that street's classes; ``mat_layout`` =
+    ``(mat_off, hist_sizes)``; ``weight``: each deal's probability; ``flat``: float64 out,
+    added to; ``scratch`` = ``(money, winners, players, board, table, out)``.
+    """
+    records, hist = deals
+    classes, class_street, class_slot = class_info
+    mat_off, hist_sizes = mat_layout
+    money, winners, players, board, table, out = scratch
+    core = (players, board, table, out)
+    settled = (money, winners)
+    n_players = 2
     n_streets = hist_sizes.shape[0]
     score_col = R_HOLES + 2 * n_players + n_streets * n_players
     for d in range(records.shape[0]):
-        deal_payoffs(records[d], game, classes, deck, rules, players, board, table, out, money, winners)
+        deal_payoffs(records[d], settle_args, classes, core, settled)
         s0 = records[d, score_col]
         s1 = records[d, score_col + 1]
         for s in range(n_streets):

@@ -79,8 +79,8 @@ def reach_of(result: DilemmaSolveResult, by_deals: bool = False) -> Reach:
     money = np.zeros((REACH_CHUNKS, n))
     masks = np.zeros((REACH_CHUNKS, game.tree.n_terminals, 2 ** n))
     SK.deal_reach_chunks(game.tree.kernel_args, (game.deals.records, game.deals.hist),
-                         game.settle_args(), avg, game.info_start, bounds, 1.0 / n_deals, out,
-                         money, masks)
+                         game.settle_args(), avg, game.info_start, bounds, 1.0 / n_deals,
+                         (out, money, masks))
     return Reach(out.sum(axis=0), tuple(money.sum(axis=0) + _pot_values(game, masks.sum(axis=0))))
 
 

@@ -129,9 +129,8 @@ class DealTable:
         money = np.zeros((c, self.spec.players), np.int64)
         winners = np.zeros(c, np.int64)
         players, board, table, out = new_arrays(self.spec.players)
-        K.deal_payoffs(self.records[d], game_args(self.spec), tree.classes,
-                       self.spec.deck_obj.kernel_args, self.spec.rules_obj.kernel_args,
-                       players, board, table, out, money, winners)
+        settle_args = (game_args(self.spec), self.spec.deck_obj.kernel_args, self.spec.rules_obj.kernel_args)
+        K.deal_payoffs(self.records[d], settle_args, tree.classes, (players, board, table, out), (money, winners))
         return money, winners
 
 

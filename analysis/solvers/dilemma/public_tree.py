@@ -36,6 +36,7 @@ from analysis.core.actions import ACTION_NAMES, BET, CALL, CHECK, FOLD, RAISE
 from analysis.core.actions import ALLIN as ALLIN_ACT  # ALLIN here is the spec's all-in size
 from analysis.dilemma.effects import STREETS
 
+from ..protocol import TreeShape, shape_from
 from .spec import ALLIN, DilemmaSpec
 
 TERMINAL, STREET, DECISION = 0, 1, 2
@@ -119,6 +120,15 @@ class PublicTree:
     def kernel_args(self) -> tuple[np.ndarray, ...]:
         """``(nodes, terms, term_in, term_pot, classes, hist_sizes)`` for the kernels."""
         return (self.nodes, self.terms, self.term_in, self.term_pot, self.classes, self.hist_sizes)
+
+    def shape(self) -> TreeShape:
+        """The tree in the shared layout of :mod:`analysis.solvers.protocol` (printing, summaries)."""
+        nodes = self.nodes
+        kids = [range(f, f + c) for f, c in zip(nodes[:, N_FIRST].tolist(), nodes[:, N_COUNT].tolist(), strict=True)]
+        label = [""] + [self.action_label(c) if self.action_kind[c] >= 0 else "deal" for c in range(1, self.n_nodes)]
+        c = self.counts()
+        return shape_from(f"dilemma {self.n_players}-handed", self.n_players, nodes[:, N_KIND], nodes[:, N_PLAYER],
+                          kids, label, infosets=c["infosets"], infoset_actions=c["infoset_actions"])
 
     def action_label(self, child: int) -> str:
         k = int(self.action_kind[child])

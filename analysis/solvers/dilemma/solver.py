@@ -142,8 +142,8 @@ class DilemmaSolver:
         else:
             g = self.game
             SK.sampled_iterations(g.tree.kernel_args, (g.deals.records, g.deals.hist),
-                                  g.settle_args(), self.regret, self.ssum, self._key,
-                                  self.iteration + 1, n, self.sampled_opts, self._scratch)
+                                  g.settle_args(), (self.regret, self.ssum), self._key,
+                                  (self.iteration + 1, n), self.sampled_opts, self._scratch)
         self.iteration += n
         self.seconds += time.perf_counter() - t0
 

@@ -104,9 +104,9 @@ def build_matrices(tree: PublicTree, deals: DealTable) -> PayoffMatrices:
     money = np.zeros((tree.classes.shape[0], 2), np.int64)
     winners = np.zeros(tree.classes.shape[0], np.int64)
     players, board, table, out = new_arrays(2)
-    VK.build_matrices(deals.records, deals.hist, 2, spec.first_street, tree.classes, cls_street, slot,
-                      spec.deck_obj.kernel_args, spec.rules_obj.kernel_args, game_args(spec),
-                      mat_off, hs, 1.0 / deals.n_deals, flat, money, winners, players, board, table, out)
+    settle_args = (game_args(spec), spec.deck_obj.kernel_args, spec.rules_obj.kernel_args)
+    VK.build_matrices((deals.records, deals.hist), settle_args, (tree.classes, cls_street, slot),
+                      (mat_off, hs), 1.0 / deals.n_deals, flat, (money, winners, players, board, table, out))
     mats = tuple(flat[mat_off[s]: mat_off[s] + sizes[s]].reshape(n_mats[s], hs[s], hs[s])
                  for s in range(n_streets))
     diff = tuple(m[W0_MAT] - m[W1_MAT] for m in mats)
@@ -214,9 +214,9 @@ class VectorCFR:
             VK.forward(nodes, t.hist_sizes, t.spec.buckets, strategy, self.reach)
         VK.gather_terminals(nodes, terms, t.hist_sizes, self.toff, self.reach[1 - trav], self.term_reach)
         self._terminal_values(trav)
-        return VK.backward(nodes, terms, t.hist_sizes, t.spec.buckets, self.toff, strategy,
-                           self.regret, self.ssum, self.reach[trav], self.term_value, self.value,
-                           trav, mode, weight)
+        return VK.backward((nodes, t.hist_sizes, t.spec.buckets, self.toff), strategy,
+                           (self.regret, self.ssum), self.reach[trav], (self.term_value, self.value),
+                           (trav, mode, weight))
 
     def run(self, first_iteration: int, n_iterations: int) -> None:
         """Iterations ``first_iteration ..`` (1-based), as ``cfr_iterations`` orders them."""
@@ -269,9 +269,9 @@ class VectorCFR:
         br, ev = [], []
         for i in range(2):
             br.append(self._values(strategy, i, VK.MODE_BR, do_forward=False))
-            ev.append(VK.backward(t.nodes, t.terms, t.hist_sizes, t.spec.buckets, self.toff, strategy,
-                                  self.regret, self.ssum, self.reach[i], self.term_value, self.value,
-                                  i, VK.MODE_EV, 0.0))
+            ev.append(VK.backward((t.nodes, t.hist_sizes, t.spec.buckets, self.toff), strategy,
+                                  (self.regret, self.ssum), self.reach[i], (self.term_value, self.value),
+                                  (i, VK.MODE_EV, 0.0)))
         return (br[0], br[1]), (ev[0], ev[1])
 
     def reach_probabilities(self, strategy: np.ndarray) -> np.ndarray:
