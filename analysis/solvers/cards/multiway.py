@@ -168,7 +168,35 @@ def payoff_table3(spot: Spot, situations: np.ndarray, combos: list[np.ndarray], 
     return tab
 
 
-class MultiwaySolver:
+class NodeTable3:
+    """What a three-handed solver reads the same way on the river and the turn: a node by its line
+    (``_by_line``: labels, and river cards past the turn) and the average strategy of a decision."""
+
+    tree: Tree3
+    hands: tuple
+    sums: tuple
+    _by_line: dict
+
+    def node(self, line: Sequence[str] = ()) -> int:
+        """The node reached by a line of action labels (and, past the turn, the river card's name)."""
+        key = tuple(str(x).strip().lower() for x in line)
+        if key not in self._by_line:
+            raise SpotError(f"no decision or end after {' / '.join(line) or 'the root'}")
+        return self._by_line[key]
+
+    def strategy(self, v: int) -> np.ndarray:
+        """The average strategy at decision ``v``: float64[actions, holdings of the actor]."""
+        nodes = self.tree.nodes
+        if nodes[v, KIND] != DECISION:
+            raise SpotError(f"node {v} is not a decision")
+        p, k = int(nodes[v, PLAYER]), int(nodes[v, COUNT])
+        m = int(self.hands[0][p])
+        out = np.zeros((k, m))
+        strategy_into(self.sums[p], int(nodes[v, SLOT]), k, m, out, np.zeros(m))
+        return out
+
+
+class MultiwaySolver(NodeTable3):
     """DCFR (postflop-solver's) or CFR+ on one three-handed river spot, with exact NashConv."""
 
     def __init__(self, spot: Spot, method: str = "dcfr") -> None:
@@ -273,24 +301,6 @@ class MultiwaySolver:
                 if progress is not None:
                     progress(self.iterations, nc)
         return nc
-
-    def node(self, line: Sequence[str] = ()) -> int:
-        """The node reached by a line of action labels from the root."""
-        key = tuple(str(x).strip().lower() for x in line)
-        if key not in self._by_line:
-            raise SpotError(f"no decision or end after {' / '.join(line) or 'the root'}")
-        return self._by_line[key]
-
-    def strategy(self, v: int) -> np.ndarray:
-        """The average strategy at decision ``v``: float64[actions, holdings of the actor]."""
-        nodes = self.tree.nodes
-        if nodes[v, KIND] != DECISION:
-            raise SpotError(f"node {v} is not a decision")
-        p, k = int(nodes[v, PLAYER]), int(nodes[v, COUNT])
-        m = int(self.hands[0][p])
-        out = np.zeros((k, m))
-        strategy_into(self.sums[p], int(nodes[v, SLOT]), k, m, out, np.zeros(m))
-        return out
 
     def action_values(self, v: int) -> np.ndarray:
         """EV (chips, less the stack at the root) of each action per holding of the actor at ``v``

@@ -38,13 +38,12 @@ from ._kernels import (
     MODE_BR,
     MODE_EV,
     N_COEFS,
-    strategy_into,
 )
-from .multiway import MultiwaySolution, board_hands, payoff_table3
+from .multiway import MultiwaySolution, NodeTable3, board_hands, payoff_table3
 from .solver import CHECK_EVERY, Progress
 from .spot import Spot, SpotError
 from .tree import CHANCE, DECISION
-from .tree3 import CARD, COUNT, KIND, N_PLAYERS, PLAYER, SLOT, Tree3, action_tree3, expand3
+from .tree3 import CARD, COUNT, KIND, N_PLAYERS, PLAYER, Tree3, action_tree3, expand3
 
 __all__ = ["METHODS", "TurnSolver3", "solve_turn3"]
 
@@ -77,7 +76,7 @@ def build_turn_hands(spot: Spot, river_cards: Sequence[int]) -> tuple[tuple, np.
     return hands, weights, alive
 
 
-class TurnSolver3:
+class TurnSolver3(NodeTable3):
     """Monte Carlo CFR (``mccfr``: one river card per walk) or exact CFR (``dcfr``, ``cfr+``: every
     river card) on a three-handed turn spot, with exact NashConv."""
 
@@ -201,24 +200,6 @@ class TurnSolver3:
                 if progress is not None:
                     progress(self.iterations, nc)
         return nc
-
-    def node(self, line: Sequence[str] = ()) -> int:
-        """The node reached by a line of action labels (and, past the turn, the river card's name)."""
-        key = tuple(str(x).strip().lower() for x in line)
-        if key not in self._by_line:
-            raise SpotError(f"no decision or end after {' / '.join(line) or 'the root'}")
-        return self._by_line[key]
-
-    def strategy(self, v: int) -> np.ndarray:
-        """The average strategy at decision ``v``: float64[actions, holdings of the actor]."""
-        nodes = self.tree.nodes
-        if nodes[v, KIND] != DECISION:
-            raise SpotError(f"node {v} is not a decision")
-        p, k = int(nodes[v, PLAYER]), int(nodes[v, COUNT])
-        m = int(self.hands[0][p])
-        out = np.zeros((k, m))
-        strategy_into(self.sums[p], int(nodes[v, SLOT]), k, m, out, np.zeros(m))
-        return out
 
     def action_values(self, v: int) -> np.ndarray:
         """EV (chips, less the stack at the root) of each action per holding of the actor at ``v``
