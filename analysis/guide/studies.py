@@ -145,11 +145,12 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
                               progress=lambda i, n, what: options.progress and options.progress(i, n, what))
     manifest = provenance(study="solved_spots", families={f.name: f.description for f in FAMILIES},
                           samples=samples, deck=options.deck, seed=options.seed,
-                          method="dcfr, exact best responses (card-level, every holding)",
-                          versus_models=list(BR_MODELS))
+                          method="dcfr, exact best responses (card-level, every holding)")
     manifest["strength_boards"] = 10 if options.quick else 60
+    manifest["versus_models"] = list(BR_MODELS[-1:] if options.quick else BR_MODELS)  # quick: a preview
     tables = {**spot_tables(paths, options.deck),
-              **question_tables(paths, options.deck, options.seed, manifest["strength_boards"])}
+              **question_tables(paths, options.deck, options.seed, manifest["strength_boards"],
+                                manifest["versus_models"])}
     for name, frame in tables.items():
         write_table(frame, folder, name, manifest)
     write_text(folder / "spots_browser.json", json.dumps(browser_data(paths), separators=(",", ":")))

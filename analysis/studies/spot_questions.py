@@ -199,9 +199,11 @@ def strength_translated(deck: str, seed: int, boards: int = 60) -> pd.DataFrame:
     return result[["street", "by", "strength", "group", "holdings", "share"]].reset_index(drop=True)
 
 
-def question_tables(paths: Sequence[Path], deck: str, seed: int, boards: int = 60) -> dict[str, pd.DataFrame]:
+def question_tables(paths: Sequence[Path], deck: str, seed: int, boards: int = 60,
+                    models: Sequence[str] = BR_MODELS) -> dict[str, pd.DataFrame]:
     """``spots_facing_bet`` and ``spots_versus_models`` (one block of rows per solution file, keyed
-    by family, state and board) and ``strength_translated`` (``boards`` boards a street)."""
+    by family, state and board; ``models`` locked in turn) and ``strength_translated`` (``boards``
+    boards a street)."""
     from .solved_spots import family_state
 
     facing, versus = [], []
@@ -210,6 +212,6 @@ def question_tables(paths: Sequence[Path], deck: str, seed: int, boards: int = 6
         sol = load_solution(path)
         key = {"family": family.name, "state": state.name, "board": sol.spot.describe()["board"]}
         facing += [{**key, **row} for row in facing_bet(sol)]
-        versus += [{**key, **row} for row in versus_models(sol.spot, sol)]
+        versus += [{**key, **row} for row in versus_models(sol.spot, sol, models)]
     return {"spots_facing_bet": pd.DataFrame(facing), "spots_versus_models": pd.DataFrame(versus),
             "strength_translated": strength_translated(deck, seed, boards)}
