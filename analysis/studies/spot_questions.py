@@ -91,7 +91,7 @@ def facing_bet(sol: SpotSolution) -> list[dict]:
     rows = []
     nodes = sol.solver.tree.nodes
     for line in sol.first_street_lines():
-        labels = [x.lower() for x in sol._labels(sol.node(line))]
+        labels = [str(x).lower() for x in sol.strategy(line).columns]
         if not {"call", "fold"} <= set(labels) or not line:
             continue
         v = sol.node(line)
@@ -127,33 +127,26 @@ def facing_bet(sol: SpotSolution) -> list[dict]:
     return rows
 
 
-def root_and_check_answers(sol: SpotSolution) -> dict[str, dict]:
-    """The fold-or-check answer's shares and regrets at each first-street decision offering both."""
-    return fold_or_check_shares(sol.fold_or_check())
+def _answers(sol: SpotSolution, opponent: str, skip: str = "", **extra: float) -> list[dict]:
+    """The free-fold answer's shares, regrets and the player's value at each first-street decision
+    offering both fold and check (``skip``: a locked player's decisions)."""
+    return [{"line": line, "player": row["player"], "opponent": opponent,
+             "folds_for_free": row["folds for free"], "indifferent": row["indifferent"],
+             "regret_check": row["regret_check"], "regret_fold": row["regret_fold"],
+             "ev": sol.ev()[row["player"]], "exploitability_pct_pot": sol.exploitability_pct, **extra}
+            for line, row in fold_or_check_shares(sol.fold_or_check()).items() if row["player"] != skip]
 
 
 def versus_models(spot: Spot, equilibrium: SpotSolution, models: Sequence[str] = BR_MODELS, *,
                   target_pct: float = 0.3, max_iterations: int = 3000) -> list[dict]:
     """The free-fold answers of ``spot`` at equilibrium and, per model, of the player who best
     responds when the other is locked to the model at every decision (both seats in turn)."""
-    rows = []
-    for line, row in root_and_check_answers(equilibrium).items():
-        rows.append({"line": line, "player": row["player"], "opponent": "equilibrium",
-                     "folds_for_free": row["folds for free"], "indifferent": row["indifferent"],
-                     "regret_check": row["regret_check"], "regret_fold": row["regret_fold"],
-                     "ev": equilibrium.ev()[row["player"]], "exploitability_pct_pot": equilibrium.exploitability_pct})
+    rows = _answers(equilibrium, "equilibrium")
     for model in models:
-        for locked in ("ip", "oop"):
+        for locked, player in (("ip", "oop"), ("oop", "ip")):
             sol = solve_spot(spot, target_pct=target_pct, max_iterations=max_iterations, locks={locked: model})
-            player = "oop" if locked == "ip" else "ip"
-            for line, row in root_and_check_answers(sol).items():
-                if row["player"] == locked:
-                    continue
-                rows.append({"line": line, "player": row["player"], "opponent": model,
-                             "folds_for_free": row["folds for free"], "indifferent": row["indifferent"],
-                             "regret_check": row["regret_check"], "regret_fold": row["regret_fold"],
-                             "ev": sol.ev()[row["player"]], "exploitability_pct_pot": sol.exploitability_pct,
-                             "equilibrium_ev": equilibrium_against(spot, equilibrium, player, model)})
+            rows += _answers(sol, model, skip=locked,
+                             equilibrium_ev=equilibrium_against(spot, equilibrium, player, model))
     return rows
 
 
