@@ -24,7 +24,7 @@ _LAZY = {
     "DilemmaTable": "analysis.solvers.cards.dilemma",
     "MultiwaySolution": "analysis.solvers.cards.multiway",
     "MultiwaySolver": "analysis.solvers.cards.multiway",
-    "Spot": "analysis.solvers.cards.spot",
+    "CardSpot": "analysis.solvers.cards.spot",
     "SpotError": "analysis.solvers.cards.spot",
     "StreetSizes": "analysis.solvers.cards.spot",
     "TurnSolution3": "analysis.solvers.cards.turn3",
