@@ -50,16 +50,16 @@ from ._layout import (
     R_CUR,
     R_FIRST,
     R_STREET,
-    S_FLAT,
-    S_HAND,
-    S_HOLES,
-    S_IDX,
-    S_NONB,
-    S_PAIR_SCORE,
-    S_STRENGTH,
-    S_TMP,
+    W_FLAT,
+    W_HAND,
+    W_HOLES,
+    W_IDX,
+    W_NONB,
+    W_PAIR_SCORE,
+    W_STRENGTH,
+    W_TMP,
 )
-from .structures import S_UNIT
+from .structures import BS_UNIT
 
 
 @kernel
@@ -197,7 +197,7 @@ def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
         to = np.int64(size * pot)
     else:
         to = rs[R_CUR] + np.int64(size * (pot + owe))
-    unit = structure[S_UNIT]
+    unit = structure[BS_UNIT]
     to = (to + unit // 2) // unit * unit
     if to < menu[M_MIN_TO]:
         to = menu[M_MIN_TO]
@@ -215,8 +215,8 @@ def strengths(hs, n, board, nb, cardsdata, scratch, strength):
         for i in range(n):
             strength[i] = preflop[hs[i, H_HOLE0], hs[i, H_HOLE1]]
         return
-    holes = scratch[S_HOLES]
-    idx = scratch[S_IDX]
+    holes = scratch[W_HOLES]
+    idx = scratch[W_IDX]
     m = 0
     for i in range(n):
         if hs[i, H_FOLD] < 0:
@@ -224,10 +224,10 @@ def strengths(hs, n, board, nb, cardsdata, scratch, strength):
             holes[m, 1] = hs[i, H_HOLE1]
             idx[m] = i
             m += 1
-    out = scratch[S_STRENGTH]
-    tmp = scratch[S_TMP]
-    board_strengths(nb, board, holes, m, eval_tables, n_cards, scratch[S_PAIR_SCORE], scratch[S_FLAT], scratch[S_NONB],
-                    scratch[S_HAND], tmp)
+    out = scratch[W_STRENGTH]
+    tmp = scratch[W_TMP]
+    board_strengths(nb, board, holes, m, eval_tables, n_cards, scratch[W_PAIR_SCORE], scratch[W_FLAT], scratch[W_NONB],
+                    scratch[W_HAND], tmp)
     for k in range(m):
         out[idx[k]] = tmp[k]
 

@@ -8,7 +8,7 @@ end goes through the settlement core ``settle_core``, Texas Hold'em through
 :func:`holdem_pots`.
 
 Grouped inputs (built in :mod:`.simulate`):
-- ``structure``: ``Structure.kernel_args`` (``S_*``);
+- ``structure``: ``Structure.kernel_args`` (``BS_*``);
 - ``pols``: ``compile_policies`` arrays ``(pol_int, pol_float, cond, acts)``;
 - ``cardsdata``: ``(eval_tables, deck, preflop, n_cards, is_dilemma, rules)``;
 - ``scratch``: per-thread arrays from :func:`new_scratch`.
@@ -88,17 +88,17 @@ from ._layout import (
     R_SHORT_STACK,
     R_SHORT_SUM,
     R_STREET,
-    S_BOARD,
-    S_DECISION,
-    S_FEAT,
-    S_HAND7,
-    S_MENU,
-    S_OUT,
-    S_PLAYERS,
-    S_ROUND,
-    S_SLOTS,
-    S_STRENGTH,
-    S_TABLE,
+    W_BOARD,
+    W_DECISION,
+    W_FEAT,
+    W_HAND7,
+    W_MENU,
+    W_OUT,
+    W_PLAYERS,
+    W_ROUND,
+    W_SLOTS,
+    W_STRENGTH,
+    W_TABLE,
     X_BANK1,
     X_BANK2,
     X_BANK3,
@@ -113,22 +113,22 @@ from ._layout import (
     X_SHOWDOWN,
 )
 from .structures import (
+    BS_BIG_BET_FROM,
+    BS_CAP,
+    BS_CHECK_RAISE,
+    BS_FREE_FOLD,
+    BS_KIND,
+    BS_LIMIT,
+    BS_MAX_RAISES,
+    BS_MIN_RAISE_LAST,
+    BS_POT_WHOLE,
+    BS_RAISES_PER_PLAYER,
+    BS_SHORT_ALL_IN,
+    BS_SHORT_CAP_TABLE,
     FIXED_LIMIT,
     LIMIT_PER_ROUND,
     LIMIT_SPREAD,
     NO_LIMIT,
-    S_BIG_BET_FROM,
-    S_CAP,
-    S_CHECK_RAISE,
-    S_FREE_FOLD,
-    S_KIND,
-    S_LIMIT,
-    S_MAX_RAISES,
-    S_MIN_RAISE_LAST,
-    S_POT_WHOLE,
-    S_RAISES_PER_PLAYER,
-    S_SHORT_ALL_IN,
-    S_SHORT_CAP_TABLE,
     SHORT_CONSECUTIVE,
     SHORT_NEVER,
     SHORT_REOPENS,
@@ -147,10 +147,10 @@ def _live_count(hs, n):
 @kernel
 def fl_limit(rs, structure):
     """Mirror of ``Hand.limit``: the most a fixed-limit bet or raise adds this round."""
-    size = rs[R_BB] * structure[S_CAP]
-    if structure[S_LIMIT] == LIMIT_PER_ROUND and rs[R_STREET] < structure[S_BIG_BET_FROM]:
+    size = rs[R_BB] * structure[BS_CAP]
+    if structure[BS_LIMIT] == LIMIT_PER_ROUND and rs[R_STREET] < structure[BS_BIG_BET_FROM]:
         size = rs[R_BB]
-    if structure[S_SHORT_CAP_TABLE] != 0 and rs[R_SHORT_STACK] < size:
+    if structure[BS_SHORT_CAP_TABLE] != 0 and rs[R_SHORT_STACK] < size:
         size = rs[R_SHORT_STACK]
     return size
 
@@ -159,7 +159,7 @@ def fl_limit(rs, structure):
 def fl_least(rs, structure):
     """Mirror of ``Hand.limit_range()[0]``: the least a fixed-limit bet or raise adds."""
     size = fl_limit(rs, structure)
-    if structure[S_LIMIT] == LIMIT_SPREAD and rs[R_BB] < size:
+    if structure[BS_LIMIT] == LIMIT_SPREAD and rs[R_BB] < size:
         return rs[R_BB]
     return size
 
@@ -167,9 +167,9 @@ def fl_least(rs, structure):
 @kernel
 def full_raise(rs, structure):
     """Mirror of ``Hand.full_raise``: what a bet or raise must add to be a full one."""
-    if structure[S_MIN_RAISE_LAST] != 0:
+    if structure[BS_MIN_RAISE_LAST] != 0:
         return rs[R_INC]
-    if structure[S_KIND] == FIXED_LIMIT:
+    if structure[BS_KIND] == FIXED_LIMIT:
         return fl_least(rs, structure)
     return rs[R_BB]
 
@@ -186,14 +186,14 @@ def _raise_ok(hs, rs, n, i, structure):
             other = True
     if not other:
         return False
-    if structure[S_MAX_RAISES] > 0 and rs[R_RAISES] >= structure[S_MAX_RAISES]:
+    if structure[BS_MAX_RAISES] > 0 and rs[R_RAISES] >= structure[BS_MAX_RAISES]:
         return False
-    rpp = structure[S_RAISES_PER_PLAYER]
+    rpp = structure[BS_RAISES_PER_PLAYER]
     if rpp > 0 and hs[i, H_RAISES] >= rpp:
         return False
-    if structure[S_CHECK_RAISE] == 0 and hs[i, H_CHECKED] != 0:
+    if structure[BS_CHECK_RAISE] == 0 and hs[i, H_CHECKED] != 0:
         return False
-    rule = structure[S_SHORT_ALL_IN]
+    rule = structure[BS_SHORT_ALL_IN]
     if hs[i, H_ACTED] == 0 or rule == SHORT_REOPENS:
         return True
     full = full_raise(rs, structure)
@@ -216,7 +216,7 @@ def legal_menu(hs, rs, n, i, structure, menu):
     menu[M_PLAYER] = i
     menu[M_CALL] = min(owe, stack)
     menu[M_CHECK] = 1 if owe == 0 else 0
-    menu[M_FOLD] = 1 if (owe > 0 or structure[S_FREE_FOLD] != 0) else 0
+    menu[M_FOLD] = 1 if (owe > 0 or structure[BS_FREE_FOLD] != 0) else 0
     all_in_to = hs[i, H_BET] + stack
     menu[M_ALLIN_TO] = all_in_to
     menu[M_BET] = 1 if rs[R_CUR] == 0 else 0
@@ -224,13 +224,13 @@ def legal_menu(hs, rs, n, i, structure, menu):
     menu[M_MAX_TO] = -1
     if not _raise_ok(hs, rs, n, i, structure):
         return
-    kind = structure[S_KIND]
+    kind = structure[BS_KIND]
     limit = fl_limit(rs, structure)
     if kind == FIXED_LIMIT:
         inc_min = fl_least(rs, structure)
     else:
         inc_min = bb
-        if structure[S_MIN_RAISE_LAST] != 0 and rs[R_INC] > inc_min:
+        if structure[BS_MIN_RAISE_LAST] != 0 and rs[R_INC] > inc_min:
             inc_min = rs[R_INC]
     min_to = rs[R_CUR] + inc_min
     if kind == NO_LIMIT:
@@ -240,7 +240,7 @@ def legal_menu(hs, rs, n, i, structure, menu):
     else:
         counted = 0
         for j in range(n):
-            counted += hs[j, H_IN] if structure[S_POT_WHOLE] != 0 else hs[j, H_BET]
+            counted += hs[j, H_IN] if structure[BS_POT_WHOLE] != 0 else hs[j, H_BET]
         max_to = max(min_to, rs[R_CUR] + owe + counted)
     menu[M_MIN_TO] = min(min_to, all_in_to)
     menu[M_MAX_TO] = min(max_to, all_in_to)
@@ -419,11 +419,11 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
     every action when it has rows (``hand_out[X_N_ACTIONS]`` counts them).
     """
     eval_tables, deck, preflop, n_cards, is_dilemma, rules = cardsdata
-    rs = scratch[S_ROUND]
-    menu = scratch[S_MENU]
-    feat = scratch[S_FEAT]
-    strength = scratch[S_STRENGTH]
-    decision = scratch[S_DECISION]
+    rs = scratch[W_ROUND]
+    menu = scratch[W_MENU]
+    feat = scratch[W_FEAT]
+    strength = scratch[W_STRENGTH]
+    decision = scratch[W_DECISION]
     for i in range(n):
         hs[i, H_BET] = 0
         hs[i, H_IN] = 0
@@ -435,7 +435,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
     for i in range(n):
         if pol_int[hs[i, H_POL], 3] != 0:
             need_strength = True
-    board = scratch[S_BOARD][0]
+    board = scratch[W_BOARD][0]
     for b in range(5):
         board[b] = cards[b]
     n_log = 0
@@ -456,7 +456,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
             legal_menu(hs, rs, n, i, structure, menu)
             features_of(hs, rs, n, i, strength, penalty, feat)
             free_folds += decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, decision,
-                                 scratch[S_SLOTS])
+                                 scratch[W_SLOTS])
             if n_log < log.shape[0]:
                 log[n_log, L_STREET] = street
                 log[n_log, L_SEAT] = i
@@ -499,10 +499,10 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
     hand_out[X_BONUS] = 0
     hand_out[X_FLAGS] = 0
     if is_dilemma:
-        players = scratch[S_PLAYERS]
-        bd = scratch[S_BOARD]
-        table = scratch[S_TABLE]
-        out = scratch[S_OUT]
+        players = scratch[W_PLAYERS]
+        bd = scratch[W_BOARD]
+        table = scratch[W_TABLE]
+        out = scratch[W_OUT]
         for j in range(n):
             players[j, P_STACK] = hs[j, H_STACK]
             players[j, P_IN] = hs[j, H_IN]
@@ -518,7 +518,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
         table[T_LAST] = last
         table[T_DEALER] = dealer
         table[T_NBOARD] = nb
-        score_players(players, n, bd, table, eval_tables, scratch[S_HAND7])
+        score_players(players, n, bd, table, eval_tables, scratch[W_HAND7])
         flags = settle_core(players, n, bd, table, deck, rules, out)
         for j in range(n):
             hs[j, H_STACK] = players[j, P_FINAL]
@@ -531,7 +531,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
         hand_out[X_BANK3] = out[O_BANK3]
         hand_out[X_LEVEL] = out[O_LEVEL]
     else:
-        hand = scratch[S_HAND7]
+        hand = scratch[W_HAND7]
         if showdown:
             for b in range(5):
                 hand[2 + b] = board[b]

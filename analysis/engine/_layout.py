@@ -40,25 +40,25 @@ N_XCOLS = 12
 MAX_LOG = 400
 
 
-# slots of the scratch tuple (scratch[S_*]), in the order new_scratch_arrays packs them
-(S_SEATS, S_ROUND, S_MENU, S_FEAT, S_STRENGTH, S_PLAYERS, S_BOARD, S_TABLE, S_OUT, S_HAND7,
- S_PAIR_SCORE, S_FLAT, S_NONB, S_HAND, S_HOLES, S_CARDS, S_IDX, S_TMP, S_SLOTS, S_DECISION) = range(20)
-"""``S_SEATS`` int64[MAX_SEATS, N_HCOLS] seat columns; ``S_ROUND`` int64[N_RCOLS] round state;
-``S_MENU`` int64[N_MENU] legal menu; ``S_FEAT`` float64[N_FEAT] features of the actor;
-``S_STRENGTH`` float64[MAX_SEATS] each seat's strength; ``S_PLAYERS``/``S_BOARD``/``S_TABLE``/
-``S_OUT`` the settlement core's arrays (``settlement.layout``; ``S_BOARD[0]`` the board cards);
-``S_HAND7`` uint8[7] a seven-card hand to score; ``S_PAIR_SCORE``/``S_FLAT``/``S_NONB``/``S_HAND``
+# slots of the scratch tuple (scratch[W_*], W for work arrays), in new_scratch_arrays order
+(W_SEATS, W_ROUND, W_MENU, W_FEAT, W_STRENGTH, W_PLAYERS, W_BOARD, W_TABLE, W_OUT, W_HAND7,
+ W_PAIR_SCORE, W_FLAT, W_NONB, W_HAND, W_HOLES, W_CARDS, W_IDX, W_TMP, W_SLOTS, W_DECISION) = range(20)
+"""``W_SEATS`` int64[MAX_SEATS, N_HCOLS] seat columns; ``W_ROUND`` int64[N_RCOLS] round state;
+``W_MENU`` int64[N_MENU] legal menu; ``W_FEAT`` float64[N_FEAT] features of the actor;
+``W_STRENGTH`` float64[MAX_SEATS] each seat's strength; ``W_PLAYERS``/``W_BOARD``/``W_TABLE``/
+``W_OUT`` the settlement core's arrays (``settlement.layout``; ``W_BOARD[0]`` the board cards);
+``W_HAND7`` uint8[7] a seven-card hand to score; ``W_PAIR_SCORE``/``W_FLAT``/``W_NONB``/``W_HAND``
 :func:`evaluator.strength.board_strengths`'s scratch (pair scores int64[C, C], their flat
-order int64[C*C], off-board cards int64[C], a hand uint8[7]); ``S_HOLES`` int64[MAX_SEATS, 2]
-the live seats' holes, ``S_CARDS`` int64[C] 0..C-1 (unused by the kernels today), ``S_IDX``
-int64[MAX_SEATS] their seats, ``S_TMP`` float64[MAX_SEATS] their strengths; ``S_SLOTS``
-float64[MAX_SLOTS] a policy's slot values; ``S_DECISION`` int64[2] the decision taken."""
+order int64[C*C], off-board cards int64[C], a hand uint8[7]); ``W_HOLES`` int64[MAX_SEATS, 2]
+the live seats' holes, ``W_CARDS`` int64[C] 0..C-1 (unused by the kernels today), ``W_IDX``
+int64[MAX_SEATS] their seats, ``W_TMP`` float64[MAX_SEATS] their strengths; ``W_SLOTS``
+float64[MAX_SLOTS] a policy's slot values; ``W_DECISION`` int64[2] the decision taken."""
 
 
 @kernel
 def new_scratch_arrays(n_cards):
     """Per-thread scratch arrays of :func:`play_hand` (allocated once per thread or chunk), in
-    the order of the ``S_*`` slots above."""
+    the order of the ``W_*`` slots above."""
     return (np.zeros((MAX_SEATS, N_HCOLS), np.int64), np.zeros(N_RCOLS, np.int64),
             np.zeros(N_MENU, np.int64), np.zeros(N_FEAT), np.zeros(MAX_SEATS),
             np.zeros((MAX_SEATS, N_PCOLS), np.int64), np.zeros((2, 5), np.int64),

@@ -142,14 +142,14 @@ def test_rules_1_3_kickers_top_in_the_kernel_replays_through_the_referee():
 
 
 def test_scratch_slots_are_named_in_packing_order():
-    """The S_* names of analysis.engine._layout cover every slot new_scratch_arrays packs, with the
+    """The W_* names of analysis.engine._layout cover every slot new_scratch_arrays packs, with the
     shapes their docstring states (a new slot must get a name)."""
     from analysis.engine import _layout as EL
 
     scratch = EL.new_scratch_arrays(40)
-    names = sorted((v, k) for k, v in vars(EL).items() if k.startswith("S_") and isinstance(v, int))
+    names = sorted((v, k) for k, v in vars(EL).items() if k.startswith("W_") and isinstance(v, int))
     assert [v for v, _ in names] == list(range(len(scratch)))
-    assert scratch[EL.S_ROUND].shape == (EL.N_RCOLS,) and scratch[EL.S_MENU].shape == (EL.N_MENU,)
-    assert scratch[EL.S_PAIR_SCORE].shape == (40, 40) and scratch[EL.S_FLAT].shape == (1600,)
-    assert scratch[EL.S_HOLES].shape == (EL.MAX_SEATS, 2) and scratch[EL.S_DECISION].shape == (2,)
-    assert scratch[EL.S_HAND7].dtype == scratch[EL.S_HAND].dtype == np.uint8
+    assert scratch[EL.W_ROUND].shape == (EL.N_RCOLS,) and scratch[EL.W_MENU].shape == (EL.N_MENU,)
+    assert scratch[EL.W_PAIR_SCORE].shape == (40, 40) and scratch[EL.W_FLAT].shape == (1600,)
+    assert scratch[EL.W_HOLES].shape == (EL.MAX_SEATS, 2) and scratch[EL.W_DECISION].shape == (2,)
+    assert scratch[EL.W_HAND7].dtype == scratch[EL.W_HAND].dtype == np.uint8

@@ -14,7 +14,7 @@ import pytest
 
 from analysis.solvers.cards import CardSolver, CardSpot, SpotError
 from analysis.solvers.cards import _kernels as K
-from analysis.solvers.cards._payoffs import S_LOSE_MINUS_TIE, S_TIE, S_WIN_MINUS_TIE
+from analysis.solvers.cards._payoffs import SD_LOSE_MINUS_TIE, SD_TIE, SD_WIN_MINUS_TIE
 from analysis.solvers.cards.dilemma import holding_classes
 from analysis.solvers.cards.tree import (
     A_CHECK,
@@ -108,10 +108,10 @@ def test_payoff_tables_equal_the_referee():
                 ka, kb = classes[0][i], classes[1][j]
                 row0 = t.showdown_tab[s, 0, :, ka, kb]
                 row1 = t.showdown_tab[s, 1, :, kb, ka]
-                extra0 = row0[S_WIN_MINUS_TIE] if sa > sb else row0[S_LOSE_MINUS_TIE] if sa < sb else 0.0
-                extra1 = row1[S_WIN_MINUS_TIE] if sb > sa else row1[S_LOSE_MINUS_TIE] if sb < sa else 0.0
-                assert row0[S_TIE] + extra0 == pays[0]
-                assert row1[S_TIE] + extra1 == pays[1]
+                extra0 = row0[SD_WIN_MINUS_TIE] if sa > sb else row0[SD_LOSE_MINUS_TIE] if sa < sb else 0.0
+                extra1 = row1[SD_WIN_MINUS_TIE] if sb > sa else row1[SD_LOSE_MINUS_TIE] if sb < sa else 0.0
+                assert row0[SD_TIE] + extra0 == pays[0]
+                assert row1[SD_TIE] + extra1 == pays[1]
 
 
 def test_free_fold_is_a_tree_option():

@@ -20,7 +20,7 @@ from analysis.core.rng import deal, next_float, seed_state
 from evaluator.jit import kernel
 from evaluator.kernels import ACE_RANK, R_HOUSE, best_total, blackjack_strength, card_points
 
-from .stakes import S_ANTE, S_BET, S_EXTRA, S_LIMIT, S_MAX_RAISES, S_SECOND
+from .stakes import SK_ANTE, SK_BET, SK_EXTRA, SK_LIMIT, SK_MAX_RAISES, SK_SECOND
 from .strategy import (
     D_BET,
     D_HIT,
@@ -89,7 +89,7 @@ def _turn_due(st, g, stakes, i):
         return False
     if st[i, C_STOOD] == 0:
         return True
-    return stakes[S_EXTRA] != 0 and _can_bet(st, i) and st[i, C_BET] < _level(st, g[G_N])
+    return stakes[SK_EXTRA] != 0 and _can_bet(st, i) and st[i, C_BET] < _level(st, g[G_N])
 
 
 @kernel
@@ -189,7 +189,7 @@ def _next_round(st, g, stakes, rules, out):
     first = (g[G_DEALER] + 1) % n
     while True:
         g[G_ROUND] += 1
-        if g[G_ROUND] == R_FIRST and stakes[S_SECOND] == 0:
+        if g[G_ROUND] == R_FIRST and stakes[SK_SECOND] == 0:
             continue
         if g[G_ROUND] == R_OVER:
             _showdown(st, g, rules, out)
@@ -200,7 +200,7 @@ def _next_round(st, g, stakes, rules, out):
             st[i, C_SEEN] = -1
         g[G_RAISES] = 0
         g[G_FULL] = 0
-        g[G_LAST] = stakes[S_BET]
+        g[G_LAST] = stakes[SK_BET]
         g[G_OPENED] = 1 if g[G_ROUND] >= R_PLAY else 0
         g[G_PENDING] = 0
         if g[G_ROUND] == R_PLAY:
@@ -230,20 +230,20 @@ def _menu(st, g, stakes, menu):
     menu[1] = call
     menu[4] = 0
     if g[G_OPENED] == 0:
-        to = st[i, C_BET] + min(stakes[S_BET], st[i, C_STACK])
+        to = st[i, C_BET] + min(stakes[SK_BET], st[i, C_STACK])
         menu[0], menu[1], menu[2], menu[3], menu[4] = 0, 0, to, to, 1
         return
     menu[2] = -1
     menu[3] = -1
     all_in_to = st[i, C_BET] + st[i, C_STACK]
-    cap = stakes[S_MAX_RAISES]
+    cap = stakes[SK_MAX_RAISES]
     if (_others_can_bet(st, n, i) and all_in_to > lvl and st[i, C_SEEN] != g[G_FULL]
             and not (cap > 0 and g[G_RAISES] >= cap and lvl > 0)):
-        step = stakes[S_BET] if stakes[S_LIMIT] == L_FIXED else max(stakes[S_BET], g[G_LAST])
+        step = stakes[SK_BET] if stakes[SK_LIMIT] == L_FIXED else max(stakes[SK_BET], g[G_LAST])
         want = lvl + step
-        if stakes[S_LIMIT] == L_FIXED:
+        if stakes[SK_LIMIT] == L_FIXED:
             top = want
-        elif stakes[S_LIMIT] == L_POT:
+        elif stakes[SK_LIMIT] == L_POT:
             top = lvl + _pot(st, n) + (lvl - st[i, C_BET])
         else:
             top = all_in_to
@@ -356,7 +356,7 @@ def play_hand(deck, stacks, dealer, stakes, rules, pol, seat_pol, rng, log, out,
         _deal_seat(st, i, deck[k], True)
         st[i, C_UP] = deck[n + k]
         _deal_seat(st, i, deck[n + k], False)
-        _put(st, i, stakes[S_ANTE])
+        _put(st, i, stakes[SK_ANTE])
     g[G_DECK] = 2 * n
     _next_round(st, g, stakes, rules, out)
     feats = np.zeros(N_FEAT, np.int64)
@@ -379,7 +379,7 @@ def play_hand(deck, stacks, dealer, stakes, rules, pol, seat_pol, rng, log, out,
             else:
                 st[i, C_STOOD] = 1
                 _log(log, g, rnd, i, A_STAND, -1)
-            if stakes[S_EXTRA] != 0 and _can_bet(st, i) and (
+            if stakes[SK_EXTRA] != 0 and _can_bet(st, i) and (
                     st[i, C_BET] < _level(st, n) or _others_can_bet(st, n, i)):
                 g[G_PENDING] = 1
                 continue
@@ -405,7 +405,7 @@ def play_hand(deck, stacks, dealer, stakes, rules, pol, seat_pol, rng, log, out,
                 action = A_FOLD
             elif a == 2:
                 action = A_BET if lvl == 0 else A_RAISE
-                if stakes[S_LIMIT] == L_FIXED:
+                if stakes[SK_LIMIT] == L_FIXED:
                     to = menu[2]
                 else:
                     call = lvl - st[i, C_BET]
@@ -421,12 +421,12 @@ def play_hand(deck, stacks, dealer, stakes, rules, pol, seat_pol, rng, log, out,
             _log(log, g, rnd, i, action, -1)
         else:
             inc = to - lvl
-            step = stakes[S_BET] if stakes[S_LIMIT] == L_FIXED else max(stakes[S_BET], g[G_LAST])
+            step = stakes[SK_BET] if stakes[SK_LIMIT] == L_FIXED else max(stakes[SK_BET], g[G_LAST])
             if action == A_RAISE:
                 g[G_RAISES] += 1
             if inc >= step:
                 g[G_FULL] += 1
-                if stakes[S_LIMIT] != L_FIXED:
+                if stakes[SK_LIMIT] != L_FIXED:
                     g[G_LAST] = max(g[G_LAST], inc)
             _put(st, i, to - st[i, C_BET])
             g[G_OPENED] = 1
