@@ -46,6 +46,10 @@ from ._layout import (
     M_FOLD,
     M_MAX_TO,
     M_MIN_TO,
+    PF_FF_BELOW,
+    PI_COUNT,
+    PI_FF_MODE,
+    PI_FIRST,
     R_BB,
     R_CUR,
     R_FIRST,
@@ -95,15 +99,24 @@ def features_of(hs, rs, n, i, strength, penalty, feat):
 
 
 @kernel
-def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
+def decide(state, i, menu, feat, game, rng_state, outs):
     """Policy decision of seat ``i``: ``out[0]`` = the action code (:mod:`analysis.core.actions`), ``out[1]`` = round total (bet/raise).
+
+    ``state`` = ``(hs, rs, n)``: seat columns (``H_*``), round state (``R_*``), seats playing;
+    ``menu``: the legal menu (``M_*``); ``feat``: float64[N_FEAT] the actor's features;
+    ``game`` = ``(structure, pols, cardsdata)`` (:mod:`._kernel`); ``rng_state``: uint64[4] the
+    action generator; ``outs`` = ``(out, w)``: int64[2] the decision and float64[MAX_SLOTS]
+    the policy slots' weights (scratch ``W_SLOTS``).
 
     Returns 1 if the seat folded for free by the fold-for-free knob, else 0.
     """
+    hs, rs, n = state
+    structure, pols, _ = game
+    out, w = outs
     pol_int, pol_float, cond, acts = pols
     p = hs[i, H_POL]
-    first = pol_int[p, 0]
-    count = pol_int[p, 1]
+    first = pol_int[p, PI_FIRST]
+    count = pol_int[p, PI_COUNT]
     rule = -1
     for r in range(first, first + count):
         ok = True
@@ -140,11 +153,11 @@ def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
                 w[s] = prob
                 total += prob
     # the fold-for-free knob (after the flop, nothing to call): it decides fold versus check
-    mode = pol_int[p, 2]
+    mode = pol_int[p, PI_FF_MODE]
     knob = rule >= 0 and menu[M_CHECK] != 0 and rs[R_STREET] >= 1 and mode != FF_RULES
     want_fold = False
     if knob and mode != FF_NEVER:
-        weak = feat[F_STRENGTH] < pol_float[p, 0]
+        weak = feat[F_STRENGTH] < pol_float[p, PF_FF_BELOW]
         want_fold = weak and (mode == FF_ALWAYS or feat[F_PLAYERS] >= 3)
     chosen = -1
     if total > 0.0:

@@ -8,10 +8,11 @@ end goes through the settlement core ``settle_core``, Texas Hold'em through
 :func:`holdem_pots`.
 
 Grouped inputs (built in :mod:`.simulate`):
-- ``structure``: ``Structure.kernel_args`` (``BS_*``);
-- ``pols``: ``compile_policies`` arrays ``(pol_int, pol_float, cond, acts)``;
-- ``cardsdata``: ``(eval_tables, deck, preflop, n_cards, is_dilemma, rules)``;
-- ``scratch``: per-thread arrays from :func:`new_scratch`.
+- ``game`` = ``(structure, pols, cardsdata)``, the same for every hand of a run:
+  ``structure``: ``Structure.kernel_args`` (``BS_*``); ``pols``: ``compile_policies`` arrays
+  ``(pol_int, pol_float, cond, acts)``; ``cardsdata``: ``(eval_tables, deck, preflop, n_cards,
+  is_dilemma, rules)`` (``CD_*`` in :mod:`._layout`);
+- ``scratch``: per-thread arrays from :func:`._layout.new_scratch_arrays` (``W_*`` slots).
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ from ._layout import (
     H_SCORE,
     H_STACK,
     L_KIND,
+    L_MENU,
     L_SEAT,
     L_STREET,
     L_TO,
@@ -73,6 +75,7 @@ from ._layout import (
     M_MIN_TO,
     M_PLAYER,
     N_MENU,
+    PI_USES_STRENGTH,
     R_BB,
     R_BB_SEAT,
     R_CUR,
@@ -409,15 +412,25 @@ def holdem_pots(hs, n, dealer):
 
 
 @kernel
-def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsdata, scratch,
-              rng_state, hand_out, log):
+def play_hand(seats, cards, table, game, scratch, rng_state, outs):
     """Play one hand on compact seats ``hs[:n]`` (stacks, policies and holes filled in).
 
-    ``cards[:5]`` is the board in dealing order. Dilemma: settles with ``settle_core``
-    (bank ``bank[0:3]`` in, ``hand_out[X_BANK1..3]``/``X_LEVEL`` out); Texas: plain pots.
-    Final stacks land in ``hs[:, H_STACK]``. ``log`` (rows ``L_*`` + the legal menu) records
-    every action when it has rows (``hand_out[X_N_ACTIONS]`` counts them).
+    ``seats`` = ``(hs, n, dealer)``: int64[MAX_SEATS, N_HCOLS] seat columns (``H_*``), the seats
+    playing and the DEALER's compact seat; ``cards[:5]``: the board in dealing order; ``table`` =
+    ``(sb, bb, bank, level)``: the blinds, int64[3] the bank and the blind level; ``game``:
+    see the module's docstring; ``scratch``: the ``W_*`` arrays; ``rng_state``: uint64[4] the
+    action generator; ``outs`` = ``(hand_out, log)``: int64[N_XCOLS] the hand's summary
+    (``X_*``) and int64[rows, N_LCOLS] the action log.
+
+    Dilemma: settles with ``settle_core`` (bank ``bank[0:3]`` in,
+    ``hand_out[X_BANK1..3]``/``X_LEVEL`` out); Texas: plain pots. Final stacks land in
+    ``hs[:, H_STACK]``. ``log`` (rows ``L_*`` + the legal menu) records every action when it
+    has rows (``hand_out[X_N_ACTIONS]`` counts them).
     """
+    hs, n, dealer = seats
+    sb, bb, bank, level = table
+    structure, pols, cardsdata = game
+    hand_out, log = outs
     eval_tables, deck, preflop, n_cards, is_dilemma, rules = cardsdata
     rs = scratch[W_ROUND]
     menu = scratch[W_MENU]
@@ -430,10 +443,10 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
         hs[i, H_FOLD] = -1
         hs[i, H_SCORE] = -1
     post_blinds(hs, rs, n, dealer, sb, bb)
-    pol_int = pols[0]
+    pol_int = pols[0]  # compile_policies: (pol_int, pol_float, cond, acts)
     need_strength = False
     for i in range(n):
-        if pol_int[hs[i, H_POL], 3] != 0:
+        if pol_int[hs[i, H_POL], PI_USES_STRENGTH] != 0:
             need_strength = True
     board = scratch[W_BOARD][0]
     for b in range(5):
@@ -455,15 +468,14 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
         while i >= 0:
             legal_menu(hs, rs, n, i, structure, menu)
             features_of(hs, rs, n, i, strength, penalty, feat)
-            free_folds += decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, decision,
-                                 scratch[W_SLOTS])
+            free_folds += decide((hs, rs, n), i, menu, feat, game, rng_state, (decision, scratch[W_SLOTS]))
             if n_log < log.shape[0]:
                 log[n_log, L_STREET] = street
                 log[n_log, L_SEAT] = i
                 log[n_log, L_KIND] = decision[0]
                 log[n_log, L_TO] = decision[1]
                 for m in range(N_MENU):
-                    log[n_log, 4 + m] = menu[m]
+                    log[n_log, L_MENU + m] = menu[m]
             n_log += 1
             apply_action(hs, rs, n, i, decision[0], decision[1], structure)
             if _live_count(hs, n) <= 1:

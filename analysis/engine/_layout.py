@@ -29,15 +29,26 @@ N_RCOLS = 15
 # legal menu (menu[M_*]); M_MIN_TO = -1 when no bet or raise is allowed
 M_FOLD, M_CHECK, M_CALL, M_MIN_TO, M_MAX_TO, M_ALLIN_TO, M_BET, M_PLAYER = range(8)
 N_MENU = 8
-# action log rows (log[k, L_*]) and kinds
-L_STREET, L_SEAT, L_KIND, L_TO = range(4)
-N_LCOLS = 4 + N_MENU
+# action log rows (log[k, L_*]) and kinds; the legal menu follows (log[k, L_MENU + M_*])
+L_STREET, L_SEAT, L_KIND, L_TO, L_MENU = range(5)
+N_LCOLS = L_MENU + N_MENU
 # logged kinds (log[k, L_KIND]): the codes FOLD .. RAISE of analysis.core.actions
 # hand summary (hand_out[X_*])
 (X_LAST, X_SHOWDOWN, X_FLAGS, X_PENALTY, X_BONUS, X_FREE_FOLDS, X_POT, X_N_ACTIONS, X_BANK1,
  X_BANK2, X_BANK3, X_LEVEL) = range(12)
 N_XCOLS = 12
 MAX_LOG = 400
+# compiled policies (policy.compile_policies packs them): per policy pol_int[p, PI_*] its first
+# rule, rule count, fold-for-free mode and whether it reads strength; pol_float[p, PF_*] the
+# fold-for-free strength threshold
+PI_FIRST, PI_COUNT, PI_FF_MODE, PI_USES_STRENGTH = range(4)
+N_PI = 4
+(PF_FF_BELOW,) = range(1)
+N_PF = 1
+# the card data every hand reads (cardsdata[CD_*], packed by simulate.kernel_inputs): the
+# evaluator's tables, the deck's rows, the preflop strengths, the number of cards, whether the
+# game settles by Dilemma Hold'em's rules, and the settlement's rule options
+CD_EVAL, CD_DECK, CD_PREFLOP, CD_N_CARDS, CD_DILEMMA, CD_RULES = range(6)
 
 
 # slots of the scratch tuple (scratch[W_*], W for work arrays), in new_scratch_arrays order

@@ -7,6 +7,7 @@ import pytest
 
 from analysis.engine import Hand, TableSetup, get_structure
 from analysis.engine._layout import (
+    L_MENU,
     M_ALLIN_TO,
     M_CALL,
     M_CHECK,
@@ -68,7 +69,7 @@ def test_kernel_hands_replay_through_the_referee(game, structure, n, policies):
             ref = Hand(check)
             for k in range(count):
                 row = batch.logs[h, k]
-                menu = row[4: 4 + N_MENU]
+                menu = row[L_MENU: L_MENU + N_MENU]
                 street, who, kind, *to = line["actions"][k]
                 while ref.street < ["preflop", "flop", "turn", "river"].index(street):
                     ref.deal_board([0, 1, 2] if ref.street == 0 else [3 + ref.street])
@@ -105,7 +106,7 @@ def test_the_fold_for_free_knob_and_exact_strength_in_the_kernel():
         cards = batch.cards[h]
         for row in batch.logs[h, : batch.summary[h, X_N_ACTIONS]]:
             street, seat, kind = int(row[L_STREET]), int(row[L_SEAT]), int(row[L_KIND])
-            if street == 0 or not row[4 + M_CHECK] or kind not in (FOLD, CHECK):
+            if street == 0 or not row[L_MENU + M_CHECK] or kind not in (FOLD, CHECK):
                 continue
             nb = street + 2
             s = strength(list(cards[2 * seat: 2 * seat + 2]), list(cards[8: 8 + nb]))

@@ -37,14 +37,12 @@ from analysis.dilemma.effects import COLOUR_GREEN
 from analysis.dilemma.settlement import Rules
 from analysis.dilemma.settlement.rules import parse_pairs
 from analysis.dilemma.settlement.state import lowest_level, parse_bank
-from analysis.dilemma.table import Table
+from analysis.dilemma.table import DEFAULT_BANK, Table
 from evaluator.errors import LabError
 
 from . import _payoffs as P
 
 __all__ = ["DilemmaTable", "class_groups", "holding_classes", "payoff_tables"]
-
-DEFAULT_BANK = (300, 700, 500)
 
 
 @dataclass(frozen=True)
