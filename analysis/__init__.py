@@ -29,7 +29,7 @@ _LAZY = {
     "load_deck": "analysis.dilemma.decks",
     "board_economy": "analysis.dilemma.economy",
     "solve_spot": "analysis.solvers.cards.solution",
-    "CardSpot": "analysis.solvers.cards.spot",
+    "CardSpot": "analysis.solvers.cards.card_spot",
     "Spot": "analysis.dilemma.spot",
     "load_strategy": "analysis.core.strategy",
     "Strategy": "analysis.core.strategy",

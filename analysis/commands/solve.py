@@ -31,7 +31,7 @@ _SHARED = ("deck", "rule", "bank", "level", "free_fold", "players", "raise_cap")
 
 def load_game(name: str):  # -> GameTree (import kept lazy)
     """A known game by name (kuhn, kuhn3, leduc, leduc-iso) or a nested-JSON game file."""
-    from analysis.solvers.games import kuhn, leduc
+    from analysis.solvers.known_games import kuhn, leduc
     from analysis.solvers.tree import tree_from_dict
 
     key = name.strip().lower()

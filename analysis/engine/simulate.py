@@ -22,7 +22,7 @@ from . import _batch as B
 from ._layout import CD_N_CARDS, MAX_LOG, N_LCOLS, N_XCOLS, X_N_ACTIONS
 from .errors import TableError
 from .policy import Policy, compile_policies, load_policy
-from .strength import preflop_strength
+from .preflop import preflop_strength
 from .table import TableSetup
 
 HAND_CHUNK = 256

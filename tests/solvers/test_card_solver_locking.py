@@ -18,9 +18,9 @@ import pytest
 
 import analysis
 from analysis.solvers.cards import CardSolver, CardSpot
+from analysis.solvers.cards.card_spot import POT, BetSize, BetTree, StreetSizes
 from analysis.solvers.cards.dilemma import DilemmaTable
 from analysis.solvers.cards.locks import lock_to_model, parse_locks
-from analysis.solvers.cards.spot import POT, BetSize, BetTree, StreetSizes
 from analysis.solvers.cards.tree import A_BET, A_CHECK, A_FOLD
 from analysis.studies.fold_vs_check import evaluate_spot
 from analysis.studies.fold_vs_check.models import load_model

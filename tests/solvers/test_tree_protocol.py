@@ -20,7 +20,7 @@ from analysis.solvers.cards.tree import action_tree, expand
 from analysis.solvers.cards.turn3 import TurnSolver3
 from analysis.solvers.dilemma import DilemmaSpec
 from analysis.solvers.dilemma import build_public_tree as dilemma_tree
-from analysis.solvers.games import kuhn, leduc
+from analysis.solvers.known_games import kuhn, leduc
 from analysis.solvers.protocol import CHANCE, DECISION, TERMINAL, SolverTree, render, summary
 
 

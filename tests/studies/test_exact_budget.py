@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from analysis.studies.fold_vs_check import evaluate_spot, hero_spot
-from analysis.studies.fold_vs_check.spot import (
+from analysis.studies.fold_vs_check.answer import (
     EXACT_BUDGET_SECONDS,
     EXACT_DEALS_PER_SECOND,
     exact_deal_count,

@@ -59,7 +59,7 @@ class DilemmaTable:
     rules: Rules = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        from .spot import SpotError
+        from .card_spot import SpotError
 
         try:
             deck = load_deck(self.deck_name)
@@ -81,7 +81,7 @@ class DilemmaTable:
               bank: str | Sequence[int] | None = None, level: int | None = None) -> DilemmaTable:
         """From CLI or TOML values: ``--deck``, ``--rule NAME=VALUE`` (or a mapping), ``--bank
         300,700,500`` and ``--level`` (default: the lowest the bank allows)."""
-        from .spot import SpotError
+        from .card_spot import SpotError
 
         try:
             pairs = parse_pairs(list(rules)) if rules is not None and not isinstance(rules, Mapping) \
@@ -112,7 +112,7 @@ class DilemmaTable:
     @classmethod
     def from_dict(cls, d: dict) -> DilemmaTable:
         """The table :meth:`describe` wrote; the deck must still have the same cards."""
-        from .spot import SpotError
+        from .card_spot import SpotError
 
         table = cls(str(d["deck"]), tuple(sorted((str(k), str(v)) for k, v in dict(d["rules"]).items())),
                     tuple(int(x) for x in d["bank"]), int(d["level"]))  # type: ignore[arg-type]

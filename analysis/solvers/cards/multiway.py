@@ -43,10 +43,10 @@ from ._kernels import (
 )
 from ._payoffs import I_BANK1, I_BANK3, I_LEVEL, I_POT, I_STACK, N_INTS
 from ._payoffs3 import settle_situations3
+from .card_spot import CardSpot, SpotError
 from .dilemma import holding_classes
 from .solution import DEFAULT_TOLERANCE_PCT, FORMAT3, decision_frame, fold_or_check_frame
 from .solver import CHECK_EVERY, Progress
-from .spot import CardSpot, SpotError
 from .tree import DECISION, action_label
 from .tree3 import (
     COUNT,

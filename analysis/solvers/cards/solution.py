@@ -52,8 +52,8 @@ import pandas as pd
 from analysis.core.io import atomic_path
 
 from . import _kernels as K
+from .card_spot import CardSpot, SpotError
 from .solver import CardSolver, Progress
-from .spot import CardSpot, SpotError
 from .summary import SUMMARY_KEYS, group_order, holding_groups
 from .tree import (
     CARD,

@@ -26,9 +26,9 @@ from evaluator import evaluate_batch
 
 from ..methods import method_named
 from . import _kernels as K
+from .card_spot import CardSpot, SpotError
 from .dilemma import payoff_tables
 from .schedule import next_check
-from .spot import CardSpot, SpotError
 from .tree import (
     CARD,
     CHANCE,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from analysis.studies.made_hands import DRAWS, MADE_HANDS, draw, made_hand
 from analysis.studies.ranges import class_of_combo, combo_index, starting_classes
 
-from .spot import CardSpot
+from .card_spot import CardSpot
 
 SUMMARY_KEYS: tuple[str, ...] = ("made_hand", "draw", "class")
 """What a summary can group by."""

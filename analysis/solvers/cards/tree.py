@@ -47,7 +47,7 @@ from ..protocol import CHANCE as _P_CHANCE
 from ..protocol import DECISION as _P_DECISION
 from ..protocol import TERMINAL as _P_TERMINAL
 from ..protocol import TreeShape, shape_from
-from .spot import ALLIN, POT, PREV, CardSpot, SpotError
+from .card_spot import ALLIN, POT, PREV, CardSpot, SpotError
 
 FOLD, SHOWDOWN, CHANCE, DECISION = 0, 1, 2, 3
 (KIND, PLAYER, FIRST, COUNT, END, DEPTH, IDX, CARD, DEALT0, DEALT1, BOARD, SLOT, AMOUNT,

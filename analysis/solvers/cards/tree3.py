@@ -46,7 +46,7 @@ from ..protocol import CHANCE as P_CHANCE
 from ..protocol import DECISION as P_DECISION
 from ..protocol import TERMINAL as P_TERMINAL
 from ..protocol import TreeShape, shape_from
-from .spot import POT, PREV, CardSpot, SpotError
+from .card_spot import POT, PREV, CardSpot, SpotError
 from .tree import (
     A_ALLIN,
     A_BET,

@@ -39,9 +39,9 @@ from ._kernels import (
     MODE_EV,
     N_COEFS,
 )
+from .card_spot import CardSpot, SpotError
 from .multiway import MultiwaySolution, NodeTable3, board_hands, payoff_table3
 from .solver import CHECK_EVERY, Progress
-from .spot import CardSpot, SpotError
 from .tree import CHANCE, DECISION
 from .tree3 import CARD, COUNT, KIND, N_PLAYERS, PLAYER, Tree3, action_tree3, expand3
 

@@ -10,7 +10,7 @@ their gap, with standard errors.
   (the hero's cards first, the opponents' random ones, board, pot, stacks and the
   :class:`~analysis.dilemma.table.Table`; :func:`hero_spot` builds it) against an opponent
   model, with the run's :class:`RunSettings` apart; :func:`evaluate_spot` is its keyword form
-  (:mod:`.spot`);
+  (:mod:`.answer`);
 - :func:`run_grid` runs every starting class x street x opponents x pot x model
   (:mod:`.grid`) and derives the break-even lines and the penalty-vs-pot view.
 
@@ -21,10 +21,10 @@ tables by :mod:`.results`. Opponent models and hero policies are data (:mod:`.mo
 
 from analysis.dilemma.spot import Spot
 
+from .answer import RunSettings, SpotResult, evaluate, evaluate_spot
 from .cells import Question, SpotError, hero_spot
 from .grid import GridResult, GridSpec, run_grid
 from .results import break_even_table
-from .spot import RunSettings, SpotResult, evaluate, evaluate_spot
 
 __all__ = ["GridResult", "GridSpec", "Question", "RunSettings", "Spot", "SpotError", "SpotResult",
            "break_even_table", "evaluate", "evaluate_spot", "hero_spot", "run_grid"]

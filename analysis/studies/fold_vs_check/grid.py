@@ -21,6 +21,7 @@ from analysis.dilemma.settlement import Rules
 from analysis.runners import Backend, Progress, run
 
 from ..ranges import starting_classes
+from .answer import abstraction_text
 from .cells import (
     BEST_RESPONSE,
     DEFAULT_BANK,
@@ -51,7 +52,6 @@ from .results import (
     summaries,
     weighted_bins,
 )
-from .spot import abstraction_text
 
 
 @dataclass(frozen=True)
