@@ -339,10 +339,18 @@ def _deal_seat(st, i, card, down):
 
 
 @kernel
-def play_hand(deck, stacks, dealer, stakes, rules, pol, seat_pol, rng, log, out, g):
+def play_hand(deck, stacks, dealer, game, seat_pol, rng, outs):
     """One hand: ``deck`` shuffled, ``stacks[n]`` before the ante (every one >= 1), strategies
     ``seat_pol[n]`` (indices into ``pol``); writes the final stacks to ``out`` and the log;
-    ``g`` (length ``N_G``) ends with the house, carry, showdown and action count."""
+    ``g`` (length ``N_G``) ends with the house, carry, showdown and action count.
+
+    ``game`` = ``(stakes, rules, pol)``: ``Stakes.kernel_args`` (``SK_*``), the rule options and
+    the compiled strategies, the same for every hand; ``dealer``: the dealer's seat; ``rng``:
+    uint64[4] the hand's generator; ``outs`` = ``(log, out, g)``: int64[rows, 4] the action log
+    (no rows: none), int64[n] the final stacks, int64[N_G] the hand's summary (``G_*``).
+    """
+    stakes, rules, pol = game
+    log, out, g = outs
     n = stacks.shape[0]
     st = np.zeros((n, N_COLS), np.int64)
     g[:] = 0
@@ -460,10 +468,17 @@ def _shuffle(rng):
 
 
 @kernel(parallel=True)
-def play_hands(stacks, stakes, rules, pol, seat_pol, key, first, logs, out, gs):
+def play_hands(stacks, game, seat_pol, key, first, outs):
     """Independent hands ``first .. first + len(out) - 1`` at one table, the dealer moving each hand
     (hand ``h`` has dealer ``h % n`` and generator stream ``h``: thread-count independent). ``logs``
-    may have room for no action (``logs.shape[1] == 0``: results only)."""
+    may have room for no action (``logs.shape[1] == 0``: results only).
+
+    ``stacks``: int64[n] before the ante; ``game`` = ``(stakes, rules, pol)`` as in
+    :func:`play_hand`; ``seat_pol``: int64[n]; ``key``: the generator key; ``outs`` = ``(logs,
+    out, gs)``: per hand the log, final stacks and summary (:func:`play_hand`'s ``outs``).
+    """
+    logs, out, gs = outs
+    stakes, rules, pol = game  # a prange body takes arrays and flat tuples, not nested ones
     n = stacks.shape[0]
     hands = out.shape[0]
     decks = np.zeros((hands, DECK), np.int64)
@@ -473,15 +488,21 @@ def play_hands(stacks, stakes, rules, pol, seat_pol, key, first, logs, out, gs):
         seed_state(rng, key, h)
         d = _shuffle(rng)
         decks[k] = d
-        play_hand(d, stacks, h % n, stakes, rules, pol, seat_pol, rng, logs[k], out[k], gs[k])
+        play_hand(d, stacks, h % n, (stakes, rules, pol), seat_pol, rng, (logs[k], out[k], gs[k]))
     return decks
 
 
 @kernel(parallel=True)
-def play_games(stacks, stakes, rules, pol, seat_pol, key, first, max_hands, rec):
+def play_games(stacks, game, seat_pol, key, games, rec):
     """Whole games until one player holds every chip (or ``max_hands``): games ``first ..
     first + len(rec) - 1``, game ``g`` on stream ``g`` (so any chunking plays the same games).
-    ``rec[k] = [hands, winner seat (-1: none), final stacks..., house, carry]`` of game ``first + k``."""
+    ``rec[k] = [hands, winner seat (-1: none), final stacks..., house, carry]`` of game ``first + k``.
+
+    ``stacks``, ``game``, ``seat_pol``, ``key`` as in :func:`play_hands`; ``games`` =
+    ``(first, max_hands)``.
+    """
+    first, max_hands = games
+    stakes, rules, pol = game  # a prange body takes arrays and flat tuples, not nested ones
     n = stacks.shape[0]
     for k in prange(rec.shape[0]):
         rng = np.empty(4, np.uint64)
@@ -519,7 +540,7 @@ def play_games(stacks, stakes, rules, pol, seat_pol, key, first, max_hands, rec)
                     d_sub = a
             deck = _shuffle(rng)
             res = np.zeros(alive, np.int64)
-            play_hand(deck, sub_st, d_sub, stakes, rules, pol, sub_pol, rng, log, res, g)
+            play_hand(deck, sub_st, d_sub, (stakes, rules, pol), sub_pol, rng, (log, res, g))
             for a in range(alive):
                 chips[idx[a]] = res[a]
             house += g[G_HOUSE]
