@@ -64,8 +64,6 @@ WIDE = {
     "analysis/solvers/cards/_payoffs.py::settle_situations": (9, CARDS),
     "analysis/dilemma/settlement/_kernel.py::settle_batch": (9, LEAD),
     "analysis/dilemma/settlement/_kernel.py::settle_batch_serial": (9, LEAD),
-    "analysis/dilemma/_economy_kernel.py::_tally": (11, TODO),
-    "analysis/dilemma/_economy_kernel.py::enumerate_boards": (9, TODO),
     "analysis/studies/_starting_hand_kernels.py::_multiway_chunk": (16, TODO),
     "analysis/studies/_starting_hand_kernels.py::_tally_types": (10, TODO),
     "analysis/studies/_starting_hand_kernels.py::multiway_classes": (10, TODO),

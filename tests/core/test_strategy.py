@@ -130,11 +130,11 @@ def test_an_engine_strategy_is_a_fold_vs_check_opponent(tmp_path):
 
 
 def test_an_engine_strategy_is_a_node_lock():
-    from analysis.solvers.cards import CardSolver, Spot
+    from analysis.solvers.cards import CardSolver, CardSpot
     from analysis.solvers.cards.locks import lock_to_model
 
     def locked(name: str) -> tuple[list[np.ndarray], float]:
-        spot = Spot.dilemma("4s9h3d6c10s", "7d8d", "random", 40, 980, bets="50%", raises="")
+        spot = CardSpot.dilemma("4s9h3d6c10s", "7d8d", "random", 40, 980, bets="50%", raises="")
         solver = CardSolver(spot, isomorphism=False)
         lock_to_model(solver, "ip", name)
         return [solver.strategy(v) for v in solver.locked], float(solver.best_response_values()[0])
