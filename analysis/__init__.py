@@ -29,7 +29,8 @@ _LAZY = {
     "load_deck": "analysis.dilemma.decks",
     "board_economy": "analysis.dilemma.economy",
     "solve_spot": "analysis.solvers.cards.solution",
-    "Spot": "analysis.solvers.cards.spot",
+    "CardSpot": "analysis.solvers.cards.card_spot",
+    "Spot": "analysis.dilemma.spot",
     "load_strategy": "analysis.core.strategy",
     "Strategy": "analysis.core.strategy",
 }

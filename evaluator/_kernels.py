@@ -261,10 +261,13 @@ def _bad7(hands, i, bits):
 
 
 @kernel
-def _slots7(hands, lo, hi, key, key_last, bucket_shift, slot_shift, slot_mask, displace, bits,
-            slots):
+def _slots7(hands, span, seven, bits, slots):
     """Pass 1 for 7-card rows ``lo:hi``: their slot words into ``slots[:hi - lo]``; returns
     whether a row of the block is invalid (:func:`_bad7`), checked unless ``bits`` is empty.
+
+    ``hands``: uint8 or int64[m, 7] card ids; ``span`` = ``(lo, hi)``; ``seven``: the 7-card
+    table, :func:`_seven_table` (its ``values`` unused here); ``bits``: :func:`_card_bits` or
+    empty (no check); ``slots``: uint32[_BLOCK], written.
 
     The hash is the sum of the pre-multiplied keys; bucket and slot come from
     its high bits, the flags are its bits 19, 23, 27, 31. Indices are unsigned
@@ -273,6 +276,8 @@ def _slots7(hands, lo, hi, key, key_last, bucket_shift, slot_shift, slot_mask, d
     the table: the check costs no branch per row, a block's verdict is the OR of
     its rows'.
     """
+    lo, hi = span
+    key, key_last, bucket_shift, slot_shift, slot_mask, displace, _ = seven
     bad = np.uint64(0)
     check = bits.shape[0] != 0
     for m in range(np.uint64(hi - lo)):
@@ -315,8 +320,16 @@ def _slots_any(hands, lo, hi, tables, bits, slots):
 
 
 @kernel
-def _finish_block(hands, lo, hi, slots, values, slot_mask, flush, out, flagged):
-    """Passes 2 and 3 for rows ``lo:hi``: values of the slots, then the flush rows."""
+def _finish_block(hands, span, slots, lookup, outs):
+    """Passes 2 and 3 for rows ``lo:hi``: values of the slots, then the flush rows.
+
+    ``span`` = ``(lo, hi)``; ``slots``: pass 1's slot words; ``lookup`` = ``(values, slot_mask,
+    flush)``: the table's values, its slot mask and the flush table; ``outs`` = ``(out,
+    flagged)``: the scores (rows ``lo:hi`` written) and uint32[_BLOCK] scratch.
+    """
+    lo, hi = span
+    values, slot_mask, flush = lookup
+    out, flagged = outs
     mask32 = np.uint32(slot_mask)  # a slot word above the mask has a flag set
     cnt = np.uint64(0)
     for m in range(np.uint64(hi - lo)):
@@ -363,8 +376,7 @@ def score_masks(masks, tables, out):
 
 
 @kernel
-def _count_unit(u, n_cards, k, key, init, low_mask, mult, bucket_shift, slot_shift, slot_mask,
-                displace, values, suit_shift, flush, counts):
+def _count_unit(u, n_cards, k, tables, counts):
     """Add to ``counts`` the category of every ``k``-card hand (k >= 5) whose three lowest
     cards are one of the triples of work unit ``u``.
 
@@ -377,7 +389,14 @@ def _count_unit(u, n_cards, k, key, init, low_mask, mult, bucket_shift, slot_shi
     (low 32 bits times the multiplier) or the 7-card table's (the sum itself:
     ``low_mask`` all ones, ``mult`` 1). Partial accumulators are reused so each
     hand costs one addition and one look-up.
+
+    ``u``: the work unit; ``n_cards``, ``k``: the deck's cards and the hand size; ``tables``:
+    the evaluator's tables (``HandTables.kernel_args``: the general table and the flush table
+    last); ``counts``: int64[categories], added to.
     """
+    key, mult, bucket_shift, slot_shift, slot_mask, displace, values = tables[:7]
+    flush = tables[-1]
+    init, low_mask, suit_shift = _INIT, _LOW32, _SUIT_SHIFT
     idx = np.empty(k, dtype=np.int64)
     part = np.empty(k, dtype=np.uint64)  # part[j] = accumulator of idx[:j+1]
     item = -1
@@ -435,8 +454,7 @@ def _flush7(h, cards, flush):
 
 
 @kernel
-def _count_unit7(u, n_cards, key, displace, values, bucket_shift, slot_shift, slot_mask, flush,
-                 counts):
+def _count_unit7(u, n_cards, seven, flush, counts):
     """:func:`_count_unit` for 7-card hands with the 7-card table, written as nested loops
     over partial sums of the pre-multiplied keys (the hash of a hand is its key sum).
 
@@ -446,7 +464,12 @@ def _count_unit7(u, n_cards, key, displace, values, bucket_shift, slot_shift, sl
     counted as many times as there are such cards; only the one card that completes
     a flush is scored on its own. ``counts`` has ``_LANES`` rows (by the last card's
     rank) so that runs of one category do not chain increments on one store.
+
+    ``u``: the work unit; ``n_cards``: the deck's cards; ``seven``: the 7-card table
+    (:func:`_seven_table`); ``flush``: the flush table; ``counts``: int64[_LANES, categories],
+    added to.
     """
+    key, _, bucket_shift, slot_shift, slot_mask, displace, values = seven
     n = n_cards
     cards = np.empty(7, np.int64)
     item = -1
@@ -511,14 +534,12 @@ def category_counts(n_cards, k, tables):
     """
     flush = tables[-1]
     per_unit = np.zeros((_COUNT_UNITS, _LANES, _N_CATEGORIES), dtype=np.int64)
-    key7, _, bucket7, slot7, mask7, displace7, values7 = _seven_table(tables)
+    seven = _seven_table(tables)
     for u in prange(_COUNT_UNITS):
         if k == 7:
-            _count_unit7(u, n_cards, key7, displace7, values7, bucket7, slot7, mask7, flush,
-                         per_unit[u])
+            _count_unit7(u, n_cards, seven, flush, per_unit[u])
         else:
-            _count_unit(u, n_cards, k, tables[0], _INIT, _LOW32, tables[1], tables[2], tables[3],
-                        tables[4], tables[5], tables[6], _SUIT_SHIFT, flush, per_unit[u, 0])
+            _count_unit(u, n_cards, k, tables, per_unit[u, 0])
     return per_unit.sum(axis=0).sum(axis=0)
 
 
@@ -612,19 +633,19 @@ def score_checked_serial(hands, tables, n_cards, out):
     slots = np.empty(_BLOCK, np.uint32)
     flagged = np.empty(_BLOCK, np.uint32)
     if k == 7:
-        key, key_last, bucket_shift, slot_shift, slot_mask, displace, values = _seven_table(tables)
+        seven = _seven_table(tables)
+        lookup = (seven[6], seven[4], tables[-1])
         for lo in range(0, n, _BLOCK):
             hi = min(n, lo + _BLOCK)
-            if _slots7(hands, lo, hi, key, key_last, bucket_shift, slot_shift, slot_mask,
-                       displace, bits, slots):
+            if _slots7(hands, (lo, hi), seven, bits, slots):
                 return _first_invalid(hands, lo, hi, bits)
-            _finish_block(hands, lo, hi, slots, values, slot_mask, tables[-1], out, flagged)
+            _finish_block(hands, (lo, hi), slots, lookup, (out, flagged))
     else:
         for lo in range(0, n, _BLOCK):
             hi = min(n, lo + _BLOCK)
             if _slots_any(hands, lo, hi, tables, bits, slots):
                 return _first_invalid(hands, lo, hi, bits)
-            _finish_block(hands, lo, hi, slots, tables[6], tables[4], tables[-1], out, flagged)
+            _finish_block(hands, (lo, hi), slots, (tables[6], tables[4], tables[-1]), (out, flagged))
     return np.int64(-1)
 
 

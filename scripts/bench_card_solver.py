@@ -35,11 +35,11 @@ SPOTS = {  # name: (flop, turn, river, target % of the pot)
 _OURS = """
 import json, sys, time, resource
 t0 = time.perf_counter()
-from analysis.solvers.cards import CardSolver, Spot
+from analysis.solvers.cards import CardSolver, CardSpot
 board, oop, ip, target, threads = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5])
 import numba
 numba.set_num_threads(threads)
-spot = Spot.holdem(board, oop, ip, 200, 900, "50%, a", "100%")
+spot = CardSpot.holdem(board, oop, ip, 200, 900, "50%, a", "100%")
 solver = CardSolver(spot)
 solver.step(0)
 _ = solver.exploitability  # kernels loaded (or compiled) before the clock starts

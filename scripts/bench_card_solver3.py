@@ -46,11 +46,11 @@ def main() -> None:
     t0 = time.perf_counter()
     import numba
 
-    from analysis.solvers.cards import Spot
+    from analysis.solvers.cards import CardSpot
     from analysis.solvers.cards.multiway import MultiwaySolution, MultiwaySolver
 
     numba.set_num_threads(args.threads)
-    spot = Spot.multiway(args.board, args.ranges, args.pot, args.stack, args.bets, args.raises, deck=args.deck,
+    spot = CardSpot.multiway(args.board, args.ranges, args.pot, args.stack, args.bets, args.raises, deck=args.deck,
                          bank=args.bank)
     if len(args.board) <= 8:  # a turn spot
         from analysis.solvers.cards.turn3 import TurnSolution3 as MultiwaySolution  # noqa: N814

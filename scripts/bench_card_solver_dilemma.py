@@ -44,10 +44,10 @@ def main() -> None:
     t0 = time.perf_counter()
     import numba
 
-    from analysis.solvers.cards import CardSolver, Spot
+    from analysis.solvers.cards import CardSolver, CardSpot
 
     numba.set_num_threads(args.threads)
-    spot = Spot.dilemma(args.board, args.oop, args.ip, args.pot, args.stack, args.bets, args.raises,
+    spot = CardSpot.dilemma(args.board, args.oop, args.ip, args.pot, args.stack, args.bets, args.raises,
                         deck=args.deck)
     solver = CardSolver(spot, args.method)
     solver.step(0)

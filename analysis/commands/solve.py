@@ -31,7 +31,7 @@ _SHARED = ("deck", "rule", "bank", "level", "free_fold", "players", "raise_cap")
 
 def load_game(name: str):  # -> GameTree (import kept lazy)
     """A known game by name (kuhn, kuhn3, leduc, leduc-iso) or a nested-JSON game file."""
-    from analysis.solvers.games import kuhn, leduc
+    from analysis.solvers.known_games import kuhn, leduc
     from analysis.solvers.tree import tree_from_dict
 
     key = name.strip().lower()
@@ -122,7 +122,7 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
     import numba
 
     from analysis.runners.interrupt import Interrupted, interruptible
-    from analysis.solvers.cards import CardSolver, Spot, SpotError, SpotSolution, load_solution
+    from analysis.solvers.cards import CardSolver, CardSpot, SpotError, SpotSolution, load_solution
     from analysis.solvers.cards.locks import lock_to_model, parse_locks
 
     fmt = options.pop("output_format") or "text"
@@ -132,7 +132,7 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
     locks = parse_locks(options.pop("lock"))
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    spot = Spot.from_options(options.pop("spot_file"), **options)
+    spot = CardSpot.from_options(options.pop("spot_file"), **options)
     turn3 = spot.players == 3 and spot.street == 1
     method = method or ("mccfr" if turn3 else "dcfr")
     target_pct = 0.3 if target is None else target

@@ -43,7 +43,7 @@ def print_spot(res, seed: int, elapsed: float) -> None:
     same deals, the option value of later free folds, and the best response's plan."""
     r = res.row
     floats = {"float_format": lambda v: f"{v:9.2f}"}
-    typer.echo(f"spot: {res.spot.label()} | model {r['model']} | continuation {r['policy']} | "
+    typer.echo(f"spot: {res.question.label()} | model {r['model']} | continuation {r['policy']} | "
                f"deck {res.manifest['deck']}")
     typer.echo(res.to_frame().to_string(index=False, **floats))
     typer.echo(f"gap check - fold: {r['gap']:+.2f} ± {r['gap_se']:.2f}  "

@@ -47,8 +47,17 @@ MISC_NAMES = (
 
 
 @kernel(inline=True)
-def _tally(cards, streets, nb, deck, m_max, offsets, hist, act, onb, misc, summary):
-    """Add one board arrangement to the histograms and counters of its first card."""
+def _tally(board, deck, bins, outs, summary):
+    """Add one board arrangement to the histograms and counters of its first card.
+
+    ``board`` = ``(cards, streets, nb)``: int64[5] the cards, int64[5] the street each came on,
+    how many; ``deck``: ``Deck.kernel_args``; ``bins`` = ``(m_max, offsets)``: the most losers
+    tallied and each quantity's bin 0 in $10 units; ``outs`` = ``(hist, act, onb, misc)`` of the
+    first card (see :func:`enumerate_boards`); ``summary``: int64[N_BOARD] scratch (``B_*``).
+    """
+    cards, streets, nb = board
+    m_max, offsets = bins
+    hist, act, onb, misc = outs
     scan_board(cards, streets, nb, deck, summary, 0)
     for j in range(nb):
         c = cards[j]
@@ -90,9 +99,18 @@ def _tally(cards, streets, nb, deck, m_max, offsets, hist, act, onb, misc, summa
 
 
 @kernel(parallel=True)
-def enumerate_boards(n_cards, street, deck, m_max, offsets, hist, act, onb, misc):
+def enumerate_boards(n_cards, street, deck, bins, outs):
     """Tally every board of ``street`` (1 flop, 2 turn, 3 river); rows of the outputs are the
-    board's lowest card (summed by the caller), so threads never share a counter."""
+    board's lowest card (summed by the caller), so threads never share a counter.
+
+    ``deck``: ``Deck.kernel_args``; ``bins`` = ``(m_max, offsets)``: the most losers tallied and
+    int64[2 + 2 * m_max] each quantity's bin 0 ($10 units); ``outs`` = ``(hist, act, onb,
+    misc)``: int64[n_cards, 2 + 2 * m_max, bins] histograms (bonus, penalty, net winner and
+    loser per number of losers), int64[n_cards, n_cards] cards acting and on the board,
+    int64[n_cards, N_MISC] counters (``M_*``).
+    """
+    m_max, offsets = bins  # a prange body takes arrays and flat tuples: unpack before it
+    hist, act, onb, misc = outs
     for a in prange(n_cards):
         cards = np.empty(5, np.int64)
         streets = np.empty(5, np.int64)
@@ -110,7 +128,7 @@ def enumerate_boards(n_cards, street, deck, m_max, offsets, hist, act, onb, misc
                     streets[0] = 1
                     streets[1] = 1
                     streets[2] = 1
-                    _tally(cards, streets, 3, deck, m_max, offsets, h, ac, ob, mi, summary)
+                    _tally((cards, streets, 3), deck, (m_max, offsets), (h, ac, ob, mi), summary)
                     continue
                 for d in range(c + 1, n_cards):
                     cards[3] = d
@@ -118,7 +136,7 @@ def enumerate_boards(n_cards, street, deck, m_max, offsets, hist, act, onb, misc
                         for t in range(4):  # which of the four is the turn card
                             for j in range(4):
                                 streets[j] = 2 if j == t else 1
-                            _tally(cards, streets, 4, deck, m_max, offsets, h, ac, ob, mi, summary)
+                            _tally((cards, streets, 4), deck, (m_max, offsets), (h, ac, ob, mi), summary)
                         continue
                     for e in range(d + 1, n_cards):
                         cards[4] = e
@@ -126,6 +144,6 @@ def enumerate_boards(n_cards, street, deck, m_max, offsets, hist, act, onb, misc
                             for r in range(t + 1, 5):
                                 for j in range(5):
                                     streets[j] = 2 if j in (t, r) else 1
-                                _tally(cards, streets, 5, deck, m_max, offsets, h, ac, ob, mi, summary)
+                                _tally((cards, streets, 5), deck, (m_max, offsets), (h, ac, ob, mi), summary)
 
 

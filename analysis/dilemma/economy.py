@@ -236,7 +236,7 @@ def board_economy(deck: Deck | str = "reference", max_losers: int = 3) -> Econom
         act = np.zeros((n, n), np.int64)
         onb = np.zeros((n, n), np.int64)
         misc = np.zeros((n, N_MISC), np.int64)
-        enumerate_boards(n, street, deck.kernel_args, max_losers, lo, hist, act, onb, misc)
+        enumerate_boards(n, street, deck.kernel_args, (max_losers, lo), (hist, act, onb, misc))
         total = arrangements(street, n)
         h = hist.sum(axis=0)
         if int(h[0].sum()) != total:  # pragma: no cover - enumeration invariant

@@ -17,6 +17,7 @@ from evaluator.jit import kernel
 from ._kernel import deal_cards, play_hand
 from ._layout import (
     BOARD_CARDS,
+    CD_N_CARDS,
     H_HOLE0,
     H_HOLE1,
     H_POL,
@@ -58,16 +59,31 @@ REASON_BANK, REASON_ONE_LEFT, REASON_CAP, REASON_HANDS = 1, 2, 3, 4
 (S_GAMES, S_HANDS, S_HANDS2, S_SHOWDOWN, S_END0, S_END1, S_END2, S_END3, S_FREE_FOLDS, S_POT,
  S_PENALTY, S_BONUS, S_CAPPED) = range(13)
 N_GSTATS = 13
-# trace of a sample game (trace[h, T_*]): stacks per seat, then bank and level
-T_BANK = MAX_SEATS
+# trace of a sample game (trace[h, TR_*]): stacks per seat (columns 0 .. MAX_SEATS - 1), then the
+# bank's three stacks and the blind level
+TR_BANK1, TR_BANK2, TR_BANK3, TR_LEVEL = range(MAX_SEATS, MAX_SEATS + 4)
 N_TRACE = MAX_SEATS + 4
 
 
 @kernel(nogil=True)
-def play_hands_serial(key_cards, key_actions, first_id, count, n, stacks0, seat_pols, blinds,
-                      bank0, level, structure, pols, cardsdata, stacks_out, hand_out, logs):
-    """``count`` independent hands from the same table (the DEALER moves each hand)."""
-    n_cards = cardsdata[3]
+def play_hands_serial(keys, hands, seating, table, game, outs):
+    """``count`` independent hands from the same table (the DEALER moves each hand).
+
+    ``keys`` = ``(key_cards, key_actions)``: the generator keys of the deals and of the
+    random action choices; ``hands`` = ``(first_id, count)``: hand ``h`` is hand number
+    ``first_id + h`` (its generator stream); ``seating`` = ``(n, stacks0, seat_pols)``: the seats,
+    int64[n] starting stacks and policy index of each seat; ``table`` = ``(blinds, bank0,
+    level)``: int64[2] small and big blind, int64[3] the bank, the blind level; ``game`` =
+    ``(structure, pols, cardsdata)`` as in :mod:`._kernel`; ``outs`` = ``(stacks_out, hand_out,
+    logs)``: int64[count, n] final stacks, int64[count, N_XCOLS] hand summaries (``X_*``),
+    int64[count or 0, MAX_LOG, N_LCOLS] action logs (``L_*``; no rows: no log).
+    """
+    key_cards, key_actions = keys
+    first_id, count = hands
+    n, stacks0, seat_pols = seating
+    blinds, bank0, level = table
+    stacks_out, hand_out, logs = outs
+    n_cards = game[2][CD_N_CARDS]
     scratch = new_scratch_arrays(n_cards)
     hs = np.zeros((MAX_SEATS, N_HCOLS), np.int64)
     cst = np.zeros(4, np.uint64)
@@ -87,24 +103,36 @@ def play_hands_serial(key_cards, key_actions, first_id, count, n, stacks0, seat_
             hs[i, H_HOLE1] = cards[HOLE_CARDS * i + 1]
             hs[i, H_SEAT] = i
         log = logs[h] if logs.shape[0] > h else empty_log
-        play_hand(hs, n, hid % n, blinds[0], blinds[1], cards[HOLE_CARDS * n:], bank0, level, structure,
-                  pols, cardsdata, scratch, ast, hand_out[h], log)
+        play_hand((hs, n, hid % n), cards[HOLE_CARDS * n:], (blinds[0], blinds[1], bank0, level), game,
+                  scratch, ast, (hand_out[h], log))
         for i in range(n):
             stacks_out[h, i] = hs[i, H_STACK]
 
 
 @kernel
-def play_game(game_id, cell, key_cards, key_actions, cfg, seat_pols, blinds, structure, pols,
-              cardsdata, scratch, rec, stats, trace):
+def play_game(ids, keys, table, game, scratch, outs):
     """One whole game (RULES §1.1, §1.5): hands until the settlement ends it, one player is left
     or ``cfg[C_MAX_HANDS]`` hands (the cap). Texas Hold'em (``cfg[C_DILEMMA] == 0``): a cash
     session of exactly that many hands, a busted player buying in again (``G_STACK*`` are then
     the net results). Writes the record ``rec`` and adds to ``stats``; ``trace`` rows (if any)
-    get the stacks, bank and level after each hand."""
+    get the stacks, bank and level after each hand.
+
+    ``ids`` = ``(game_id, cell)``: the game's number (its generator streams) and cell (recorded);
+    ``keys`` = ``(key_cards, key_actions)``; ``table`` = ``(cfg, seat_pols, blinds)``: int64[N_CFG]
+    the table (``C_*``), int64[n] each seat's policy index, int64[3, 2] the blinds per level;
+    ``game`` = ``(structure, pols, cardsdata)`` as in :mod:`._kernel`; ``scratch``:
+    :func:`new_scratch_arrays`; ``outs`` = ``(rec, stats, trace)``: int64[N_GCOLS] the game's
+    record (``G_*``), int64[N_GSTATS] statistics added to (``S_*``), int64[rows, N_TRACE]
+    (``TR_*``; no rows: no trace).
+    """
+    game_id, cell = ids
+    key_cards, key_actions = keys
+    cfg, seat_pols, blinds = table
+    rec, stats, trace = outs
     n0 = cfg[C_N]
     dilemma = cfg[C_DILEMMA] != 0
     max_hands = cfg[C_MAX_HANDS]
-    n_cards = cardsdata[3]
+    n_cards = game[2][CD_N_CARDS]
     hs = np.zeros((MAX_SEATS, N_HCOLS), np.int64)
     stacks = np.zeros(MAX_SEATS, np.int64)
     bought = np.zeros(MAX_SEATS, np.int64)
@@ -135,10 +163,10 @@ def play_game(game_id, cell, key_cards, key_actions, cfg, seat_pols, blinds, str
     if trace.shape[0] > 0:
         for i in range(n0):
             trace[0, i] = stacks[i]
-        trace[0, T_BANK] = bank[0]
-        trace[0, T_BANK + 1] = bank[1]
-        trace[0, T_BANK + 2] = bank[2]
-        trace[0, T_BANK + 3] = level
+        trace[0, TR_BANK1] = bank[0]
+        trace[0, TR_BANK2] = bank[1]
+        trace[0, TR_BANK3] = bank[2]
+        trace[0, TR_LEVEL] = level
     while True:
         # compact seats: players with chips, in seat order; the DEALER among them
         m = 0
@@ -160,8 +188,8 @@ def play_game(game_id, cell, key_cards, key_actions, cfg, seat_pols, blinds, str
             hs[k, H_POL] = seat_pols[i]
             hs[k, H_HOLE0] = cards[HOLE_CARDS * i]
             hs[k, H_HOLE1] = cards[HOLE_CARDS * i + 1]
-        play_hand(hs, m, d, blinds[level, 0], blinds[level, 1], cards[HOLE_CARDS * n0:], bank, level,
-                  structure, pols, cardsdata, scratch, ast, hand_out, empty_log)
+        play_hand((hs, m, d), cards[HOLE_CARDS * n0:], (blinds[level, 0], blinds[level, 1], bank, level),
+                  game, scratch, ast, (hand_out, empty_log))
         hands += 1
         stats[S_HANDS] += 1
         stats[S_SHOWDOWN] += hand_out[X_SHOWDOWN]
@@ -204,10 +232,10 @@ def play_game(game_id, cell, key_cards, key_actions, cfg, seat_pols, blinds, str
         if trace.shape[0] > hands:
             for i in range(n0):
                 trace[hands, i] = stacks[i]
-            trace[hands, T_BANK] = bank[0]
-            trace[hands, T_BANK + 1] = bank[1]
-            trace[hands, T_BANK + 2] = bank[2]
-            trace[hands, T_BANK + 3] = level
+            trace[hands, TR_BANK1] = bank[0]
+            trace[hands, TR_BANK2] = bank[1]
+            trace[hands, TR_BANK3] = bank[2]
+            trace[hands, TR_LEVEL] = level
         if game_over:
             break
         if hands >= max_hands:
@@ -236,19 +264,29 @@ def play_game(game_id, cell, key_cards, key_actions, cfg, seat_pols, blinds, str
 
 
 @kernel(nogil=True)
-def games_rows(cells, streams, trials, stream_size, key_cards, key_actions, cfg, cell_pols, blinds,
-               structure, pols, cardsdata, stats, recs, offsets, lo, hi):
+def games_rows(rows, keys, table, game, outs, span):
     """Whole games for the runner: row ``r`` in ``lo:hi`` plays ``trials[r]`` games of stream
     ``streams[r]`` of cell ``cells[r]`` (cell = a seating of strategies) into ``stats[r]`` and
-    records ``recs[offsets[r]:offsets[r + 1]]``."""
-    n_cards = cardsdata[3]
-    scratch = new_scratch_arrays(n_cards)
+    records ``recs[offsets[r]:offsets[r + 1]]``.
+
+    ``rows`` = ``(cells, streams, trials, stream_size)``: int64 per row, and the games per stream
+    (game ``streams[r] * stream_size + t``); ``keys`` = ``(key_cards, key_actions)``; ``table`` =
+    ``(cfg, cell_pols, blinds)``: as in :func:`play_game`, with int64[cells, n] the policy of each
+    seat per cell; ``game`` = ``(structure, pols, cardsdata)``; ``outs`` = ``(stats, recs,
+    offsets)``: int64[rows, N_GSTATS], int64[games, N_GCOLS] and each row's first record;
+    ``span`` = ``(lo, hi)``: the rows to play.
+    """
+    cells, streams, trials, stream_size = rows
+    cfg, cell_pols, blinds = table
+    stats, recs, offsets = outs
+    lo, hi = span
+    scratch = new_scratch_arrays(game[2][CD_N_CARDS])
     empty = np.zeros((0, N_TRACE), np.int64)
     for r in range(lo, hi):
         for t in range(trials[r]):
             g = streams[r] * stream_size + t
-            play_game(g, cells[r], key_cards, key_actions, cfg, cell_pols[cells[r]], blinds,
-                      structure, pols, cardsdata, scratch, recs[offsets[r] + t], stats[r], empty)
+            play_game((g, cells[r]), keys, (cfg, cell_pols[cells[r]], blinds), game, scratch,
+                      (recs[offsets[r] + t], stats[r], empty))
 
 
 @kernel

@@ -46,20 +46,24 @@ from ._layout import (
     M_FOLD,
     M_MAX_TO,
     M_MIN_TO,
+    PF_FF_BELOW,
+    PI_COUNT,
+    PI_FF_MODE,
+    PI_FIRST,
     R_BB,
     R_CUR,
     R_FIRST,
     R_STREET,
-    S_FLAT,
-    S_HAND,
-    S_HOLES,
-    S_IDX,
-    S_NONB,
-    S_PAIR_SCORE,
-    S_STRENGTH,
-    S_TMP,
+    W_FLAT,
+    W_HAND,
+    W_HOLES,
+    W_IDX,
+    W_NONB,
+    W_PAIR_SCORE,
+    W_STRENGTH,
+    W_TMP,
 )
-from .structures import S_UNIT
+from .structures import BS_UNIT
 
 
 @kernel
@@ -95,15 +99,24 @@ def features_of(hs, rs, n, i, strength, penalty, feat):
 
 
 @kernel
-def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
+def decide(state, i, menu, feat, game, rng_state, outs):
     """Policy decision of seat ``i``: ``out[0]`` = the action code (:mod:`analysis.core.actions`), ``out[1]`` = round total (bet/raise).
+
+    ``state`` = ``(hs, rs, n)``: seat columns (``H_*``), round state (``R_*``), seats playing;
+    ``menu``: the legal menu (``M_*``); ``feat``: float64[N_FEAT] the actor's features;
+    ``game`` = ``(structure, pols, cardsdata)`` (:mod:`._kernel`); ``rng_state``: uint64[4] the
+    action generator; ``outs`` = ``(out, w)``: int64[2] the decision and float64[MAX_SLOTS]
+    the policy slots' weights (scratch ``W_SLOTS``).
 
     Returns 1 if the seat folded for free by the fold-for-free knob, else 0.
     """
+    hs, rs, n = state
+    structure, pols, _ = game
+    out, w = outs
     pol_int, pol_float, cond, acts = pols
     p = hs[i, H_POL]
-    first = pol_int[p, 0]
-    count = pol_int[p, 1]
+    first = pol_int[p, PI_FIRST]
+    count = pol_int[p, PI_COUNT]
     rule = -1
     for r in range(first, first + count):
         ok = True
@@ -140,11 +153,11 @@ def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
                 w[s] = prob
                 total += prob
     # the fold-for-free knob (after the flop, nothing to call): it decides fold versus check
-    mode = pol_int[p, 2]
+    mode = pol_int[p, PI_FF_MODE]
     knob = rule >= 0 and menu[M_CHECK] != 0 and rs[R_STREET] >= 1 and mode != FF_RULES
     want_fold = False
     if knob and mode != FF_NEVER:
-        weak = feat[F_STRENGTH] < pol_float[p, 0]
+        weak = feat[F_STRENGTH] < pol_float[p, PF_FF_BELOW]
         want_fold = weak and (mode == FF_ALWAYS or feat[F_PLAYERS] >= 3)
     chosen = -1
     if total > 0.0:
@@ -197,7 +210,7 @@ def decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, out, w):
         to = np.int64(size * pot)
     else:
         to = rs[R_CUR] + np.int64(size * (pot + owe))
-    unit = structure[S_UNIT]
+    unit = structure[BS_UNIT]
     to = (to + unit // 2) // unit * unit
     if to < menu[M_MIN_TO]:
         to = menu[M_MIN_TO]
@@ -215,8 +228,8 @@ def strengths(hs, n, board, nb, cardsdata, scratch, strength):
         for i in range(n):
             strength[i] = preflop[hs[i, H_HOLE0], hs[i, H_HOLE1]]
         return
-    holes = scratch[S_HOLES]
-    idx = scratch[S_IDX]
+    holes = scratch[W_HOLES]
+    idx = scratch[W_IDX]
     m = 0
     for i in range(n):
         if hs[i, H_FOLD] < 0:
@@ -224,10 +237,10 @@ def strengths(hs, n, board, nb, cardsdata, scratch, strength):
             holes[m, 1] = hs[i, H_HOLE1]
             idx[m] = i
             m += 1
-    out = scratch[S_STRENGTH]
-    tmp = scratch[S_TMP]
-    board_strengths(nb, board, holes, m, eval_tables, n_cards, scratch[S_PAIR_SCORE], scratch[S_FLAT], scratch[S_NONB],
-                    scratch[S_HAND], tmp)
+    out = scratch[W_STRENGTH]
+    tmp = scratch[W_TMP]
+    board_strengths(nb, board, holes, m, eval_tables, n_cards, scratch[W_PAIR_SCORE], scratch[W_FLAT], scratch[W_NONB],
+                    scratch[W_HAND], tmp)
     for k in range(m):
         out[idx[k]] = tmp[k]
 

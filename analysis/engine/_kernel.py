@@ -8,10 +8,11 @@ end goes through the settlement core ``settle_core``, Texas Hold'em through
 :func:`holdem_pots`.
 
 Grouped inputs (built in :mod:`.simulate`):
-- ``structure``: ``Structure.kernel_args`` (``S_*``);
-- ``pols``: ``compile_policies`` arrays ``(pol_int, pol_float, cond, acts)``;
-- ``cardsdata``: ``(eval_tables, deck, preflop, n_cards, is_dilemma, rules)``;
-- ``scratch``: per-thread arrays from :func:`new_scratch`.
+- ``game`` = ``(structure, pols, cardsdata)``, the same for every hand of a run:
+  ``structure``: ``Structure.kernel_args`` (``BS_*``); ``pols``: ``compile_policies`` arrays
+  ``(pol_int, pol_float, cond, acts)``; ``cardsdata``: ``(eval_tables, deck, preflop, n_cards,
+  is_dilemma, rules)`` (``CD_*`` in :mod:`._layout`);
+- ``scratch``: per-thread arrays from :func:`._layout.new_scratch_arrays` (``W_*`` slots).
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ from ._layout import (
     H_SCORE,
     H_STACK,
     L_KIND,
+    L_MENU,
     L_SEAT,
     L_STREET,
     L_TO,
@@ -73,6 +75,7 @@ from ._layout import (
     M_MIN_TO,
     M_PLAYER,
     N_MENU,
+    PI_USES_STRENGTH,
     R_BB,
     R_BB_SEAT,
     R_CUR,
@@ -88,17 +91,17 @@ from ._layout import (
     R_SHORT_STACK,
     R_SHORT_SUM,
     R_STREET,
-    S_BOARD,
-    S_DECISION,
-    S_FEAT,
-    S_HAND7,
-    S_MENU,
-    S_OUT,
-    S_PLAYERS,
-    S_ROUND,
-    S_SLOTS,
-    S_STRENGTH,
-    S_TABLE,
+    W_BOARD,
+    W_DECISION,
+    W_FEAT,
+    W_HAND7,
+    W_MENU,
+    W_OUT,
+    W_PLAYERS,
+    W_ROUND,
+    W_SLOTS,
+    W_STRENGTH,
+    W_TABLE,
     X_BANK1,
     X_BANK2,
     X_BANK3,
@@ -113,22 +116,22 @@ from ._layout import (
     X_SHOWDOWN,
 )
 from .structures import (
+    BS_BIG_BET_FROM,
+    BS_CAP,
+    BS_CHECK_RAISE,
+    BS_FREE_FOLD,
+    BS_KIND,
+    BS_LIMIT,
+    BS_MAX_RAISES,
+    BS_MIN_RAISE_LAST,
+    BS_POT_WHOLE,
+    BS_RAISES_PER_PLAYER,
+    BS_SHORT_ALL_IN,
+    BS_SHORT_CAP_TABLE,
     FIXED_LIMIT,
     LIMIT_PER_ROUND,
     LIMIT_SPREAD,
     NO_LIMIT,
-    S_BIG_BET_FROM,
-    S_CAP,
-    S_CHECK_RAISE,
-    S_FREE_FOLD,
-    S_KIND,
-    S_LIMIT,
-    S_MAX_RAISES,
-    S_MIN_RAISE_LAST,
-    S_POT_WHOLE,
-    S_RAISES_PER_PLAYER,
-    S_SHORT_ALL_IN,
-    S_SHORT_CAP_TABLE,
     SHORT_CONSECUTIVE,
     SHORT_NEVER,
     SHORT_REOPENS,
@@ -147,10 +150,10 @@ def _live_count(hs, n):
 @kernel
 def fl_limit(rs, structure):
     """Mirror of ``Hand.limit``: the most a fixed-limit bet or raise adds this round."""
-    size = rs[R_BB] * structure[S_CAP]
-    if structure[S_LIMIT] == LIMIT_PER_ROUND and rs[R_STREET] < structure[S_BIG_BET_FROM]:
+    size = rs[R_BB] * structure[BS_CAP]
+    if structure[BS_LIMIT] == LIMIT_PER_ROUND and rs[R_STREET] < structure[BS_BIG_BET_FROM]:
         size = rs[R_BB]
-    if structure[S_SHORT_CAP_TABLE] != 0 and rs[R_SHORT_STACK] < size:
+    if structure[BS_SHORT_CAP_TABLE] != 0 and rs[R_SHORT_STACK] < size:
         size = rs[R_SHORT_STACK]
     return size
 
@@ -159,7 +162,7 @@ def fl_limit(rs, structure):
 def fl_least(rs, structure):
     """Mirror of ``Hand.limit_range()[0]``: the least a fixed-limit bet or raise adds."""
     size = fl_limit(rs, structure)
-    if structure[S_LIMIT] == LIMIT_SPREAD and rs[R_BB] < size:
+    if structure[BS_LIMIT] == LIMIT_SPREAD and rs[R_BB] < size:
         return rs[R_BB]
     return size
 
@@ -167,9 +170,9 @@ def fl_least(rs, structure):
 @kernel
 def full_raise(rs, structure):
     """Mirror of ``Hand.full_raise``: what a bet or raise must add to be a full one."""
-    if structure[S_MIN_RAISE_LAST] != 0:
+    if structure[BS_MIN_RAISE_LAST] != 0:
         return rs[R_INC]
-    if structure[S_KIND] == FIXED_LIMIT:
+    if structure[BS_KIND] == FIXED_LIMIT:
         return fl_least(rs, structure)
     return rs[R_BB]
 
@@ -186,14 +189,14 @@ def _raise_ok(hs, rs, n, i, structure):
             other = True
     if not other:
         return False
-    if structure[S_MAX_RAISES] > 0 and rs[R_RAISES] >= structure[S_MAX_RAISES]:
+    if structure[BS_MAX_RAISES] > 0 and rs[R_RAISES] >= structure[BS_MAX_RAISES]:
         return False
-    rpp = structure[S_RAISES_PER_PLAYER]
+    rpp = structure[BS_RAISES_PER_PLAYER]
     if rpp > 0 and hs[i, H_RAISES] >= rpp:
         return False
-    if structure[S_CHECK_RAISE] == 0 and hs[i, H_CHECKED] != 0:
+    if structure[BS_CHECK_RAISE] == 0 and hs[i, H_CHECKED] != 0:
         return False
-    rule = structure[S_SHORT_ALL_IN]
+    rule = structure[BS_SHORT_ALL_IN]
     if hs[i, H_ACTED] == 0 or rule == SHORT_REOPENS:
         return True
     full = full_raise(rs, structure)
@@ -216,7 +219,7 @@ def legal_menu(hs, rs, n, i, structure, menu):
     menu[M_PLAYER] = i
     menu[M_CALL] = min(owe, stack)
     menu[M_CHECK] = 1 if owe == 0 else 0
-    menu[M_FOLD] = 1 if (owe > 0 or structure[S_FREE_FOLD] != 0) else 0
+    menu[M_FOLD] = 1 if (owe > 0 or structure[BS_FREE_FOLD] != 0) else 0
     all_in_to = hs[i, H_BET] + stack
     menu[M_ALLIN_TO] = all_in_to
     menu[M_BET] = 1 if rs[R_CUR] == 0 else 0
@@ -224,13 +227,13 @@ def legal_menu(hs, rs, n, i, structure, menu):
     menu[M_MAX_TO] = -1
     if not _raise_ok(hs, rs, n, i, structure):
         return
-    kind = structure[S_KIND]
+    kind = structure[BS_KIND]
     limit = fl_limit(rs, structure)
     if kind == FIXED_LIMIT:
         inc_min = fl_least(rs, structure)
     else:
         inc_min = bb
-        if structure[S_MIN_RAISE_LAST] != 0 and rs[R_INC] > inc_min:
+        if structure[BS_MIN_RAISE_LAST] != 0 and rs[R_INC] > inc_min:
             inc_min = rs[R_INC]
     min_to = rs[R_CUR] + inc_min
     if kind == NO_LIMIT:
@@ -240,7 +243,7 @@ def legal_menu(hs, rs, n, i, structure, menu):
     else:
         counted = 0
         for j in range(n):
-            counted += hs[j, H_IN] if structure[S_POT_WHOLE] != 0 else hs[j, H_BET]
+            counted += hs[j, H_IN] if structure[BS_POT_WHOLE] != 0 else hs[j, H_BET]
         max_to = max(min_to, rs[R_CUR] + owe + counted)
     menu[M_MIN_TO] = min(min_to, all_in_to)
     menu[M_MAX_TO] = min(max_to, all_in_to)
@@ -409,33 +412,43 @@ def holdem_pots(hs, n, dealer):
 
 
 @kernel
-def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsdata, scratch,
-              rng_state, hand_out, log):
+def play_hand(seats, cards, table, game, scratch, rng_state, outs):
     """Play one hand on compact seats ``hs[:n]`` (stacks, policies and holes filled in).
 
-    ``cards[:5]`` is the board in dealing order. Dilemma: settles with ``settle_core``
-    (bank ``bank[0:3]`` in, ``hand_out[X_BANK1..3]``/``X_LEVEL`` out); Texas: plain pots.
-    Final stacks land in ``hs[:, H_STACK]``. ``log`` (rows ``L_*`` + the legal menu) records
-    every action when it has rows (``hand_out[X_N_ACTIONS]`` counts them).
+    ``seats`` = ``(hs, n, dealer)``: int64[MAX_SEATS, N_HCOLS] seat columns (``H_*``), the seats
+    playing and the DEALER's compact seat; ``cards[:5]``: the board in dealing order; ``table`` =
+    ``(sb, bb, bank, level)``: the blinds, int64[3] the bank and the blind level; ``game``:
+    see the module's docstring; ``scratch``: the ``W_*`` arrays; ``rng_state``: uint64[4] the
+    action generator; ``outs`` = ``(hand_out, log)``: int64[N_XCOLS] the hand's summary
+    (``X_*``) and int64[rows, N_LCOLS] the action log.
+
+    Dilemma: settles with ``settle_core`` (bank ``bank[0:3]`` in,
+    ``hand_out[X_BANK1..3]``/``X_LEVEL`` out); Texas: plain pots. Final stacks land in
+    ``hs[:, H_STACK]``. ``log`` (rows ``L_*`` + the legal menu) records every action when it
+    has rows (``hand_out[X_N_ACTIONS]`` counts them).
     """
+    hs, n, dealer = seats
+    sb, bb, bank, level = table
+    structure, pols, cardsdata = game
+    hand_out, log = outs
     eval_tables, deck, preflop, n_cards, is_dilemma, rules = cardsdata
-    rs = scratch[S_ROUND]
-    menu = scratch[S_MENU]
-    feat = scratch[S_FEAT]
-    strength = scratch[S_STRENGTH]
-    decision = scratch[S_DECISION]
+    rs = scratch[W_ROUND]
+    menu = scratch[W_MENU]
+    feat = scratch[W_FEAT]
+    strength = scratch[W_STRENGTH]
+    decision = scratch[W_DECISION]
     for i in range(n):
         hs[i, H_BET] = 0
         hs[i, H_IN] = 0
         hs[i, H_FOLD] = -1
         hs[i, H_SCORE] = -1
     post_blinds(hs, rs, n, dealer, sb, bb)
-    pol_int = pols[0]
+    pol_int = pols[0]  # compile_policies: (pol_int, pol_float, cond, acts)
     need_strength = False
     for i in range(n):
-        if pol_int[hs[i, H_POL], 3] != 0:
+        if pol_int[hs[i, H_POL], PI_USES_STRENGTH] != 0:
             need_strength = True
-    board = scratch[S_BOARD][0]
+    board = scratch[W_BOARD][0]
     for b in range(5):
         board[b] = cards[b]
     n_log = 0
@@ -455,15 +468,14 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
         while i >= 0:
             legal_menu(hs, rs, n, i, structure, menu)
             features_of(hs, rs, n, i, strength, penalty, feat)
-            free_folds += decide(hs, rs, n, i, menu, feat, pols, structure, rng_state, decision,
-                                 scratch[S_SLOTS])
+            free_folds += decide((hs, rs, n), i, menu, feat, game, rng_state, (decision, scratch[W_SLOTS]))
             if n_log < log.shape[0]:
                 log[n_log, L_STREET] = street
                 log[n_log, L_SEAT] = i
                 log[n_log, L_KIND] = decision[0]
                 log[n_log, L_TO] = decision[1]
                 for m in range(N_MENU):
-                    log[n_log, 4 + m] = menu[m]
+                    log[n_log, L_MENU + m] = menu[m]
             n_log += 1
             apply_action(hs, rs, n, i, decision[0], decision[1], structure)
             if _live_count(hs, n) <= 1:
@@ -499,10 +511,10 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
     hand_out[X_BONUS] = 0
     hand_out[X_FLAGS] = 0
     if is_dilemma:
-        players = scratch[S_PLAYERS]
-        bd = scratch[S_BOARD]
-        table = scratch[S_TABLE]
-        out = scratch[S_OUT]
+        players = scratch[W_PLAYERS]
+        bd = scratch[W_BOARD]
+        table = scratch[W_TABLE]
+        out = scratch[W_OUT]
         for j in range(n):
             players[j, P_STACK] = hs[j, H_STACK]
             players[j, P_IN] = hs[j, H_IN]
@@ -518,7 +530,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
         table[T_LAST] = last
         table[T_DEALER] = dealer
         table[T_NBOARD] = nb
-        score_players(players, n, bd, table, eval_tables, scratch[S_HAND7])
+        score_players(players, n, bd, table, eval_tables, scratch[W_HAND7])
         flags = settle_core(players, n, bd, table, deck, rules, out)
         for j in range(n):
             hs[j, H_STACK] = players[j, P_FINAL]
@@ -531,7 +543,7 @@ def play_hand(hs, n, dealer, sb, bb, cards, bank, level, structure, pols, cardsd
         hand_out[X_BANK3] = out[O_BANK3]
         hand_out[X_LEVEL] = out[O_LEVEL]
     else:
-        hand = scratch[S_HAND7]
+        hand = scratch[W_HAND7]
         if showdown:
             for b in range(5):
                 hand[2 + b] = board[b]

@@ -29,36 +29,47 @@ N_RCOLS = 15
 # legal menu (menu[M_*]); M_MIN_TO = -1 when no bet or raise is allowed
 M_FOLD, M_CHECK, M_CALL, M_MIN_TO, M_MAX_TO, M_ALLIN_TO, M_BET, M_PLAYER = range(8)
 N_MENU = 8
-# action log rows (log[k, L_*]) and kinds
-L_STREET, L_SEAT, L_KIND, L_TO = range(4)
-N_LCOLS = 4 + N_MENU
+# action log rows (log[k, L_*]) and kinds; the legal menu follows (log[k, L_MENU + M_*])
+L_STREET, L_SEAT, L_KIND, L_TO, L_MENU = range(5)
+N_LCOLS = L_MENU + N_MENU
 # logged kinds (log[k, L_KIND]): the codes FOLD .. RAISE of analysis.core.actions
 # hand summary (hand_out[X_*])
 (X_LAST, X_SHOWDOWN, X_FLAGS, X_PENALTY, X_BONUS, X_FREE_FOLDS, X_POT, X_N_ACTIONS, X_BANK1,
  X_BANK2, X_BANK3, X_LEVEL) = range(12)
 N_XCOLS = 12
 MAX_LOG = 400
+# compiled policies (policy.compile_policies packs them): per policy pol_int[p, PI_*] its first
+# rule, rule count, fold-for-free mode and whether it reads strength; pol_float[p, PF_*] the
+# fold-for-free strength threshold
+PI_FIRST, PI_COUNT, PI_FF_MODE, PI_USES_STRENGTH = range(4)
+N_PI = 4
+(PF_FF_BELOW,) = range(1)
+N_PF = 1
+# the card data every hand reads (cardsdata[CD_*], packed by simulate.kernel_inputs): the
+# evaluator's tables, the deck's rows, the preflop strengths, the number of cards, whether the
+# game settles by Dilemma Hold'em's rules, and the settlement's rule options
+CD_EVAL, CD_DECK, CD_PREFLOP, CD_N_CARDS, CD_DILEMMA, CD_RULES = range(6)
 
 
-# slots of the scratch tuple (scratch[S_*]), in the order new_scratch_arrays packs them
-(S_SEATS, S_ROUND, S_MENU, S_FEAT, S_STRENGTH, S_PLAYERS, S_BOARD, S_TABLE, S_OUT, S_HAND7,
- S_PAIR_SCORE, S_FLAT, S_NONB, S_HAND, S_HOLES, S_CARDS, S_IDX, S_TMP, S_SLOTS, S_DECISION) = range(20)
-"""``S_SEATS`` int64[MAX_SEATS, N_HCOLS] seat columns; ``S_ROUND`` int64[N_RCOLS] round state;
-``S_MENU`` int64[N_MENU] legal menu; ``S_FEAT`` float64[N_FEAT] features of the actor;
-``S_STRENGTH`` float64[MAX_SEATS] each seat's strength; ``S_PLAYERS``/``S_BOARD``/``S_TABLE``/
-``S_OUT`` the settlement core's arrays (``settlement.layout``; ``S_BOARD[0]`` the board cards);
-``S_HAND7`` uint8[7] a seven-card hand to score; ``S_PAIR_SCORE``/``S_FLAT``/``S_NONB``/``S_HAND``
+# slots of the scratch tuple (scratch[W_*], W for work arrays), in new_scratch_arrays order
+(W_SEATS, W_ROUND, W_MENU, W_FEAT, W_STRENGTH, W_PLAYERS, W_BOARD, W_TABLE, W_OUT, W_HAND7,
+ W_PAIR_SCORE, W_FLAT, W_NONB, W_HAND, W_HOLES, W_CARDS, W_IDX, W_TMP, W_SLOTS, W_DECISION) = range(20)
+"""``W_SEATS`` int64[MAX_SEATS, N_HCOLS] seat columns; ``W_ROUND`` int64[N_RCOLS] round state;
+``W_MENU`` int64[N_MENU] legal menu; ``W_FEAT`` float64[N_FEAT] features of the actor;
+``W_STRENGTH`` float64[MAX_SEATS] each seat's strength; ``W_PLAYERS``/``W_BOARD``/``W_TABLE``/
+``W_OUT`` the settlement core's arrays (``settlement.layout``; ``W_BOARD[0]`` the board cards);
+``W_HAND7`` uint8[7] a seven-card hand to score; ``W_PAIR_SCORE``/``W_FLAT``/``W_NONB``/``W_HAND``
 :func:`evaluator.strength.board_strengths`'s scratch (pair scores int64[C, C], their flat
-order int64[C*C], off-board cards int64[C], a hand uint8[7]); ``S_HOLES`` int64[MAX_SEATS, 2]
-the live seats' holes, ``S_CARDS`` int64[C] 0..C-1 (unused by the kernels today), ``S_IDX``
-int64[MAX_SEATS] their seats, ``S_TMP`` float64[MAX_SEATS] their strengths; ``S_SLOTS``
-float64[MAX_SLOTS] a policy's slot values; ``S_DECISION`` int64[2] the decision taken."""
+order int64[C*C], off-board cards int64[C], a hand uint8[7]); ``W_HOLES`` int64[MAX_SEATS, 2]
+the live seats' holes, ``W_CARDS`` int64[C] 0..C-1 (unused by the kernels today), ``W_IDX``
+int64[MAX_SEATS] their seats, ``W_TMP`` float64[MAX_SEATS] their strengths; ``W_SLOTS``
+float64[MAX_SLOTS] a policy's slot values; ``W_DECISION`` int64[2] the decision taken."""
 
 
 @kernel
 def new_scratch_arrays(n_cards):
     """Per-thread scratch arrays of :func:`play_hand` (allocated once per thread or chunk), in
-    the order of the ``S_*`` slots above."""
+    the order of the ``W_*`` slots above."""
     return (np.zeros((MAX_SEATS, N_HCOLS), np.int64), np.zeros(N_RCOLS, np.int64),
             np.zeros(N_MENU, np.int64), np.zeros(N_FEAT), np.zeros(MAX_SEATS),
             np.zeros((MAX_SEATS, N_PCOLS), np.int64), np.zeros((2, 5), np.int64),

@@ -33,7 +33,7 @@ from analysis.dilemma.settlement import Rules
 from analysis.runners import Backend, FixedTrials, Plan, Progress, Schedule, run
 
 from . import _batch as B
-from ._layout import new_scratch_arrays
+from ._layout import CD_N_CARDS, new_scratch_arrays
 from .errors import TableError
 from .policy import Policy, load_policy
 from .simulate import kernel_inputs
@@ -163,10 +163,10 @@ class GamesPlan(Plan):
         recs = np.zeros((int(trials.sum()), B.N_GCOLS), np.int64)
         cells, streams, trials = (a.astype(np.int64) for a in (cells, streams, trials))
         offsets = np.concatenate([[0], np.cumsum(trials)]).astype(np.int64)
-        run_tasks(lambda r: B.games_rows(cells, streams, trials, self.stream_size, self.key_cards,
-                                         self.key_actions, self.cfg, self.seatings, self.blinds,
-                                         self.structure, self.pols, self.cardsdata, stats, recs,
-                                         offsets, r, r + 1), len(cells))
+        rows, keys = (cells, streams, trials, int(self.stream_size)), (self.key_cards, self.key_actions)
+        table, game = (self.cfg, self.seatings, self.blinds), (self.structure, self.pols, self.cardsdata)
+        run_tasks(lambda r: B.games_rows(rows, keys, table, game, (stats, recs, offsets), (r, r + 1)),
+                  len(cells))
         return stats, recs
 
     def trace(self, cell: int = 0, game: int = 0) -> np.ndarray:
@@ -174,9 +174,9 @@ class GamesPlan(Plan):
         trace = np.full((self.config.max_hands + 1, B.N_TRACE), -1, np.int64)
         rec = np.zeros(B.N_GCOLS, np.int64)
         stats = np.zeros(B.N_GSTATS, np.int64)
-        scratch = new_scratch_arrays(self.cardsdata[3])
-        B.play_game(game, cell, self.key_cards, self.key_actions, self.cfg, self.seatings[cell],
-                    self.blinds, self.structure, self.pols, self.cardsdata, scratch, rec, stats, trace)
+        scratch = new_scratch_arrays(self.cardsdata[CD_N_CARDS])
+        B.play_game((game, cell), (self.key_cards, self.key_actions), (self.cfg, self.seatings[cell], self.blinds),
+                    (self.structure, self.pols, self.cardsdata), scratch, (rec, stats, trace))
         return trace[: rec[B.G_HANDS] + 1]
 
 
@@ -288,8 +288,8 @@ def _sample(plan: GamesPlan) -> pd.DataFrame:
     n = plan.config.n
     df = pd.DataFrame(trace[:, :n], columns=[f"P{i + 1}" for i in range(n)])
     df.insert(0, "hand", np.arange(len(df)))
-    df["bank1"], df["bank2"], df["bank3"] = trace[:, B.T_BANK], trace[:, B.T_BANK + 1], trace[:, B.T_BANK + 2]
-    df["blind_level"] = trace[:, B.T_BANK + 3]
+    df["bank1"], df["bank2"], df["bank3"] = trace[:, B.TR_BANK1], trace[:, B.TR_BANK2], trace[:, B.TR_BANK3]
+    df["blind_level"] = trace[:, B.TR_LEVEL]
     return df
 
 

@@ -41,11 +41,7 @@ from analysis.core.strategy import (
 from analysis.core.strategy import Strategy as Policy
 from analysis.core.strategy import StrategyError as PolicyError
 
-# policy kernel arrays: ints per policy, floats per policy
-(PI_FIRST, PI_COUNT, PI_FF_MODE, PI_USES_STRENGTH) = range(4)
-N_PI = 4
-(PF_FF_BELOW,) = range(1)
-N_PF = 1
+from ._layout import N_PF, N_PI, PF_FF_BELOW, PI_COUNT, PI_FF_MODE, PI_FIRST, PI_USES_STRENGTH
 
 
 def builtin_policies() -> list[str]:
@@ -76,7 +72,9 @@ def compile_policies(policies: Sequence[Policy]) -> tuple[np.ndarray, np.ndarray
     acts[:, :, 0] = -1
     r = 0
     for k, p in enumerate(policies):
-        pol_int[k] = (r, len(p.rules), FOLD_FOR_FREE.index(p.fold_for_free), p.uses_strength)
+        pol_int[k, PI_FIRST], pol_int[k, PI_COUNT] = r, len(p.rules)
+        pol_int[k, PI_FF_MODE] = FOLD_FOR_FREE.index(p.fold_for_free)
+        pol_int[k, PI_USES_STRENGTH] = p.uses_strength
         pol_float[k, PF_FF_BELOW] = p.fold_for_free_below
         for rule in p.rules:
             for f, lo, hi in rule.conditions:

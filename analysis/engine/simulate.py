@@ -19,10 +19,10 @@ from analysis.dilemma.decks import load_deck
 from evaluator.tables import get_tables
 
 from . import _batch as B
-from ._layout import MAX_LOG, N_LCOLS, N_XCOLS, X_N_ACTIONS
+from ._layout import CD_N_CARDS, MAX_LOG, N_LCOLS, N_XCOLS, X_N_ACTIONS
 from .errors import TableError
 from .policy import Policy, compile_policies, load_policy
-from .strength import preflop_strength
+from .preflop import preflop_strength
 from .table import TableSetup
 
 HAND_CHUNK = 256
@@ -74,20 +74,20 @@ def play_hands(setup: TableSetup, policies: Sequence[str | Policy], hands: int, 
     bank = np.array(setup.bank, np.int64)
     stacks = np.zeros((hands, n), np.int64)
     summary = np.zeros((hands, N_XCOLS), np.int64)
+    keys, game = (key_cards, key_actions), (structure, pols, cardsdata)
+    seating, table = (n, stacks0, seat_pols), (blinds, bank, int(setup.blind_level))
     if log:
         logs = np.zeros((hands, MAX_LOG, N_LCOLS), np.int64)
-        B.play_hands_serial(key_cards, key_actions, first, hands, n, stacks0, seat_pols, blinds, bank,
-                            setup.blind_level, structure, pols, cardsdata, stacks, summary, logs)
+        B.play_hands_serial(keys, (first, hands), seating, table, game, (stacks, summary, logs))
         cards = np.zeros((hands, setup.spec.deal_size(n)), np.int64)
-        B.hand_cards(key_cards, first, hands, n, cardsdata[3], cards)
+        B.hand_cards(key_cards, first, hands, n, cardsdata[CD_N_CARDS], cards)
         return HandBatch(stacks, summary, logs, cards)
     no_logs = np.zeros((0, 1, N_LCOLS), np.int64)
 
     def chunk(c: int) -> None:
         lo, hi = c * HAND_CHUNK, min(hands, (c + 1) * HAND_CHUNK)
-        B.play_hands_serial(key_cards, key_actions, first + lo, hi - lo, n, stacks0, seat_pols, blinds,
-                            bank, setup.blind_level, structure, pols, cardsdata, stacks[lo:hi],
-                            summary[lo:hi], no_logs)
+        B.play_hands_serial(keys, (first + lo, hi - lo), seating, table, game,
+                            (stacks[lo:hi], summary[lo:hi], no_logs))
 
     with numba_threads(threads):
         run_tasks(chunk, -(-hands // HAND_CHUNK))

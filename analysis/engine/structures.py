@@ -5,7 +5,7 @@ the rules is a named option. The defaults follow the rule sources (the Dilemma s
 for ``dilemma``, the Texas Hold'em seed for the three Texas structures); the common
 casino rules are the named presets ``*-casino`` (and what pokerkit implements).
 ``Structure.kernel_args`` packs it into the int64 array the numba kernel reads
-(``S_*`` entries).
+(``BS_*`` entries).
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ SHORT_ALL_INS = ("no_reopen", "reopens", "never", "consecutive")
 SHORT_NO_REOPEN, SHORT_REOPENS, SHORT_NEVER, SHORT_CONSECUTIVE = range(4)
 
 # entries of Structure.kernel_args
-(S_KIND, S_MIN_RAISE_LAST, S_POT_WHOLE, S_LIMIT, S_MAX_RAISES, S_SHORT_ALL_IN,
- S_UNIT, S_FREE_FOLD, S_CHECK_RAISE, S_BIG_BET_FROM, S_CAP, S_SHORT_CAP_TABLE,
- S_RAISES_PER_PLAYER) = range(13)
+(BS_KIND, BS_MIN_RAISE_LAST, BS_POT_WHOLE, BS_LIMIT, BS_MAX_RAISES, BS_SHORT_ALL_IN,
+ BS_UNIT, BS_FREE_FOLD, BS_CHECK_RAISE, BS_BIG_BET_FROM, BS_CAP, BS_SHORT_CAP_TABLE,
+ BS_RAISES_PER_PLAYER) = range(13)
 N_STRUCT = 13
 
 
@@ -149,21 +149,21 @@ class Structure:
 
     @property
     def kernel_args(self) -> np.ndarray:
-        """The int64 array the numba kernel takes as ``structure`` (``S_*`` entries)."""
+        """The int64 array the numba kernel takes as ``structure`` (``BS_*`` entries)."""
         a = np.zeros(N_STRUCT, np.int64)
-        a[S_KIND] = KINDS.index(self.kind)
-        a[S_MIN_RAISE_LAST] = self.min_raise == "last_increment"
-        a[S_POT_WHOLE] = self.pot == "whole"
-        a[S_LIMIT] = LIMITS.index(self.limit)
-        a[S_MAX_RAISES] = self.max_raises
-        a[S_SHORT_ALL_IN] = SHORT_ALL_INS.index(self.short_all_in)
-        a[S_UNIT] = self.unit
-        a[S_FREE_FOLD] = self.free_fold
-        a[S_CHECK_RAISE] = self.check_raise
-        a[S_BIG_BET_FROM] = 2  # per_round: the big bet from the turn (street 2) on
-        a[S_CAP] = self.cap
-        a[S_SHORT_CAP_TABLE] = self.short_cap == "table"
-        a[S_RAISES_PER_PLAYER] = self.raises_per_player
+        a[BS_KIND] = KINDS.index(self.kind)
+        a[BS_MIN_RAISE_LAST] = self.min_raise == "last_increment"
+        a[BS_POT_WHOLE] = self.pot == "whole"
+        a[BS_LIMIT] = LIMITS.index(self.limit)
+        a[BS_MAX_RAISES] = self.max_raises
+        a[BS_SHORT_ALL_IN] = SHORT_ALL_INS.index(self.short_all_in)
+        a[BS_UNIT] = self.unit
+        a[BS_FREE_FOLD] = self.free_fold
+        a[BS_CHECK_RAISE] = self.check_raise
+        a[BS_BIG_BET_FROM] = 2  # per_round: the big bet from the turn (street 2) on
+        a[BS_CAP] = self.cap
+        a[BS_SHORT_CAP_TABLE] = self.short_cap == "table"
+        a[BS_RAISES_PER_PLAYER] = self.raises_per_player
         return a
 
 

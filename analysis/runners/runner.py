@@ -26,7 +26,7 @@ from .interrupt import Interrupted, interruptible
 from .ledger import note_finished
 from .plan import Plan
 from .progress import Progress, no_progress
-from .state import RunState, state_path
+from .resume import RunState, state_path
 
 TASK_SECONDS = 0.5
 """Local tasks: short, so Ctrl-C and progress answer quickly (kernel calls cost microseconds)."""

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.dilemma.decks import load_deck
-from analysis.solvers.cards import Spot, SpotError, SpotSolution, load_solution, solve_spot
+from analysis.solvers.cards import CardSpot, SpotError, SpotSolution, load_solution, solve_spot
 from analysis.solvers.cards.solution import fold_or_check_shares
 from evaluator.errors import LabError
 
@@ -77,9 +77,9 @@ class Family:
     """Keep the solution files once the tables are written (a turn spot's file is about 7 MB:
     the study keeps only its tables and browser data, and ``dilemma solve spot`` re-solves it)."""
 
-    def spot(self, board: str, state: GameState, deck: str) -> Spot:
+    def spot(self, board: str, state: GameState, deck: str) -> CardSpot:
         """The family's spot on ``board`` in ``state``."""
-        return Spot.from_options(game="dilemma", deck=deck, board=board, oop=self.oop, ip=self.ip, pot=self.pot,
+        return CardSpot.from_options(game="dilemma", deck=deck, board=board, oop=self.oop, ip=self.ip, pot=self.pot,
                                  stack=self.stack, bets=self.bets, raises=self.raises,
                                  bank=",".join(map(str, state.bank)), level=state.level)
 

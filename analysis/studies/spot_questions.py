@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.dilemma.decks import load_deck
-from analysis.solvers.cards import Spot, SpotSolution, load_solution, solve_spot
+from analysis.solvers.cards import CardSpot, SpotSolution, load_solution, solve_spot
 from analysis.solvers.cards.locks import PLAYERS, lock_to_model
 from analysis.solvers.cards.solution import fold_or_check_shares
 from analysis.solvers.cards.solver import CardSolver
@@ -137,7 +137,7 @@ def _answers(sol: SpotSolution, opponent: str, skip: str = "", **extra: float) -
             for line, row in fold_or_check_shares(sol.fold_or_check()).items() if row["player"] != skip]
 
 
-def versus_models(spot: Spot, equilibrium: SpotSolution, models: Sequence[str] = BR_MODELS, *,
+def versus_models(spot: CardSpot, equilibrium: SpotSolution, models: Sequence[str] = BR_MODELS, *,
                   target_pct: float = 0.3, max_iterations: int = 3000) -> list[dict]:
     """The free-fold answers of ``spot`` at equilibrium and, per model, of the player who best
     responds when the other is locked to the model at every decision (both seats in turn)."""
@@ -150,7 +150,7 @@ def versus_models(spot: Spot, equilibrium: SpotSolution, models: Sequence[str] =
     return rows
 
 
-def equilibrium_against(spot: Spot, equilibrium: SpotSolution, player: str, model: str) -> float:
+def equilibrium_against(spot: CardSpot, equilibrium: SpotSolution, player: str, model: str) -> float:
     """``player``'s value when it keeps its equilibrium strategy and the other plays ``model`` (both
     locked at every decision); NaN where the equilibrium's tree is not the locked one (suit isomorphism)."""
     solver = CardSolver(spot, "dcfr", isomorphism=False)

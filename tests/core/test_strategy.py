@@ -130,11 +130,11 @@ def test_an_engine_strategy_is_a_fold_vs_check_opponent(tmp_path):
 
 
 def test_an_engine_strategy_is_a_node_lock():
-    from analysis.solvers.cards import CardSolver, Spot
+    from analysis.solvers.cards import CardSolver, CardSpot
     from analysis.solvers.cards.locks import lock_to_model
 
     def locked(name: str) -> tuple[list[np.ndarray], float]:
-        spot = Spot.dilemma("4s9h3d6c10s", "7d8d", "random", 40, 980, bets="50%", raises="")
+        spot = CardSpot.dilemma("4s9h3d6c10s", "7d8d", "random", 40, 980, bets="50%", raises="")
         solver = CardSolver(spot, isomorphism=False)
         lock_to_model(solver, "ip", name)
         return [solver.strategy(v) for v in solver.locked], float(solver.best_response_values()[0])
@@ -171,7 +171,7 @@ def test_one_spot_value_with_the_run_settings_apart(monkeypatch):
     from analysis.dilemma import decks
     from analysis.dilemma.table import Table
     from analysis.solvers.cards.dilemma import DilemmaTable
-    from analysis.studies.fold_vs_check import RunSettings, Spot, evaluate, evaluate_spot
+    from analysis.studies.fold_vs_check import RunSettings, evaluate, evaluate_spot, hero_spot
 
     loads = []
     real = decks.load_deck
@@ -181,8 +181,8 @@ def test_one_spot_value_with_the_run_settings_apart(monkeypatch):
     assert loads == ["reference"]
     table = DilemmaTable.parse("reference", bank="0,600,500", level=1).table
     assert isinstance(table, Table) and table.bank == (0, 600, 500) and table.blinds == (20, 40)
-    spot = Spot("7d 8d", "river", "4s 9h 3d 6c 2h", pot=60, model="abc", table=table)
-    value = evaluate(spot, RunSettings(exact=True, compare=False))
+    spot = hero_spot("7d 8d", "river", "4s 9h 3d 6c 2h", pot=60, table=table)
+    value = evaluate(spot, RunSettings(exact=True, compare=False), model="abc")
     for key in ("ev_fold", "ev_check", "gap"):
         assert value.row[key] == keywords.row[key]
     assert value.to_dict()["spot"] == keywords.to_dict()["spot"]

@@ -17,7 +17,7 @@ from analysis.engine import make_table
 from analysis.engine.errors import TableError
 from analysis.engine.games import GameConfig, simulate_games
 from analysis.engine.simulate import hand_histories, play_hands
-from analysis.solvers.cards import CardSolver, Spot
+from analysis.solvers.cards import CardSolver, CardSpot
 from analysis.solvers.cards import _kernels as K
 from analysis.solvers.cards.tree import DECISION, KIND
 from analysis.studies.equity import EquityError
@@ -113,7 +113,7 @@ def test_exact_equity_equals_plain_enumeration(short36):
 
 
 def test_the_card_solver_solves_a_river_spot(short36):
-    spot = Spot.holdem("Td9d6hAc7s", "AA, KK, T9s, 87s, AKs", "QQ, JJ, AKs, 98s", 60, 200, "100%, a", "a",
+    spot = CardSpot.holdem("Td9d6hAc7s", "AA, KK, T9s, 87s, AKs", "QQ, JJ, AKs, 98s", 60, 200, "100%, a", "a",
                        deck="short36")
     assert spot.spec is short36
     solver = CardSolver(spot)

@@ -150,7 +150,7 @@ def test_cli_hands_written_replayed_and_settled(cli, tmp_path):
 
 @pytest.mark.slow
 def test_shipped_preflop_strengths_are_current():
-    from analysis.engine.strength import DATA, compute_preflop_classes
+    from analysis.engine.preflop import DATA, compute_preflop_classes
 
     for game in ("dilemma", "holdem"):
         shipped = pd.read_csv(DATA / f"preflop_{game}.csv")

@@ -7,6 +7,7 @@ import pytest
 
 from analysis.engine import Hand, TableSetup, get_structure
 from analysis.engine._layout import (
+    L_MENU,
     M_ALLIN_TO,
     M_CALL,
     M_CHECK,
@@ -68,7 +69,7 @@ def test_kernel_hands_replay_through_the_referee(game, structure, n, policies):
             ref = Hand(check)
             for k in range(count):
                 row = batch.logs[h, k]
-                menu = row[4: 4 + N_MENU]
+                menu = row[L_MENU: L_MENU + N_MENU]
                 street, who, kind, *to = line["actions"][k]
                 while ref.street < ["preflop", "flop", "turn", "river"].index(street):
                     ref.deal_board([0, 1, 2] if ref.street == 0 else [3 + ref.street])
@@ -105,7 +106,7 @@ def test_the_fold_for_free_knob_and_exact_strength_in_the_kernel():
         cards = batch.cards[h]
         for row in batch.logs[h, : batch.summary[h, X_N_ACTIONS]]:
             street, seat, kind = int(row[L_STREET]), int(row[L_SEAT]), int(row[L_KIND])
-            if street == 0 or not row[4 + M_CHECK] or kind not in (FOLD, CHECK):
+            if street == 0 or not row[L_MENU + M_CHECK] or kind not in (FOLD, CHECK):
                 continue
             nb = street + 2
             s = strength(list(cards[2 * seat: 2 * seat + 2]), list(cards[8: 8 + nb]))
@@ -142,14 +143,14 @@ def test_rules_1_3_kickers_top_in_the_kernel_replays_through_the_referee():
 
 
 def test_scratch_slots_are_named_in_packing_order():
-    """The S_* names of analysis.engine._layout cover every slot new_scratch_arrays packs, with the
+    """The W_* names of analysis.engine._layout cover every slot new_scratch_arrays packs, with the
     shapes their docstring states (a new slot must get a name)."""
     from analysis.engine import _layout as EL
 
     scratch = EL.new_scratch_arrays(40)
-    names = sorted((v, k) for k, v in vars(EL).items() if k.startswith("S_") and isinstance(v, int))
+    names = sorted((v, k) for k, v in vars(EL).items() if k.startswith("W_") and isinstance(v, int))
     assert [v for v, _ in names] == list(range(len(scratch)))
-    assert scratch[EL.S_ROUND].shape == (EL.N_RCOLS,) and scratch[EL.S_MENU].shape == (EL.N_MENU,)
-    assert scratch[EL.S_PAIR_SCORE].shape == (40, 40) and scratch[EL.S_FLAT].shape == (1600,)
-    assert scratch[EL.S_HOLES].shape == (EL.MAX_SEATS, 2) and scratch[EL.S_DECISION].shape == (2,)
-    assert scratch[EL.S_HAND7].dtype == scratch[EL.S_HAND].dtype == np.uint8
+    assert scratch[EL.W_ROUND].shape == (EL.N_RCOLS,) and scratch[EL.W_MENU].shape == (EL.N_MENU,)
+    assert scratch[EL.W_PAIR_SCORE].shape == (40, 40) and scratch[EL.W_FLAT].shape == (1600,)
+    assert scratch[EL.W_HOLES].shape == (EL.MAX_SEATS, 2) and scratch[EL.W_DECISION].shape == (2,)
+    assert scratch[EL.W_HAND7].dtype == scratch[EL.W_HAND].dtype == np.uint8

@@ -10,7 +10,7 @@ from analysis.runners import FixedTrials, LocalBackend, run
 from analysis.studies.bluffjack import _kernels as K
 from analysis.studies.bluffjack.exact import headsup_threshold_equity
 from analysis.studies.bluffjack.hit_stand import HitStandError, HitStandSpec, hit_stand_study
-from analysis.studies.bluffjack.plan import EvaluatePlan, Spot, threshold_policy
+from analysis.studies.bluffjack.plan import EvaluatePlan, HitStandCell, threshold_policy
 from analysis.studies.bluffjack.probabilities import OddsError
 from evaluator.blackjack import BluffjackRules, get_bluffjack_rules
 from tests.reference.bluffjack import ref_play
@@ -45,7 +45,7 @@ def test_kernel_hand_equals_the_referee(rules: str) -> None:
 
 
 def _mc(hero_n: int, opp_t: int, rules: str, trials: int, position: int = 0):
-    plan = EvaluatePlan([Spot(opp_t, 1, position)], [get_bluffjack_rules(rules)],
+    plan = EvaluatePlan([HitStandCell(opp_t, 1, position)], [get_bluffjack_rules(rules)],
                         threshold_policy(hero_n)[None, None, :], 9, FixedTrials(trials))
     u = plan.unpack(run(plan).totals)
     return u["equity"][0, 0, 0], u["stderr"][0, 0, 0]

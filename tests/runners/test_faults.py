@@ -24,7 +24,7 @@ import pytest
 from analysis.core.atomic import TEMP_SUFFIX, atomic_path, remove_stale_temporaries
 from analysis.runners import FixedTrials, run
 from analysis.runners.ledger import finished_runs
-from analysis.runners.state import ResumeError, state_path
+from analysis.runners.resume import ResumeError, state_path
 from tests.conftest import ROOT, as_at_a_terminal
 from tests.runners.test_runner import Darts
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.solvers.cards import CardSolver, Spot
+from analysis.solvers.cards import CardSolver, CardSpot
 from analysis.solvers.cards.schedule import next_check
 
 
@@ -29,7 +29,7 @@ def test_adaptive_schedule_jumps_halfway_to_the_power_law_meeting():
 
 
 def test_adaptive_run_stops_on_a_measured_check():
-    spot = Spot.holdem("Td9d6hQc2s", "AA, KK, T9s, 65s", "QQ, JJ, A5s, 87s", pot=100, stack=200,
+    spot = CardSpot.holdem("Td9d6hQc2s", "AA, KK, T9s, 65s", "QQ, JJ, A5s, 87s", pot=100, stack=200,
                        bets="100%", raises="")
     fixed, adaptive = CardSolver(spot), CardSolver(spot)
     fixed.run(target_pct=0.05, max_iterations=400)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import analysis
-from analysis.solvers.cards import CardSolver, Spot, SpotError, SpotSolution, load_solution
+from analysis.solvers.cards import CardSolver, CardSpot, SpotError, SpotSolution, load_solution
 from analysis.solvers.cards.solution import _compatible_mass
 from analysis.solvers.cards.tree import DECISION, KIND
 from tests.reference.card_solver import counterfactual_values
@@ -18,7 +18,7 @@ OOP, IP = "AA, KK, T9s, 76s, AKs", "QQ, JJ, AKs, 98s"
 
 @pytest.fixture(scope="module")
 def solution() -> SpotSolution:
-    return analysis.solve_spot(Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 900), target_pct=0.2, max_iterations=500)
+    return analysis.solve_spot(CardSpot.holdem("Td9d6hQc2s", OOP, IP, 200, 900), target_pct=0.2, max_iterations=500)
 
 
 @pytest.mark.parametrize("line", [(), ("bet 100",), ("check", "bet 100")])
@@ -129,7 +129,7 @@ def test_reach_is_the_range_weight_times_the_own_strategy(solution):
 
 
 def test_solution_file_resumes_bit_for_bit(tmp_path):
-    spot = Spot.holdem("Td9d6hQc", OOP, IP, 200, 900)
+    spot = CardSpot.holdem("Td9d6hQc", OOP, IP, 200, 900)
     straight = CardSolver(spot)
     straight.step(8)
     half = CardSolver(spot)
@@ -143,7 +143,7 @@ def test_solution_file_resumes_bit_for_bit(tmp_path):
 
 
 def test_bad_solution_files_are_one_error(tmp_path):
-    spot = Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 900)
+    spot = CardSpot.holdem("Td9d6hQc2s", OOP, IP, 200, 900)
     path = SpotSolution(CardSolver(spot)).save(tmp_path / "s.npz")
     data = path.read_bytes()
     (tmp_path / "cut.npz").write_bytes(data[: len(data) // 2])

@@ -8,7 +8,7 @@ import numba
 import numpy as np
 import pytest
 
-from analysis.solvers.cards import BetTree, CardSolver, Spot, SpotError
+from analysis.solvers.cards import BetTree, CardSolver, CardSpot, SpotError
 from analysis.solvers.cards import _kernels as K
 from analysis.solvers.cards.tree import (
     A_ALLIN,
@@ -34,7 +34,7 @@ def _strategies(solver: CardSolver) -> dict[int, np.ndarray]:
 
 
 def test_tree_follows_postflop_solver_rules():
-    spot = Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 900)
+    spot = CardSpot.holdem("Td9d6hQc2s", OOP, IP, 200, 900)
     root = action_tree(spot)
     assert root.actions == [(A_CHECK, 0), (A_BET, 100), (A_ALLIN, 900)]
     # facing 100: pot after the call 400, a pot raise to 100 + 400
@@ -46,14 +46,14 @@ def test_tree_follows_postflop_solver_rules():
 
 
 def test_raise_cap_and_thresholds():
-    capped = Spot("holdem", Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 900).board,
-                  Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 900).ranges, 200, 900,
-                  BetTree.uniform("50%", "100%", raise_cap=1))
+    capped = CardSpot.of("holdem", CardSpot.holdem("Td9d6hQc2s", OOP, IP, 200, 900).board,
+                     CardSpot.holdem("Td9d6hQc2s", OOP, IP, 200, 900).ranges, 200, 900,
+                     BetTree.uniform("50%", "100%", raise_cap=1))
     root = action_tree(capped)
     assert root.children[1].actions == [(A_FOLD, 0), (A_CALL, 0)]
-    forced = Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 900, "50%", "100%", force_allin_threshold=5.0)
+    forced = CardSpot.holdem("Td9d6hQc2s", OOP, IP, 200, 900, "50%", "100%", force_allin_threshold=5.0)
     assert action_tree(forced).actions == [(A_CHECK, 0), (A_ALLIN, 900)]
-    added = Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 150, "50%", "", add_allin_threshold=1.0)
+    added = CardSpot.holdem("Td9d6hQc2s", OOP, IP, 200, 150, "50%", "", add_allin_threshold=1.0)
     assert action_tree(added).actions == [(A_CHECK, 0), (A_BET, 100), (A_ALLIN, 150)]
 
 
@@ -62,7 +62,7 @@ def test_raise_cap_and_thresholds():
     ("Td9d6hQc", "dcfr", 3), ("Td9d6hQc", "cfr+", 2),
 ])
 def test_values_and_best_responses_equal_the_pairwise_reference(board, method, iterations):
-    solver = CardSolver(Spot.holdem(board, OOP, IP, 200, 900), method)
+    solver = CardSolver(CardSpot.holdem(board, OOP, IP, 200, 900), method)
     solver.step(iterations) if iterations else None
     strategies = _strategies(solver)
     for mode, best in ((K.MODE_EV, False), (K.MODE_BR, True)):
@@ -86,7 +86,7 @@ def test_dcfr_discounts_are_postflop_solvers():
 
 @pytest.mark.parametrize("method", ["dcfr", "cfr+"])
 def test_exploitability_falls_to_a_small_fraction_of_the_pot(method):
-    solver = CardSolver(Spot.holdem("Td9d6hQc2s", OOP, IP, 200, 900), method)
+    solver = CardSolver(CardSpot.holdem("Td9d6hQc2s", OOP, IP, 200, 900), method)
     start = solver.exploitability
     solver.run(target_pct=0.05, max_iterations=2000)
     assert start > 5.0
@@ -100,7 +100,7 @@ def test_same_numbers_on_one_and_two_threads():
     try:
         for threads in (1, 2):
             numba.set_num_threads(threads)
-            solver = CardSolver(Spot.holdem("Td9d6hQc", OOP, IP, 200, 900))
+            solver = CardSolver(CardSpot.holdem("Td9d6hQc", OOP, IP, 200, 900))
             solver.step(6)
             results.append((solver.regrets, solver.sums, solver.root_values(K.MODE_BR)))
     finally:
@@ -120,12 +120,12 @@ def test_same_numbers_on_one_and_two_threads():
 ])
 def test_bad_spots_are_one_error(args, match):
     with pytest.raises(SpotError, match=match):
-        Spot.holdem(*args)
+        CardSpot.holdem(*args)
 
 
 @pytest.mark.parametrize("board", ["10d9d6hAc2s", "10d9d6hAc"])
 def test_the_forty_card_deck_equals_the_pairwise_reference(board):
-    spot = Spot.holdem(board, "AA, 99, 108s, 76s", "A10s, 88, 65s, 2h2d", 60, 200, "100%", "", deck="dilemma")
+    spot = CardSpot.holdem(board, "AA, 99, 108s, 76s", "A10s, 88, 65s, 2h2d", 60, 200, "100%", "", deck="dilemma")
     solver = CardSolver(spot)
     solver.step(4)
     strategies = _strategies(solver)
@@ -136,7 +136,7 @@ def test_the_forty_card_deck_equals_the_pairwise_reference(board):
 
 
 def test_suit_isomorphism_skips_mirror_turn_cards_and_keeps_the_values():
-    spot = Spot.holdem("Td9d6h", "AA, KK, T9s, 76s, AKs, QJs", "QQ, JJ, AKs, 98s, 87s", 200, 900, "100%", "")
+    spot = CardSpot.holdem("Td9d6h", "AA, KK, T9s, 76s, AKs, QJs", "QQ, JJ, AKs, 98s, 87s", 200, 900, "100%", "")
     full, iso = CardSolver(spot, isomorphism=False), CardSolver(spot)
     assert len(iso._iso[1]) < len(full._iso[1]) == len(full.tree.tasks)  # spades and clubs mirror
     # below a heart or diamond turn card, the club river cards mirror the spades (ISO)

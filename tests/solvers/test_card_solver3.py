@@ -13,7 +13,7 @@ import numba
 import numpy as np
 import pytest
 
-from analysis.solvers.cards import Spot, SpotError
+from analysis.solvers.cards import CardSpot, SpotError
 from analysis.solvers.cards import _kernels3 as K3
 from analysis.solvers.cards._kernels import MODE_BR, MODE_EV
 from analysis.solvers.cards.multiway import MultiwaySolution, MultiwaySolver, solve_multiway
@@ -40,7 +40,7 @@ def _check_against_reference(solver: MultiwaySolver) -> None:
 
 def test_texas_rules_values_equal_the_reference_triple_by_triple():
     # ties between identical hands; free fold on so fold ends and two-way showdowns both occur
-    spot = Spot.multiway("Td9s6hQc2s", ("AsAh, KsQs, Tc9c, 6s6c", "AdAc, KhQh, KdKc", "AhKh, KcQc, 6d6c"),
+    spot = CardSpot.multiway("Td9s6hQc2s", ("AsAh, KsQs, Tc9c, 6s6c", "AdAc, KhQh, KdKc", "AhKh, KcQc, 6d6c"),
                          90, 200, "50%, a", "100%", game="holdem", free_fold=True)
     solver = MultiwaySolver(spot)
     solver.step(4)
@@ -55,7 +55,7 @@ def test_texas_rules_values_equal_the_reference_triple_by_triple():
 ])
 def test_dilemma_values_equal_the_referee_triple_by_triple(board, options):
     stack = options.pop("stack", 200)
-    spot = Spot.multiway(board, (R0, R1, R2), 60, stack, **options)
+    spot = CardSpot.multiway(board, (R0, R1, R2), 60, stack, **options)
     solver = MultiwaySolver(spot)
     assert solver.pay.shape[3] >= 3  # several holding classes
     solver.step(5)
@@ -63,7 +63,7 @@ def test_dilemma_values_equal_the_referee_triple_by_triple(board, options):
 
 
 def test_tree_free_fold_and_who_is_left():
-    spot = Spot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 200, "100%", "", raise_cap=1)
+    spot = CardSpot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 200, "100%", "", raise_cap=1)
     root = action_tree3(spot)
     assert [a for a, _ in root.actions][:2] == [A_FOLD, A_CHECK]
     after_fold = root.children[0]
@@ -75,15 +75,15 @@ def test_tree_free_fold_and_who_is_left():
     bet = root.children[2]  # a pot bet: the others fold or call, no raise (cap 1)
     assert bet.player == 1 and [a for a, _ in bet.actions] == [A_FOLD, 3]
     assert bet.put == (60, 0, 0)
-    no_free = Spot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 200, free_fold=False)
+    no_free = CardSpot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 200, free_fold=False)
     assert A_FOLD not in [a for a, _ in action_tree3(no_free).actions]
-    allin = action_tree3(Spot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 20, "a", "")).children[-1]
+    allin = action_tree3(CardSpot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 20, "a", "")).children[-1]
     assert allin.put == (20, 0, 0) and max(a for a, _ in allin.actions) < A_ALLIN
 
 
 def test_river_exception_three_handed():
     # minus corners on the board, no effect card; the first player folds for free, the others show down
-    spot = Spot.multiway("4s9h3d6c5s", ("9d9c", "7d7c", "3c3h"), 60, 200, bank="300,700,500")
+    spot = CardSpot.multiway("4s9h3d6c5s", ("9d9c", "7d7c", "3c3h"), 60, 200, bank="300,700,500")
     solver = MultiwaySolver(spot)
     nodes, sit = solver.tree.nodes, solver.tree.situations
     v = next(int(v) for v in solver.tree.terminals if nodes[v, LIVE] == 0b110 and nodes[v, KIND] == SHOWDOWN
@@ -104,7 +104,7 @@ def test_river_exception_three_handed():
 
 
 def test_action_values_and_fold_or_check_are_consistent():
-    spot = Spot.multiway("4s9h8h6c10s", ("8d7d", R1, R2), 60, 200, bank="0,40,500")
+    spot = CardSpot.multiway("4s9h8h6c10s", ("8d7d", R1, R2), 60, 200, bank="0,40,500")
     solver = MultiwaySolver(spot)
     solver.step(20)
     solution = MultiwaySolution(solver)
@@ -123,7 +123,7 @@ def test_action_values_and_fold_or_check_are_consistent():
 
 
 def test_same_numbers_on_one_and_two_threads_serial_or_parallel():
-    spot = Spot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 200, bank="0,40,500")
+    spot = CardSpot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 200, bank="0,40,500")
     previous = numba.get_num_threads()
     out = []
     try:
@@ -141,7 +141,7 @@ def test_same_numbers_on_one_and_two_threads_serial_or_parallel():
 
 
 def test_nash_conv_falls_and_the_file_resumes_bit_for_bit(tmp_path):
-    spot = Spot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 200)
+    spot = CardSpot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 200)
     solution = solve_multiway(spot, target_pct=0.0, max_iterations=40)
     history = [nc for _, nc, _ in solution.solver.history]
     assert history[-1] < history[0] and solution.exploitability >= 0.0
@@ -161,7 +161,7 @@ def test_nash_conv_falls_and_the_file_resumes_bit_for_bit(tmp_path):
 def test_solve_spot_answers_a_three_handed_spot():
     from analysis import solve_spot
 
-    spot = Spot.multiway("4s9h8h6c10s", ("8d7d", R1, R2), 60, 200)
+    spot = CardSpot.multiway("4s9h8h6c10s", ("8d7d", R1, R2), 60, 200)
     solution = solve_spot(spot, target_pct=1.0, max_iterations=200)
     assert isinstance(solution, MultiwaySolution) and solution.exploitability_pct <= 1.0
     assert solution.exploitability_measure == "NashConv (exact)"
@@ -172,8 +172,8 @@ def test_solve_spot_answers_a_three_handed_spot():
 
 def test_bad_three_handed_spots():
     with pytest.raises(SpotError, match="multiple of 30"):
-        Spot.multiway("4s9h8h6c10s", (R0, R1, R2), 40, 200)
+        CardSpot.multiway("4s9h8h6c10s", (R0, R1, R2), 40, 200)
     with pytest.raises(SpotError, match="river"):
-        MultiwaySolver(Spot.multiway("4s9h8h6c", (R0, R1, R2), 60, 200))
+        MultiwaySolver(CardSpot.multiway("4s9h8h6c", (R0, R1, R2), 60, 200))
     with pytest.raises(SpotError, match="three ranges"):
-        Spot.multiway("4s9h8h6c10s", (R0, R1), 60, 200)
+        CardSpot.multiway("4s9h8h6c10s", (R0, R1), 60, 200)

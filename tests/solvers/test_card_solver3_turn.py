@@ -13,7 +13,7 @@ import numba
 import numpy as np
 import pytest
 
-from analysis.solvers.cards import Spot
+from analysis.solvers.cards import CardSpot
 from analysis.solvers.cards import _kernels3 as K3
 from analysis.solvers.cards._kernels import MODE_BR, MODE_CFR, MODE_EV, dcfr_coefs
 from analysis.solvers.cards._mccfr3 import draw_cards, walk
@@ -35,8 +35,8 @@ R1 = "AhAd, 9d9c, 5d5c"
 R2 = "AdAc, 8d7d, 7c7s"
 
 
-def _spot(game: str = "dilemma", **options) -> Spot:
-    return Spot.multiway("4s9h3d6c", (R0, R1, R2), 60, 200, "100%", "", raise_cap=1, game=game,
+def _spot(game: str = "dilemma", **options) -> CardSpot:
+    return CardSpot.multiway("4s9h3d6c", (R0, R1, R2), 60, 200, "100%", "", raise_cap=1, game=game,
                          **({"bank": "0,40,500"} if game == "dilemma" else {}), **options)
 
 
@@ -62,7 +62,7 @@ def test_turn_tree_deals_the_river_after_the_round():
 def test_exact_values_equal_the_reference_over_every_river_card(game):
     # check or all-in, call or fold: folds on the turn before showdowns on the river, small enough
     # for the plain-Python referee
-    spot = Spot.multiway("4s9h3d6c", ("AsAh, 9d9c", "AhAd, 5d5c", "AdAc, 8d7d"), 60, 200, "a", "",
+    spot = CardSpot.multiway("4s9h3d6c", ("AsAh, 9d9c", "AhAd, 5d5c", "AdAc, 8d7d"), 60, 200, "a", "",
                          game=game, free_fold=False, **({"bank": "0,40,500"} if game == "dilemma" else {}))
     solver = TurnSolver3(spot, "mccfr", seed=3)
     solver.step(30)  # a profile away from uniform
@@ -94,8 +94,8 @@ def test_the_sampled_walk_is_unbiased_holding_by_holding():
     assert ((counts - expected) ** 2 / expected).sum() < 70.0
 
 
-def _allin_spot() -> Spot:
-    return Spot.multiway("4s9h3d6c", (R0, R1, R2), 60, 200, "a", "", free_fold=False, bank="0,40,500")
+def _allin_spot() -> CardSpot:
+    return CardSpot.multiway("4s9h3d6c", (R0, R1, R2), 60, 200, "a", "", free_fold=False, bank="0,40,500")
 
 
 def test_a_sampled_cfr_walk_updates_the_turn_regrets_without_bias():

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.solvers.cards import CardSolver, Spot, SpotError
+from analysis.solvers.cards import CardSolver, CardSpot, SpotError
 from analysis.solvers.cards import _kernels as K
-from analysis.solvers.cards._payoffs import S_LOSE_MINUS_TIE, S_TIE, S_WIN_MINUS_TIE
+from analysis.solvers.cards._payoffs import SD_LOSE_MINUS_TIE, SD_TIE, SD_WIN_MINUS_TIE
 from analysis.solvers.cards.dilemma import holding_classes
 from analysis.solvers.cards.tree import (
     A_CHECK,
@@ -61,7 +61,7 @@ def _check_against_reference(solver: CardSolver) -> None:
 ])
 def test_river_values_equal_the_referee_pair_by_pair(board, options, iterations):
     stack = options.pop("stack", 200)
-    spot = Spot.dilemma(board, OOP, IP, 40, stack, "100%, a", "a", **options)
+    spot = CardSpot.dilemma(board, OOP, IP, 40, stack, "100%, a", "a", **options)
     solver = CardSolver(spot)
     solver.step(iterations)
     if options.get("rules") and "8h" in board:
@@ -71,7 +71,7 @@ def test_river_values_equal_the_referee_pair_by_pair(board, options, iterations)
 
 def test_turn_values_equal_the_referee_pair_by_pair():
     # slump on the board; every river card dealt (red cards act from the river), bank caps
-    spot = Spot.dilemma("7h9h3d6c", "AsAd, 2s2h, 8d7d, 4d4c", "AhAd, 2h3d, 5d5c, 3c3d", 40, 120, "100%", "",
+    spot = CardSpot.dilemma("7h9h3d6c", "AsAd, 2s2h, 8d7d, 4d4c", "AhAd, 2h3d, 5d5c, 3c3d", 40, 120, "100%", "",
                         bank="0,40,500")
     solver = CardSolver(spot)
     solver.step(3)
@@ -79,7 +79,7 @@ def test_turn_values_equal_the_referee_pair_by_pair():
 
 
 def test_payoff_tables_equal_the_referee():
-    spot = Spot.dilemma("8h9s3d6c10h", OOP, IP, 60, 100, "100%, a", "a", bank="0,30,500")
+    spot = CardSpot.dilemma("8h9s3d6c10h", OOP, IP, 60, 100, "100%, a", "a", bank="0,30,500")
     solver = CardSolver(spot)
     t, tree = solver.tables, solver.tree
     combos = [spot.holdings(p)[0] for p in range(2)]
@@ -108,38 +108,38 @@ def test_payoff_tables_equal_the_referee():
                 ka, kb = classes[0][i], classes[1][j]
                 row0 = t.showdown_tab[s, 0, :, ka, kb]
                 row1 = t.showdown_tab[s, 1, :, kb, ka]
-                extra0 = row0[S_WIN_MINUS_TIE] if sa > sb else row0[S_LOSE_MINUS_TIE] if sa < sb else 0.0
-                extra1 = row1[S_WIN_MINUS_TIE] if sb > sa else row1[S_LOSE_MINUS_TIE] if sb < sa else 0.0
-                assert row0[S_TIE] + extra0 == pays[0]
-                assert row1[S_TIE] + extra1 == pays[1]
+                extra0 = row0[SD_WIN_MINUS_TIE] if sa > sb else row0[SD_LOSE_MINUS_TIE] if sa < sb else 0.0
+                extra1 = row1[SD_WIN_MINUS_TIE] if sb > sa else row1[SD_LOSE_MINUS_TIE] if sb < sa else 0.0
+                assert row0[SD_TIE] + extra0 == pays[0]
+                assert row1[SD_TIE] + extra1 == pays[1]
 
 
 def test_free_fold_is_a_tree_option():
-    spot = Spot.dilemma("4s9h3d6c10s", OOP, IP, 40, 200, "100%", "")
+    spot = CardSpot.dilemma("4s9h3d6c10s", OOP, IP, 40, 200, "100%", "")
     root = action_tree(spot)
     assert root.actions[:2] == [(A_FOLD, 0), (A_CHECK, 0)]
     assert root.children[2].actions[:1] == [(A_FOLD, 0)]  # facing a bet: fold as usual
     assert root.children[1].actions[:2] == [(A_FOLD, 0), (A_CHECK, 0)]  # after a check
-    no_free = Spot.dilemma("4s9h3d6c10s", OOP, IP, 40, 200, "100%", "", free_fold=False)
+    no_free = CardSpot.dilemma("4s9h3d6c10s", OOP, IP, 40, 200, "100%", "", free_fold=False)
     assert action_tree(no_free).actions[0] == (A_CHECK, 0)
 
 
 def test_amounts_are_ten_dollar_units_and_the_smallest_bet_is_the_big_blind():
-    spot = Spot.dilemma("4s9h3d6c10s", OOP, IP, 40, 980, "33%, 75%", "2.5x")
+    spot = CardSpot.dilemma("4s9h3d6c10s", OOP, IP, 40, 980, "33%, 75%", "2.5x")
     root = action_tree(spot)
     assert [a for a in root.actions if a[0] > A_CHECK] == [(4, 20), (4, 30)]  # 13.2 -> min bet 20; 30
-    level2 = Spot.dilemma("4s9h3d6c10s", OOP, IP, 40, 980, "33%", "", bank="0,0,500")
+    level2 = CardSpot.dilemma("4s9h3d6c10s", OOP, IP, 40, 980, "33%", "", bank="0,0,500")
     assert [a for a in action_tree(level2).actions if a[0] > A_CHECK] == [(4, 60)]  # big blind 60
     with pytest.raises(SpotError, match="multiple of 20"):
-        Spot.dilemma("4s9h3d6c10s", OOP, IP, 50, 980)
+        CardSpot.dilemma("4s9h3d6c10s", OOP, IP, 50, 980)
 
 
 def test_bare_deck_equals_texas_rules_on_forty_cards():
     """Dilemma on the bare deck (no corners, no effects) pays exactly the pot: the same tree
     (no free fold; amounts already $10 units) gives the same values as Texas Hold'em rules."""
     board, oop, ip = "10d9d6hAc2s", "AA, 99, 108s, 76s", "A10s, 88, 65s, 2h2d"
-    dilemma = CardSolver(Spot.dilemma(board, oop, ip, 60, 200, "100%", "", deck="bare", free_fold=False))
-    texas = CardSolver(Spot.holdem(board, oop, ip, 60, 200, "100%", "", deck="dilemma"))
+    dilemma = CardSolver(CardSpot.dilemma(board, oop, ip, 60, 200, "100%", "", deck="bare", free_fold=False))
+    texas = CardSolver(CardSpot.holdem(board, oop, ip, 60, 200, "100%", "", deck="dilemma"))
     assert dilemma.tree.actions == texas.tree.actions
     for solver in (dilemma, texas):
         solver.step(20)
@@ -150,7 +150,7 @@ def test_bare_deck_equals_texas_rules_on_forty_cards():
 
 
 def test_nash_conv_falls_on_a_dilemma_river_spot():
-    solver = CardSolver(Spot.dilemma("4s9h8h6c10s", OOP, IP, 40, 200, "100%, a", "a"))
+    solver = CardSolver(CardSpot.dilemma("4s9h8h6c10s", OOP, IP, 40, 200, "100%, a", "a"))
     start = solver.exploitability
     solver.run(target_pct=0.1, max_iterations=3000)
     assert start > 10.0
@@ -167,13 +167,13 @@ def test_fold_or_check_answers():
     folds for free (checking takes it to the river, which adds penalty and may add a red effect)."""
     from analysis.solvers.cards import SpotSolution
 
-    bare = CardSolver(Spot.dilemma("10d9d6hAc", "AA, 99, 54s, 3c2d", "A10s, 88, 65s", 60, 200, "100%", "",
+    bare = CardSolver(CardSpot.dilemma("10d9d6hAc", "AA, 99, 54s, 3c2d", "A10s, 88, 65s", 60, 200, "100%", "",
                                    deck="bare"))
     bare.run(target_pct=0.1, max_iterations=2000)
     answers = SpotSolution(bare).fold_or_check()
     assert "folds for free" not in set(answers["answer"])
     assert (answers["fold_minus_check"].dropna() <= SpotSolution(bare).tolerance).all()
-    ref = CardSolver(Spot.dilemma("4c4d4h9s", "3c2c, 10d10c", "4s9d", 40, 200, "", ""))
+    ref = CardSolver(CardSpot.dilemma("4c4d4h9s", "3c2c, 10d10c", "4s9d", 40, 200, "", ""))
     ref.run(target_pct=0.1, max_iterations=2000)
     solution = SpotSolution(ref)
     root = solution.fold_or_check([()]).set_index("holding")
@@ -186,7 +186,7 @@ def test_node_locking():
     """A locked node keeps its strategy; values and best responses (which keep the locks) equal
     the reference; with one player locked everywhere the other's CFR converges to its best
     response (its gain falls to a small fraction of the pot)."""
-    spot = Spot.dilemma("4s9h8h6c10s", OOP, IP, 40, 200, "100%, a", "a")
+    spot = CardSpot.dilemma("4s9h8h6c10s", OOP, IP, 40, 200, "100%, a", "a")
     solver = CardSolver(spot, isomorphism=False)
     nodes = solver.tree.nodes
 
@@ -211,7 +211,7 @@ def test_node_locking():
     br, ev = solver.best_response_values(), solver.expected_values()
     assert br[1] == pytest.approx(ev[1], abs=1e-9)  # the locked player keeps its strategy
     assert br[0] - ev[0] <= 0.0005 * 40
-    symmetric = CardSolver(Spot.dilemma("4s4h3s3h", "AA", "99", 40, 200, "100%", "", deck="bare"))
+    symmetric = CardSolver(CardSpot.dilemma("4s4h3s3h", "AA", "99", 40, 200, "100%", "", deck="bare"))
     with pytest.raises(SpotError, match="isomorphism=False"):
         symmetric.lock(0, np.full((3, 6), 1 / 3))
 
@@ -224,7 +224,7 @@ def test_same_numbers_on_one_and_two_threads():
     try:
         for threads in (1, 2):
             numba.set_num_threads(threads)
-            solver = CardSolver(Spot.dilemma("7h9h3d6c", "AsAd, 2s2h, 8d7d, 4d4c", "AhAd, 2h3d, 5d5c, 3c3d",
+            solver = CardSolver(CardSpot.dilemma("7h9h3d6c", "AsAd, 2s2h, 8d7d, 4d4c", "AhAd, 2h3d, 5d5c, 3c3d",
                                              40, 120, "100%", "", bank="0,40,500"))
             solver.step(6)
             results.append((solver.regrets, solver.sums, solver.root_values(K.MODE_BR)))
@@ -242,7 +242,7 @@ def test_bare_deck_flop_isomorphism_keeps_the_values():
     regrets flips regret matching, as in the Texas flop test)."""
     from analysis.solvers.cards.tree import ISO
 
-    spot = Spot.dilemma("10d9d6h", "AA, 88, 109s, 76s, A5s", "55, 44, A5s, 98s, 87s", 40, 60, "100%", "",
+    spot = CardSpot.dilemma("10d9d6h", "AA, 88, 109s, 76s, A5s", "55, 44, A5s, 98s, 87s", 40, 60, "100%", "",
                         deck="bare")
     full, iso = CardSolver(spot, isomorphism=False), CardSolver(spot)
     assert (iso.tree.nodes[:, ISO] < 0).sum() > 0 and (full.tree.nodes[:, ISO] == 0).all()
@@ -259,11 +259,11 @@ def test_check_walk_equals_the_best_response_and_average_walks(deck):
     values together) gives the rows of the two separate walks bit for bit: with tasks, suit
     isomorphism (bare deck: spades and hearts swap) and a locked node."""
     if deck == "bare":
-        spot = Spot.dilemma("4s4h3s3h", "AA, 99, 65s", "99, 88, 76s", 40, 200, "100%, a", "a", deck="bare")
+        spot = CardSpot.dilemma("4s4h3s3h", "AA, 99, 65s", "99, 88, 76s", 40, 200, "100%, a", "a", deck="bare")
         solver = CardSolver(spot)
         assert len(solver._iso[1]) < len(solver.tree.tasks)  # some tasks are mirrored
     else:
-        spot = Spot.dilemma("7h9h3d6c", "AsAd, 2s2h, 8d7d, 4d4c", "AhAd, 2h3d, 5d5c, 3c3d", 40, 200,
+        spot = CardSpot.dilemma("7h9h3d6c", "AsAd, 2s2h, 8d7d, 4d4c", "AhAd, 2h3d, 5d5c, 3c3d", 40, 200,
                             "100%, a", "a")
         solver = CardSolver(spot, isomorphism=False)
         v = int(solver.tree.decision_nodes[1])

@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 import analysis
-from analysis.solvers.cards import CardSolver, Spot
+from analysis.solvers.cards import CardSolver, CardSpot
+from analysis.solvers.cards.card_spot import POT, BetSize, BetTree, StreetSizes
 from analysis.solvers.cards.dilemma import DilemmaTable
 from analysis.solvers.cards.locks import lock_to_model, parse_locks
-from analysis.solvers.cards.spot import POT, BetSize, BetTree, StreetSizes
 from analysis.solvers.cards.tree import A_BET, A_CHECK, A_FOLD
 from analysis.studies.fold_vs_check import evaluate_spot
 from analysis.studies.fold_vs_check.models import load_model
@@ -28,11 +28,11 @@ from analysis.studies.ranges import parse_range
 from evaluator import parse_cards
 
 
-def _model_spot(hand: str, board: str, model, pot: int, bank: str) -> Spot:
+def _model_spot(hand: str, board: str, model, pot: int, bank: str) -> CardSpot:
     cards = tuple(parse_cards(board, "dilemma"))
     sizes = tuple((StreetSizes(), StreetSizes((BetSize(POT, model.params[s + 1][1]),), ())) for s in range(3))
     ranges = (parse_range(hand.replace(" ", ""), "dilemma"), parse_range(model.range, "dilemma"))
-    return Spot("dilemma", cards, ranges, pot, 1000 - pot // 2, BetTree(sizes, free_fold=True),
+    return CardSpot.of("dilemma", cards, ranges, pot, 1000 - pot // 2, BetTree(sizes, free_fold=True),
                 DilemmaTable.parse("reference", bank=bank))
 
 

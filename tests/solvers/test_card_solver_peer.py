@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.solvers.cards import CardSolver, Spot
+from analysis.solvers.cards import CardSolver, CardSpot
 
 PEER = Path(os.environ.get("SPOTBENCH", "/tmp/postflop-solver/target/release/examples/spotbench"))
 OOP = "66+,A8s+,A5s-A4s,AJo+,K9s+,KQo,QTs+,JTs,96s+,85s+,75s+,65s,54s"
@@ -43,7 +43,7 @@ def _peer(flop: str, turn: str, river: str, bets: str, raises: str) -> dict:
 def test_expected_values_agree_with_postflop_solver(flop, turn, river, bets, raises):
     peer = _peer(flop, turn, river, bets, raises)
     board = flop + turn + ("" if river == "-" else river)
-    solver = CardSolver(Spot.holdem(board, OOP, IP, 200, 900, bets, raises))
+    solver = CardSolver(CardSpot.holdem(board, OOP, IP, 200, 900, bets, raises))
     solver.run(target_pct=TARGET, max_iterations=3000)
     assert solver.exploitability_pct <= TARGET
     assert peer["exploitability_pct_pot"] <= TARGET

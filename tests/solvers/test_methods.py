@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.solvers.cards import CardSolver, Spot, SpotError
+from analysis.solvers.cards import CardSolver, CardSpot, SpotError
 from analysis.solvers.errors import SolverError
 from analysis.solvers.methods import METHODS, method_named
 from analysis.solvers.solver import SolverSettings
@@ -21,7 +21,7 @@ def test_spellings_resolve_to_one_name_in_every_stack(typed, name):
 def test_each_stack_refuses_what_it_does_not_run():
     with pytest.raises(SolverError, match="unknown solver method 'fictitious': choose one of cfr, cfr\\+, dcfr, mccfr"):
         method_named("fictitious")
-    spot = Spot.holdem("Td9d6hQc2s", "AA, KK", "QQ, JJ", 200, 900)
+    spot = CardSpot.holdem("Td9d6hQc2s", "AA, KK", "QQ, JJ", 200, 900)
     with pytest.raises(SpotError, match="choose one of dcfr, cfr\\+"):
         CardSolver(spot, "mccfr")
     assert CardSolver(spot, "DCFR").method == "dcfr"  # the card solver reads the same registry

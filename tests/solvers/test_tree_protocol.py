@@ -13,14 +13,14 @@ from analysis.solvers.bluffjack.tree import (
     BluffjackTreeSpec,
     build_public_tree,
 )
-from analysis.solvers.cards import MultiwaySolver, Spot
+from analysis.solvers.cards import CardSpot, MultiwaySolver
 from analysis.solvers.cards.tree import DECISION as CARD_DECISION
 from analysis.solvers.cards.tree import KIND as CARD_KIND
 from analysis.solvers.cards.tree import action_tree, expand
 from analysis.solvers.cards.turn3 import TurnSolver3
 from analysis.solvers.dilemma import DilemmaSpec
 from analysis.solvers.dilemma import build_public_tree as dilemma_tree
-from analysis.solvers.games import kuhn, leduc
+from analysis.solvers.known_games import kuhn, leduc
 from analysis.solvers.protocol import CHANCE, DECISION, TERMINAL, SolverTree, render, summary
 
 
@@ -73,17 +73,17 @@ def test_bluffjack_tree_through_the_protocol():
 
 
 def test_card_trees_through_the_protocol():
-    spot = Spot.holdem("Td9d6hQc", "AA, KK, T9s", "QQ, JJ, 98s", 200, 900)
+    spot = CardSpot.holdem("Td9d6hQc", "AA, KK, T9s", "QQ, JJ, 98s", 200, 900)
     tree = expand(spot, action_tree(spot), (3, 3))
     out = _check_shape(tree)
     assert out["decision"] == int((tree.nodes[:, CARD_KIND] == CARD_DECISION).sum())
     assert out["chance"] > 0 and out["infoset_actions"] == sum(tree.storage)
     assert out["depth"] + 1 == tree.max_depth and out["max_actions"] == tree.max_actions
-    three = MultiwaySolver(Spot.multiway("4s9h8h6c10s", ("random",) * 3, 60, 200, "100%", "", raise_cap=1)).tree
+    three = MultiwaySolver(CardSpot.multiway("4s9h8h6c10s", ("random",) * 3, 60, 200, "100%", "", raise_cap=1)).tree
     out3 = _check_shape(three)
     assert out3["players"] == 3 and out3["chance"] == 0
     assert out3["decision"] == len(three.decisions) and out3["terminal"] == len(three.terminals)
-    turn = TurnSolver3(Spot.multiway("4s9h8h6c", ("AA", "1010", "99"), 60, 200, "100%", "", raise_cap=1)).tree
+    turn = TurnSolver3(CardSpot.multiway("4s9h8h6c", ("AA", "1010", "99"), 60, 200, "100%", "", raise_cap=1)).tree
     out4 = _check_shape(turn)
     assert out4["chance"] == len(turn.chances) > 0 and out4["decision"] == len(turn.decisions)
 

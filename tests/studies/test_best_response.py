@@ -19,7 +19,7 @@ import pytest
 from analysis.core.threads import numba_threads
 from analysis.dilemma.settlement import Rules
 from analysis.studies.fold_vs_check import GridSpec, evaluate_spot, run_grid
-from analysis.studies.fold_vs_check.cells import Spot, compile_spots, make_context
+from analysis.studies.fold_vs_check.cells import Question, compile_spots, hero_spot, make_context
 from analysis.studies.fold_vs_check.exact import abstraction_loss
 from tests.reference.fold_vs_check import core, exact_answer, referee, small_spot
 
@@ -77,7 +77,7 @@ def test_river_against_passive_the_best_response_is_the_exact_enumeration():
 
 def test_the_abstraction_loses_little_against_the_exact_best_response():
     ctx = make_context("reference", Rules(), (300, 700, 500), 0)
-    spot = Spot("Ad 2c", "turn", "7s 8d 2h 10c", 1, 300, None, "threshold")
+    spot = Question(hero_spot("Ad 2c", "turn", "7s 8d 2h 10c", 1, 300), "threshold")
     r = abstraction_loss(compile_spots([spot], ctx, 0), 10_000)
     assert -1e-9 <= r["loss"] <= 0.02 * abs(r["exact_best_response"])
     assert r["abstract_best_response"] >= max(r["check_down"], r["check_fold"])

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from analysis.solvers.cards import Spot, solve_spot
+from analysis.solvers.cards import CardSpot, solve_spot
 from analysis.studies.spot_questions import (
     best_cut,
     equilibrium_against,
@@ -23,7 +23,7 @@ BOARD = "4s 9h 3d 6c 2d"
 
 @pytest.fixture(scope="module")
 def solution():
-    spot = Spot.from_options(game="dilemma", deck="reference", board=BOARD, oop="AA,1010,99,88,A5,87,A10",
+    spot = CardSpot.from_options(game="dilemma", deck="reference", board=BOARD, oop="AA,1010,99,88,A5,87,A10",
                              ip="random", pot=40, stack=980, bets="100%, a", raises="a")
     return solve_spot(spot, target_pct=1.0, max_iterations=400)
 

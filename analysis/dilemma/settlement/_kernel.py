@@ -608,7 +608,18 @@ def score_players(players, n, board, table, eval_tables, hand):
 
 
 @kernel
-def _settle_rows(players, n_seats, board, table, deck, rules, eval_tables, out, lo, hi, score):
+def _settle_rows(hands, game, out, span, score):
+    """Settle hands ``lo:hi`` (scored first if ``score``).
+
+    ``hands`` = ``(players, n_seats, board, table)``: the batch's arrays, one row per hand
+    (``layout``: ``P_*`` columns, seats, ``[2, 5]`` board cards and acting streets, ``T_*``);
+    ``game`` = ``(deck, rules, eval_tables)``: ``Deck.kernel_args``, ``Rules.kernel_args``, the
+    evaluator's tables; ``out``: int64[hands, N_OUT] the results (``O_*``); ``span`` =
+    ``(lo, hi)``; ``score``: score the hands before settling them.
+    """
+    players, n_seats, board, table = hands
+    deck, rules, eval_tables = game
+    lo, hi = span
     hand = np.zeros(7, np.uint8)
     for h in range(lo, hi):
         if score:
@@ -619,9 +630,7 @@ def _settle_rows(players, n_seats, board, table, deck, rules, eval_tables, out, 
 @kernel
 def settle_batch_serial(players, n_seats, board, table, deck, rules, eval_tables, out, score):
     """Settle many hands (leading axis of every array) on one thread; scores first if ``score``."""
-    _settle_rows(
-        players, n_seats, board, table, deck, rules, eval_tables, out, 0, players.shape[0], score
-    )
+    _settle_rows((players, n_seats, board, table), (deck, rules, eval_tables), out, (0, players.shape[0]), score)
 
 
 @kernel(parallel=True)
@@ -633,4 +642,4 @@ def settle_batch(players, n_seats, board, table, deck, rules, eval_tables, out, 
     for c in prange(n_chunks):
         lo = c * chunk
         hi = min(m, lo + chunk)
-        _settle_rows(players, n_seats, board, table, deck, rules, eval_tables, out, lo, hi, score)
+        _settle_rows((players, n_seats, board, table), (deck, rules, eval_tables), out, (lo, hi), score)

@@ -20,7 +20,7 @@ from analysis.core.rng import deal, next_float, seed_state
 from evaluator.jit import kernel
 from evaluator.kernels import ACE_RANK, R_HOUSE, best_total, blackjack_strength, card_points
 
-from .stakes import S_ANTE, S_BET, S_EXTRA, S_LIMIT, S_MAX_RAISES, S_SECOND
+from .stakes import SK_ANTE, SK_BET, SK_EXTRA, SK_LIMIT, SK_MAX_RAISES, SK_SECOND
 from .strategy import (
     D_BET,
     D_HIT,
@@ -89,7 +89,7 @@ def _turn_due(st, g, stakes, i):
         return False
     if st[i, C_STOOD] == 0:
         return True
-    return stakes[S_EXTRA] != 0 and _can_bet(st, i) and st[i, C_BET] < _level(st, g[G_N])
+    return stakes[SK_EXTRA] != 0 and _can_bet(st, i) and st[i, C_BET] < _level(st, g[G_N])
 
 
 @kernel
@@ -189,7 +189,7 @@ def _next_round(st, g, stakes, rules, out):
     first = (g[G_DEALER] + 1) % n
     while True:
         g[G_ROUND] += 1
-        if g[G_ROUND] == R_FIRST and stakes[S_SECOND] == 0:
+        if g[G_ROUND] == R_FIRST and stakes[SK_SECOND] == 0:
             continue
         if g[G_ROUND] == R_OVER:
             _showdown(st, g, rules, out)
@@ -200,7 +200,7 @@ def _next_round(st, g, stakes, rules, out):
             st[i, C_SEEN] = -1
         g[G_RAISES] = 0
         g[G_FULL] = 0
-        g[G_LAST] = stakes[S_BET]
+        g[G_LAST] = stakes[SK_BET]
         g[G_OPENED] = 1 if g[G_ROUND] >= R_PLAY else 0
         g[G_PENDING] = 0
         if g[G_ROUND] == R_PLAY:
@@ -230,20 +230,20 @@ def _menu(st, g, stakes, menu):
     menu[1] = call
     menu[4] = 0
     if g[G_OPENED] == 0:
-        to = st[i, C_BET] + min(stakes[S_BET], st[i, C_STACK])
+        to = st[i, C_BET] + min(stakes[SK_BET], st[i, C_STACK])
         menu[0], menu[1], menu[2], menu[3], menu[4] = 0, 0, to, to, 1
         return
     menu[2] = -1
     menu[3] = -1
     all_in_to = st[i, C_BET] + st[i, C_STACK]
-    cap = stakes[S_MAX_RAISES]
+    cap = stakes[SK_MAX_RAISES]
     if (_others_can_bet(st, n, i) and all_in_to > lvl and st[i, C_SEEN] != g[G_FULL]
             and not (cap > 0 and g[G_RAISES] >= cap and lvl > 0)):
-        step = stakes[S_BET] if stakes[S_LIMIT] == L_FIXED else max(stakes[S_BET], g[G_LAST])
+        step = stakes[SK_BET] if stakes[SK_LIMIT] == L_FIXED else max(stakes[SK_BET], g[G_LAST])
         want = lvl + step
-        if stakes[S_LIMIT] == L_FIXED:
+        if stakes[SK_LIMIT] == L_FIXED:
             top = want
-        elif stakes[S_LIMIT] == L_POT:
+        elif stakes[SK_LIMIT] == L_POT:
             top = lvl + _pot(st, n) + (lvl - st[i, C_BET])
         else:
             top = all_in_to
@@ -339,10 +339,18 @@ def _deal_seat(st, i, card, down):
 
 
 @kernel
-def play_hand(deck, stacks, dealer, stakes, rules, pol, seat_pol, rng, log, out, g):
+def play_hand(deck, stacks, dealer, game, seat_pol, rng, outs):
     """One hand: ``deck`` shuffled, ``stacks[n]`` before the ante (every one >= 1), strategies
     ``seat_pol[n]`` (indices into ``pol``); writes the final stacks to ``out`` and the log;
-    ``g`` (length ``N_G``) ends with the house, carry, showdown and action count."""
+    ``g`` (length ``N_G``) ends with the house, carry, showdown and action count.
+
+    ``game`` = ``(stakes, rules, pol)``: ``Stakes.kernel_args`` (``SK_*``), the rule options and
+    the compiled strategies, the same for every hand; ``dealer``: the dealer's seat; ``rng``:
+    uint64[4] the hand's generator; ``outs`` = ``(log, out, g)``: int64[rows, 4] the action log
+    (no rows: none), int64[n] the final stacks, int64[N_G] the hand's summary (``G_*``).
+    """
+    stakes, rules, pol = game
+    log, out, g = outs
     n = stacks.shape[0]
     st = np.zeros((n, N_COLS), np.int64)
     g[:] = 0
@@ -356,7 +364,7 @@ def play_hand(deck, stacks, dealer, stakes, rules, pol, seat_pol, rng, log, out,
         _deal_seat(st, i, deck[k], True)
         st[i, C_UP] = deck[n + k]
         _deal_seat(st, i, deck[n + k], False)
-        _put(st, i, stakes[S_ANTE])
+        _put(st, i, stakes[SK_ANTE])
     g[G_DECK] = 2 * n
     _next_round(st, g, stakes, rules, out)
     feats = np.zeros(N_FEAT, np.int64)
@@ -379,7 +387,7 @@ def play_hand(deck, stacks, dealer, stakes, rules, pol, seat_pol, rng, log, out,
             else:
                 st[i, C_STOOD] = 1
                 _log(log, g, rnd, i, A_STAND, -1)
-            if stakes[S_EXTRA] != 0 and _can_bet(st, i) and (
+            if stakes[SK_EXTRA] != 0 and _can_bet(st, i) and (
                     st[i, C_BET] < _level(st, n) or _others_can_bet(st, n, i)):
                 g[G_PENDING] = 1
                 continue
@@ -405,7 +413,7 @@ def play_hand(deck, stacks, dealer, stakes, rules, pol, seat_pol, rng, log, out,
                 action = A_FOLD
             elif a == 2:
                 action = A_BET if lvl == 0 else A_RAISE
-                if stakes[S_LIMIT] == L_FIXED:
+                if stakes[SK_LIMIT] == L_FIXED:
                     to = menu[2]
                 else:
                     call = lvl - st[i, C_BET]
@@ -421,12 +429,12 @@ def play_hand(deck, stacks, dealer, stakes, rules, pol, seat_pol, rng, log, out,
             _log(log, g, rnd, i, action, -1)
         else:
             inc = to - lvl
-            step = stakes[S_BET] if stakes[S_LIMIT] == L_FIXED else max(stakes[S_BET], g[G_LAST])
+            step = stakes[SK_BET] if stakes[SK_LIMIT] == L_FIXED else max(stakes[SK_BET], g[G_LAST])
             if action == A_RAISE:
                 g[G_RAISES] += 1
             if inc >= step:
                 g[G_FULL] += 1
-                if stakes[S_LIMIT] != L_FIXED:
+                if stakes[SK_LIMIT] != L_FIXED:
                     g[G_LAST] = max(g[G_LAST], inc)
             _put(st, i, to - st[i, C_BET])
             g[G_OPENED] = 1
@@ -460,10 +468,17 @@ def _shuffle(rng):
 
 
 @kernel(parallel=True)
-def play_hands(stacks, stakes, rules, pol, seat_pol, key, first, logs, out, gs):
+def play_hands(stacks, game, seat_pol, key, first, outs):
     """Independent hands ``first .. first + len(out) - 1`` at one table, the dealer moving each hand
     (hand ``h`` has dealer ``h % n`` and generator stream ``h``: thread-count independent). ``logs``
-    may have room for no action (``logs.shape[1] == 0``: results only)."""
+    may have room for no action (``logs.shape[1] == 0``: results only).
+
+    ``stacks``: int64[n] before the ante; ``game`` = ``(stakes, rules, pol)`` as in
+    :func:`play_hand`; ``seat_pol``: int64[n]; ``key``: the generator key; ``outs`` = ``(logs,
+    out, gs)``: per hand the log, final stacks and summary (:func:`play_hand`'s ``outs``).
+    """
+    logs, out, gs = outs
+    stakes, rules, pol = game  # a prange body takes arrays and flat tuples, not nested ones
     n = stacks.shape[0]
     hands = out.shape[0]
     decks = np.zeros((hands, DECK), np.int64)
@@ -473,15 +488,21 @@ def play_hands(stacks, stakes, rules, pol, seat_pol, key, first, logs, out, gs):
         seed_state(rng, key, h)
         d = _shuffle(rng)
         decks[k] = d
-        play_hand(d, stacks, h % n, stakes, rules, pol, seat_pol, rng, logs[k], out[k], gs[k])
+        play_hand(d, stacks, h % n, (stakes, rules, pol), seat_pol, rng, (logs[k], out[k], gs[k]))
     return decks
 
 
 @kernel(parallel=True)
-def play_games(stacks, stakes, rules, pol, seat_pol, key, first, max_hands, rec):
+def play_games(stacks, game, seat_pol, key, games, rec):
     """Whole games until one player holds every chip (or ``max_hands``): games ``first ..
     first + len(rec) - 1``, game ``g`` on stream ``g`` (so any chunking plays the same games).
-    ``rec[k] = [hands, winner seat (-1: none), final stacks..., house, carry]`` of game ``first + k``."""
+    ``rec[k] = [hands, winner seat (-1: none), final stacks..., house, carry]`` of game ``first + k``.
+
+    ``stacks``, ``game``, ``seat_pol``, ``key`` as in :func:`play_hands`; ``games`` =
+    ``(first, max_hands)``.
+    """
+    first, max_hands = games
+    stakes, rules, pol = game  # a prange body takes arrays and flat tuples, not nested ones
     n = stacks.shape[0]
     for k in prange(rec.shape[0]):
         rng = np.empty(4, np.uint64)
@@ -519,7 +540,7 @@ def play_games(stacks, stakes, rules, pol, seat_pol, key, first, max_hands, rec)
                     d_sub = a
             deck = _shuffle(rng)
             res = np.zeros(alive, np.int64)
-            play_hand(deck, sub_st, d_sub, stakes, rules, pol, sub_pol, rng, log, res, g)
+            play_hand(deck, sub_st, d_sub, (stakes, rules, pol), sub_pol, rng, (log, res, g))
             for a in range(alive):
                 chips[idx[a]] = res[a]
             house += g[G_HOUSE]

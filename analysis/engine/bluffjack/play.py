@@ -96,8 +96,8 @@ def play_hands(table: BluffjackTable, hands: int, seed: int = 0, *, first: int =
     logs = np.zeros((hands, K.MAX_LOG if log else 0, 4), np.int64)
     out = np.zeros((hands, table.n), np.int64)
     gs = np.zeros((hands, K.N_G), np.int64)
-    decks = K.play_hands(stacks, stakes, rules, pol, seat_pol, derive_key(seed, "bluffjack-hands"), first,
-                         logs, out, gs)
+    decks = K.play_hands(stacks, (stakes, rules, pol), seat_pol, derive_key(seed, "bluffjack-hands"), first,
+                         (logs, out, gs))
     return HandBatch(first, decks, logs, out, gs)
 
 
@@ -178,7 +178,7 @@ def play_games(table: BluffjackTable, games: int, seed: int = 0, max_hands: int 
     while done < games and not (stop is not None and stop.is_set()):
         k = min(step, games - done)
         started = time.perf_counter()
-        K.play_games(stacks, stakes, rules, pol, seat_pol, key, done, max_hands, rec[done:done + k])
+        K.play_games(stacks, (stakes, rules, pol), seat_pol, key, (done, max_hands), rec[done:done + k])
         seconds = time.perf_counter() - started
         done += k
         if progress is not None:

@@ -86,12 +86,12 @@ class Stakes:
 
     @property
     def kernel_args(self) -> np.ndarray:
-        """int64 ``[limit, ante, bet, max_raises, extra_betting, second_initial_bet]`` (``S_*``)."""
+        """int64 ``[limit, ante, bet, max_raises, extra_betting, second_initial_bet]`` (``SK_*``)."""
         return np.array([LIMITS.index(self.limit), self.ante, self.bet, self.max_raises,
                          self.extra_betting, self.second_initial_bet], dtype=np.int64)
 
 
-S_LIMIT, S_ANTE, S_BET, S_MAX_RAISES, S_EXTRA, S_SECOND = range(6)
+SK_LIMIT, SK_ANTE, SK_BET, SK_MAX_RAISES, SK_EXTRA, SK_SECOND = range(6)
 """Columns of :attr:`Stakes.kernel_args`."""
 
 _BOOLS = {"true": True, "yes": True, "1": True, "on": True,

@@ -48,7 +48,7 @@ N_PARAMS = 6
 # state vector: the hand, then a block of P_WIDTH per seat
 F_N, F_PHASE, F_TOACT, F_LEVEL, F_RAISES, F_PENDING, F_H1, F_H2 = range(8)
 F_SEATS = 8
-S_UP, S_HID, S_HIT, S_FOLD, S_PUT, S_BET, S_ACTED, S_PLAYED = range(8)
+ST_UP, ST_HID, ST_HIT, ST_FOLD, ST_PUT, ST_BET, ST_ACTED, ST_PLAYED = range(8)
 P_WIDTH = 8
 F_SIZE = F_SEATS + MAX_PLAYERS * P_WIDTH
 
@@ -79,10 +79,10 @@ def _hash(st, code):
 @kernel(inline=True)
 def _visible(st, p):
     """Hard points and ace flag of ``p``'s face-up cards."""
-    up = st[_at(p, S_UP)]
+    up = st[_at(p, ST_UP)]
     hard = CLASS_POINTS[up]
     ace = up == ACE
-    hit = st[_at(p, S_HIT)]
+    hit = st[_at(p, ST_HIT)]
     if hit >= 0:
         hard += CLASS_POINTS[hit]
         ace = ace or hit == ACE
@@ -112,14 +112,14 @@ def init_state(st, params, up, hid):
     st[F_N] = n
     st[F_PENDING] = -1
     for p in range(n):
-        st[_at(p, S_UP)] = up[p]
-        st[_at(p, S_HID)] = hid[p]
-        st[_at(p, S_HIT)] = -1
-        st[_at(p, S_PUT)] = params[P_ANTE]
+        st[_at(p, ST_UP)] = up[p]
+        st[_at(p, ST_HID)] = hid[p]
+        st[_at(p, ST_HIT)] = -1
+        st[_at(p, ST_PUT)] = params[P_ANTE]
         _hash(st, up[p])
-    st[_at(0, S_PUT)] += params[P_BET]
-    st[_at(0, S_BET)] = 1
-    st[_at(0, S_ACTED)] = 1
+    st[_at(0, ST_PUT)] += params[P_BET]
+    st[_at(0, ST_BET)] = 1
+    st[_at(0, ST_ACTED)] = 1
     st[F_LEVEL] = 1
     st[F_TOACT] = 0
     _next_bettor(st)
@@ -129,7 +129,7 @@ def init_state(st, params, up, hid):
 def _active(st):
     c = 0
     for p in range(st[F_N]):
-        if st[_at(p, S_FOLD)] == 0:
+        if st[_at(p, ST_FOLD)] == 0:
             c += 1
     return c
 
@@ -138,7 +138,7 @@ def _active(st):
 def _first_to_play(st, start):
     """The next seat from ``start`` (inclusive) still to hit or stand, or -1."""
     for q in range(start, st[F_N]):
-        if st[_at(q, S_FOLD)] == 0 and st[_at(q, S_PLAYED)] == 0:
+        if st[_at(q, ST_FOLD)] == 0 and st[_at(q, ST_PLAYED)] == 0:
             return q
     return -1
 
@@ -149,10 +149,10 @@ def _start_final(st):
     st[F_LEVEL] = 0
     st[F_RAISES] = 0
     for p in range(st[F_N]):
-        st[_at(p, S_BET)] = 0
-        st[_at(p, S_ACTED)] = 0
+        st[_at(p, ST_BET)] = 0
+        st[_at(p, ST_ACTED)] = 0
     for p in range(st[F_N]):
-        if st[_at(p, S_FOLD)] == 0:
+        if st[_at(p, ST_FOLD)] == 0:
             st[F_TOACT] = p
             return
 
@@ -167,7 +167,7 @@ def _next_bettor(st):
     p = st[F_TOACT]
     for step in range(1, n + 1):
         q = (p + step) % n
-        if st[_at(q, S_FOLD)] == 0 and not (st[_at(q, S_ACTED)] == 1 and st[_at(q, S_BET)] == st[F_LEVEL]):
+        if st[_at(q, ST_FOLD)] == 0 and not (st[_at(q, ST_ACTED)] == 1 and st[_at(q, ST_BET)] == st[F_LEVEL]):
             st[F_TOACT] = q
             return
     if st[F_PHASE] == PH_INITIAL:
@@ -186,7 +186,7 @@ def legal(st, params, acts):
         return 2
     p = st[F_TOACT]
     k = 0
-    if st[F_LEVEL] > st[_at(p, S_BET)]:
+    if st[F_LEVEL] > st[_at(p, ST_BET)]:
         acts[k] = A_FOLD
         k += 1
     acts[k] = A_CALL
@@ -206,22 +206,22 @@ def apply(st, params, a):
         st[F_PENDING] = p
         return
     if a == A_STAND:
-        st[_at(p, S_PLAYED)] = 1
+        st[_at(p, ST_PLAYED)] = 1
         _after_play(st, p)
         return
     level = st[F_LEVEL]
     if a == A_FOLD:
-        st[_at(p, S_FOLD)] = 1
+        st[_at(p, ST_FOLD)] = 1
     elif a == A_CALL:
-        st[_at(p, S_PUT)] += (level - st[_at(p, S_BET)]) * params[P_BET]
-        st[_at(p, S_BET)] = level
+        st[_at(p, ST_PUT)] += (level - st[_at(p, ST_BET)]) * params[P_BET]
+        st[_at(p, ST_BET)] = level
     else:
         if level > 0:
             st[F_RAISES] += 1
         st[F_LEVEL] = level + 1
-        st[_at(p, S_PUT)] += (level + 1 - st[_at(p, S_BET)]) * params[P_BET]
-        st[_at(p, S_BET)] = level + 1
-    st[_at(p, S_ACTED)] = 1
+        st[_at(p, ST_PUT)] += (level + 1 - st[_at(p, ST_BET)]) * params[P_BET]
+        st[_at(p, ST_BET)] = level + 1
+    st[_at(p, ST_ACTED)] = 1
     _next_bettor(st)
 
 
@@ -239,8 +239,8 @@ def deal_hit(st, c):
     """The card of the pending hit (class ``c``): face up; the player has then played."""
     p = st[F_PENDING]
     _hash(st, 64 + c)
-    st[_at(p, S_HIT)] = c
-    st[_at(p, S_PLAYED)] = 1
+    st[_at(p, ST_HIT)] = c
+    st[_at(p, ST_PLAYED)] = 1
     st[F_PENDING] = -1
     _after_play(st, p)
 
@@ -251,30 +251,30 @@ def payoff(st, params, i):
     n = st[F_N]
     pot = 0
     for p in range(n):
-        pot += st[_at(p, S_PUT)]
-    put = st[_at(i, S_PUT)]
-    if st[_at(i, S_FOLD)] == 1:
+        pot += st[_at(p, ST_PUT)]
+    put = st[_at(i, ST_PUT)]
+    if st[_at(i, ST_FOLD)] == 1:
         return -float(put)
     if _active(st) == 1:
         return float(pot - put)
     best = 0
     for p in range(n):
-        if st[_at(p, S_FOLD)] == 0:
-            best = max(best, _strength(st, p, st[_at(p, S_HID)]))
+        if st[_at(p, ST_FOLD)] == 0:
+            best = max(best, _strength(st, p, st[_at(p, ST_HID)]))
     tied = 0
     for p in range(n):
-        if st[_at(p, S_FOLD)] == 0 and _strength(st, p, st[_at(p, S_HID)]) == best:
+        if st[_at(p, ST_FOLD)] == 0 and _strength(st, p, st[_at(p, ST_HID)]) == best:
             tied += 1
     if best == 0 and params[P_HOUSE] == 1:
         return -float(put)
-    if _strength(st, i, st[_at(i, S_HID)]) == best:
+    if _strength(st, i, st[_at(i, ST_HID)]) == best:
         return pot / tied - put
     return -float(put)
 
 
 @kernel(inline=True)
 def _bucket(st, q):
-    if st[_at(q, S_FOLD)] == 1:
+    if st[_at(q, ST_FOLD)] == 1:
         return 0
     hard, ace = _visible(st, q)
     v = _best(hard, ace)
@@ -304,7 +304,7 @@ def _bucket_key(st, p, hidden):
         if q != p:
             k = k * N_BUCKETS + _bucket(st, q)
     k = k * 8 + st[F_LEVEL]
-    k = k * 8 + st[_at(p, S_BET)]
+    k = k * 8 + st[_at(p, ST_BET)]
     return k
 
 
@@ -349,7 +349,7 @@ def _check_room(index, regret):
 @kernel
 def _regret_walk(st, params, trav, avg, index, regret, ssum, rng):
     """Sampled value of ``trav``; regrets of ``trav`` updated, strategy sums of ``avg`` (if >= 0)."""
-    if st[F_PHASE] == PH_DONE or st[_at(trav, S_FOLD)] == 1:
+    if st[F_PHASE] == PH_DONE or st[_at(trav, ST_FOLD)] == 1:
         return payoff(st, params, trav)
     if st[F_PENDING] >= 0:
         ch = st.copy()
@@ -359,7 +359,7 @@ def _regret_walk(st, params, trav, avg, index, regret, ssum, rng):
     acts = np.empty(MAX_ACTIONS, np.int64)
     k = legal(st, params, acts)
     _check_room(index, regret)
-    r = _row(index, key_of(st, params, p, st[_at(p, S_HID)]), True)
+    r = _row(index, key_of(st, params, p, st[_at(p, ST_HID)]), True)
     sigma = np.empty(MAX_ACTIONS)
     _match(regret[r], 0, k, sigma)
     if p == trav:
@@ -384,7 +384,7 @@ def _regret_walk(st, params, trav, avg, index, regret, ssum, rng):
 @kernel
 def _average_walk(st, params, owner, index, regret, ssum, rng):
     """Add ``owner``'s current strategy where chance and ``owner`` are sampled, the others expanded."""
-    if st[F_PHASE] == PH_DONE or st[_at(owner, S_FOLD)] == 1:
+    if st[F_PHASE] == PH_DONE or st[_at(owner, ST_FOLD)] == 1:
         return
     if st[F_PENDING] >= 0:
         ch = st.copy()
@@ -396,7 +396,7 @@ def _average_walk(st, params, owner, index, regret, ssum, rng):
     k = legal(st, params, acts)
     if p == owner:
         _check_room(index, regret)
-        r = _row(index, key_of(st, params, p, st[_at(p, S_HID)]), True)
+        r = _row(index, key_of(st, params, p, st[_at(p, ST_HID)]), True)
         sigma = np.empty(MAX_ACTIONS)
         _match(regret[r], 0, k, sigma)
         for j in range(k):
@@ -471,15 +471,15 @@ def _terminal_values(st, params, i, reach, out):
     pot = 0
     others = 1.0
     for p in range(n):
-        pot += st[_at(p, S_PUT)]
+        pot += st[_at(p, ST_PUT)]
         if p != i:
             s = 0.0
             for h in range(CLASSES):
                 s += reach[p, h]
             others *= s
-    put = st[_at(i, S_PUT)]
-    if st[_at(i, S_FOLD)] == 1 or _active(st) == 1:
-        u = -float(put) if st[_at(i, S_FOLD)] == 1 else float(pot - put)
+    put = st[_at(i, ST_PUT)]
+    if st[_at(i, ST_FOLD)] == 1 or _active(st) == 1:
+        u = -float(put) if st[_at(i, ST_FOLD)] == 1 else float(pot - put)
         for h in range(CLASSES):
             out[h] = u * others
         return
@@ -491,7 +491,7 @@ def _terminal_values(st, params, i, reach, out):
     for p in range(n):
         if p == i:
             continue
-        if st[_at(p, S_FOLD)] == 1:
+        if st[_at(p, ST_FOLD)] == 1:
             s = 0.0
             for h in range(CLASSES):
                 s += reach[p, h]
@@ -532,7 +532,7 @@ def cf_values(st, params, i, reach, index, ssum):
     reach of each hidden class, prior included): row 0 under the average strategy, row 1 with
     ``i`` playing its best response (a max per hidden class at each of its public nodes)."""
     out = np.zeros((2, CLASSES))
-    if st[F_PHASE] == PH_DONE or st[_at(i, S_FOLD)] == 1:
+    if st[F_PHASE] == PH_DONE or st[_at(i, ST_FOLD)] == 1:
         _terminal_values(st, params, i, reach, out[0])
         out[1] = out[0]
         return out
@@ -624,7 +624,7 @@ def tally(params, key, hands, index, ssum, acts_out, bluff_out, money):
             ph = st[F_PHASE]
             k = legal(st, params, acts)
             average_row(index, ssum, st, params, p, hid[p], k, sigma)
-            facing = 1 if st[F_LEVEL] > st[_at(p, S_BET)] else 0
+            facing = 1 if st[F_LEVEL] > st[_at(p, ST_BET)] else 0
             hard, ace = _visible(st, p)
             vis = _best(hard, ace)
             for j in range(k):
@@ -641,7 +641,7 @@ def tally(params, key, hands, index, ssum, acts_out, bluff_out, money):
             apply(st, params, acts[j])
         if _active(st) == 1:
             for p in range(n):
-                if st[_at(p, S_FOLD)] == 0 and bettor[p] >= 0:
+                if st[_at(p, ST_FOLD)] == 0 and bettor[p] >= 0:
                     bluff_out[p, bettor[p], 3] += 1.0
         for p in range(n):
             u = payoff(st, params, p)

@@ -2,7 +2,7 @@
 and three-handed on the river (:mod:`.multiway`: :mod:`.tree3`, :mod:`._payoffs3`, :mod:`._kernels3`)
 and on the turn (:mod:`.turn3`: Monte Carlo CFR over river cards, :mod:`._mccfr3`).
 
-:mod:`.spot` states a spot (game, deck, board, ranges, pot, stack, bet tree as
+:mod:`.card_spot` states a spot (game, deck, board, ranges, pot, stack, bet tree as
 postflop-solver's ``TreeConfig``); :mod:`.tree` builds and expands its tree;
 :mod:`.dilemma` (with the kernel :mod:`._payoffs`) settles every terminal of a Dilemma
 Hold'em spot with the real settlement, per class of holdings; :mod:`._kernels` runs
@@ -18,15 +18,15 @@ import importlib
 from typing import Any
 
 _LAZY = {
-    "BetSize": "analysis.solvers.cards.spot",
-    "BetTree": "analysis.solvers.cards.spot",
+    "BetSize": "analysis.solvers.cards.card_spot",
+    "BetTree": "analysis.solvers.cards.card_spot",
     "CardSolver": "analysis.solvers.cards.solver",
     "DilemmaTable": "analysis.solvers.cards.dilemma",
     "MultiwaySolution": "analysis.solvers.cards.multiway",
     "MultiwaySolver": "analysis.solvers.cards.multiway",
-    "Spot": "analysis.solvers.cards.spot",
-    "SpotError": "analysis.solvers.cards.spot",
-    "StreetSizes": "analysis.solvers.cards.spot",
+    "CardSpot": "analysis.solvers.cards.card_spot",
+    "SpotError": "analysis.solvers.cards.card_spot",
+    "StreetSizes": "analysis.solvers.cards.card_spot",
     "TurnSolution3": "analysis.solvers.cards.turn3",
     "TurnSolver3": "analysis.solvers.cards.turn3",
     "SpotSolution": "analysis.solvers.cards.solution",

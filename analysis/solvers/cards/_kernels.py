@@ -53,7 +53,7 @@ from numba import prange
 
 from evaluator.jit import kernel
 
-from ._payoffs import S_LOSE_MINUS_TIE, S_TIE, S_WIN_MINUS_TIE
+from ._payoffs import SD_LOSE_MINUS_TIE, SD_TIE, SD_WIN_MINUS_TIE
 from .tree import AMOUNT as AMT
 from .tree import BOARD as BRD
 from .tree import (
@@ -313,7 +313,7 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, sums, out):
     sid = nodes[v, PAY]
     tab = tree[10][sid, trav]
     groups = tree[12][sid, trav]
-    tie, win, lose = tab[S_TIE], tab[S_WIN_MINUS_TIE], tab[S_LOSE_MINUS_TIE]
+    tie, win, lose = tab[SD_TIE], tab[SD_WIN_MINUS_TIE], tab[SD_LOSE_MINUS_TIE]
     nt = count[trav, b]
     no = count[opp, b]
     ht, st, ct = holding[trav, b], score[trav, b], cards[trav, b]
@@ -384,7 +384,7 @@ def _one_group_showdown(tab, rep, nt, no, ht, st, ct, ho, so, co, tc, same, reac
                 minus[co[j, 0]] += r
                 minus[co[j, 1]] += r
             j += 1
-        out[ht[i]] = tab[S_WIN_MINUS_TIE, tc[ht[i]], rep] * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
+        out[ht[i]] = tab[SD_WIN_MINUS_TIE, tc[ht[i]], rep] * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
     while j < no:
         r = reach[ho[j]]
         if r != 0.0:
@@ -412,8 +412,8 @@ def _one_group_showdown(tab, rep, nt, no, ht, st, ct, ho, so, co, tc, same, reac
         x = all_total - every[c1] - every[c2]
         if same[h] >= 0:
             x += reach[same[h]]
-        out[h] = (out[h] + tab[S_TIE, a, rep] * x
-                  + tab[S_LOSE_MINUS_TIE, a, rep] * (total - minus[c1] - minus[c2])) * inv
+        out[h] = (out[h] + tab[SD_TIE, a, rep] * x
+                  + tab[SD_LOSE_MINUS_TIE, a, rep] * (total - minus[c1] - minus[c2])) * inv
 
 
 @kernel

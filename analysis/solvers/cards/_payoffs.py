@@ -43,7 +43,7 @@ from evaluator.jit import kernel
 
 # showdown table rows (per player, from that player's side): the tie payoff, then win and
 # loss as differences from it (what the kernels' sweeps add)
-S_TIE, S_WIN_MINUS_TIE, S_LOSE_MINUS_TIE = 0, 1, 2
+SD_TIE, SD_WIN_MINUS_TIE, SD_LOSE_MINUS_TIE = 0, 1, 2
 # ints: one row per spot
 I_POT, I_STACK, I_BANK1, I_BANK2, I_BANK3, I_LEVEL, I_N_ROOT, I_ROOT_STREET = range(8)
 N_INTS = 8
@@ -87,7 +87,7 @@ def _fill(players, board, table, ints, root, dealt0, dealt1, amount, last, reps,
 
 @kernel
 def settle_situations(ints, root, reps, folds, showdowns, deck, rules, fold_tab, sd_tab):
-    """Fill ``fold_tab[f, p, own class, other class]`` and ``sd_tab[s, p, S_*, own, other]``.
+    """Fill ``fold_tab[f, p, own class, other class]`` and ``sd_tab[s, p, SD_*, own, other]``.
 
     ``folds`` rows: (first dealt card, second dealt card, chips put in since the root,
     folder); ``showdowns`` rows: (first dealt card, second dealt card, chips put in); -1 for
@@ -122,9 +122,9 @@ def settle_situations(ints, root, reps, folds, showdowns, deck, rules, fold_tab,
                     settle_core(players, 2, board, table, deck, rules, out)
                     pays[o, 0] = players[0, P_FINAL] - base
                     pays[o, 1] = players[1, P_FINAL] - base
-                sd_tab[s, 0, S_TIE, a, b] = pays[1, 0]
-                sd_tab[s, 0, S_WIN_MINUS_TIE, a, b] = pays[0, 0] - pays[1, 0]
-                sd_tab[s, 0, S_LOSE_MINUS_TIE, a, b] = pays[2, 0] - pays[1, 0]
-                sd_tab[s, 1, S_TIE, b, a] = pays[1, 1]
-                sd_tab[s, 1, S_WIN_MINUS_TIE, b, a] = pays[2, 1] - pays[1, 1]
-                sd_tab[s, 1, S_LOSE_MINUS_TIE, b, a] = pays[0, 1] - pays[1, 1]
+                sd_tab[s, 0, SD_TIE, a, b] = pays[1, 0]
+                sd_tab[s, 0, SD_WIN_MINUS_TIE, a, b] = pays[0, 0] - pays[1, 0]
+                sd_tab[s, 0, SD_LOSE_MINUS_TIE, a, b] = pays[2, 0] - pays[1, 0]
+                sd_tab[s, 1, SD_TIE, b, a] = pays[1, 1]
+                sd_tab[s, 1, SD_WIN_MINUS_TIE, b, a] = pays[2, 1] - pays[1, 1]
+                sd_tab[s, 1, SD_LOSE_MINUS_TIE, b, a] = pays[0, 1] - pays[1, 1]

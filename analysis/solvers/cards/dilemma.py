@@ -37,14 +37,12 @@ from analysis.dilemma.effects import COLOUR_GREEN
 from analysis.dilemma.settlement import Rules
 from analysis.dilemma.settlement.rules import parse_pairs
 from analysis.dilemma.settlement.state import lowest_level, parse_bank
-from analysis.dilemma.table import Table
+from analysis.dilemma.table import DEFAULT_BANK, Table
 from evaluator.errors import LabError
 
 from . import _payoffs as P
 
 __all__ = ["DilemmaTable", "class_groups", "holding_classes", "payoff_tables"]
-
-DEFAULT_BANK = (300, 700, 500)
 
 
 @dataclass(frozen=True)
@@ -61,7 +59,7 @@ class DilemmaTable:
     rules: Rules = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        from .spot import SpotError
+        from .card_spot import SpotError
 
         try:
             deck = load_deck(self.deck_name)
@@ -83,7 +81,7 @@ class DilemmaTable:
               bank: str | Sequence[int] | None = None, level: int | None = None) -> DilemmaTable:
         """From CLI or TOML values: ``--deck``, ``--rule NAME=VALUE`` (or a mapping), ``--bank
         300,700,500`` and ``--level`` (default: the lowest the bank allows)."""
-        from .spot import SpotError
+        from .card_spot import SpotError
 
         try:
             pairs = parse_pairs(list(rules)) if rules is not None and not isinstance(rules, Mapping) \
@@ -114,7 +112,7 @@ class DilemmaTable:
     @classmethod
     def from_dict(cls, d: dict) -> DilemmaTable:
         """The table :meth:`describe` wrote; the deck must still have the same cards."""
-        from .spot import SpotError
+        from .card_spot import SpotError
 
         table = cls(str(d["deck"]), tuple(sorted((str(k), str(v)) for k, v in dict(d["rules"]).items())),
                     tuple(int(x) for x in d["bank"]), int(d["level"]))  # type: ignore[arg-type]

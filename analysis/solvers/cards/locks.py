@@ -29,8 +29,8 @@ from analysis.core.strategy import Decision
 from analysis.studies.fold_vs_check.models import OpponentModel, load_model
 from evaluator.strength import holding_strengths
 
+from .card_spot import SpotError
 from .solver import CardSolver
-from .spot import SpotError
 from .tree import A_ALLIN, A_BET, A_CALL, A_CHECK, A_FOLD, AMOUNT, DEALT0, DEALT1, PLAYER
 
 STREET_OF_BOARD = {3: 1, 4: 2, 5: 3}

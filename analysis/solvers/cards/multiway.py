@@ -2,9 +2,9 @@
 
 Typical use::
 
-    from analysis.solvers.cards import Spot
+    from analysis.solvers.cards import CardSpot
     from analysis.solvers.cards.multiway import solve_multiway
-    spot = Spot.multiway("4s9h3d6c2h", ("8s7s", "random", "random"), pot=120, stack=980, bank="40,700,500")
+    spot = CardSpot.multiway("4s9h3d6c2h", ("8s7s", "random", "random"), pot=120, stack=980, bank="40,700,500")
     solution = solve_multiway(spot, target_pct=0.3)
     solution.fold_or_check()                # the first player's 8s7s: folds for free, checks or indifferent
 
@@ -43,10 +43,10 @@ from ._kernels import (
 )
 from ._payoffs import I_BANK1, I_BANK3, I_LEVEL, I_POT, I_STACK, N_INTS
 from ._payoffs3 import settle_situations3
+from .card_spot import CardSpot, SpotError
 from .dilemma import holding_classes
 from .solution import DEFAULT_TOLERANCE_PCT, FORMAT3, decision_frame, fold_or_check_frame
 from .solver import CHECK_EVERY, Progress
-from .spot import Spot, SpotError
 from .tree import DECISION, action_label
 from .tree3 import (
     COUNT,
@@ -70,7 +70,7 @@ SEATS = ("first", "second", "third")
 MEASURE = "NashConv (exact)"
 
 
-def build_hands(spot: Spot) -> tuple[tuple, np.ndarray, list[np.ndarray]]:
+def build_hands(spot: CardSpot) -> tuple[tuple, np.ndarray, list[np.ndarray]]:
     """The kernels' holding arrays (see :mod:`._kernels3`), the weights ``float64[3, H]`` and
     each player's holdings."""
     held = [spot.holdings(p) for p in range(N_PLAYERS)]
@@ -78,7 +78,7 @@ def build_hands(spot: Spot) -> tuple[tuple, np.ndarray, list[np.ndarray]]:
     return hands, weights, [c for c, _ in held]
 
 
-def board_hands(spot: Spot, held: list[tuple[np.ndarray, np.ndarray]], board: list[int] | None,
+def board_hands(spot: CardSpot, held: list[tuple[np.ndarray, np.ndarray]], board: list[int] | None,
                 dead: int = -1) -> tuple[tuple, np.ndarray]:
     """The kernels' holding arrays of the holdings ``held`` (per player: combos and weights)
     scored on the five-card ``board`` (``None``: no scores, for ends without a showdown), and the
@@ -126,7 +126,7 @@ def board_hands(spot: Spot, held: list[tuple[np.ndarray, np.ndarray]], board: li
     return hands, weights
 
 
-def payoff_table3(spot: Spot, situations: np.ndarray, combos: list[np.ndarray], cls: np.ndarray,
+def payoff_table3(spot: CardSpot, situations: np.ndarray, combos: list[np.ndarray], cls: np.ndarray,
                   board: Sequence[int] | None = None) -> np.ndarray:
     """``float64[S, 3, 8, K, K, K]``: each player's payoff per situation, winner set and triple of
     classes (:func:`._payoffs3.settle_situations3`) on ``board`` (default the spot's; five cards
@@ -199,7 +199,7 @@ class NodeTable3:
 class MultiwaySolver(NodeTable3):
     """DCFR (postflop-solver's) or CFR+ on one three-handed river spot, with exact NashConv."""
 
-    def __init__(self, spot: Spot, method: str = "dcfr") -> None:
+    def __init__(self, spot: CardSpot, method: str = "dcfr") -> None:
         if method not in METHODS:
             raise SpotError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
         if spot.players != N_PLAYERS:
@@ -431,7 +431,7 @@ class MultiwaySolution:
                 "nodes": int(self.solver.tree.nodes.shape[0])}
 
 
-def solve_multiway(spot: Spot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
+def solve_multiway(spot: CardSpot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
                    progress: Progress | None = None, tolerance: float | None = None) -> MultiwaySolution:
     """Solve a three-handed river ``spot`` until NashConv <= ``target_pct``% of the pot or ``max_iterations``."""
     solver = MultiwaySolver(spot, method)
@@ -442,7 +442,7 @@ def solve_multiway(spot: Spot, *, target_pct: float = 0.3, max_iterations: int =
 def load_multiway(path: str | Path, info: dict, arrays: dict[str, np.ndarray]) -> MultiwaySolution:
     """The solution :meth:`MultiwaySolution.save` wrote (``info`` and ``arrays`` read from it)."""
     try:
-        solver = MultiwaySolver(Spot.from_dict(info["spot"]), info["method"])
+        solver = MultiwaySolver(CardSpot.from_dict(info["spot"]), info["method"])
     except (KeyError, TypeError, ValueError) as exc:
         raise SpotError(f"solution file {path}: unreadable spot ({exc})") from None
     expected = [max(int(x), 1) for x in solver.tree.storage]

@@ -52,8 +52,8 @@ import pandas as pd
 from analysis.core.io import atomic_path
 
 from . import _kernels as K
+from .card_spot import CardSpot, SpotError
 from .solver import CardSolver, Progress
-from .spot import Spot, SpotError
 from .summary import SUMMARY_KEYS, group_order, holding_groups
 from .tree import (
     CARD,
@@ -415,7 +415,7 @@ def _compatible_mass(solver: CardSolver, player: int, reach: np.ndarray) -> np.n
     return reach[:no].sum() - minus[c[:, 0]] - minus[c[:, 1]] + back
 
 
-def solve_spot(spot: Spot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
+def solve_spot(spot: CardSpot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
                progress: Progress | None = None, tolerance: float | None = None,
                locks: dict | None = None) -> SpotSolution:
     """Solve ``spot`` until exploitability <= ``target_pct``% of the pot or ``max_iterations``
@@ -462,7 +462,7 @@ def load_solution(path: str | Path) -> SpotSolution:
     if not isinstance(info, dict) or info.get("format") != FORMAT:
         raise SpotError(f"{path} is not a card-solver solution file (format {FORMAT})")
     try:
-        solver = CardSolver(Spot.from_dict(info["spot"]), info["method"], isomorphism=not info.get("locked"))
+        solver = CardSolver(CardSpot.from_dict(info["spot"]), info["method"], isomorphism=not info.get("locked"))
     except (KeyError, TypeError, ValueError) as exc:
         raise SpotError(f"solution file {path}: unreadable spot ({exc})") from None
     expected = [int(x) for x in solver.tree.storage]

@@ -2,8 +2,8 @@
 
 Typical use::
 
-    from analysis.solvers.cards import Spot, CardSolver
-    spot = Spot.holdem("Td9d6hQc", "66+, A8s+", "QQ-22, ATo+", pot=200, stack=900)
+    from analysis.solvers.cards import CardSpot, CardSolver
+    spot = CardSpot.holdem("Td9d6hQc", "66+, A8s+", "QQ-22, ATo+", pot=200, stack=900)
     solver = CardSolver(spot)
     solver.run(target_pct=0.3)              # iterate until exploitability <= 0.3% of the pot
     solver.exploitability                   # chips
@@ -26,9 +26,9 @@ from evaluator import evaluate_batch
 
 from ..methods import method_named
 from . import _kernels as K
+from .card_spot import CardSpot, SpotError
 from .dilemma import payoff_tables
 from .schedule import next_check
-from .spot import Spot, SpotError
 from .tree import (
     CARD,
     CHANCE,
@@ -84,7 +84,7 @@ class Tables:
         return int(self.fold_tab.shape[2])
 
 
-def build_tables(spot: Spot, tree: ExpandedTree) -> Tables:
+def build_tables(spot: CardSpot, tree: ExpandedTree) -> Tables:
     """Holding arrays; per river board, each holding's strength and the order by strength; for
     Dilemma Hold'em, the holdings' classes and the settled payoff of every terminal situation."""
     boards = tree.boards
@@ -159,7 +159,7 @@ def _one_set_at_a_time() -> Iterator[None]:
         numba.set_parallel_chunksize(previous)
 
 
-def suit_swaps(spot: Spot) -> list[tuple[int, int]]:
+def suit_swaps(spot: CardSpot) -> list[tuple[int, int]]:
     """Pairs of suits whose swap leaves the board, both ranges (with their weights) and, in
     Dilemma Hold'em, every card's corners and effect unchanged."""
     spec = spot.spec
@@ -192,14 +192,14 @@ def suit_swaps(spot: Spot) -> list[tuple[int, int]]:
     return out
 
 
-def mirror_cards(spot: Spot, swaps: list[tuple[int, int]]) -> dict[int, tuple[int, int]]:
+def mirror_cards(spot: CardSpot, swaps: list[tuple[int, int]]) -> dict[int, tuple[int, int]]:
     """Cards of the first chance nodes that mirror a lower card under a suit swap: ``{card:
     (reference card, swap number)}`` (cards in increasing order; a reference never mirrors)."""
     cards = [c for c in range(spot.spec.n_cards) if c not in spot.board]
     return mirror_map(cards, (), swaps, spot.spec.n_suits)
 
 
-def isomorphic_tasks(spot: Spot, tree: ExpandedTree, tables: Tables, task_parent: np.ndarray,
+def isomorphic_tasks(spot: CardSpot, tree: ExpandedTree, tables: Tables, task_parent: np.ndarray,
                      swaps: list[tuple[int, int]], mirrors: dict[int, tuple[int, int]],
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The tasks to walk, each task's reference task (-1 if walked) and swap, and the holding
@@ -231,7 +231,7 @@ def isomorphic_tasks(spot: Spot, tree: ExpandedTree, tables: Tables, task_parent
 class CardSolver:
     """DCFR (postflop-solver's) or CFR+ on one heads-up spot, with exact exploitability."""
 
-    def __init__(self, spot: Spot, method: str = "dcfr", isomorphism: bool = True) -> None:
+    def __init__(self, spot: CardSpot, method: str = "dcfr", isomorphism: bool = True) -> None:
         method = method_named(method, METHODS, SpotError).name
         if spot.table is not None and spot.table.rules.kickers != "all":
             raise SpotError("the card-level solver compares every kicker (rule kickers=all): its strengths and "

@@ -9,13 +9,13 @@ from __future__ import annotations
 from analysis.studies.made_hands import DRAWS, MADE_HANDS, draw, made_hand
 from analysis.studies.ranges import class_of_combo, combo_index, starting_classes
 
-from .spot import Spot
+from .card_spot import CardSpot
 
 SUMMARY_KEYS: tuple[str, ...] = ("made_hand", "draw", "class")
 """What a summary can group by."""
 
 
-def holding_groups(spot: Spot, player: int, board: list[int], by: str) -> list[str]:
+def holding_groups(spot: CardSpot, player: int, board: list[int], by: str) -> list[str]:
     """The group of each of ``player``'s holdings (in the spot's holding order) on ``board``."""
     spec = spot.spec
     combos = spot.holdings(player)[0]
@@ -28,7 +28,7 @@ def holding_groups(spot: Spot, player: int, board: list[int], by: str) -> list[s
             for a, b in combos]
 
 
-def group_order(by: str, spot: Spot) -> tuple[str, ...]:
+def group_order(by: str, spot: CardSpot) -> tuple[str, ...]:
     """Every group name of ``by``, strongest first (starting classes in the deck's table order)."""
     if by == "made_hand":
         return MADE_HANDS

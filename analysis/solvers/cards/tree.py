@@ -47,7 +47,7 @@ from ..protocol import CHANCE as _P_CHANCE
 from ..protocol import DECISION as _P_DECISION
 from ..protocol import TERMINAL as _P_TERMINAL
 from ..protocol import TreeShape, shape_from
-from .spot import ALLIN, POT, PREV, Spot, SpotError
+from .card_spot import ALLIN, POT, PREV, CardSpot, SpotError
 
 FOLD, SHOWDOWN, CHANCE, DECISION = 0, 1, 2, 3
 (KIND, PLAYER, FIRST, COUNT, END, DEPTH, IDX, CARD, DEALT0, DEALT1, BOARD, SLOT, AMOUNT,
@@ -106,14 +106,14 @@ class _Info:
         return _Info(code, num_bets, allin, (stacks[0], stacks[1]), prev)
 
 
-def action_tree(spot: Spot) -> PublicNode:
+def action_tree(spot: CardSpot) -> PublicNode:
     """The public betting tree of ``spot`` (player 0 first on every street)."""
     root = PublicNode(DECISION, spot.street, 0, player=0)
     _build(spot, root, _Info(stacks=(spot.stack, spot.stack)))
     return root
 
 
-def _build(spot: Spot, node: PublicNode, info: _Info) -> None:
+def _build(spot: CardSpot, node: PublicNode, info: _Info) -> None:
     if node.kind in (FOLD, SHOWDOWN):
         return
     if node.kind == CHANCE:
@@ -134,7 +134,7 @@ def _build(spot: Spot, node: PublicNode, info: _Info) -> None:
         _build(spot, child, info.after(node.player, action))
 
 
-def _actions(spot: Spot, node: PublicNode, info: _Info) -> list[tuple[int, int]]:
+def _actions(spot: CardSpot, node: PublicNode, info: _Info) -> list[tuple[int, int]]:
     """The sorted, deduplicated actions at a decision node (postflop-solver's ``push_actions``)."""
     tree = spot.tree
     player = node.player
@@ -278,7 +278,7 @@ class ExpandedTree:
                           infoset_actions=sum(self.storage))
 
 
-def expand(spot: Spot, root: PublicNode, n_holdings: tuple[int, int],
+def expand(spot: CardSpot, root: PublicNode, n_holdings: tuple[int, int],
            mirrored: frozenset[int] = frozenset(), swaps: Sequence[tuple[int, int]] = ()) -> ExpandedTree:
     """Write the tree out with every turn and river card (see the module doc).
 

@@ -46,7 +46,7 @@ from ..protocol import CHANCE as P_CHANCE
 from ..protocol import DECISION as P_DECISION
 from ..protocol import TERMINAL as P_TERMINAL
 from ..protocol import TreeShape, shape_from
-from .spot import POT, PREV, Spot, SpotError
+from .card_spot import POT, PREV, CardSpot, SpotError
 from .tree import (
     A_ALLIN,
     A_BET,
@@ -111,7 +111,7 @@ def _next(todo: int, after: int) -> int:
     return -1
 
 
-def action_tree3(spot: Spot) -> PublicNode3:
+def action_tree3(spot: CardSpot) -> PublicNode3:
     """The public betting tree of a three-handed turn or river ``spot`` (see the module doc)."""
     if spot.players != N_PLAYERS:
         raise SpotError(f"a three-handed tree needs three ranges, not {spot.players}")
@@ -124,7 +124,7 @@ def action_tree3(spot: Spot) -> PublicNode3:
     return root
 
 
-def _round_over(spot: Spot, st: _State) -> PublicNode3:
+def _round_over(spot: CardSpot, st: _State) -> PublicNode3:
     """The node after a betting round that leaves two or three players in: the river card
     (``CHANCE``, its one public child the river round) after the turn, else the showdown."""
     if st.street == 2:
@@ -141,7 +141,7 @@ def _round_over(spot: Spot, st: _State) -> PublicNode3:
     return node
 
 
-def _build(spot: Spot, node: PublicNode3, st: _State, count: list[int]) -> None:
+def _build(spot: CardSpot, node: PublicNode3, st: _State, count: list[int]) -> None:
     for action in _actions(spot, node.player, st):
         child_state = _after(spot, node.player, st, action)
         count[0] += 1
@@ -169,7 +169,7 @@ def _build(spot: Spot, node: PublicNode3, st: _State, count: list[int]) -> None:
                                        child_state.turn_folds), count)
 
 
-def _after(spot: Spot, p: int, st: _State, action: tuple[int, int]) -> _State:
+def _after(spot: CardSpot, p: int, st: _State, action: tuple[int, int]) -> _State:
     code, amount = action
     put = list(st.put)
     live, todo, num_bets, inc = st.live, st.todo & ~(1 << p), st.num_bets, st.inc
@@ -192,7 +192,7 @@ def _after(spot: Spot, p: int, st: _State, action: tuple[int, int]) -> _State:
     return _State((put[0], put[1], put[2]), live, todo & live, num_bets, inc, st.street, st.prior, turn_folds)
 
 
-def _actions(spot: Spot, p: int, st: _State) -> list[tuple[int, int]]:
+def _actions(spot: CardSpot, p: int, st: _State) -> list[tuple[int, int]]:
     """The sorted, deduplicated actions of player ``p`` (see the module doc); amounts are the
     chips put in on the street (bet *to*), all-in is the stack left at the street's start."""
     tree = spot.tree

@@ -2,9 +2,9 @@
 
 Typical use::
 
-    from analysis.solvers.cards import Spot
+    from analysis.solvers.cards import CardSpot
     from analysis.solvers.cards.turn3 import solve_turn3
-    spot = Spot.multiway("4s9h3d6c", ("8s7s", "random", "random"), pot=120, stack=980, bank="40,700,500")
+    spot = CardSpot.multiway("4s9h3d6c", ("8s7s", "random", "random"), pot=120, stack=980, bank="40,700,500")
     solution = solve_turn3(spot, method="mccfr", seed=1, target_pct=1.0)
     solution.manifest()["exploitability_measure"]     # "NashConv (exact)"
 
@@ -39,9 +39,9 @@ from ._kernels import (
     MODE_EV,
     N_COEFS,
 )
+from .card_spot import CardSpot, SpotError
 from .multiway import MultiwaySolution, NodeTable3, board_hands, payoff_table3
 from .solver import CHECK_EVERY, Progress
-from .spot import Spot, SpotError
 from .tree import CHANCE, DECISION
 from .tree3 import CARD, COUNT, KIND, N_PLAYERS, PLAYER, Tree3, action_tree3, expand3
 
@@ -58,7 +58,7 @@ _STACKED = (3, 4, 5, 6, 7, 8, 9, 10)
 """Slots of the holding arrays that depend on the board (one per river card, then the turn's)."""
 
 
-def build_turn_hands(spot: Spot, river_cards: Sequence[int]) -> tuple[tuple, np.ndarray, np.ndarray]:
+def build_turn_hands(spot: CardSpot, river_cards: Sequence[int]) -> tuple[tuple, np.ndarray, np.ndarray]:
     """The holding arrays with a leading axis per river card (the last for the turn's fold ends,
     unscored), the turn weights and ``alive`` (float64[C, 3, H]: 0 where a holding holds the card)."""
     held = [spot.holdings(p) for p in range(N_PLAYERS)]
@@ -80,7 +80,7 @@ class TurnSolver3(NodeTable3):
     """Monte Carlo CFR (``mccfr``: one river card per walk) or exact CFR (``dcfr``, ``cfr+``: every
     river card) on a three-handed turn spot, with exact NashConv."""
 
-    def __init__(self, spot: Spot, method: str = "mccfr", seed: int = 0, per_walk: int = 1) -> None:
+    def __init__(self, spot: CardSpot, method: str = "mccfr", seed: int = 0, per_walk: int = 1) -> None:
         method = method_named(method, METHODS, SpotError).name
         if method not in METHODS:
             raise SpotError(f"unknown method {method!r} for a three-handed turn spot: choose one of "
@@ -254,7 +254,7 @@ class TurnSolution3(MultiwaySolution):
         raise SpotError("solution files (--state) hold river spots only for now")
 
 
-def solve_turn3(spot: Spot, *, method: str = "mccfr", seed: int = 0, per_walk: int = 1, target_pct: float = 1.0,
+def solve_turn3(spot: CardSpot, *, method: str = "mccfr", seed: int = 0, per_walk: int = 1, target_pct: float = 1.0,
                 max_iterations: int = 10_000, check_every: int | None = None,
                 progress: Progress | None = None) -> TurnSolution3:
     """Solve a three-handed turn ``spot`` until NashConv <= ``target_pct``% of the pot or ``max_iterations``."""

@@ -13,11 +13,11 @@ the abstraction's chance), settles it once per terminal class
   players the other player's strategy is added during ``i``'s regret walk; with
   three or more an *averaging walk* (owner sampled, everyone else expanded) adds
   the owner's strategy, so every iteration is weighted by the owner's reach only.
-  With ``opts[S_LINEAR]`` iteration ``t`` counts ``t`` times (linear averaging, as
+  With ``opts[O_LINEAR]`` iteration ``t`` counts ``t`` times (linear averaging, as
   DCFR and Pluribus discount early play): on the three-handed abstraction the
   uniform play of the first iterations otherwise lingers in the average (a
   fold-for-free frequency of 7% on the bare deck after 40,000 iterations, 0.6%
-  with linear averaging, 0.07% after 400,000). ``opts[S_PLUS]`` floors regrets
+  with linear averaging, 0.07% after 400,000). ``opts[O_PLUS]`` floors regrets
   at zero (regret-matching+; worse here, kept as an option).
 
 The information set of player ``p`` at decision node ``v`` is the block row
@@ -52,7 +52,7 @@ from .public_tree import (
     TERMINAL,
 )
 
-S_LINEAR, S_PLUS = 0, 1
+O_LINEAR, O_PLUS = 0, 1
 """Entries of ``opts``: weight iteration ``t``'s strategy by ``t`` (linear averaging, as
 DCFR/Pluribus discount early play); floor regrets at zero after each update (regret-matching+)."""
 
@@ -175,7 +175,7 @@ def sampled_iterations(tree, deals, settle_args, tables, key, iterations, opts, 
     ``tree`` = ``PublicTree.kernel_args``; ``deals`` = ``(records, hist)``; ``settle_args`` =
     ``(game, deck, rules)``; ``tables`` = ``(regret, ssum)`` float64 flat arrays, updated;
     ``key``: the generator key; ``iterations`` = ``(first_iteration, n_iterations)``; ``opts``:
-    int64 ``S_*`` entries; ``scratch`` = ``(iwork, value, sigma, money, winners, players,
+    int64 ``O_*`` entries; ``scratch`` = ``(iwork, value, sigma, money, winners, players,
     board, table, out)``.
     """
     nodes, _, _, _, classes, _ = tree
@@ -188,8 +188,8 @@ def sampled_iterations(tree, deals, settle_args, tables, key, iterations, opts, 
     settled = (money, winners)
     n = game[G_PLAYERS]
     n_deals = records.shape[0]
-    linear = opts[S_LINEAR] != 0
-    floor = opts[S_PLUS] != 0
+    linear = opts[O_LINEAR] != 0
+    floor = opts[O_PLUS] != 0
     rng = np.empty(4, np.uint64)
     for t in range(first_iteration, first_iteration + n_iterations):
         weight = float(t) if linear else 1.0

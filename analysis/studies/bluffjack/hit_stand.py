@@ -43,8 +43,8 @@ from evaluator.errors import LabError
 from . import _kernels as K
 from .plan import (
     EvaluatePlan,
+    HitStandCell,
     ImprovePlan,
-    Spot,
     evaluate_schedule,
     improved_policy,
     state_soft,
@@ -124,7 +124,7 @@ class HitStandResult:
     manifest: dict[str, Any] = field(default_factory=dict)
 
 
-def _threshold_rows(spec: HitStandSpec, spots: list[Spot], rule_sets: list[BluffjackRules],
+def _threshold_rows(spec: HitStandSpec, spots: list[HitStandCell], rule_sets: list[BluffjackRules],
                     u: dict[str, np.ndarray]) -> pd.DataFrame:
     rows = []
     for c, s in enumerate(spots):
@@ -184,7 +184,7 @@ def _stand_from(policy: np.ndarray, visits: np.ndarray, soft: int, stood: int, w
     return stand_from
 
 
-def _best_response(spec: HitStandSpec, spots: list[Spot], best: pd.DataFrame, *,
+def _best_response(spec: HitStandSpec, spots: list[HitStandCell], best: pd.DataFrame, *,
                    backend: Backend | None, progress: Progress | None,
                    state_dir: str | Path | None) -> dict[str, Any]:
     """Policy iteration by rollouts on the base-rule spots; then a fresh evaluation."""
@@ -206,7 +206,7 @@ def _best_response(spec: HitStandSpec, spots: list[Spot], best: pd.DataFrame, *,
             "trials": int(res.trials.sum())}
 
 
-def _policy_frames(spec: HitStandSpec, spots: list[Spot], br: dict[str, Any]
+def _policy_frames(spec: HitStandSpec, spots: list[HitStandCell], br: dict[str, Any]
                    ) -> tuple[pd.DataFrame, pd.DataFrame]:
     policy, info = br["policy"], br["rollouts"]
     rows, summary = [], []
@@ -254,8 +254,8 @@ def hit_stand_study(spec: HitStandSpec = HitStandSpec(), *, backend: Backend | N
     t = spec.opp_threshold
     # the first seat under every rule set (played on the same deals), the other seats under
     # the base rules; each cell of the tables comes from one of the two plans
-    seat0 = [Spot(t, n, 0) for n in spec.opponents]
-    later = [Spot(t, n, p) for n in spec.opponents for p in range(1, n + 1)]
+    seat0 = [HitStandCell(t, n, 0) for n in spec.opponents]
+    later = [HitStandCell(t, n, p) for n in spec.opponents for p in range(1, n + 1)]
     plan = EvaluatePlan(seat0, rules, np.broadcast_to(policies, (len(seat0),) + policies.shape),
                         spec.seed, evaluate_schedule(spec.stderr, spec.trials))
     res = run(plan, backend=backend, progress=progress, state_dir=state_dir,
@@ -274,7 +274,7 @@ def hit_stand_study(spec: HitStandSpec = HitStandSpec(), *, backend: Backend | N
             {r.name: i for i, r in enumerate(rules)}) if c.name == "rules" else c, ignore_index=True)
     best = _best(table)
     frames = {"bluffjack_stand_on": table}
-    base_spots = [Spot(t, n, p) for n in spec.opponents for p in range(n + 1)]
+    base_spots = [HitStandCell(t, n, p) for n in spec.opponents for p in range(n + 1)]
     if spec.best_response:
         br = _best_response(spec, base_spots, best[best["rules"] == base_name], backend=backend,
                             progress=progress, state_dir=state_dir)

@@ -20,13 +20,13 @@ from evaluator.blackjack import BluffjackRules
 
 from . import _kernels as K
 
-__all__ = ["EvaluatePlan", "ImprovePlan", "Spot", "improved_policy", "pack_spots", "threshold_policy"]
+__all__ = ["EvaluatePlan", "ImprovePlan", "HitStandCell", "improved_policy", "pack_spots", "threshold_policy"]
 
 STREAM = 2048
 
 
 @dataclass(frozen=True)
-class Spot:
+class HitStandCell:
     """One cell: the opponents' stand-on total, the number of opponents, the hero's seat."""
 
     opp_threshold: int
@@ -34,7 +34,7 @@ class Spot:
     position: int
 
 
-def pack_spots(spots: list[Spot]) -> tuple[np.ndarray, ...]:
+def pack_spots(spots: list[HitStandCell]) -> tuple[np.ndarray, ...]:
     """``(opp_threshold, opponents, position)`` int64 arrays (the kernels' ``spots``)."""
     return tuple(np.array([getattr(s, f) for s in spots], np.int64)
                  for f in ("opp_threshold", "opponents", "position"))
@@ -58,7 +58,7 @@ def threshold_policy(stand_on: int) -> np.ndarray:
     return (state_total < stand_on).astype(np.int8)
 
 
-def _keys(seed: int, word: str, spots: list[Spot]) -> np.ndarray:
+def _keys(seed: int, word: str, spots: list[HitStandCell]) -> np.ndarray:
     return np.array([derive_key(seed, f"bluffjack-{word}", s.opponents, s.position) for s in spots],
                     np.uint64)
 
@@ -66,7 +66,7 @@ def _keys(seed: int, word: str, spots: list[Spot]) -> np.ndarray:
 class _SpotPlan(Plan):
     stream_size = STREAM
 
-    def __init__(self, spots: list[Spot], rules: list[BluffjackRules], seed: int, word: str) -> None:
+    def __init__(self, spots: list[HitStandCell], rules: list[BluffjackRules], seed: int, word: str) -> None:
         self.spots = spots
         self.packed = pack_spots(spots)
         self.rule_sets = list(rules)
@@ -90,7 +90,7 @@ class EvaluatePlan(_SpotPlan):
 
     name = "bluffjack-evaluate"
 
-    def __init__(self, spots: list[Spot], rules: list[BluffjackRules], policies: np.ndarray,
+    def __init__(self, spots: list[HitStandCell], rules: list[BluffjackRules], policies: np.ndarray,
                  seed: int, schedule: Schedule, word: str = "evaluate") -> None:
         super().__init__(spots, rules, seed, word)
         self.policies = np.ascontiguousarray(policies, np.int8)
@@ -150,7 +150,7 @@ class ImprovePlan(_SpotPlan):
 
     name = "bluffjack-improve"
 
-    def __init__(self, spots: list[Spot], rules: BluffjackRules, policy: np.ndarray,
+    def __init__(self, spots: list[HitStandCell], rules: BluffjackRules, policy: np.ndarray,
                  seed: int, trials: int, word: str) -> None:
         super().__init__(spots, [rules], seed, word)
         self.policy = np.ascontiguousarray(policy, np.int8)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
@@ -12,6 +12,7 @@ from analysis.core.strategy import Decision
 from analysis.dilemma.decks import Deck
 from analysis.dilemma.effects import STREETS, street_code
 from analysis.dilemma.settlement import Rules
+from analysis.dilemma.spot import RANDOM, Spot
 from analysis.dilemma.table import DEFAULT_BANK, Table, TableError
 from evaluator import CardError, format_cards, parse_cards
 from evaluator.errors import LabError
@@ -32,41 +33,72 @@ class SpotError(LabError):
 
 
 @dataclass(frozen=True)
-class Spot:
-    """One decision as a value: the hero's cards or starting class, the board so far, the
-    players, pot and stacks, the opponents' strategy, the continuation, and the table."""
+class Question:
+    """One fold-vs-check question: the spot (:class:`analysis.dilemma.spot.Spot`: the hero
+    first, its opponents holding random cards), the opponents' strategy and the hero's
+    continuation after checking. The spot's fields read through (``hand``, ``street``...)."""
 
-    hand: str
-    street: str = "flop"
-    board: str = ""
-    opponents: int = 1
-    pot: int = 40
-    stack: int | None = None
-    """Chips behind each player at the decision (default: $1,000 less its share of the pot)."""
+    spot: Spot
     model: str = "passive"
     """The opponents' strategy: an opponent model or an engine strategy (name or path)."""
     policy: str = BEST_RESPONSE
     """The continuation after checking: ``best_response`` or a fixed policy."""
-    table: Table | None = field(default=None, compare=False, repr=False)
-    """The table (deck, rules, bank, blind level; ``None``: the default table). A grid's cells
-    leave it to the run's context."""
 
-    def fields(self) -> dict[str, object]:
-        """The spot's plain fields (the table apart), for JSON output."""
-        return {k: getattr(self, k) for k in ("hand", "street", "board", "opponents", "pot", "stack",
-                                              "model", "policy")}
+    @property
+    def hand(self) -> str:
+        """The hero's two cards or starting class."""
+        return self.spot.hands[0]
+
+    @property
+    def opponents(self) -> int:
+        return self.spot.players - 1
+
+    @property
+    def street(self) -> str:
+        return self.spot.street
+
+    @property
+    def board(self) -> str:
+        return self.spot.board
+
+    @property
+    def pot(self) -> int:
+        return self.spot.pot
+
+    @property
+    def stack(self) -> int | None:
+        return self.spot.stack
 
     @property
     def players(self) -> int:
-        return self.opponents + 1
+        return self.spot.players
 
     @property
     def behind(self) -> int:
-        return self.stack if self.stack is not None else 1000 - self.pot // self.players
+        return self.spot.behind
+
+    def fields(self) -> dict[str, object]:
+        """The question's plain fields (the table apart), for JSON output."""
+        return {k: getattr(self, k) for k in ("hand", "street", "board", "opponents", "pot", "stack",
+                                              "model", "policy")}
+
+    def settings(self) -> dict[str, object]:
+        """The fields a run's fingerprint hashes (the same as before the spot was shared)."""
+        table = self.spot.table
+        return {**self.fields(), "table": None if table is None else asdict(table)}
 
     def label(self) -> str:
         board = self.board or "random"
         return f"{self.hand} | {self.street} {board} | {self.opponents} opp | pot {self.pot}"
+
+
+def hero_spot(hand: str, street: str = "flop", board: str = "", opponents: int = 1, pot: int = 40,
+              stack: int | None = None, table: Table | None = None) -> Spot:
+    """The spot of a fold-vs-check question: the hero's ``hand`` first, then ``opponents``
+    players holding random cards."""
+    if not 1 <= opponents <= MAX_PLAYERS - 1:
+        raise SpotError(f"opponents must be 1 to {MAX_PLAYERS - 1}; got {opponents}")
+    return Spot((hand,) + (RANDOM,) * opponents, board, street, pot, stack, table)
 
 
 @dataclass
@@ -82,7 +114,7 @@ class Context:
         default_factory=lambda: [load_policy(name) for name in FIXED_POLICIES])
     """Fixed hero policies by index; the built-in three come first (they are the comparisons)."""
 
-    def model_index(self, name: str, spot: Spot | None = None) -> int:
+    def model_index(self, name: str, spot: Question | None = None) -> int:
         """The index of the opponents' thresholds at ``spot`` (a model's own; an engine
         strategy read at the spot's table: :func:`analysis.core.strategy.threshold_model`)."""
         model = load_model(name, None if spot is None else self.decision(spot))
@@ -92,7 +124,7 @@ class Context:
         self.models.append(model)
         return len(self.models) - 1
 
-    def decision(self, spot: Spot) -> Decision:
+    def decision(self, spot: Question) -> Decision:
         """The table an engine strategy is read at as an opponent of ``spot``: every player
         in, the opponent second to act, the spot's pot and stacks, this level's big blind."""
         return Decision(players=spot.players, position=1, pot=float(spot.pot),
@@ -115,7 +147,7 @@ class Cells:
     """Spots compiled to the kernel's arrays (see :mod:`.layout`), with their labels."""
 
     ctx: Context
-    spots: list[Spot]
+    spots: list[Question]
     cells: np.ndarray
     keys: np.ndarray
     hero_combos: np.ndarray
@@ -179,7 +211,7 @@ def resolve_hand(hand: str, deck: Deck, board: list[int]) -> tuple[list[tuple[in
     return combos, cls.name, cls.n_combos, cls.kind
 
 
-def compile_spots(spots: Sequence[Spot], ctx: Context, seed: int, *, buckets: int = 20,
+def compile_spots(spots: Sequence[Question], ctx: Context, seed: int, *, buckets: int = 20,
                   no_free: bool = False) -> Cells:
     """Validate spots and compile them to kernel arrays; each cell gets its generator keys
     (deals, and the best response's training deals). A best-response cell ``i`` plays plan
@@ -199,6 +231,9 @@ def compile_spots(spots: Sequence[Spot], ctx: Context, seed: int, *, buckets: in
             )
         if not 1 <= spot.opponents <= MAX_PLAYERS - 1:
             raise SpotError(f"opponents must be 1 to {MAX_PLAYERS - 1}; got {spot.opponents}")
+        if any(h != RANDOM for h in spot.spot.hands[1:]):
+            raise SpotError("the fold-vs-check study deals its opponents random cards (their "
+                            f"strategy is the model); got hands {', '.join(spot.spot.hands[1:])}")
         if 2 * spot.players + 5 > deck.n_cards:
             raise SpotError(f"{spot.players} players cannot be dealt from the {deck.n_cards}-card deck")
         sb, bb = ctx.rules.blinds[ctx.level]

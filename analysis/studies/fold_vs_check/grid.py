@@ -21,7 +21,16 @@ from analysis.dilemma.settlement import Rules
 from analysis.runners import Backend, Progress, run
 
 from ..ranges import starting_classes
-from .cells import BEST_RESPONSE, DEFAULT_BANK, Cells, Spot, compile_spots, make_context
+from .answer import abstraction_text
+from .cells import (
+    BEST_RESPONSE,
+    DEFAULT_BANK,
+    Cells,
+    Question,
+    compile_spots,
+    hero_spot,
+    make_context,
+)
 from .layout import (
     BOARD_CLASS_TEXT,
     C_PLAN,
@@ -43,7 +52,6 @@ from .results import (
     summaries,
     weighted_bins,
 )
-from .spot import abstraction_text
 
 
 @dataclass(frozen=True)
@@ -147,10 +155,10 @@ class GridResult:
         return paths
 
 
-def grid_spots(spec: GridSpec, deck: Deck) -> list[Spot]:
-    """The grid's spots in table order: model, street, opponents, then class and pot."""
+def grid_spots(spec: GridSpec, deck: Deck) -> list[Question]:
+    """The grid's questions in table order: model, street, opponents, then class and pot."""
     hands = spec.hands or tuple(c.name for c in starting_classes(deck.spec))
-    return [Spot(h, street, "", opp, pot, None, model, spec.policy)
+    return [Question(hero_spot(h, street, "", opp, pot), model, spec.policy)
             for model in spec.models for street in spec.streets for opp in spec.opponents
             for h in hands for pot in spec.pots]
 

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 import numpy as np
@@ -70,7 +69,7 @@ def _settings(compiled: Cells) -> dict[str, Any]:
     return {
         "deck": ctx.deck.label, "rules": ctx.rules.as_dict(), "bank": list(ctx.bank),
         "level": ctx.level, "models": [m.as_dict() for m in ctx.models],
-        "policies": [p.name for p in ctx.policies], "spots": [asdict(s) for s in compiled.spots],
+        "policies": [p.name for p in ctx.policies], "spots": [s.settings() for s in compiled.spots],
         "strength_bins": compiled.strength_bins, "buckets": compiled.buckets,
         "compare": compiled.compare, "cells": compiled.cells, "keys": compiled.keys,
     }

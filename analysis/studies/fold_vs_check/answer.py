@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -24,6 +24,7 @@ from analysis.core.io import provenance
 from analysis.dilemma.decks import Deck
 from analysis.dilemma.effects import street_code
 from analysis.dilemma.settlement import Rules
+from analysis.dilemma.spot import STREET_OF_BOARD, Spot
 from analysis.dilemma.table import Table
 from analysis.runners import Backend, Progress, run
 from evaluator import parse_cards
@@ -34,9 +35,10 @@ from .cells import (
     DEFAULT_BANK,
     FIXED_POLICIES,
     Cells,
-    Spot,
+    Question,
     SpotError,
     compile_spots,
+    hero_spot,
     load_table,
     make_context,
 )
@@ -67,10 +69,10 @@ def exact_deal_count(spot: Spot, n_cards: int) -> int:
     unseen cards, times the river cards left on the turn."""
     unseen = n_cards - 2 - len(spot.board.split()) if spot.board else n_cards - 2
     deals = 1
-    for k in range(spot.opponents):
+    for k in range(spot.players - 1):
         deals *= math.comb(unseen - 2 * k, 2)
     if street_code(spot.street) == 2:
-        deals *= unseen - 2 * spot.opponents
+        deals *= unseen - 2 * (spot.players - 1)
     return deals
 
 
@@ -82,7 +84,8 @@ EXACT_TEXT = ("exact best response: every deal enumerated, each public history a
 class SpotResult:
     """EV of folding and of checking at one spot, their gap, its breakdown and the plan."""
 
-    spot: Spot
+    question: Question
+    """The spot asked, with the opponents' strategy and the hero's continuation."""
     row: dict[str, Any]
     manifest: dict[str, Any]
     plan: pd.DataFrame = field(default_factory=pd.DataFrame)
@@ -106,7 +109,7 @@ class SpotResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Everything as plain data (JSON output); ``ev_check`` is the main continuation's."""
-        return {"spot": self.spot.fields(), **{k: _plain(v) for k, v in self.row.items()},
+        return {"spot": self.question.fields(), **{k: _plain(v) for k, v in self.row.items()},
                 "ev_check_by_continuation": {
                     r.continuation: {"ev_check": _plain(r.ev_check), "se": _plain(r.ev_check_se)}
                     for r in self.others.itertuples()},
@@ -217,27 +220,26 @@ def evaluate_spot(
     backend: Backend | None = None,
     progress: Progress | None = None,
 ) -> SpotResult:
-    """:func:`evaluate` from keywords: the spot's (``hand`` ... ``level``, the table loaded once)
-    and the run's (``trials`` ... ``progress``, see :class:`RunSettings`). ``street`` defaults to
-    the board's (3 cards flop, 4 turn, 5 river; a random board: the flop)."""
+    """:func:`evaluate` from keywords: the spot's (``hand``, ``board`` ... ``stack``; ``deck`` ...
+    ``level``, the table loaded once), the question's (``model``, ``policy``) and the run's
+    (``trials`` ... ``progress``, see :class:`RunSettings`). ``street`` defaults to the board's
+    (3 cards flop, 4 turn, 5 river; a random board: the flop)."""
     table = load_table(deck, rules, bank, level)
-    if street is None:
-        n_board = len(parse_cards(board, table.deck.spec)) if board else 3
-        street = {3: "flop", 4: "turn", 5: "river"}.get(n_board)
-        if street is None:
-            raise SpotError(f"a board has 3, 4 or 5 cards; got {n_board} ({board})")
-    spot = Spot(hand, street, board, opponents, pot, stack, model, policy, table)
+    spot = hero_spot(hand, street or "", board, opponents, pot, stack, table)
     return evaluate(spot, RunSettings(trials, stderr, max_trials, seed, exact, buckets, train_deals,
-                                      compare, backend, progress))
+                                      compare, backend, progress), model=model, policy=policy)
 
 
-def evaluate(spot: Spot, settings: RunSettings = RunSettings()) -> SpotResult:
-    """EV(fold now) and EV(check and continue) for one spot.
+def evaluate(spot: Spot, settings: RunSettings = RunSettings(), *, model: str = "passive",
+             policy: str = BEST_RESPONSE) -> SpotResult:
+    """EV(fold now) and EV(check and continue) for one spot against ``model``.
 
-    ``spot.hand`` is two cards (``"As 10h"``) or a starting class (``"A10o"``); ``spot.board``
-    the cards so far (3 flop, 4 turn, 5 river) or empty for a random board of
-    ``spot.street``. After checking the hero plays ``spot.policy``: ``best_response`` (default)
-    or a fixed policy (``check_down``, ``check_fold``, ``call_down``); with ``settings.compare``
+    The spot's first hand is the hero's: two cards (``"As 10h"``) or a starting class
+    (``"A10o"``); the others are ``random`` (:func:`.cells.hero_spot` builds it). ``spot.board``
+    is the cards so far (3 flop, 4 turn, 5 river) or empty for a random board of
+    ``spot.street`` (``""``: the board's). After checking the hero plays ``policy``:
+    ``best_response`` (default) or a fixed policy (``check_down``, ``check_fold``,
+    ``call_down``); with ``settings.compare``
     the fixed policies and the best response without free folds are played on the same
     deals. A river or turn spot with known cards against 1 or 2 opponents holding
     random cards is enumerated exactly when that is estimated to take at most
@@ -246,16 +248,22 @@ def evaluate(spot: Spot, settings: RunSettings = RunSettings()) -> SpotResult:
     Monte Carlo stops at ``settings.trials`` or when the gap's SE <= ``settings.stderr``.
     """
     ctx = make_context(spot.table or Table.load())
-    street, board, policy = spot.street, spot.board, spot.policy
+    if not spot.street:
+        n_board = len(parse_cards(spot.board, ctx.deck.spec)) if spot.board else 3
+        if n_board not in STREET_OF_BOARD:
+            raise SpotError(f"a board has 3, 4 or 5 cards; got {n_board} ({spot.board})")
+        spot = replace(spot, street=STREET_OF_BOARD[n_board])
+    question = Question(spot, model, policy)
+    street, board = spot.street, spot.board
     trials, stderr, max_trials, seed = settings.trials, settings.stderr, settings.max_trials, settings.seed
     exact, buckets, train_deals, compare = settings.exact, settings.buckets, settings.train_deals, settings.compare
     backend, progress = settings.backend, settings.progress
     is_br = policy == BEST_RESPONSE
-    compiled = compile_spots([spot], ctx, seed, buckets=buckets, no_free=is_br and compare)
+    compiled = compile_spots([question], ctx, seed, buckets=buckets, no_free=is_br and compare)
     compiled.strength_bins = False
     compiled.compare = compare
     can_enumerate = (street_code(street) in (2, 3) and bool(board) and compiled.combos[0] == 1
-                     and spot.opponents <= 2 and deals_random(ctx.models[0], ctx.deck))
+                     and question.opponents <= 2 and deals_random(ctx.models[0], ctx.deck))
     if exact and not can_enumerate:
         raise SpotError("exact enumeration needs a river or turn spot with the hero's cards and the "
                         "board given, 1 or 2 opponents, and a model dealing random holdings")
@@ -279,11 +287,11 @@ def evaluate(spot: Spot, settings: RunSettings = RunSettings()) -> SpotResult:
             train = TrainPlan(compiled, train_deals, no_free=compare)
             trained = run(train, backend=backend, progress=progress, label="training the best response")
             plans, reach = train.plans(trained.totals, 1)
-            plan = plan_table(plans[0], reach[0] / max(train_deals, 1), buckets, spot.opponents)
+            plan = plan_table(plans[0], reach[0] / max(train_deals, 1), buckets, question.opponents)
         schedule = gap_schedule(stderr=stderr if trials is None else None, trials=trials,
                                 max_trials=max_trials)
         totals = run(FoldCheckPlan(compiled, schedule, plans), backend=backend, progress=progress,
-                     label=f"spot {spot.label()}").totals
+                     label=f"spot {question.label()}").totals
         others = comparisons(compiled, totals)
         method = "monte carlo"
         abstraction = abstraction_text(buckets, train_deals) if is_br else None
@@ -305,4 +313,4 @@ def evaluate(spot: Spot, settings: RunSettings = RunSettings()) -> SpotResult:
         seed=None if exact else seed, trials=int(row["trials"]), stderr=float(row["gap_se"]),
         exact=bool(exact), method=method, **({"note": note} if note else {}),
     )
-    return SpotResult(spot, row, manifest, plan, others)
+    return SpotResult(question, row, manifest, plan, others)

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analysis.dilemma.spot import Spot
 from evaluator import GameSpec, get_game, parse_cards
 
 from ..errors import SolverError
@@ -38,8 +39,8 @@ from .dilemma import DilemmaTable
 __all__ = [
     "BetSize",
     "BetTree",
+    "CardSpot",
     "SpotError",
-    "Spot",
     "StreetSizes",
     "parse_sizes",
 ]
@@ -186,42 +187,54 @@ def _ranges_to_seats(data: dict) -> None:
 
 
 @dataclass(frozen=True)
-class Spot:
-    """A heads-up spot (two ranges: player 0, out of position, acts first on every street) or a
-    three-handed one (three ranges in the order of action; :mod:`.multiway`).
+class CardSpot:
+    """A spot for the card-level solver: the situation (the shared
+    :class:`analysis.dilemma.spot.Spot`, one range per player in the order of action: two
+    heads-up, player 0 out of position and first on every street, or three, :mod:`.multiway`)
+    with the solver's own parts, the bet tree and, in Dilemma Hold'em, the
+    :class:`DilemmaTable` (the table with its rule options as given, for solution files).
 
-    ``deck`` names the cards (the evaluator's ``holdem`` or ``dilemma``); ``table`` is the
-    Dilemma Hold'em game (``None``: Texas Hold'em rules). ``stack`` is what each player has
-    behind at the root and ``pot`` what is in the middle (put in evenly).
+    The cards are the table's deck (``table=None``: Texas Hold'em rules on the evaluator's
+    ``spot.deck``, ``holdem`` by default). ``stack`` is what each player has behind at the root
+    and ``pot`` what is in the middle (put in evenly). ``board`` (card ids) and ``ranges``
+    (:class:`analysis.studies.ranges.Range`) are the spot's texts parsed.
     """
 
-    deck: str
-    board: tuple[int, ...]
-    ranges: tuple  # two analysis.studies.ranges.Range, player 0 then player 1
-    pot: int
-    stack: int
+    spot: Spot
     tree: BetTree = field(default_factory=lambda: BetTree.uniform("50%, a", "100%"))
     table: DilemmaTable | None = None
+    board: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    ranges: tuple = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        from analysis.studies.ranges import RangeError, parse_range
+
+        if self.table is not None:
+            object.__setattr__(self, "spot", replace(self.spot, table=self.table.table, deck=None))
         spec = self.spec
+        if self.spot.stack is None:
+            raise SpotError("a solver spot states the stack behind each player")
+        try:
+            board = tuple(parse_cards(self.spot.board, spec)) if self.spot.board else ()
+            ranges = tuple(parse_range(str(text), spec) for text in self.spot.hands)
+        except (RangeError, ValueError) as exc:
+            raise SpotError(str(exc)) from None
+        object.__setattr__(self, "board", board)
+        object.__setattr__(self, "ranges", ranges)
         if len(self.board) not in BOARD_SIZES:
             raise SpotError(f"a board has 3, 4 or 5 cards; got {len(self.board)}")
+        if not self.spot.street:
+            object.__setattr__(self, "spot", replace(self.spot, street=STREETS[BOARD_SIZES[len(board)]]))
         if len(set(self.board)) != len(self.board) or not all(0 <= c < spec.n_cards for c in self.board):
             raise SpotError(f"board repeats a card or has a card outside the {spec.summary}")
         if len(self.ranges) not in (2, 3):
             raise SpotError("a spot has two ranges (heads-up) or three (three-handed)")
         for p, rng in enumerate(self.ranges):
-            if rng.game != spec:
-                raise SpotError(f"range of player {p} is for the {rng.game.summary}, not the {spec.summary}")
             if not len(rng.without(self.board)):
                 raise SpotError(f"range of player {p} ({rng.label}) has no holding left on this board")
         if self.pot <= 0 or self.stack < 0:
             raise SpotError(f"pot must be positive and stack non-negative (pot {self.pot}, stack {self.stack})")
         if self.table is not None:
-            if self.table.deck.spec != spec:
-                raise SpotError(f"the {self.table.deck.name} deck is for the {self.table.deck.spec.summary}, "
-                                f"not the {spec.summary}")
             n = len(self.ranges)
             if self.pot % (n * CHIP_UNIT) or self.stack % CHIP_UNIT:
                 raise SpotError(f"dilemma: chips come in ${CHIP_UNIT} units and the pot is put in evenly, so "
@@ -229,6 +242,31 @@ class Spot:
                                 f"(pot {self.pot}, stack {self.stack})")
             if not self.stack:
                 raise SpotError("dilemma: a player with no chips behind is bankrupt; give a positive stack")
+
+    @classmethod
+    def of(cls, deck: str, board: str | Sequence[int], ranges: Sequence, pot: int, stack: int,
+           tree: BetTree | None = None, table: DilemmaTable | None = None) -> CardSpot:
+        """A spot from parts: the evaluator's ``deck`` name, the board (text or card ids), the
+        ranges (texts or parsed ranges, whose labels parse back to them), pot and stack."""
+        spec = get_game(deck)
+        text = board if isinstance(board, str) else " ".join(spec.card_name(c) for c in board)
+        hands = tuple(r if isinstance(r, str) else r.label for r in ranges)
+        situation = Spot(hands, text, "", int(pot), int(stack), None if table is None else table.table,
+                         None if table is not None else spec.name)
+        return cls(situation, tree if tree is not None else BetTree.uniform("50%, a", "100%"), table)
+
+    @property
+    def deck(self) -> str:
+        """The evaluator's name of the cards (``holdem`` or ``dilemma``)."""
+        return self.table.deck.game if self.table is not None else get_game(self.spot.deck or "holdem").name
+
+    @property
+    def pot(self) -> int:
+        return self.spot.pot
+
+    @property
+    def stack(self) -> int:
+        return int(self.spot.stack)  # type: ignore[arg-type]
 
     @property
     def players(self) -> int:
@@ -258,67 +296,52 @@ class Spot:
 
     @classmethod
     def holdem(cls, board: str, oop: str, ip: str, pot: int, stack: int, bets: str = "50%, a",
-               raises: str = "100%", *, deck: str = "holdem", **tree_options: float) -> Spot:
-        """A spot from texts, e.g. ``Spot.holdem("Td9d6h", "66+", "QQ-22", 200, 900)``."""
-        from analysis.studies.ranges import RangeError, parse_range
-
-        spec = get_game(deck)
+               raises: str = "100%", *, deck: str = "holdem", **tree_options: float) -> CardSpot:
+        """A spot from texts, e.g. ``CardSpot.holdem("Td9d6h", "66+", "QQ-22", 200, 900)``."""
         try:
-            cards = tuple(parse_cards(board, spec))
-            ranges = (parse_range(oop, spec), parse_range(ip, spec))
-        except (RangeError, ValueError) as exc:
+            spec = get_game(deck)
+        except ValueError as exc:
             raise SpotError(str(exc)) from None
-        return cls(spec.name, cards, ranges, int(pot), int(stack), BetTree.uniform(bets, raises, **tree_options))
+        return cls(Spot((oop, ip), board, "", int(pot), int(stack), None, spec.name),
+                   BetTree.uniform(bets, raises, **tree_options))
 
     @classmethod
     def dilemma(cls, board: str, oop: str, ip: str, pot: int, stack: int, bets: str = "100%, a",
                 raises: str = "a", *, deck: str = "reference", rules: Sequence[str] | dict | None = None,
                 bank: str | Sequence[int] | None = None, level: int | None = None, free_fold: bool = True,
-                **tree_options: float) -> Spot:
-        """A Dilemma Hold'em spot from texts, e.g. ``Spot.dilemma("4s9h3d", "random", "random", 40, 980)``."""
+                **tree_options: float) -> CardSpot:
+        """A Dilemma Hold'em spot from texts, e.g. ``CardSpot.dilemma("4s9h3d", "random", "random", 40, 980)``."""
         table = DilemmaTable.parse(deck, rules, bank, level)
-        spot = cls.holdem(board, oop, ip, pot, stack, bets, raises, deck=table.deck.game, **tree_options)
-        return cls(spot.deck, spot.board, spot.ranges, spot.pot, spot.stack,
-                   replace(spot.tree, free_fold=free_fold), table)
+        tree = replace(BetTree.uniform(bets, raises, **tree_options), free_fold=free_fold)
+        return cls(Spot((oop, ip), board, "", int(pot), int(stack), table.table), tree, table)
 
     @classmethod
     def multiway(cls, board: str, ranges: Sequence[str], pot: int, stack: int, bets: str = "100%, a",
                  raises: str = "a", *, game: str = "dilemma", deck: str | None = None,
                  rules: Sequence[str] | dict | None = None, bank: str | Sequence[int] | None = None,
-                 level: int | None = None, free_fold: bool | None = None, **tree_options: float) -> Spot:
-        """A three-handed spot from texts, e.g. ``Spot.multiway("4s9h3d6c2h", ("8s7s", "random",
+                 level: int | None = None, free_fold: bool | None = None, **tree_options: float) -> CardSpot:
+        """A three-handed spot from texts, e.g. ``CardSpot.multiway("4s9h3d6c2h", ("8s7s", "random",
         "random"), 120, 980, bank="40,700,500")`` (ranges in the order of action; the free fold
         on by default in Dilemma Hold'em)."""
-        from analysis.studies.ranges import RangeError, parse_range
-
         if len(ranges) != 3:
             raise SpotError(f"a three-handed spot has three ranges, not {len(ranges)}")
         if game not in GAMES:
             raise SpotError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}")
         table = DilemmaTable.parse(deck, rules, bank, level) if game == "dilemma" else None
         spec = get_game(table.deck.game if table is not None else deck or "holdem")
-        try:
-            cards = tuple(parse_cards(board, spec))
-            parsed = tuple(parse_range(r, spec) for r in ranges)
-        except (RangeError, ValueError) as exc:
-            raise SpotError(str(exc)) from None
         tree = replace(BetTree.uniform(bets, raises, **tree_options),
                        free_fold=game == "dilemma" if free_fold is None else free_fold)
-        return cls(spec.name, cards, parsed, int(pot), int(stack), tree, table)
+        return cls.of(spec.name, board, tuple(ranges), int(pot), int(stack), tree, table)
 
     @classmethod
-    def from_dict(cls, d: dict) -> Spot:
+    def from_dict(cls, d: dict) -> CardSpot:
         """The spot :meth:`describe` wrote (ranges re-parsed from their text)."""
-        from analysis.studies.ranges import parse_range
-
-        spec = get_game(d["deck"])
-        ranges = tuple(parse_range(text, spec) for text in d["ranges"])
         table = DilemmaTable.from_dict(d["table"]) if d.get("game") == "dilemma" else None
-        return cls(spec.name, tuple(parse_cards(d["board"], spec)), ranges, int(d["pot"]), int(d["stack"]),
-                   BetTree.from_dict(d["tree"]), table)
+        return cls.of(d["deck"], d["board"], tuple(d["ranges"]), int(d["pot"]), int(d["stack"]),
+                      BetTree.from_dict(d["tree"]), table)
 
     @classmethod
-    def from_options(cls, path: str | Path | None = None, **given: object) -> Spot:
+    def from_options(cls, path: str | Path | None = None, **given: object) -> CardSpot:
         """A spot from a TOML file and/or options (options win): ``game`` (``holdem`` or
         ``dilemma``), ``deck, board, oop, ip, pot, stack`` (or ``ranges``, one range per player in
         the order of action, two or three, and optionally ``players``); for the dilemma game ``bank``,
@@ -348,10 +371,8 @@ class Spot:
         return cls.build(data, tree)
 
     @classmethod
-    def build(cls, data: dict, tree: dict) -> Spot:
+    def build(cls, data: dict, tree: dict) -> CardSpot:
         """A spot from plain values (see :meth:`from_options`)."""
-        from analysis.studies.ranges import RangeError, parse_range
-
         game = str(data.get("game", "holdem")).strip().lower()
         if game not in GAMES:
             raise SpotError(f"game {game!r}: choose {' or '.join(GAMES)}")
@@ -370,9 +391,7 @@ class Spot:
                                 "cards; effect decks need --game dilemma")
         spec = get_game(deck)
         try:
-            board = tuple(parse_cards(str(data["board"]), spec))
             texts = [data["oop"], data["ip"]] + ([data["third"]] if data.get("third") is not None else [])
-            ranges = tuple(parse_range(str(text), spec) for text in texts)
             default = StreetSizes.parse(str(tree.get("bets", "50%, a")), str(tree.get("raises", "100%")))
             sizes = []
             for street in STREETS:
@@ -385,13 +404,17 @@ class Spot:
             bet_tree = BetTree(tuple(sizes), float(tree.get("add_allin_threshold", 0.0)),  # type: ignore[arg-type]
                                float(tree.get("force_allin_threshold", 0.0)), int(tree.get("raise_cap", 0)),
                                free_fold)
-            return cls(spec.name, board, ranges, int(data["pot"]), int(data["stack"]), bet_tree, table)
-        except (RangeError, ValueError, TypeError, AttributeError) as exc:
+            situation = Spot(tuple(str(t) for t in texts), str(data["board"]), "", int(data["pot"]),
+                             int(data["stack"]), None if table is None else table.table,
+                             None if table is not None else spec.name)
+        except (ValueError, TypeError, AttributeError) as exc:
             raise SpotError(str(exc)) from None
+        return cls(situation, bet_tree, table)
 
     @property
     def spec(self) -> GameSpec:
-        return get_game(self.deck)
+        """The evaluator's game of the cards."""
+        return self.table.deck.spec if self.table is not None else get_game(self.spot.deck or "holdem")
 
     @property
     def street(self) -> int:

@@ -1,0 +1,125 @@
+"""Kernel inputs are grouped (issue 18, item 4): no numba kernel takes more than
+``MAX_POSITIONAL`` positional arguments; related inputs travel as tuples whose parts are
+documented where the kernel is defined. Read from the source with ``ast`` (every function
+under ``analysis/`` and ``evaluator/`` decorated with ``kernel``, ``njit`` or ``jit``).
+
+``WIDE`` lists the kernels still above the limit, each with its count today and why it is
+still there; the test fails on a wide kernel that is not listed, on a listed one that grew, and
+on a listed one that is gone or narrow now (take it off the list). The list only shrinks."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from tests.conftest import ROOT
+
+MAX_POSITIONAL = 8
+KERNEL_DECORATORS = {"kernel", "njit", "jit"}
+
+FOLD_VS_CHECK = ("the fold-vs-check kernels (and evaluator.strength.board_strengths, which "
+                 "fold_vs_check/_deal.py calls) are being reworked for the cold start (issue 22); "
+                 "group them with that work")
+CARDS = "the card-level solver's kernels: not grouped yet (the solvers outside cards/ are, 75c3772)"
+LEAD = "the settlement's public batch kernels (settle_batch, settle_batch_serial): with issue 22"
+TODO = "not grouped yet (issue 18, item 4)"
+
+WIDE = {
+    "analysis/studies/fold_vs_check/_deal.py::relative_script": (10, FOLD_VS_CHECK),
+    "analysis/studies/fold_vs_check/_kernels.py::_begin_deal": (9, FOLD_VS_CHECK),
+    "analysis/studies/fold_vs_check/_kernels.py::backward_induction": (12, FOLD_VS_CHECK),
+    "analysis/studies/fold_vs_check/_kernels.py::chain": (13, FOLD_VS_CHECK),
+    "analysis/studies/fold_vs_check/_kernels.py::eval_deal": (14, FOLD_VS_CHECK),
+    "analysis/studies/fold_vs_check/_kernels.py::eval_stream": (10, FOLD_VS_CHECK),
+    "analysis/studies/fold_vs_check/_kernels.py::eval_streams": (10, FOLD_VS_CHECK),
+    "analysis/studies/fold_vs_check/_kernels.py::exact_eval": (10, FOLD_VS_CHECK),
+    "analysis/studies/fold_vs_check/_kernels.py::train_cell": (10, FOLD_VS_CHECK),
+    "analysis/studies/fold_vs_check/_kernels.py::train_cells": (10, FOLD_VS_CHECK),
+    "analysis/studies/fold_vs_check/_play.py::play": (16, FOLD_VS_CHECK),
+    "evaluator/strength.py::board_strengths": (11, FOLD_VS_CHECK),
+    "analysis/solvers/cards/_kernels.py::_close": (9, CARDS),
+    "analysis/solvers/cards/_kernels.py::_close_ev": (9, CARDS),
+    "analysis/solvers/cards/_kernels.py::_one_group_showdown": (16, CARDS),
+    "analysis/solvers/cards/_kernels.py::_run_set": (11, CARDS),
+    "analysis/solvers/cards/_kernels.py::_run_tasks": (10, CARDS),
+    "analysis/solvers/cards/_kernels.py::check_values": (13, CARDS),
+    "analysis/solvers/cards/_kernels.py::fold_value": (10, CARDS),
+    "analysis/solvers/cards/_kernels.py::iterate": (13, CARDS),
+    "analysis/solvers/cards/_kernels.py::root_values": (13, CARDS),
+    "analysis/solvers/cards/_kernels.py::traverse": (11, CARDS),
+    "analysis/solvers/cards/_kernels.py::walk": (12, CARDS),
+    "analysis/solvers/cards/_kernels3.py::_close": (11, CARDS),
+    "analysis/solvers/cards/_kernels3.py::_cross": (12, CARDS),
+    "analysis/solvers/cards/_kernels3.py::_side": (13, CARDS),
+    "analysis/solvers/cards/_kernels3.py::close_decision": (13, CARDS),
+    "analysis/solvers/cards/_kernels3.py::iterate": (10, CARDS),
+    "analysis/solvers/cards/_kernels3.py::root_values": (10, CARDS),
+    "analysis/solvers/cards/_mccfr3.py::_terminals_parallel": (9, CARDS),
+    "analysis/solvers/cards/_mccfr3.py::_value_terminal": (9, CARDS),
+    "analysis/solvers/cards/_mccfr3.py::iterate": (13, CARDS),
+    "analysis/solvers/cards/_mccfr3.py::root_values": (12, CARDS),
+    "analysis/solvers/cards/_mccfr3.py::walk": (10, CARDS),
+    "analysis/solvers/cards/_payoffs.py::_fill": (12, CARDS),
+    "analysis/solvers/cards/_payoffs.py::settle_situations": (9, CARDS),
+    "analysis/dilemma/settlement/_kernel.py::settle_batch": (9, LEAD),
+    "analysis/dilemma/settlement/_kernel.py::settle_batch_serial": (9, LEAD),
+    "analysis/studies/_starting_hand_kernels.py::_multiway_chunk": (16, TODO),
+    "analysis/studies/_starting_hand_kernels.py::_tally_types": (10, TODO),
+    "analysis/studies/_starting_hand_kernels.py::multiway_classes": (10, TODO),
+    "analysis/studies/bluffjack/_kernels.py::_complete": (9, TODO),
+    "analysis/studies/brag/_kernels.py::blind_streams": (9, TODO),
+    "analysis/studies/equity/_exact_kernels.py::exact_ranges": (10, TODO),
+    "analysis/studies/equity/_mc_kernels.py::_mc_chunk": (12, TODO),
+}
+"""``"path::kernel": (positional arguments today, why it is still wide)``."""
+
+
+def kernel_arities(source: str) -> dict[str, int]:
+    """Positional-argument counts of the kernels defined in ``source``, by name."""
+    def decorator_name(node: ast.expr) -> str | None:
+        node = node.func if isinstance(node, ast.Call) else node
+        return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+
+    return {node.name: len(node.args.posonlyargs) + len(node.args.args)
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.FunctionDef)
+            and any(decorator_name(d) in KERNEL_DECORATORS for d in node.decorator_list)}
+
+
+def wide_kernels() -> dict[str, int]:
+    """Every project kernel over the limit: ``"path::kernel" -> positional arguments``."""
+    out = {}
+    for package in ("analysis", "evaluator"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            for name, n in kernel_arities(path.read_text(encoding="utf-8")).items():
+                if n > MAX_POSITIONAL:
+                    out[f"{rel}::{name}"] = n
+    return out
+
+
+def test_no_new_wide_kernel() -> None:
+    found = wide_kernels()
+    new = {k: n for k, n in found.items() if k not in WIDE}
+    assert not new, (f"kernels with more than {MAX_POSITIONAL} positional arguments: group related "
+                     f"inputs into tuples and document them at the kernel: {new}")
+    grown = {k: (WIDE[k][0], n) for k, n in found.items() if n > WIDE[k][0]}
+    assert not grown, f"listed wide kernels that took more arguments (was, now): {grown}"
+
+
+def test_the_list_of_wide_kernels_only_shrinks() -> None:
+    found = wide_kernels()
+    stale = sorted(k for k in WIDE if k not in found)
+    assert not stale, f"grouped or gone: take these off WIDE in {__name__}: {stale}"
+    narrower = {k: (WIDE[k][0], n) for k, n in found.items() if n < WIDE[k][0]}
+    assert not narrower, f"fewer arguments now: lower their count in WIDE (was, now): {narrower}"
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("@kernel\ndef f(a, b, /, c, *, d): pass", {"f": 3}),
+    ("@kernel(nogil=True)\ndef g(a): pass\ndef h(a, b): pass", {"g": 1}),
+    ("@numba.njit(cache=True)\ndef k(a, b):\n    @njit\n    def inner(x): pass", {"k": 2, "inner": 1}),
+])
+def test_the_scan_finds_kernels_and_counts_positional_arguments(source: str, expected: dict) -> None:
+    assert kernel_arities(source) == expected
