@@ -535,7 +535,8 @@ def category_counts(n_cards, k, tables):
     flush = tables[-1]
     per_unit = np.zeros((_COUNT_UNITS, _LANES, _N_CATEGORIES), dtype=np.int64)
     seven = _seven_table(tables)
-    for u in prange(_COUNT_UNITS):
+    for pu in prange(_COUNT_UNITS):
+        u = np.int64(pu)  # a prange index is unsigned in the parallel body: one signature
         if k == 7:
             _count_unit7(u, n_cards, seven, flush, per_unit[u])
         else:
@@ -604,7 +605,8 @@ def first_invalid_row(hands, n_cards):
     bits = _card_bits(n_cards)
     n_chunks = (n + _CHUNK - 1) // _CHUNK
     bad = np.full(n_chunks, -1, dtype=np.int64)
-    for c in prange(n_chunks):
+    for pc in prange(n_chunks):
+        c = np.int64(pc)  # a prange index is unsigned in the parallel body: one signature
         bad[c] = _first_invalid(hands, c * _CHUNK, min(n, (c + 1) * _CHUNK), bits)
     for c in range(n_chunks):
         if bad[c] >= 0:

@@ -112,18 +112,32 @@ def full_deck(game: str | GameSpec = "dilemma") -> np.ndarray:
     return np.arange(get_game(game).n_cards, dtype=np.uint8)
 
 
-def card_rows(hands: np.ndarray, sizes: tuple[int, ...], shape_text: str) -> np.ndarray:
-    """``hands`` as a native-order, C-contiguous 2-D integer array of any dtype (not converted,
-    no copy when it already is one), with rows of a length in ``sizes``; ``shape_text`` starts
-    the error for a bad shape (``"hands must be an (n, 3) array of card ids"``)."""
+def card_rows(hands: np.ndarray, sizes: tuple[int, ...], shape_text: str,
+              spec: GameSpec) -> np.ndarray:
+    """``hands`` as a C-contiguous 2-D ``uint8`` array (no copy when it already is one), with
+    rows of a length in ``sizes``; ``shape_text`` starts the error for a bad shape
+    (``"hands must be an (n, 3) array of card ids"``).
+
+    Every integer dtype is converted to ``uint8`` in one pass, so the scoring kernels are
+    compiled once (a kernel per dtype cost a cold run about 20 CPU s each). When an id lies
+    outside 0..255, which the cast would wrap, the first invalid row is named here;
+    otherwise validation is left to the scoring kernels."""
     arr = np.asarray(hands)
     if arr.ndim != 2 or arr.shape[1] not in sizes:
         raise CardError(f"{shape_text}; got shape {arr.shape}")
     if not np.issubdtype(arr.dtype, np.integer):  # bool and float arrays are refused here
         raise CardError(f"hands must hold integer card ids; got dtype {arr.dtype}")
-    if not arr.dtype.isnative:  # numba takes native byte order only
-        arr = arr.astype(arr.dtype.newbyteorder("="))
-    return np.ascontiguousarray(arr)
+    if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() > 255):
+        raise invalid_row_error(arr, _first_invalid_row(arr, spec.n_cards), spec)
+    return np.ascontiguousarray(arr, dtype=np.uint8)
+
+
+def _first_invalid_row(arr: np.ndarray, n_cards: int) -> int:
+    """The first row with an id off ``0..n_cards-1`` or a card twice (numpy; the error path)."""
+    off = ((arr < 0) | (arr >= n_cards)).any(axis=1)
+    ordered = np.sort(arr, axis=1)
+    repeats = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+    return int(np.flatnonzero(off | repeats)[0])
 
 
 def invalid_row_error(arr: np.ndarray, bad: int, spec: GameSpec) -> CardError:

@@ -27,6 +27,8 @@ import numba
 from numba.core import caching, types
 from numba.core.registry import CPUDispatcher
 
+from evaluator.compile_log import install_from_env
+
 ROOTS = tuple(str(Path(__file__).resolve().parent.parent / name) for name in ("evaluator", "analysis"))
 """Source folders whose modules take part in dependency stamps."""
 
@@ -156,6 +158,7 @@ def _install() -> None:
 
 
 _install()
+install_from_env()
 _LOADED = True
 """Set last: :mod:`evaluator.jit_hooks` runs its waiting hooks only on a finished module."""
 

@@ -60,12 +60,20 @@ def _top_map(spec: GameSpec) -> np.ndarray:
     return out
 
 
+@cache
+def _identity_map() -> np.ndarray:
+    out = np.arange(N_SCORES, dtype=np.int32)
+    out.flags.writeable = False
+    return out
+
+
 def kicker_map(game: str | GameSpec = "dilemma", kickers: str = "all") -> np.ndarray:
     """int32 map of every score (``9 << 12`` of them) to the score a showdown compares under
-    ``kickers``: the identity for ``all``, the lowest score of its class for ``top``."""
+    ``kickers``: the identity for ``all``, the lowest score of its class for ``top``. Both
+    are read-only, so a kernel taking either compiles once (numba types the flag)."""
     spec = get_game(game)
     if check_kickers(kickers) == "all":
-        return np.arange(N_SCORES, dtype=np.int32)
+        return _identity_map()
     return _top_map(spec)
 
 

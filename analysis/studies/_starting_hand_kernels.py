@@ -243,7 +243,8 @@ def headsup_classes(boards, mult, n_cards, class_of, n_classes, tables, kmap):
     n_blocks = min(N_BLOCKS, n_boards)
     out = (np.zeros((n_blocks, n_classes), np.int64), np.zeros((n_blocks, n_classes), np.int64),
            np.zeros((n_blocks, n_classes), np.int64))
-    for blk in prange(n_blocks):
+    for pblk in prange(n_blocks):
+        blk = np.int64(pblk)  # a prange index is unsigned in the parallel body: one signature
         work, types, suited = _scratch(n_cards)
         for bi in range(blk, n_boards, n_blocks):
             _board_types(boards[bi], n_ranks, types[0], types[1], types[2])
@@ -388,12 +389,13 @@ def headsup_all(n_cards, class_of, n_classes, tables, kmap):
     n_blocks = min(N_BLOCKS, n_ms)
     out = (np.zeros((n_blocks, n_classes), np.int64), np.zeros((n_blocks, n_classes), np.int64),
            np.zeros((n_blocks, n_classes), np.int64))
-    for blk in prange(n_blocks):
+    for pblk in prange(n_blocks):
+        blk = np.int64(pblk)  # a prange index is unsigned in the parallel body: one signature
         work, types, suited = _scratch(n_cards)
         weight = np.zeros(_MAX_GROUPS, np.int64)
         first = np.zeros((_MAX_GROUPS, 5), np.int64)
         suited_sum = np.zeros((_MAX_GROUPS, 5, 5), np.int64)
-        board = np.empty(5, np.int64)
+        board = np.empty(5, np.uint8)  # card ids as in headsup_classes: one signature
         for mi in range(blk, n_ms, n_blocks):
             k, distinct = _multiset_groups(multisets[mi], subsets, weight, first, suited_sum)
             for g in range(_MAX_GROUPS):
@@ -507,5 +509,5 @@ def multiway_classes(keys, n_opps, cells, streams, trials, n_cards, class_of, n_
         state = np.empty(4, np.uint64)
         _rng.seed_state(state, keys[c], streams[ci])
         _multiway_chunk(state, trials[ci], n_opp, n_cards, class_of, tables, kmap, share,
-                        y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out, ci)
+                        y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out, np.int64(ci))
     return y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out

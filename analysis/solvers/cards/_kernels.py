@@ -650,10 +650,12 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                     for h in range(nt):
                         acc2[d, 0, h] = 0.0
             elif kind == DECISION and nodes[v, PLAYER] == opp:
+                # int64 slot and count, as every other caller: one compiled signature
+                slot, count = np.int64(nodes[v, SLOT]), np.int64(nodes[v, COUNT])
                 if mode == MODE_CFR and nodes[v, LOCK] == 0:  # (vals[d]: scratch until v closes)
-                    strategy_into(regrets[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d], vals[d])
+                    strategy_into(regrets[opp], slot, count, no, strat[d], vals[d])
                 else:
-                    strategy_into(sums[opp], nodes[v, SLOT], nodes[v, COUNT], no, strat[d], vals[d])
+                    strategy_into(sums[opp], slot, count, no, strat[d], vals[d])
             v += 1
     while n_open > 0:
         n_open -= 1
@@ -706,7 +708,8 @@ def _run_tasks(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, c
     n_sets = pool[0].shape[0]
     trav = iopts[O_TRAV]
     for c in prange(n_sets):  # callers set numba's parallel chunk size to 1 (see CardSolver)
-        _run_set(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach, c)
+        _run_set(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach,
+                 np.int64(c))  # a prange index is unsigned in the parallel body: one signature
     for t in range(tasks.shape[0]):
         ref = iso_ref[t]
         if ref >= 0:

@@ -183,7 +183,7 @@ def monte_carlo(key_seed, streams, trials, players, deal, max_reject, tables):
         _rng.seed_state(state, key_seed, streams[ci])
         hist = np.zeros(((1 << n_players) if use_hist else 1, N_CATEGORIES), np.int64)
         d, r = _mc_chunk(state, trials[ci], players, deal, (fixed_acc, known_acc), avail.copy(),
-                         max_reject, tables, wins, cats, hist, ci)
+                         max_reject, tables, wins, cats, hist, np.int64(ci))
         deals[ci] = d
         rejected[ci] = r
     return wins, cats, deals, rejected

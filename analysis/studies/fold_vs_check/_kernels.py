@@ -1,20 +1,24 @@
 """Numba kernels of the fold-vs-check study: evaluate continuations, train best responses, enumerate.
 
-- :func:`eval_streams` (Monte Carlo): every deal is played to the end by folding now
+- :func:`eval_stream` (Monte Carlo): every deal is played to the end by folding now
   and by checking and following the cell's continuation (a fixed hero policy or a
   best-response table), plus optional other continuations on the same deals
   (common random numbers, so the gaps have small errors); both are settled by the
   settlement core and the hero's money is tallied into a statistics row.
-- :func:`train_cells`: the best response of a cell in its abstraction (decision
+- :func:`train_cell`: the best response of a cell in its abstraction (decision
   level x opponents still in x strength bucket), by backward induction over
   simulated deals. Each deal's *decision chain* holds the hero's decisions when it
   always checks and calls (they do not depend on its earlier choices, because the
   opponents' actions do not depend on the hero, who never bets), the money of
   folding at each of them, and the money of going to the end. Deciding the last
   level first, each information set takes the action with the larger total.
-- :func:`exact_chains`: the same chains for every deal of a small spot (fixed hand
+- :func:`exact_chain_block`: the same chains for every deal of a small spot (fixed hand
   and board, 1-2 opponents holding random cards; for a turn spot, every river
   card too), with the public history as the exact information set.
+
+Each is one task of :func:`analysis.core.threads.run_tasks` (a cell, a stream or a block
+of deals), not the body of a ``prange`` loop: numba compiles a parallel body once more,
+re-optimising every kernel below it, which cost a cold run tens of seconds (issue 22).
 
 (Over 500 lines: the three share the deal, play and chain helpers, and numba
 inlines across a module cheaply; splitting them would duplicate the glue.)
@@ -23,7 +27,6 @@ inlines across a module cheaply; splitting them would duplicate the glue.)
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from analysis.core.rng import seed_state
 from analysis.dilemma.decks import D_OP
@@ -275,9 +278,11 @@ def cell_policies(cell, policies, plans, no_keys):
     return main, nofree
 
 
-@kernel
+@kernel(nogil=True)
 def eval_stream(c, stream, trials, spots, opponents, table, sources, plans, eval_tables, stats):
-    """``trials`` deals of cell ``c`` from its generator stream ``stream`` into ``stats``."""
+    """``trials`` deals of cell ``c`` from its generator stream ``stream`` into ``stats``; one
+    task of :func:`analysis.core.threads.run_tasks` (no ``prange`` driver: see
+    :mod:`analysis.studies.fold_vs_check.plan`). Inputs are the tuples of :mod:`.layout`."""
     cells, keys = spots[0], spots[1]
     models, relatives = opponents[0], opponents[1]
     game = table[0]
@@ -301,16 +306,6 @@ def eval_stream(c, stream, trials, spots, opponents, table, sources, plans, eval
             _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch)
             eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tables,
                       (in0, behind0), work, rec, empty, stats)
-
-
-@kernel(parallel=True)
-def eval_streams(cells, streams, trials, spots, opponents, table, sources, plans, eval_tables,
-                 stats):
-    """Every stream (``trials[i]`` deals of stream ``streams[i]`` of cell ``cells[i]``) in
-    parallel; ``stats[i]`` per stream. Inputs are the tuples of :mod:`.layout`."""
-    for i in prange(cells.shape[0]):
-        eval_stream(cells[i], streams[i], trials[i], spots, opponents, table, sources, plans,
-                    eval_tables, stats[i])
 
 
 # -- best responses -------------------------------------------------------------------------
@@ -419,7 +414,7 @@ def backward_induction(n_dec, levels, infos, folds, cont, weight, n_info, free, 
                         plan[i] = 1.0 if (s_cont[i] >= s_fold[i] or not (free or facing)) else 0.0
 
 
-@kernel
+@kernel(nogil=True)
 def train_cell(c, n_deals, spots, opponents, table, sources, eval_tables, plan, counts, nofree):
     """The best response of cell ``c`` over ``n_deals`` training deals (from the cell's key)
     into ``plan``; with a non-empty ``nofree``, also the best response that never folds for
@@ -465,16 +460,6 @@ def train_cell(c, n_deals, spots, opponents, table, sources, eval_tables, plan, 
     if nofree.shape[0] > 0:
         backward_induction(n_dec, levels, infos, folds, cont, weight, plan.shape[0], False,
                            nofree, np.zeros(plan.shape[0]), True, buckets)
-
-
-@kernel(parallel=True)
-def train_cells(cells, deals, spots, opponents, table, sources, eval_tables, plans, counts,
-                nofree):
-    """Train the best response of every cell in ``cells`` (``deals[i]`` deals each) in
-    parallel into ``plans[i]`` / ``counts[i]`` (and ``nofree[i]`` when it has columns)."""
-    for i in prange(cells.shape[0]):
-        train_cell(cells[i], deals[i], spots, opponents, table, sources, eval_tables, plans[i],
-                   counts[i], nofree[i])
 
 
 # -- exact enumeration of small spots --------------------------------------------------------
@@ -541,11 +526,20 @@ def _set_exact_deal(deals, t, cell, spots, dl, n):
         holes[j, 1] = deals[t, 2 * j - 1]
 
 
-@kernel(parallel=True)
-def exact_chains(deals, c, spots, opponents, table, sources, eval_tables):
-    """The decision chain of every deal of :func:`exact_deals` (deals are equally likely):
-    ``n_dec, levels, infos`` (abstract), ``keys`` (exact), ``strengths``, ``folds`` (money of
-    folding at each decision), ``cont`` (of always continuing), ``fold_now`` (of folding now)."""
+EXACT_BLOCKS = 64
+"""Blocks the deals of an exact spot are cut into (tasks of
+:func:`analysis.core.threads.run_tasks`; results never depend on the thread count)."""
+
+
+@kernel(nogil=True)
+def exact_chain_block(blk, deals, c, spots, opponents, table, strength, chains):
+    """The decision chains of block ``blk`` of the deals of :func:`exact_deals` (deals are
+    equally likely) into ``chains`` = ``n_dec, levels, infos`` (abstract), ``keys`` (exact),
+    ``strengths``, ``folds`` (money of folding at each decision), ``cont`` (of always
+    continuing), ``fold_now`` (of folding now), each with a row per deal. ``strength`` is
+    ``(sources, eval_tables)``."""
+    n_dec, levels, infos, keys, strengths, folds, cont, fold_now = chains
+    sources, eval_tables = strength
     cells = spots[0]
     models, relatives = opponents[0], opponents[1]
     game, policies = table[0], table[1]
@@ -555,68 +549,55 @@ def exact_chains(deals, c, spots, opponents, table, sources, eval_tables):
     model = models[cell[C_MODEL]]
     relative = relatives[cell[C_MODEL]]
     total = deals.shape[0]
-    n_dec = np.zeros(total, np.int64)
-    levels = np.zeros((total, MAX_DECISIONS), np.int64)
-    infos = np.zeros((total, MAX_DECISIONS), np.int64)
-    keys = np.zeros((total, MAX_DECISIONS), np.int64)
-    strengths = np.zeros((total, MAX_DECISIONS))
-    folds = np.zeros((total, MAX_DECISIONS))
-    cont = np.zeros(total)
-    fold_now = np.zeros(total)
-    n_blocks = 64
-    for blk in prange(n_blocks):
-        dl = new_deal(n, n_cards)
-        in0, behind0, n_seats = starting_chips(cell, n)
-        work = _work(n_seats)
-        rec = _record(MAX_DECISIONS)
-        rel_scratch = _relative_scratch(n, n_cards)
-        always = (CONTINUE, policies[0], np.zeros(0), np.zeros(0, np.int64))
-        empty = _record(0)
-        for t in range(total * blk // n_blocks, total * (blk + 1) // n_blocks):
-            _set_exact_deal(deals, t, cell, spots, dl, n)
-            _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch)
-            fold_now[t] = play(0, always, cell[C_STREET], n, dl, model, relative, game, in0,
-                               behind0, sources, eval_tables, table[2], table[3], work, empty)
-            cont[t] = chain(cell, dl, model, relative, table, sources, eval_tables,
-                            (in0, behind0), work, rec, folds[t], always, empty)
-            n_dec[t] = rec[0][0]
-            for k in range(n_dec[t]):
-                levels[t, k] = rec[1][k]
-                infos[t, k] = rec[2][k]
-                strengths[t, k] = rec[3][k]
-                keys[t, k] = rec[4][k]
-    return n_dec, levels, infos, keys, strengths, folds, cont, fold_now
+    dl = new_deal(n, n_cards)
+    in0, behind0, n_seats = starting_chips(cell, n)
+    work = _work(n_seats)
+    rec = _record(MAX_DECISIONS)
+    rel_scratch = _relative_scratch(n, n_cards)
+    always = (CONTINUE, policies[0], np.zeros(0), np.zeros(0, np.int64))
+    empty = _record(0)
+    for t in range(total * blk // EXACT_BLOCKS, total * (blk + 1) // EXACT_BLOCKS):
+        _set_exact_deal(deals, t, cell, spots, dl, n)
+        _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch)
+        fold_now[t] = play(0, always, cell[C_STREET], n, dl, model, relative, game, in0,
+                           behind0, sources, eval_tables, table[2], table[3], work, empty)
+        cont[t] = chain(cell, dl, model, relative, table, sources, eval_tables,
+                        (in0, behind0), work, rec, folds[t], always, empty)
+        n_dec[t] = rec[0][0]
+        for k in range(n_dec[t]):
+            levels[t, k] = rec[1][k]
+            infos[t, k] = rec[2][k]
+            strengths[t, k] = rec[3][k]
+            keys[t, k] = rec[4][k]
 
 
-@kernel(parallel=True)
-def exact_eval(deals, c, spots, opponents, table, sources, main, nofree, eval_tables, stats):
-    """The statistics row of every deal of :func:`exact_deals` played with ``main`` (and the
-    comparisons), summed over blocks in a fixed order into ``stats``."""
+@kernel(nogil=True)
+def exact_eval_block(blk, deals, c, spots, opponents, table, strength, policies_stats):
+    """The statistics row of block ``blk`` of the deals of :func:`exact_deals` played with
+    ``main`` (and the comparisons ``nofree``) into ``stats``; ``policies_stats`` is
+    ``(main, nofree, stats)``, ``strength`` is ``(sources, eval_tables)``. The caller sums
+    the blocks' rows in a fixed order."""
+    main, nofree, stats = policies_stats
+    sources, eval_tables = strength
     cells = spots[0]
     models, relatives = opponents[0], opponents[1]
-    game = table[0]
     cell = cells[c]
-    n_cards = game[G_N_CARDS]
+    n_cards = table[0][G_N_CARDS]
     n = cell[C_NOPP] + 1
     model = models[cell[C_MODEL]]
     relative = relatives[cell[C_MODEL]]
     total = deals.shape[0]
-    n_blocks = 64
-    rows = np.zeros((n_blocks, stats.shape[0]))
-    for blk in prange(n_blocks):
-        dl = new_deal(n, n_cards)
-        in0, behind0, n_seats = starting_chips(cell, n)
-        work = _work(n_seats)
-        rec = _record(MAX_DECISIONS)
-        empty = _record(0)
-        rel_scratch = _relative_scratch(n, n_cards)
-        for t in range(total * blk // n_blocks, total * (blk + 1) // n_blocks):
-            _set_exact_deal(deals, t, cell, spots, dl, n)
-            _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch)
-            eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tables,
-                      (in0, behind0), work, rec, empty, rows[blk])
-    for blk in range(n_blocks):
-        stats += rows[blk]
+    dl = new_deal(n, n_cards)
+    in0, behind0, n_seats = starting_chips(cell, n)
+    work = _work(n_seats)
+    rec = _record(MAX_DECISIONS)
+    empty = _record(0)
+    rel_scratch = _relative_scratch(n, n_cards)
+    for t in range(total * blk // EXACT_BLOCKS, total * (blk + 1) // EXACT_BLOCKS):
+        _set_exact_deal(deals, t, cell, spots, dl, n)
+        _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch)
+        eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tables,
+                  (in0, behind0), work, rec, empty, stats)
 
 
 @kernel

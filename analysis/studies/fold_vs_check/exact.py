@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analysis.core.threads import run_tasks
 from evaluator.tables import get_tables
 
 from . import _kernels as K
-from ._play import CONTINUE, EXACT, FIXED, TABLE
+from ._play import CONTINUE, EXACT, FIXED, MAX_DECISIONS, TABLE
 from .cells import Cells
 from .layout import N_STATS, n_infos
 from .plan import strength_sources
@@ -86,9 +87,14 @@ class ExactSpot:
         stats = np.zeros(N_STATS)
         nofree = self.policy(no_free=True) if compare else (CONTINUE, table[1][0], self.plan,
                                                             self.keys)
-        K.exact_eval(self.deals, 0, spots, opponents, table,
-                     strength_sources(self.compiled.ctx.deck.game, False), self.policy(), nofree,
-                     get_tables(self.compiled.ctx.deck.game).kernel_args, stats)
+        game = self.compiled.ctx.deck.game
+        strength = (strength_sources(game, False), get_tables(game).kernel_args)
+        rows = np.zeros((K.EXACT_BLOCKS, N_STATS))
+        main = self.policy()
+        run_tasks(lambda b: K.exact_eval_block(b, self.deals, 0, spots, opponents, table, strength,
+                                               (main, nofree, rows[b])), K.EXACT_BLOCKS)
+        for row in rows:  # a fixed order: the sum never depends on the thread count
+            stats += row
         return stats
 
 
@@ -97,9 +103,15 @@ def solve_exact(compiled: Cells) -> ExactSpot:
     game = compiled.ctx.deck.game
     spots, opponents, table = compiled.kernel_inputs()
     deals = K.exact_deals(0, spots, table)
-    n_dec, levels, infos, keys, strengths, folds, cont, fold_now = K.exact_chains(
-        deals, 0, spots, opponents, table, strength_sources(game, False),
-        get_tables(game).kernel_args)
+    total, width = len(deals), MAX_DECISIONS
+    chains_out = (np.zeros(total, np.int64), np.zeros((total, width), np.int64),
+                  np.zeros((total, width), np.int64), np.zeros((total, width), np.int64),
+                  np.zeros((total, width)), np.zeros((total, width)), np.zeros(total),
+                  np.zeros(total))
+    strength = (strength_sources(game, False), get_tables(game).kernel_args)
+    run_tasks(lambda b: K.exact_chain_block(b, deals, 0, spots, opponents, table, strength,
+                                            chains_out), K.EXACT_BLOCKS)
+    n_dec, levels, infos, keys, strengths, folds, cont, fold_now = chains_out
     used = np.arange(keys.shape[1])[None, :] < n_dec[:, None]
     uniq, inverse = np.unique(keys[used], return_inverse=True)
     dense = np.zeros_like(keys)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from analysis.core.threads import run_tasks
 from analysis.runners import FixedTrials, Plan, Schedule, StderrTarget
 from evaluator.strength import strength_table, table_fits
 from evaluator.tables import get_tables
@@ -112,9 +113,10 @@ class TrainPlan(Plan):
         plans = np.zeros((k, self.width))
         counts = np.zeros((k, self.width))
         nofree = np.zeros((k, self.width if self.no_free else 0))
-        K.train_cells(self.cell_ids[cells], trials, self.spots, self.opponents, self.table,
-                      strength_sources(self.game, self.use_tables), get_tables(self.game).kernel_args,
-                      plans, counts, nofree)
+        ids = self.cell_ids[cells]
+        sources, tables = strength_sources(self.game, self.use_tables), get_tables(self.game).kernel_args
+        run_tasks(lambda i: K.train_cell(ids[i], trials[i], self.spots, self.opponents, self.table,
+                                         sources, tables, plans[i], counts[i], nofree[i]), k)
         return np.hstack([plans, counts, nofree])
 
     def plans(self, totals: np.ndarray, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
@@ -164,9 +166,10 @@ class FoldCheckPlan(Plan):
 
     def run(self, cells: np.ndarray, streams: np.ndarray, trials: np.ndarray) -> np.ndarray:
         stats = np.zeros((len(cells), N_STATS))
-        K.eval_streams(cells, streams, trials, self.spots, self.opponents, self.table,
-                       strength_sources(self.game, self.use_tables), self.plans,
-                       get_tables(self.game).kernel_args, stats)
+        sources, tables = strength_sources(self.game, self.use_tables), get_tables(self.game).kernel_args
+        run_tasks(lambda i: K.eval_stream(cells[i], streams[i], trials[i], self.spots, self.opponents,
+                                          self.table, sources, self.plans, tables, stats[i]),
+                  len(cells))
         return stats
 
     def stderr(self, totals: np.ndarray) -> np.ndarray:
