@@ -10,20 +10,18 @@ opponents' reach and are divided by the weighted number of compatible triples of
 holdings, so ``sum_h w(h) v_root(h) + pot / 3`` is a player's expected chips at
 the end of the hand less its stack at the root.
 
-Terminal values, O(n_t x n_u) per terminal (``u`` and ``q`` the two opponents, in the
-order that costs least: fewer pairs, and one prefix sum instead of three when ``q``
-folded). For a holding ``h`` of the traverser and ``o`` of ``u``, the sum over ``q``'s
-holdings that block neither is read from prefix sums over ``q``'s holdings sorted by
-strength, per group of classes that pay alike at that terminal (:mod:`.dilemma`;
-usually one group), less per-card prefix sums of the four cards of ``h`` and ``o``,
-plus the holdings made of two of those cards (inclusion-exclusion: a holding has two
-cards). Each player's part (the prefix sum less its two cards' sums, its own holding
-added back) is read once per holding; a pair adds only the four holdings made of one
-card of each. Who wins depends on ``q``'s holding only through its strength against the
-best of ``h`` and ``o`` still in (below: they win; equal: a tie with ``q``; above: ``q``
-wins), so three prefix sums (below, up to, all) per pair give the exact value. With one
-holding in a range (a player asking about its own hand) a terminal costs O(n); with
-three full ranges O(n^2).
+Terminal values: :func:`._terminals3.terminal_values`, O(n x cards) per terminal (strength
+bands and per-card prefix sums with card removal, no pairs of holdings). The pair-by-pair
+kernel it replaced, :func:`_terminal_pairs`, O(n_t x n_u) per terminal (``u`` and ``q`` the two
+opponents, in the order that costs least: fewer pairs, and one prefix sum instead of three when
+``q`` folded), stays as its check. For a holding ``h`` of the traverser and ``o`` of ``u``, the sum
+over ``q``'s holdings that block neither is read from prefix sums over ``q``'s holdings sorted by
+strength, per group of classes that pay alike at that terminal (:mod:`.dilemma`; usually one
+group), less per-card prefix sums of the four cards of ``h`` and ``o``, plus the holdings made of
+two of those cards (inclusion-exclusion: a holding has two cards). Who wins depends on ``q``'s
+holding only through its strength against the best of ``h`` and ``o`` still in (below: they win;
+equal: a tie with ``q``; above: ``q`` wins), so three prefix sums (below, up to, all) per pair give
+the exact value.
 
 Numbers do not depend on the thread count: each terminal is one task writing its
 own row (in parallel only when terminals are large, :data:`PARALLEL_PAIRS`), and
@@ -49,6 +47,7 @@ from ._kernels import (
     dcfr_coefs,
     strategy_into,
 )
+from ._terminals3 import terminal_values as _terminal
 from .tree3 import COUNT, LIVE, PAY, PLAYER, SLOT
 
 METHOD_LINEAR = 2
@@ -172,8 +171,9 @@ def _pair_cost(n, live, trav, u, q):
 
 
 @kernel
-def _terminal(v, trav, tree, hands, pay, reach, inv, out):
-    """Counterfactual values of ``trav``'s holdings at terminal ``v`` (see the module doc)."""
+def _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out):
+    """Counterfactual values of ``trav``'s holdings at terminal ``v`` pair by pair (see the module
+    doc): the check of :func:`._terminals3.terminal_values`, which the solvers use."""
     nodes = tree[0]
     n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
     s, live = nodes[v, PAY], nodes[v, LIVE]
