@@ -162,3 +162,40 @@ def test_same_seed_same_numbers_on_one_and_two_threads():
     other = TurnSolver3(spot, "mccfr", seed=8)
     other.step(40)
     assert not np.array_equal(np.concatenate(other.regrets), out[0][0])
+
+
+def _wide_spot() -> Spot:
+    return Spot.multiway("4s9h3d6c", ("random", "AsAh, 9d9c, 2s2h, 8d7d, 5h5c, 10s10c, Ad10d",
+                                      "AdAc, 8h7h, 7c7s, 5s5d, 10c8c, 2h2d"), 60, 200, "a", "", bank="0,40,500")
+
+
+def test_sampled_nash_conv_is_unbiased_and_agrees_with_the_exact_one():
+    solver = TurnSolver3(_wide_spot(), "dcfr", nash_conv="exact")
+    solver.step(3)
+    exact = solver.nash_conv
+    # the drawn holdings' values do not depend on which others are drawn: a sample reads exact gains
+    full_br, full_ev = solver.root_values(MODE_BR), solver.root_values(MODE_EV)
+    keep = solver._chance[2]
+    keep[:] = False
+    keep[:, ::7] = True
+    try:
+        part_br, part_ev = solver.root_values(MODE_BR), solver.root_values(MODE_EV)
+    finally:
+        keep[:] = True
+    np.testing.assert_allclose(part_br[:, ::7], full_br[:, ::7], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(part_ev[:, ::7], full_ev[:, ::7], rtol=0, atol=1e-12)
+    assert not part_br[:, 1::7].any()  # the others are not computed
+    z = []
+    for seed in range(4):
+        est, se = solver.nash_conv_sampled(holdings=48, seed=seed)
+        assert se > 0.0 and abs(est - exact) <= 4.0 * se  # 4 standard errors
+        z.append((est - exact) / se)
+    assert solver.nash_conv_sampled(holdings=48, seed=0) == solver.nash_conv_sampled(holdings=48, seed=0)
+    assert len(set(z)) == 4
+    sampled = TurnSolver3(_wide_spot(), "dcfr", nash_conv="sampled")
+    sampled.step(3)
+    assert sampled.nash_conv == sampled.nash_conv_sampled()[0] and sampled.nash_conv_se > 0.0
+    manifest = TurnSolution3(sampled).manifest()
+    assert manifest["exploitability_estimate"] == "sampled" and manifest["exploitability_measure"].endswith("± SE)")
+    assert manifest["exploitability_se"] == sampled.nash_conv_se
+    assert TurnSolver3(_wide_spot(), "dcfr").nash_conv_estimate == "exact"  # auto: a small tree is exact

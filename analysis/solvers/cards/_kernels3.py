@@ -47,7 +47,7 @@ from ._kernels import (
     dcfr_coefs,
     strategy_into,
 )
-from ._terminals3 import terminal_values as _terminal
+from ._terminals3 import terminal_values_of
 from .tree3 import COUNT, LIVE, PAY, PLAYER, SLOT
 
 METHOD_LINEAR = 2
@@ -56,6 +56,9 @@ floor and no other discount, so sampled (noisy but unbiased) values stay unbiase
 # iopts
 O_TRAV, O_MODE, O_METHOD, O_PARALLEL_PAIRS, O_REACH_AVERAGE = range(5)
 N_IOPTS = 5
+PAIRS_BELOW = 12
+"""Terminals run pair by pair when the narrower opponent range holds at most this many holdings
+(measured on the river against two random ranges: the crossover is 8-16)."""
 PARALLEL_PAIRS = 20_000
 """Default ``iopts[O_PARALLEL_PAIRS]``: terminals run in parallel when the traverser's holdings
 times the smaller opponent range reach this (below, a parallel region costs more than it saves
@@ -171,9 +174,27 @@ def _pair_cost(n, live, trav, u, q):
 
 
 @kernel
-def _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out):
-    """Counterfactual values of ``trav``'s holdings at terminal ``v`` pair by pair (see the module
-    doc): the check of :func:`._terminals3.terminal_values`, which the solvers use."""
+def _terminal(v, trav, tree, hands, pay, reach, inv, out):
+    """Counterfactual values of ``trav``'s holdings at terminal ``v``."""
+    _terminal_keep(v, trav, tree, hands, pay, reach, inv, out, np.ones(hands[0][trav], np.bool_))
+
+
+@kernel
+def _terminal_keep(v, trav, tree, hands, pay, reach, inv, out, keep):
+    """The same for the holdings with ``keep[h]`` (the others 0): by pairs of holdings when an
+    opponent's range is narrow (:data:`PAIRS_BELOW`), else by strength bands (O(n x cards))."""
+    n = hands[0]
+    if min(n[(trav + 1) % 3], n[(trav + 2) % 3]) <= PAIRS_BELOW:
+        _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep)
+    else:
+        terminal_values_of(v, trav, tree, hands, pay, reach, inv, out, keep)
+
+
+@kernel
+def _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep):
+    """Counterfactual values of ``trav``'s holdings with ``keep[h]`` at terminal ``v`` pair by pair
+    (see the module doc): O(n_t x n_u), the check of :func:`._terminals3.terminal_values` and the
+    faster of the two when an opponent holds a few holdings."""
     nodes = tree[0]
     n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
     s, live = nodes[v, PAY], nodes[v, LIVE]
@@ -229,6 +250,9 @@ def _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out):
     below_lo = np.zeros(ng)
     below_hi = np.zeros(ng)
     for h in range(n[trav]):
+        if not keep[h]:
+            out[h] = 0.0
+            continue
         a = cls[trav, h]
         h0, h1 = hc[trav, h, 0], hc[trav, h, 1]
         _side(h0, h1, q, nq, pos, before, pairidx, cls, group, rq, cum, cardcum, h_tot)

@@ -81,40 +81,42 @@ def _from3(x, p, h0, h1, d, row, cum, cc, n, cardn, before, pos, pairidx):
 
 
 @kernel
-def _bands(x, h0, h1, p1, p2, row, cc, cardn, before, pos, pairidx, band, tot):
-    """``band[c, k]``: ``row`` over player ``x``'s holdings with card ``c`` in band ``k`` (positions
-    ``< p1``, ``[p1, p2)``, ``>= p2``), those touching ``h0`` or ``h1`` left out; ``tot[k]``: the band's
-    sum over holdings clear of both (each holding has two cards: half the per-card sums)."""
-    for k in range(3):
-        tot[k] = 0.0
-    for c in range(cardn.shape[1]):
-        m = cardn[x, c]
-        if c in (h0, h1) or m == 0:
-            band[c, 0] = 0.0
-            band[c, 1] = 0.0
-            band[c, 2] = 0.0
-            continue
-        a1 = cc[c, before[x, c, p1]]
-        a2 = cc[c, before[x, c, p2]]
-        a3 = cc[c, m]
-        b0, b1, b2 = a1, a2 - a1, a3 - a2
-        for y in (h0, h1):
-            j = pairidx[x, c, y]
+def _advance(x, upto, at, row, order, hc, acc):
+    """Add ``row`` of player ``x``'s holdings at positions ``at .. upto - 1`` to ``acc`` of both their
+    cards (a per-card prefix sum swept forward); returns the new position."""
+    while at < upto:
+        o = order[x, at]
+        r = row[o]
+        acc[hc[x, o, 0]] += r
+        acc[hc[x, o, 1]] += r
+        at += 1
+    return at
+
+
+@kernel
+def _bands(x, h0, h1, p1, p2, row, alo, ahi, atot, pos, pairidx, band, tot):
+    """``band[k, c]``: ``row`` over player ``x``'s holdings with card ``c`` in band ``k`` (positions
+    ``< p1``, ``[p1, p2)``, ``>= p2``; ``alo``, ``ahi``: the per-card sums below ``p1`` and ``p2``),
+    those touching ``h0`` or ``h1`` left out; ``tot[k]``: the band's sum over holdings clear of both
+    (each holding has two cards: half the per-card sums)."""
+    n_cards = alo.shape[0]
+    for c in range(n_cards):
+        band[0, c] = alo[c]
+        band[1, c] = ahi[c] - alo[c]
+        band[2, c] = atot[c] - ahi[c]
+    for y in (h0, h1):
+        for c in range(n_cards):
+            j = pairidx[x, y, c]
             if j >= 0:
-                r = row[j]
                 p = pos[x, j]
-                if p < p1:
-                    b0 -= r
-                elif p < p2:
-                    b1 -= r
-                else:
-                    b2 -= r
-        band[c, 0], band[c, 1], band[c, 2] = b0, b1, b2
-        tot[0] += b0
-        tot[1] += b1
-        tot[2] += b2
+                band[0 if p < p1 else (1 if p < p2 else 2), c] -= row[j]
     for k in range(3):
-        tot[k] *= 0.5
+        band[k, h0] = 0.0
+        band[k, h1] = 0.0
+        t = 0.0
+        for c in range(n_cards):
+            t += band[k, c]
+        tot[k] = 0.5 * t
 
 
 @kernel
@@ -209,6 +211,13 @@ def _class_groups_of(tt, axis):
 @kernel
 def terminal_values(v, trav, tree, hands, pay, reach, inv, out):
     """Counterfactual values of ``trav``'s holdings at terminal ``v`` (see the module doc)."""
+    terminal_values_of(v, trav, tree, hands, pay, reach, inv, out, np.ones(hands[0][trav], np.bool_))
+
+
+@kernel
+def terminal_values_of(v, trav, tree, hands, pay, reach, inv, out, keep):
+    """The same for the holdings ``h`` with ``keep[h]`` only (the others' values 0): a best response
+    measured on a sample of holdings costs in proportion."""
     nodes = tree[0]
     n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
     s, live = nodes[v, PAY], nodes[v, LIVE]
@@ -237,8 +246,9 @@ def terminal_values(v, trav, tree, hands, pay, reach, inv, out):
     rqs = np.zeros(size)
     cum = np.zeros((5, size + 1))
     cc = np.zeros((5, n_cards, width))
-    ub = np.zeros((n_cards, 3))
-    qb = np.zeros((n_cards, 3))
+    ub = np.zeros((3, n_cards))
+    qb = np.zeros((3, n_cards))
+    acc = np.zeros((6, n_cards))  # per-card sums: u below lo, below hi, all; the same for q
     ut, qt = np.zeros(3), np.zeros(3)
     m = np.zeros((3, 3))
     yt = np.zeros((2, n_cards, size))
@@ -270,24 +280,33 @@ def terminal_values(v, trav, tree, hands, pay, reach, inv, out):
                 _by_card(u, q, n, hc, order, lo, cardn, before, pos, pairidx, ru, cc[1], rq, yt[0], ys[0])
                 _by_card(q, u, n, hc, order, lo, cardn, before, pos, pairidx, rq, cc[0], ru, yt[1], ys[1])
             ku, kq = repu[g1], repq[g2]
-            for h in range(nt):
+            acc[:] = 0.0
+            _advance(u, nu, 0, ru, order, hc, acc[2])
+            _advance(q, nq, 0, rq, order, hc, acc[5])
+            at = np.zeros(4, np.int64)
+            for ih in range(nt):  # the traverser's holdings by strength: the band edges only move up
+                h = order[trav, ih]
+                if not keep[h]:
+                    continue
                 h0, h1 = hc[trav, h, 0], hc[trav, h, 1]
                 a = cls[trav, h]
                 lu, hu, lq, hq = lo[trav, u, h], hi[trav, u, h], lo[trav, q, h], hi[trav, q, h]
-                _bands(u, h0, h1, lu, hu, ru, cc[0], cardn, before, pos, pairidx, ub, ut)
-                _bands(q, h0, h1, lq, hq, rq, cc[1], cardn, before, pos, pairidx, qb, qt)
+                at[0] = _advance(u, lu, at[0], ru, order, hc, acc[0])
+                at[1] = _advance(u, hu, at[1], ru, order, hc, acc[1])
+                at[2] = _advance(q, lq, at[2], rq, order, hc, acc[3])
+                at[3] = _advance(q, hq, at[3], rq, order, hc, acc[4])
+                _bands(u, h0, h1, lu, hu, ru, acc[0], acc[1], acc[2], pos, pairidx, ub, ut)
+                _bands(q, h0, h1, lq, hq, rq, acc[3], acc[4], acc[5], pos, pairidx, qb, qt)
                 # pairs of holdings in bands (x of u, y of q): products less shared cards
                 for x in range(3):
                     for y in range(3):
                         m[x, y] = ut[x] * qt[y]
-                for c in range(n_cards):
-                    if c in (h0, h1):
-                        continue
-                    for x in range(3):
-                        ux = ub[c, x]
-                        if ux != 0.0:
-                            for y in range(3):
-                                m[x, y] -= ux * qb[c, y]
+                for x in range(3):
+                    for y in range(3):
+                        d = 0.0
+                        for c in range(n_cards):
+                            d += ub[x, c] * qb[y, c]
+                        m[x, y] -= d
                 # the same holding in both ranges: only within one band (q's positions)
                 full = _below(q, h0, h1, nq, rs, cum[2], cc[2], before, pos, pairidx)
                 sb = _below(q, h0, h1, lq, rs, cum[2], cc[2], before, pos, pairidx)
