@@ -76,3 +76,21 @@ def test_band_terminals_on_a_turn_spots_river_cards():
         assert len(terminals)
         args = (tree_args[0], tree_args[1], terminals, tree_args[3])
         _compare(args, hands, solver.pay[k], reach, solver.hands[0], rng)
+
+
+def test_wide_ranges_same_numbers_on_one_and_two_threads():
+    import numba
+
+    spot = Spot.multiway("4s9h3d6c2d", ("random", "random", "random"), 60, 200, "a", "", bank="40,700,500")
+    previous = numba.get_num_threads()
+    out = []
+    try:
+        for threads, parallel_pairs in ((1, 10**9), (min(2, numba.config.NUMBA_NUM_THREADS), 0)):
+            numba.set_num_threads(threads)
+            solver = MultiwaySolver(spot)
+            solver._iopts[K3.O_PARALLEL_PAIRS] = parallel_pairs  # 0: terminals always in parallel
+            solver.step(3)
+            out.append((np.concatenate(solver.regrets), np.concatenate(solver.sums), solver.nash_conv))
+    finally:
+        numba.set_num_threads(previous)
+    assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1]) and out[0][2] == out[1][2]
