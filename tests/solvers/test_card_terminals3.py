@@ -75,7 +75,7 @@ def test_band_terminals_on_a_turn_spots_river_cards():
         terminals = np.array([v for v in tree_args[2] if solver.tree.nodes[v, CARD] == k], dtype=np.int64)
         assert len(terminals)
         args = (tree_args[0], tree_args[1], terminals, tree_args[3])
-        _compare(args, hands, solver.pay[k], reach, solver.hands[0], rng)
+        _compare(args, hands, solver.pay[solver._pay_index[k]], reach, solver.hands[0], rng)
 
 
 def test_wide_ranges_same_numbers_on_one_and_two_threads():

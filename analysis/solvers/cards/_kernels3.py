@@ -56,9 +56,11 @@ floor and no other discount, so sampled (noisy but unbiased) values stay unbiase
 # iopts
 O_TRAV, O_MODE, O_METHOD, O_PARALLEL_PAIRS, O_REACH_AVERAGE = range(5)
 N_IOPTS = 5
-PAIRS_BELOW = 12
-"""Terminals run pair by pair when the narrower opponent range holds at most this many holdings
-(measured on the river against two random ranges: the crossover is 8-16)."""
+PAIRS_BELOW, PAIRS_SETUP = 12, 4
+"""A terminal runs pair by pair when ``n_t x (min(n_u, n_q) - PAIRS_BELOW) <= PAIRS_SETUP x (n_u + n_q)``:
+a band costs about as much per holding as 12 pairs (measured on the river, the traverser and one
+opponent holding random ranges: the crossover is a narrower range of 8-16 holdings), plus a setup
+per terminal in proportion to the opponents' holdings (a narrow traverser range: pairs)."""
 PARALLEL_PAIRS = 20_000
 """Default ``iopts[O_PARALLEL_PAIRS]``: terminals run in parallel when the traverser's holdings
 times the smaller opponent range reach this (below, a parallel region costs more than it saves
@@ -181,10 +183,11 @@ def _terminal(v, trav, tree, hands, pay, reach, inv, out):
 
 @kernel
 def _terminal_keep(v, trav, tree, hands, pay, reach, inv, out, keep):
-    """The same for the holdings with ``keep[h]`` (the others 0): by pairs of holdings when an
-    opponent's range is narrow (:data:`PAIRS_BELOW`), else by strength bands (O(n x cards))."""
+    """The same for the holdings with ``keep[h]`` (the others 0): by pairs of holdings when a range
+    is narrow (:data:`PAIRS_BELOW`), else by strength bands (O(n x cards))."""
     n = hands[0]
-    if min(n[(trav + 1) % 3], n[(trav + 2) % 3]) <= PAIRS_BELOW:
+    nu, nq = n[(trav + 1) % 3], n[(trav + 2) % 3]
+    if n[trav] * (min(nu, nq) - PAIRS_BELOW) <= PAIRS_SETUP * (nu + nq):
         _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep)
     else:
         terminal_values_of(v, trav, tree, hands, pay, reach, inv, out, keep)

@@ -117,7 +117,14 @@ class TurnSolver3(NodeTable3):
         tables = [payoff_table3(spot, self.tree.situations, combos, self.hands[2], [*board, c])
                   for c in self.river_cards]
         tables.append(payoff_table3(spot, self.tree.situations, combos, self.hands[2], board))
-        self.pay = np.ascontiguousarray(np.stack(tables))
+        # river cards that settle alike share one table (the reference deck: 18 tables for 37)
+        self._pay_index = np.zeros(len(tables), dtype=np.int64)
+        """Table of each river card index (the last: the turn's fold ends) in ``pay``."""
+        distinct: dict[bytes, int] = {}
+        for k, tab in enumerate(tables):
+            self._pay_index[k] = distinct.setdefault(tab.tobytes(), len(distinct))
+        self.pay = np.ascontiguousarray(np.stack([tables[int(np.flatnonzero(self._pay_index == i)[0])]
+                                                  for i in range(len(distinct))]))
         self.triples = float(K3.triples(M3._card_hands(self.hands, n_river), self.weights))
         if self.triples <= 0.0:
             raise SpotError("the three ranges have no triple of holdings that fit together on this board")
@@ -125,7 +132,7 @@ class TurnSolver3(NodeTable3):
         factors = np.zeros(M3.N_FACTORS)
         factors[M3.F_EXACT] = 1.0 / unseen
         size = self.weights.shape[1]
-        self._chance = (alive, factors, np.ones((3, size), dtype=np.bool_))
+        self._chance = (alive, factors, np.ones((3, size), dtype=np.bool_), self._pay_index)
         t = self.tree
         if nash_conv not in ("auto", "exact", "sampled"):
             raise SpotError(f"NashConv {nash_conv!r}: exact, sampled or auto")
