@@ -246,13 +246,26 @@ def terminal_values_of(v, trav, tree, hands, pay, reach, inv, out, keep):
     rqs = np.zeros(size)
     cum = np.zeros((5, size + 1))
     cc = np.zeros((5, n_cards, width))
-    ub = np.zeros((3, n_cards))
-    qb = np.zeros((3, n_cards))
+    ub = np.zeros((4, n_cards))
+    qb = np.zeros((4, n_cards))
     acc = np.zeros((6, n_cards))  # per-card sums: u below lo, below hi, all; the same for q
-    ut, qt = np.zeros(3), np.zeros(3)
-    m = np.zeros((3, 3))
-    yt = np.zeros((2, n_cards, size))
-    ys = np.zeros((2, n_cards, size + 1))
+    ut, qt, same = np.zeros(4), np.zeros(4), np.zeros(4)
+    m = np.zeros((4, 4))
+    yt = np.empty((2, n_cards, size))  # written in full by _by_card
+    ys = np.empty((2, n_cards, size + 1))
+    # the pairs of bands each kind of end needs (band 3: all)
+    need = np.zeros((5, 2), np.int64)
+    if t_live and u_live and q_live:
+        n_need = 5
+        need[0, 0], need[0, 1], need[1, 0], need[1, 1], need[2, 0], need[2, 1] = B, B, E, B, B, E
+        need[3, 0], need[3, 1], need[4, 0], need[4, 1] = E, E, 3, 3
+    elif t_live and (u_live or q_live):
+        n_need = 3
+        for k in range(3):
+            need[k, 0], need[k, 1] = (k, 3) if u_live else (3, k)
+    else:
+        n_need = 1
+        need[0, 0], need[0, 1] = 3, 3
     coupled = live == bu | bq or live == 7  # the opponents' hands compared with each other
     for h in range(nt):
         out[h] = 0.0
@@ -297,27 +310,26 @@ def terminal_values_of(v, trav, tree, hands, pay, reach, inv, out, keep):
                 at[3] = _advance(q, hq, at[3], rq, order, hc, acc[4])
                 _bands(u, h0, h1, lu, hu, ru, acc[0], acc[1], acc[2], pos, pairidx, ub, ut)
                 _bands(q, h0, h1, lq, hq, rq, acc[3], acc[4], acc[5], pos, pairidx, qb, qt)
-                # pairs of holdings in bands (x of u, y of q): products less shared cards
-                for x in range(3):
-                    for y in range(3):
-                        m[x, y] = ut[x] * qt[y]
-                for x in range(3):
-                    for y in range(3):
-                        d = 0.0
-                        for c in range(n_cards):
-                            d += ub[x, c] * qb[y, c]
-                        m[x, y] -= d
-                # the same holding in both ranges: only within one band (q's positions)
-                full = _below(q, h0, h1, nq, rs, cum[2], cc[2], before, pos, pairidx)
-                sb = _below(q, h0, h1, lq, rs, cum[2], cc[2], before, pos, pairidx)
-                se = _below(q, h0, h1, hq, rs, cum[2], cc[2], before, pos, pairidx) - sb
-                m[B, B] += sb
-                m[E, E] += se
-                m[A, A] += full - sb - se
-                total = 0.0
-                for x in range(3):
-                    for y in range(3):
-                        total += m[x, y]
+                for c in range(n_cards):  # band 3: all of them
+                    ub[3, c] = ub[0, c] + ub[1, c] + ub[2, c]
+                    qb[3, c] = qb[0, c] + qb[1, c] + qb[2, c]
+                ut[3] = ut[0] + ut[1] + ut[2]
+                qt[3] = qt[0] + qt[1] + qt[2]
+                # the same holding in both ranges (q's positions), per band
+                same[3] = _below(q, h0, h1, nq, rs, cum[2], cc[2], before, pos, pairidx)
+                same[0] = _below(q, h0, h1, lq, rs, cum[2], cc[2], before, pos, pairidx)
+                same[1] = _below(q, h0, h1, hq, rs, cum[2], cc[2], before, pos, pairidx) - same[0]
+                same[2] = same[3] - same[0] - same[1]
+                # pairs of holdings in bands (x of u, y of q): products less shared cards, the ones needed
+                for i in range(n_need):
+                    bx, by = need[i, 0], need[i, 1]
+                    d = ut[bx] * qt[by]
+                    for c in range(n_cards):
+                        d -= ub[bx, c] * qb[by, c]
+                    if bx == 3 or by == 3 or bx == by:
+                        d += same[by if bx == 3 else bx]
+                    m[bx, by] = d
+                total = m[3, 3]
                 x = 0.0
                 if t_live and u_live and q_live:
                     mt, mtu, mtq, mtuq = m[B, B], m[E, B], m[B, E], m[E, E]
@@ -330,13 +342,9 @@ def terminal_values_of(v, trav, tree, hands, pay, reach, inv, out, keep):
                          + mtuq * tt[7, a, ku, kq] + mu * tt[bu, a, ku, kq] + mq * tt[bq, a, ku, kq]
                          + muq * tt[bu | bq, a, ku, kq])
                 elif t_live and u_live:
-                    x = ((m[B, 0] + m[B, 1] + m[B, 2]) * tt[bt, a, ku, kq]
-                         + (m[E, 0] + m[E, 1] + m[E, 2]) * tt[bt | bu, a, ku, kq]
-                         + (m[A, 0] + m[A, 1] + m[A, 2]) * tt[bu, a, ku, kq])
+                    x = m[B, 3] * tt[bt, a, ku, kq] + m[E, 3] * tt[bt | bu, a, ku, kq] + m[A, 3] * tt[bu, a, ku, kq]
                 elif t_live and q_live:
-                    x = ((m[0, B] + m[1, B] + m[2, B]) * tt[bt, a, ku, kq]
-                         + (m[0, E] + m[1, E] + m[2, E]) * tt[bt | bq, a, ku, kq]
-                         + (m[0, A] + m[1, A] + m[2, A]) * tt[bq, a, ku, kq])
+                    x = m[3, B] * tt[bt, a, ku, kq] + m[3, E] * tt[bt | bq, a, ku, kq] + m[3, A] * tt[bq, a, ku, kq]
                 elif u_live and q_live:
                     mu = _beaten_by(u, q, h0, h1, 0, n, order, hi, cardn, cardpos, before, pos, pairidx, ru,
                                     cum[0], cc[0], rq, rus, cum[3], cc[3], yt[0], ys[0])
