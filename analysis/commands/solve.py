@@ -24,7 +24,7 @@ KNOWN_GAMES = ("kuhn", "kuhn3", "leduc", "leduc-iso", "dilemma", "spot")
 _DILEMMA_ONLY = ("players", "street", "buckets", "sizes", "raise_cap", "deck", "deals",
                  "deals_per_board", "free_fold", "preflop_in", "rule", "bank", "level")
 _SPOT_ONLY = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "spot_file", "output_format",
-              "threads", "game_rules", "ranges", "lock")
+              "threads", "game_rules", "ranges", "lock", "nash_conv")
 _SHARED = ("deck", "rule", "bank", "level", "free_fold", "players", "raise_cap")
 """Options of both the dilemma game and the spot game (the spot's with ``--game dilemma``)."""
 
@@ -129,6 +129,7 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
     if fmt not in ("text", "json"):
         raise SpotError(f"--format {fmt!r}: choose text or json")
     threads = options.pop("threads")
+    nash_conv = options.pop("nash_conv", None)
     locks = parse_locks(options.pop("lock"))
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
@@ -139,12 +140,15 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
     if target_pct < 0:
         raise SpotError(f"--target {target_pct}: a % of the pot must be non-negative")
     if turn3:
+        from analysis.solvers.cards.turn3 import SAMPLED_HOLDINGS as turn3_sample
         from analysis.solvers.cards.turn3 import TurnSolution3, TurnSolver3
 
         if locks or state is not None:
             raise SpotError("--lock and --state: three-handed turn spots do not take them yet")
-        solver = TurnSolver3(spot, method, seed)
+        solver = TurnSolver3(spot, method, seed, nash_conv=nash_conv or "auto")
         solution = TurnSolution3(solver)
+    elif nash_conv not in (None, "auto", "exact"):
+        raise SpotError("--nash-conv sampled: three-handed turn spots only (elsewhere NashConv is exact)")
     elif state is not None and state.exists():
         solution = load_solution(state)
         if solution.spot.describe() != spot.describe() or solution.solver.method != method:
@@ -177,7 +181,9 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
     if turn3:
         say(f"{method}: " + (f"{solver.per_walk} of {len(solver.river_cards)} river cards drawn per walk, seed {seed}"
                              if solver.sampled else f"every one of the {len(solver.river_cards)} river cards each "
-                             "iteration") + "; NashConv exact over every river card")
+                             "iteration") + ("; NashConv exact over every river card" if solver.nash_conv_estimate == "exact"
+                                             else "; NashConv sampled: each player's best-response gain on "
+                                             f"{turn3_sample} holdings drawn by weight, with its standard error"))
     measure = solver.exploitability_measure
     with progress_bar(show_progress) as bar, interruptible() as stop:
         label = f"{method} iterations (target {target_pct:g}% of the pot)"
@@ -210,8 +216,11 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
     if fmt == "json":
         echo(json.dumps(summary, sort_keys=True))
     else:
+        se = getattr(solver, "nash_conv_se", 0.0) if getattr(solver, "nash_conv_estimate", "exact") == "sampled" else None
         echo(f"{method} x {solver.iterations:,} iterations; exploitability ({measure}) "
-             f"{solution.exploitability:.4g} chips ({solution.exploitability_pct:.3g}% of the pot); "
+             f"{solution.exploitability:.4g}" + ("" if se is None else f" ± {se:.2g}") + " chips "
+             f"({solution.exploitability_pct:.3g}" + ("" if se is None else f" ± {100 * se / spot.pot:.2g}")
+             + "% of the pot); "
              f"NashConv {solver.nash_conv:.4g} chips")
         ev = solution.ev()
         what = "expected share of the pot" if spot.table is None else \
@@ -293,6 +302,9 @@ def register(app: typer.Typer) -> None:
         spot_file: Path = typer.Option(None, "--spot-file", help="spot: a TOML spot (options override it)"),
         output_format: str = typer.Option(None, "--format", help="spot: text (default) or json"),
         threads: int = typer.Option(None, "--threads", min=1, help="spot: numba threads (results do not change)"),
+        nash_conv: str = typer.Option(None, "--nash-conv", help="three-handed turn spot: exact, sampled (each "
+                                      "player's best-response gain on holdings drawn by weight, ± its standard "
+                                      "error) or auto (default: sampled past a size limit)"),
         lock: str = typer.Option(None, "--lock", help="spot: lock a player to a strategy, e.g. "
                                  "ip=threshold or ip=abc (an opponent model or engine strategy: shipped name "
                                  "or TOML path); the other best-responds"),
@@ -314,7 +326,8 @@ def register(app: typer.Typer) -> None:
                            "level": level}
         spot_options = {"board": board, "oop": oop, "ip": ip, "pot": pot, "stack": stack, "bets": bets,
                          "raises": raises, "spot_file": spot_file, "output_format": output_format,
-                         "threads": threads, "game_rules": game_rules, "ranges": ranges or None, "lock": lock}
+                         "threads": threads, "game_rules": game_rules, "ranges": ranges or None, "lock": lock,
+                        "nash_conv": nash_conv}
         key = game.strip().lower()
         if key == "spot":
             given = [k for k in _DILEMMA_ONLY if dilemma_options[k] is not None and k not in _SHARED]

@@ -64,6 +64,8 @@ def test_three_handed_json_spot_file_and_resume(cli, tmp_path):
 @pytest.mark.parametrize("args, match", [
     (["--players", "3", "--range", "random", "--range", "random"], "give one range per player"),
     (["--range", "random", "--range", "random", "--range", "random", "--oop", "AA"], "give the ranges once"),
+    (["--range", "8s7s", "--range", "random", "--range", "random", "--nash-conv", "sampled"],
+     "three-handed turn spots only"),
 ])
 def test_three_handed_bad_input_is_one_error_line(cli, args, match):
     done = cli("solve", "spot", "--game", "dilemma", "--board", "4s9h3d6c2d", "--pot", "120", "--stack", "980",

@@ -162,3 +162,37 @@ def test_same_seed_same_numbers_on_one_and_two_threads():
     other = TurnSolver3(spot, "mccfr", seed=8)
     other.step(40)
     assert not np.array_equal(np.concatenate(other.regrets), out[0][0])
+
+
+def _wide_spot() -> CardSpot:
+    return CardSpot.multiway("4s9h3d6c", ("random", "AsAh, 9d9c, 2s2h, 8d7d, 5h5c, 10s10c, Ad10d",
+                                      "AdAc, 8h7h, 7c7s, 5s5d, 10c8c, 2h2d"), 60, 200, "a", "", bank="0,40,500")
+
+
+def test_sampled_nash_conv_is_unbiased_and_agrees_with_the_exact_one():
+    solver = TurnSolver3(_wide_spot(), "mccfr", seed=2, nash_conv="exact")
+    solver.step(30)
+    full_br, full_ev = solver.root_values(MODE_BR), solver.root_values(MODE_EV)
+    exact = float((solver.weights * (full_br - full_ev)).sum())
+    # the drawn holdings' values do not depend on which others are drawn: a sample reads exact gains
+    keep = solver._chance[2]
+    keep[:] = False
+    keep[:, ::7] = True
+    try:
+        part_br, part_ev = solver.root_values(MODE_BR), solver.root_values(MODE_EV)
+    finally:
+        keep[:] = True
+    np.testing.assert_allclose(part_br[:, ::7], full_br[:, ::7], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(part_ev[:, ::7], full_ev[:, ::7], rtol=0, atol=1e-12)
+    assert not part_br[:, 1::7].any()  # the others are not computed
+    estimates = [solver.nash_conv_sampled(holdings=48, seed=seed) for seed in range(3)]
+    for est, se in estimates:
+        assert se > 0.0 and abs(est - exact) <= 4.0 * se  # within 4 standard errors
+    assert len(set(estimates)) == 3 and solver.nash_conv_sampled(holdings=48, seed=0) == estimates[0]  # seeded
+    assert solver.nash_conv == pytest.approx(exact, abs=1e-9) and solver.nash_conv_estimate == "exact"
+    solver.nash_conv_estimate, solver._nash_conv = "sampled", None  # as nash_conv="sampled" builds it
+    assert solver.nash_conv == solver.nash_conv_sampled()[0] and solver.nash_conv_se > 0.0
+    manifest = TurnSolution3(solver).manifest()
+    assert manifest["exploitability_estimate"] == "sampled" and manifest["exploitability_measure"].endswith("± SE)")
+    assert manifest["exploitability_se"] == solver.nash_conv_se
+    assert TurnSolver3(_wide_spot(), "mccfr").nash_conv_estimate == "exact"  # auto: a small tree is exact

@@ -10,20 +10,18 @@ opponents' reach and are divided by the weighted number of compatible triples of
 holdings, so ``sum_h w(h) v_root(h) + pot / 3`` is a player's expected chips at
 the end of the hand less its stack at the root.
 
-Terminal values, O(n_t x n_u) per terminal (``u`` and ``q`` the two opponents, in the
-order that costs least: fewer pairs, and one prefix sum instead of three when ``q``
-folded). For a holding ``h`` of the traverser and ``o`` of ``u``, the sum over ``q``'s
-holdings that block neither is read from prefix sums over ``q``'s holdings sorted by
-strength, per group of classes that pay alike at that terminal (:mod:`.dilemma`;
-usually one group), less per-card prefix sums of the four cards of ``h`` and ``o``,
-plus the holdings made of two of those cards (inclusion-exclusion: a holding has two
-cards). Each player's part (the prefix sum less its two cards' sums, its own holding
-added back) is read once per holding; a pair adds only the four holdings made of one
-card of each. Who wins depends on ``q``'s holding only through its strength against the
-best of ``h`` and ``o`` still in (below: they win; equal: a tie with ``q``; above: ``q``
-wins), so three prefix sums (below, up to, all) per pair give the exact value. With one
-holding in a range (a player asking about its own hand) a terminal costs O(n); with
-three full ranges O(n^2).
+Terminal values: :func:`._terminals3.terminal_values`, O(n x cards) per terminal (strength
+bands and per-card prefix sums with card removal, no pairs of holdings). The pair-by-pair
+kernel it replaced, :func:`_terminal_pairs`, O(n_t x n_u) per terminal (``u`` and ``q`` the two
+opponents, in the order that costs least: fewer pairs, and one prefix sum instead of three when
+``q`` folded), stays as its check. For a holding ``h`` of the traverser and ``o`` of ``u``, the sum
+over ``q``'s holdings that block neither is read from prefix sums over ``q``'s holdings sorted by
+strength, per group of classes that pay alike at that terminal (:mod:`.dilemma`; usually one
+group), less per-card prefix sums of the four cards of ``h`` and ``o``, plus the holdings made of
+two of those cards (inclusion-exclusion: a holding has two cards). Who wins depends on ``q``'s
+holding only through its strength against the best of ``h`` and ``o`` still in (below: they win;
+equal: a tie with ``q``; above: ``q`` wins), so three prefix sums (below, up to, all) per pair give
+the exact value.
 
 Numbers do not depend on the thread count: each terminal is one task writing its
 own row (in parallel only when terminals are large, :data:`PARALLEL_PAIRS`), and
@@ -49,6 +47,7 @@ from ._kernels import (
     dcfr_coefs,
     strategy_into,
 )
+from ._terminals3 import terminal_values_of
 from .tree3 import COUNT, LIVE, PAY, PLAYER, SLOT
 
 METHOD_LINEAR = 2
@@ -57,6 +56,11 @@ floor and no other discount, so sampled (noisy but unbiased) values stay unbiase
 # iopts
 O_TRAV, O_MODE, O_METHOD, O_PARALLEL_PAIRS, O_REACH_AVERAGE = range(5)
 N_IOPTS = 5
+PAIRS_BELOW, PAIRS_SETUP = 12, 4
+"""A terminal runs pair by pair when ``n_t x (min(n_u, n_q) - PAIRS_BELOW) <= PAIRS_SETUP x (n_u + n_q)``:
+a band costs about as much per holding as 12 pairs (measured on the river, the traverser and one
+opponent holding random ranges: the crossover is a narrower range of 8-16 holdings), plus a setup
+per terminal in proportion to the opponents' holdings (a narrow traverser range: pairs)."""
 PARALLEL_PAIRS = 20_000
 """Default ``iopts[O_PARALLEL_PAIRS]``: terminals run in parallel when the traverser's holdings
 times the smaller opponent range reach this (below, a parallel region costs more than it saves
@@ -173,7 +177,27 @@ def _pair_cost(n, live, trav, u, q):
 
 @kernel
 def _terminal(v, trav, tree, hands, pay, reach, inv, out):
-    """Counterfactual values of ``trav``'s holdings at terminal ``v`` (see the module doc)."""
+    """Counterfactual values of ``trav``'s holdings at terminal ``v``."""
+    _terminal_keep(v, trav, tree, hands, pay, reach, inv, out, np.ones(hands[0][trav], np.bool_))
+
+
+@kernel
+def _terminal_keep(v, trav, tree, hands, pay, reach, inv, out, keep):
+    """The same for the holdings with ``keep[h]`` (the others 0): by pairs of holdings when a range
+    is narrow (:data:`PAIRS_BELOW`), else by strength bands (O(n x cards))."""
+    n = hands[0]
+    nu, nq = n[(trav + 1) % 3], n[(trav + 2) % 3]
+    if n[trav] * (min(nu, nq) - PAIRS_BELOW) <= PAIRS_SETUP * (nu + nq):
+        _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep)
+    else:
+        terminal_values_of(v, trav, tree, hands, pay, reach, inv, out, keep)
+
+
+@kernel
+def _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep):
+    """Counterfactual values of ``trav``'s holdings with ``keep[h]`` at terminal ``v`` pair by pair
+    (see the module doc): O(n_t x n_u), the check of :func:`._terminals3.terminal_values` and the
+    faster of the two when an opponent holds a few holdings."""
     nodes = tree[0]
     n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
     s, live = nodes[v, PAY], nodes[v, LIVE]
@@ -229,6 +253,9 @@ def _terminal(v, trav, tree, hands, pay, reach, inv, out):
     below_lo = np.zeros(ng)
     below_hi = np.zeros(ng)
     for h in range(n[trav]):
+        if not keep[h]:
+            out[h] = 0.0
+            continue
         a = cls[trav, h]
         h0, h1 = hc[trav, h, 0], hc[trav, h, 1]
         _side(h0, h1, q, nq, pos, before, pairidx, cls, group, rq, cum, cardcum, h_tot)

@@ -38,7 +38,7 @@ from ._kernels3 import (
     O_PARALLEL_PAIRS,
     O_REACH_AVERAGE,
     O_TRAV,
-    _terminal,
+    _terminal_keep,
     close_decision,
     reach_decision,
     strategy_at,
@@ -58,23 +58,24 @@ def _card_hands(hands, i):
 
 
 @kernel
-def _value_terminal(v, trav, tree, hands, pay, alive, reach, inv, out):
+def _value_terminal(v, trav, tree, hands, pay, pidx, alive, keep, reach, inv, out):
     """Terminal ``v``'s values of ``trav``'s holdings: with its river card's arrays and payoffs,
     0 for holdings that hold that card; a turn fold end with the turn's."""
     nodes = tree[0]
     i = nodes[v, CARD]
     k = i if i >= 0 else alive.shape[0]
-    _terminal(v, trav, (tree[0], tree[1], tree[2], tree[3]), _card_hands(hands, k), pay[k], reach, inv, out)
+    _terminal_keep(v, trav, (tree[0], tree[1], tree[2], tree[3]), _card_hands(hands, k), pay[pidx[k]], reach, inv,
+                   out, keep)
     if i >= 0:
         for h in range(hands[0][trav]):
             out[h] *= alive[i, trav, h]
 
 
 @kernel(parallel=True)
-def _terminals_parallel(active, trav, tree, hands, pay, alive, reach, inv, vals):
+def _terminals_parallel(active, trav, tree, hands, pay, pidx, alive, keep, reach, inv, vals):
     for j in prange(active.shape[0]):
         v = active[j]
-        _value_terminal(v, trav, tree, hands, pay, alive, reach, inv, vals[v])
+        _value_terminal(v, trav, tree, hands, pay, pidx, alive, keep, reach, inv, vals[v])
 
 
 @kernel
@@ -83,9 +84,12 @@ def walk(tree, hands, pay, weights, chance, state, work, iopts, coefs, chosen):
     (distinct; all ``C`` of them: exact), each river-card node's value the chosen children's sum
     times ``C / (len(chosen) x (D - 10))``; the root's value row is ``vals[0]``. ``tree``: nodes,
     children, terminals, decisions and the decisions and river-card nodes together in preorder;
-    ``chance``: ``alive`` (float64[C, 3, H], 0 where a holding holds the card) and ``factors``."""
+    ``chance``: ``alive`` (float64[C, 3, H], 0 where a holding holds the card), ``factors`` and
+    ``keep`` (bool[3, H]: the traverser's holdings whose values the terminals compute; all but a
+    sample when NashConv is estimated) and ``pidx`` (each river card's table in ``pay``, the last
+    the turn's fold ends: river cards that settle alike share one)."""
     nodes, children, terminals, decisions, inner = tree
-    alive, factors = chance
+    alive, factors, keep, pidx = chance
     regrets, sums = state
     strat, reach, vals = work
     n = hands[0]
@@ -134,11 +138,11 @@ def walk(tree, hands, pay, weights, chance, state, work, iopts, coefs, chosen):
             count += 1
     inv = coefs[C_INV_PAIRS]
     if n[trav] * min(n[(trav + 1) % 3], n[(trav + 2) % 3]) >= iopts[O_PARALLEL_PAIRS]:
-        _terminals_parallel(todo, trav, tree, hands, pay, alive, reach, inv, vals)
+        _terminals_parallel(todo, trav, tree, hands, pay, pidx, alive, keep[trav], reach, inv, vals)
     else:
         for j in range(todo.shape[0]):
             v = todo[j]
-            _value_terminal(v, trav, tree, hands, pay, alive, reach, inv, vals[v])
+            _value_terminal(v, trav, tree, hands, pay, pidx, alive, keep[trav], reach, inv, vals[v])
     m = n[trav]
     for j in range(inner.shape[0] - 1, -1, -1):
         v = inner[j]

@@ -340,7 +340,7 @@ class MultiwaySolution:
 
     @property
     def exploitability(self) -> float:
-        """NashConv in chips (exact)."""
+        """NashConv in chips (exact, or sampled on a big turn tree: see ``exploitability_measure``)."""
         return self.solver.nash_conv
 
     @property
@@ -349,7 +349,7 @@ class MultiwaySolution:
 
     @property
     def exploitability_measure(self) -> str:
-        return MEASURE
+        return self.solver.exploitability_measure
 
     @property
     def iterations(self) -> int:
@@ -425,8 +425,9 @@ class MultiwaySolution:
         """The spot, tree, method, iterations and NashConv (for table manifests and JSON output)."""
         return {"spot": self.spot.describe(), "players": N_PLAYERS, "method": self.solver.method,
                 "iterations": self.iterations, "exploitability": self.exploitability,
-                "exploitability_pct_pot": self.exploitability_pct, "exploitability_measure": MEASURE,
-                "exploitability_estimate": "exact",
+                "exploitability_pct_pot": self.exploitability_pct,
+                "exploitability_measure": self.exploitability_measure,
+                "exploitability_estimate": getattr(self.solver, "nash_conv_estimate", "exact"),
                 "ev": self.ev(), "indifference_tolerance": self.tolerance,
                 "nodes": int(self.solver.tree.nodes.shape[0])}
 

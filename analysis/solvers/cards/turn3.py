@@ -16,7 +16,9 @@ any thread count);
 ``dcfr`` and ``cfr+`` walk every river card each iteration (exact CFR on the whole turn
 tree, the slow reference). How settled a solution is, is NashConv, the sum of the three
 players' best-response gains, computed exactly over every river card, holding and
-triple of holdings ("exact" in every output).
+triple of holdings ("exact") unless the tree is too big for that (:data:`EXACT_LIMIT`): then
+estimated by sampling each player's holdings (:meth:`TurnSolver3.nash_conv_sampled`, seeded:
+"sampled" and its standard error in every output).
 """
 
 from __future__ import annotations
@@ -54,6 +56,13 @@ CHECK_SAMPLED = 500
 """Iterations between two exact NashConv measurements of ``mccfr`` (one costs about as much as
 ``C / per_walk`` iterations)."""
 MEASURE = "NashConv (exact)"
+MEASURE_SAMPLED = "NashConv (sampled ± SE)"
+EXACT_LIMIT = 40_000_000
+"""NashConv is exact when the tree's terminals times the three ranges' holdings stay within this
+(the work of one exact measurement: the issue's turn spot 2.4e7, three random ranges 3.6e7, about
+10-30 s), else sampled (``nash_conv="auto"``)."""
+SAMPLED_HOLDINGS = 64
+"""Holdings drawn per player (by weight, with replacement) for a sampled NashConv."""
 _STACKED = (3, 4, 5, 6, 7, 8, 9, 10)
 """Slots of the holding arrays that depend on the board (one per river card, then the turn's)."""
 
@@ -80,7 +89,8 @@ class TurnSolver3(NodeTable3):
     """Monte Carlo CFR (``mccfr``: one river card per walk) or exact CFR (``dcfr``, ``cfr+``: every
     river card) on a three-handed turn spot, with exact NashConv."""
 
-    def __init__(self, spot: CardSpot, method: str = "mccfr", seed: int = 0, per_walk: int = 1) -> None:
+    def __init__(self, spot: CardSpot, method: str = "mccfr", seed: int = 0, per_walk: int = 1,
+                 nash_conv: str = "auto") -> None:
         method = method_named(method, METHODS, SpotError).name
         if method not in METHODS:
             raise SpotError(f"unknown method {method!r} for a three-handed turn spot: choose one of "
@@ -107,20 +117,35 @@ class TurnSolver3(NodeTable3):
         tables = [payoff_table3(spot, self.tree.situations, combos, self.hands[2], [*board, c])
                   for c in self.river_cards]
         tables.append(payoff_table3(spot, self.tree.situations, combos, self.hands[2], board))
-        self.pay = np.ascontiguousarray(np.stack(tables))
+        # river cards that settle alike share one table (the reference deck: 18 tables for 37)
+        self._pay_index = np.zeros(len(tables), dtype=np.int64)
+        """Table of each river card index (the last: the turn's fold ends) in ``pay``."""
+        distinct: dict[bytes, int] = {}
+        for k, tab in enumerate(tables):
+            self._pay_index[k] = distinct.setdefault(tab.tobytes(), len(distinct))
+        self.pay = np.ascontiguousarray(np.stack([tables[int(np.flatnonzero(self._pay_index == i)[0])]
+                                                  for i in range(len(distinct))]))
         self.triples = float(K3.triples(M3._card_hands(self.hands, n_river), self.weights))
         if self.triples <= 0.0:
             raise SpotError("the three ranges have no triple of holdings that fit together on this board")
         unseen = spec.n_cards - len(board) - 2 * N_PLAYERS  # river cards left for any triple
         factors = np.zeros(M3.N_FACTORS)
         factors[M3.F_EXACT] = 1.0 / unseen
-        self._chance = (alive, factors)
+        size = self.weights.shape[1]
+        self._chance = (alive, factors, np.ones((3, size), dtype=np.bool_), self._pay_index)
         t = self.tree
+        if nash_conv not in ("auto", "exact", "sampled"):
+            raise SpotError(f"NashConv {nash_conv!r}: exact, sampled or auto")
+        work = len(t.terminals) * int(n.sum())
+        sampled = nash_conv == "sampled" or (nash_conv == "auto" and work > EXACT_LIMIT)
+        self.nash_conv_estimate = "sampled" if sampled else "exact"
+        """How NashConv is measured: ``exact``, or ``sampled`` (:meth:`nash_conv_sampled`)."""
+        self.nash_conv_se = 0.0
+        """The standard error of the last NashConv (0 when exact)."""
         self._tree_args = (t.nodes, t.children, t.terminals, t.decisions,
                            np.flatnonzero(np.isin(t.nodes[:, KIND], (CHANCE, DECISION))).astype(np.int64))
         self.regrets = tuple(np.zeros(max(s, 1)) for s in t.storage)
         self.sums = tuple(np.zeros(max(s, 1)) for s in t.storage)
-        size = self.weights.shape[1]
         n_nodes = t.nodes.shape[0]
         self._work = (tuple(np.zeros(max(s, 1)) for s in t.storage), np.zeros((n_nodes, 3, size)),
                       np.zeros((n_nodes, size)))
@@ -167,13 +192,51 @@ class TurnSolver3(NodeTable3):
 
     @property
     def nash_conv(self) -> float:
-        """The sum of the three players' best-response gains (chips), exact over every river card."""
+        """The sum of the three players' best-response gains (chips): exact over every river card,
+        holding and triple of holdings, or (a big tree) the sampled estimate, its SE in ``nash_conv_se``."""
         if self._nash_conv is None:
-            self._nash_conv = float((self.best_response_values() - self.expected_values()).sum())
+            if self.nash_conv_estimate == "sampled":
+                self._nash_conv, self.nash_conv_se = self.nash_conv_sampled()
+            else:
+                self._nash_conv = float((self.best_response_values() - self.expected_values()).sum())
         return self._nash_conv
 
+    def nash_conv_sampled(self, holdings: int = SAMPLED_HOLDINGS, seed: int | None = None) -> tuple[float, float]:
+        """NashConv estimated from ``holdings`` holdings per player drawn by weight (with replacement,
+        seeded by ``seed`` (default the solver's) and the iteration count: the same state gives the
+        same estimate) and its standard error. Each drawn holding's best-response gain is exact
+        (every river card and pair of opponent holdings), so the estimate is unbiased; the walks
+        compute the terminals for the drawn holdings only."""
+        if holdings < 2:
+            raise SpotError(f"a sampled NashConv needs at least 2 holdings per player, not {holdings}")
+        key = derive_key(self.seed if seed is None else int(seed), "nash conv", self.iterations)
+        rng = np.random.default_rng(int(key))
+        keep = self._chance[2]
+        n = self.hands[0]
+        drawn, mass = [], []
+        keep[:] = False
+        for p in range(N_PLAYERS):
+            w = self.weights[p, : n[p]]
+            mass.append(float(w.sum()))
+            drawn.append(rng.choice(int(n[p]), size=holdings, p=w / w.sum()))
+            keep[p, drawn[-1]] = True
+        try:
+            gain = self.root_values(MODE_BR) - self.root_values(MODE_EV)
+        finally:
+            keep[:] = True
+        total, var = 0.0, 0.0
+        for p in range(N_PLAYERS):
+            g = mass[p] * gain[p, drawn[p]]
+            total += float(g.mean())
+            var += float(g.var(ddof=1)) / holdings
+        return total, float(np.sqrt(var))
+
     exploitability = nash_conv
-    exploitability_measure = MEASURE
+
+    @property
+    def exploitability_measure(self) -> str:
+        """How NashConv is measured: exact or sampled with its standard error."""
+        return MEASURE_SAMPLED if self.nash_conv_estimate == "sampled" else MEASURE
 
     @property
     def exploitability_pct(self) -> float:
@@ -244,6 +307,10 @@ class TurnSolution3(MultiwaySolution):
     def manifest(self) -> dict:
         out = super().manifest()
         s = self.solver
+        if s.nash_conv_estimate == "sampled":
+            out.update(exploitability_se=s.nash_conv_se,
+                       exploitability_se_pct_pot=100.0 * s.nash_conv_se / s.spot.pot,
+                       exploitability_sample=f"{SAMPLED_HOLDINGS} holdings per player drawn by weight")
         out.update(method=s.method, seed=s.seed, sampled=s.sampled, river_cards_per_walk=s.per_walk,
                    chance=f"{s.per_walk} of {len(s.river_cards)} river cards drawn per walk (Monte Carlo CFR)"
                    if s.sampled else "every river card each iteration (exact CFR)",
@@ -256,9 +323,9 @@ class TurnSolution3(MultiwaySolution):
 
 def solve_turn3(spot: CardSpot, *, method: str = "mccfr", seed: int = 0, per_walk: int = 1, target_pct: float = 1.0,
                 max_iterations: int = 10_000, check_every: int | None = None,
-                progress: Progress | None = None) -> TurnSolution3:
+                progress: Progress | None = None, nash_conv: str = "auto") -> TurnSolution3:
     """Solve a three-handed turn ``spot`` until NashConv <= ``target_pct``% of the pot or ``max_iterations``."""
-    solver = TurnSolver3(spot, method, seed, per_walk)
+    solver = TurnSolver3(spot, method, seed, per_walk, nash_conv)
     solver.run(target_pct=target_pct, max_iterations=max_iterations, check_every=check_every, progress=progress)
     return TurnSolution3(solver)
 
