@@ -155,12 +155,12 @@ def _games_chunk(seed: int, chunk: int, games: int) -> dict:
     failures = []
     for g in range(games):
         trace = plan.trace(0, g)
-        money = trace[:, :n].sum(axis=1) + trace[:, B.T_BANK:B.T_BANK + 3].sum(axis=1)
-        level = trace[:, B.T_BANK + 3]
+        money = trace[:, :n].sum(axis=1) + trace[:, B.TR_BANK1:B.TR_BANK3 + 1].sum(axis=1)
+        level = trace[:, B.TR_LEVEL]
         problems = []
         if (money != total).any():
             problems.append(f"chips not conserved at hand {int(np.argmax(money != total))}")
-        if (trace[:, :n] < 0).any() or (trace[:, B.T_BANK:B.T_BANK + 3] < 0).any():
+        if (trace[:, :n] < 0).any() or (trace[:, B.TR_BANK1:B.TR_BANK3 + 1] < 0).any():
             problems.append("a negative stack or bank")
         if (np.diff(level) < 0).any():
             problems.append("blinds went down")
