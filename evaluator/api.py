@@ -38,13 +38,13 @@ def evaluate_batch(
 ) -> np.ndarray:
     """Scores (int32) of the rows of an ``(n, k)`` array of card ids, k in 5..7.
 
-    Any integer dtype is taken (converted to uint8 in one pass, so the kernels are
-    compiled once; uint8 input is not copied). Rows are validated (ids in the deck, no card twice in a row) in the
+    Any integer dtype is taken: uint8 and int64 as they are, others widened to int64 in
+    one pass (the kernels are compiled for those two dtypes). Rows are validated (ids in the deck, no card twice in a row) in the
     scoring pass itself; it runs in parallel over all numba threads unless
     ``threads=False``. 7-card rows run the AVX-512 kernel where the CPU has it (``_simd7``).
     """
     spec = get_game(game)
-    arr = card_rows(hands, HAND_SIZES, "hands must be an (n, 5|6|7) array of card ids", spec)
+    arr = card_rows(hands, HAND_SIZES, "hands must be an (n, 5|6|7) array of card ids")
     out = np.empty(arr.shape[0], dtype=np.int32)
     if not arr.size:
         return out

@@ -205,10 +205,9 @@ def evaluate(cards: CardsLike, rules: BragRules | str | None = None) -> int:
 def evaluate_batch(hands: np.ndarray, rules: BragRules | str | None = None, *,
                    threads: bool = True) -> np.ndarray:
     """Scores (int32) of the rows of an ``(n, 3)`` array of card ids of any integer dtype
-    (converted to uint8, so the kernels compile once), validated (ids in the deck, no card twice in a row); parallel over all
+    (uint8 and int64 as they are, others widened to int64), validated (ids in the deck, no card twice in a row); parallel over all
     numba threads unless ``threads=False``."""
-    arr = card_rows(hands, (HAND_SIZE,), "Brag hands must be an (n, 3) array of card ids",
-                     BRAG)
+    arr = card_rows(hands, (HAND_SIZE,), "Brag hands must be an (n, 3) array of card ids")
     check = first_invalid_row if threads else first_invalid_row_serial
     bad = check(arr, BRAG.n_cards) if arr.size else -1
     if bad >= 0:

@@ -112,32 +112,24 @@ def full_deck(game: str | GameSpec = "dilemma") -> np.ndarray:
     return np.arange(get_game(game).n_cards, dtype=np.uint8)
 
 
-def card_rows(hands: np.ndarray, sizes: tuple[int, ...], shape_text: str,
-              spec: GameSpec) -> np.ndarray:
-    """``hands`` as a C-contiguous 2-D ``uint8`` array (no copy when it already is one), with
-    rows of a length in ``sizes``; ``shape_text`` starts the error for a bad shape
-    (``"hands must be an (n, 3) array of card ids"``).
+def card_rows(hands: np.ndarray, sizes: tuple[int, ...], shape_text: str) -> np.ndarray:
+    """``hands`` as a native-order, C-contiguous 2-D array of ``uint8`` or ``int64`` ids (no
+    copy when it already is one), with rows of a length in ``sizes``; ``shape_text`` starts
+    the error for a bad shape (``"hands must be an (n, 3) array of card ids"``).
 
-    Every integer dtype is converted to ``uint8`` in one pass, so the scoring kernels are
-    compiled once (a kernel per dtype cost a cold run about 20 CPU s each). When an id lies
-    outside 0..255, which the cast would wrap, the first invalid row is named here;
-    otherwise validation is left to the scoring kernels."""
+    ``uint8`` (compact) and ``int64`` (what ``np.array`` of Python ints gives) pass as they
+    are, at full speed; any other integer dtype is widened to ``int64`` in one pass, so the
+    scoring kernels are compiled for two dtypes, not eight (about 20 CPU s each on a first
+    run). Widening keeps every id's value (a ``uint64`` id past ``2**63`` turns negative,
+    still off the deck), so the kernels name the same first invalid row."""
     arr = np.asarray(hands)
     if arr.ndim != 2 or arr.shape[1] not in sizes:
         raise CardError(f"{shape_text}; got shape {arr.shape}")
     if not np.issubdtype(arr.dtype, np.integer):  # bool and float arrays are refused here
         raise CardError(f"hands must hold integer card ids; got dtype {arr.dtype}")
-    if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() > 255):
-        raise invalid_row_error(arr, _first_invalid_row(arr, spec.n_cards), spec)
-    return np.ascontiguousarray(arr, dtype=np.uint8)
-
-
-def _first_invalid_row(arr: np.ndarray, n_cards: int) -> int:
-    """The first row with an id off ``0..n_cards-1`` or a card twice (numpy; the error path)."""
-    off = ((arr < 0) | (arr >= n_cards)).any(axis=1)
-    ordered = np.sort(arr, axis=1)
-    repeats = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
-    return int(np.flatnonzero(off | repeats)[0])
+    if arr.dtype != np.uint8 and arr.dtype != np.int64:  # (a big-endian int64 too)
+        arr = arr.astype(np.int64)
+    return np.ascontiguousarray(arr)
 
 
 def invalid_row_error(arr: np.ndarray, bad: int, spec: GameSpec) -> CardError:

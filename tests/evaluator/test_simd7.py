@@ -3,7 +3,8 @@
 Scores: equal to the scalar kernel (itself checked against the reference on every 7-card
 hand of the 40-card deck, ``test_evaluator_exhaustive.py``) on every 7-card hand of both
 decks and on random rows, with row counts that leave a tail (the API hands the kernels
-``uint8`` rows whatever the caller's integer dtype: every dtype is checked through it). Checks:
+``uint8`` or ``int64`` rows whatever the caller's integer dtype: every dtype is checked
+through it). Checks:
 the first bad row named as a plain scan names it, for every pair of columns holding the
 same card, every lane of a group, ids just off the deck, the sentinel byte 0xFF and ids
 whose low byte is valid, in the first group, at block and chunk edges and in the tail.
@@ -73,10 +74,11 @@ def test_random_rows_of_every_dtype_score_as_the_scalar_kernel(game):
     n_cards = len(tables.card_key)
     hands = _random_rows(20_011, n_cards, np.uint8, seed=3)  # a tail of 11 rows past the groups
     expected = _scalar_scores(hands, game)
-    for name in ("simd serial", "simd threads"):
-        out = np.full(len(hands), -1, np.int32)
-        assert KERNELS[name](hands, tables, n_cards, out) == -1
-        assert np.array_equal(out, expected), name
+    for rows in (hands, hands.astype(np.int64)):  # the kernels' two dtypes
+        for name in ("simd serial", "simd threads"):
+            out = np.full(len(hands), -1, np.int32)
+            assert KERNELS[name](rows, tables, n_cards, out) == -1
+            assert np.array_equal(out, expected), name
     for dtype in DTYPES:
         assert np.array_equal(evaluate_batch(hands.astype(dtype), game, threads=False), expected)
 
@@ -100,15 +102,18 @@ def test_every_seven_card_hand_scores_as_the_scalar_kernel(game):
 
 
 @pytest.mark.parametrize("kernel", list(KERNELS))
-def test_the_first_bad_row_is_named(kernel):
+@pytest.mark.parametrize("dtype", [np.uint8, np.int64])
+def test_the_first_bad_row_is_named(kernel, dtype):
     """Every pair of columns holding one card, off-deck ids, anywhere: the first bad row."""
     tables = get_tables("dilemma")
     n = 2 * 16384 + 37  # two parallel chunks, blocks of 1024, a tail of 5 rows
-    hands = _random_rows(n, 40, np.uint8, seed=7)
+    hands = _random_rows(n, 40, dtype, seed=7)
     run = KERNELS[kernel]
     out = np.empty(n, np.int32)
     assert run(hands, tables, 40, out) == -1
     faults = [40, 63, 64, 254, 255]
+    if dtype == np.int64:
+        faults += [-1, -128, 256, 2**40 + 3]  # low byte 3: a valid id once narrowed
     rows = [0, 15, 16, 1023, 1024, 16383, 16384, n - 38, n - 6, n - 5, n - 1]
     for row in rows:
         for i, j in combinations(range(7), 2):
@@ -129,8 +134,8 @@ def test_the_first_bad_row_is_named(kernel):
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint64])
 def test_ids_a_byte_cannot_hold_name_their_row_before_the_cast(dtype):
-    """Ids below 0 or above 255 would wrap in the cast to ``uint8`` (``2**40 + 3`` to a valid
-    3): the API names the first such row instead, wherever it is."""
+    """Other dtypes are widened to int64 keeping every id's value: an id below 0 or past 255
+    (``2**40 + 3``: low byte 3) is still named, and the first bad row wins."""
     n = 2 * 16384 + 37
     hands = _random_rows(n, 40, dtype, seed=7)
     faults = [-1, -128] if np.issubdtype(dtype, np.signedinteger) else []

@@ -47,7 +47,7 @@ from ._kernels import (
     dcfr_coefs,
     strategy_into,
 )
-from ._terminals3 import terminal_values_of
+from ._terminals3 import _class_groups_of, terminal_values_of
 from .tree3 import COUNT, LIVE, PAY, PLAYER, SLOT
 
 METHOD_LINEAR = 2
@@ -139,36 +139,6 @@ def _cross(h0, h1, o0, o1, q, P, pos, pairidx, cls, group, rq, acc):
 
 
 @kernel
-def _class_groups(tt):
-    """The inner player's classes merged where they pay alike (every entry of ``tt[..., k]``
-    equal): each class's group, a class of each group and the number of groups."""
-    nk = tt.shape[3]
-    group = np.zeros(nk, np.int64)
-    rep = np.zeros(nk, np.int64)
-    ng = 0
-    for k in range(nk):
-        found = -1
-        for gi in range(ng):
-            r = rep[gi]
-            same = True
-            for w in range(8):
-                for a in range(nk):
-                    for b in range(nk):
-                        if tt[w, a, b, k] != tt[w, a, b, r]:
-                            same = False
-            if same:
-                found = gi
-                break
-        if found < 0:
-            rep[ng] = k
-            group[k] = ng
-            ng += 1
-        else:
-            group[k] = found
-    return group, rep, ng
-
-
-@kernel
 def _pair_cost(n, live, trav, u, q):
     """Work of a terminal with ``u`` the outer and ``q`` the inner opponent: pairs times prefix sums."""
     sums = 3 if (live >> q) & 1 and live & ~(1 << q) & ((1 << trav) | (1 << u)) else 1
@@ -213,7 +183,7 @@ def _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep):
                 for c in range(nk):
                     cl[trav], cl[u], cl[q] = a, b, c
                     tt[w, a, b, c] = pay[s, trav, w, cl[0], cl[1], cl[2]]
-    group, rep, ng = _class_groups(tt)
+    group, rep, ng = _class_groups_of(tt, 3)  # the inner player q's classes
     nq = n[q]
     rq, ru = reach[v, q], reach[v, u]
     cum = np.zeros((ng, nq + 1))
