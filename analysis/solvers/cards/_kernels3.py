@@ -47,7 +47,7 @@ from ._kernels import (
     dcfr_coefs,
     strategy_into,
 )
-from ._terminals3 import _class_groups_of, terminal_values_of
+from ._terminals3 import _class_groups_of, payoff_cube, terminal_values_of
 from .tree3 import COUNT, LIVE, PAY, PLAYER, SLOT
 
 METHOD_LINEAR = 2
@@ -174,15 +174,7 @@ def _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep):
     u, q = (trav + 1) % 3, (trav + 2) % 3
     if _pair_cost(n, live, trav, q, u) < _pair_cost(n, live, trav, u, q):
         u, q = q, u
-    nk = pay.shape[3]
-    tt = np.zeros((8, nk, nk, nk))
-    cl = np.zeros(3, np.int64)
-    for w in range(8):
-        for a in range(nk):
-            for b in range(nk):
-                for c in range(nk):
-                    cl[trav], cl[u], cl[q] = a, b, c
-                    tt[w, a, b, c] = pay[s, trav, w, cl[0], cl[1], cl[2]]
+    tt = payoff_cube(pay, s, trav, u, q)
     group, rep, ng = _class_groups_of(tt, 3)  # the inner player q's classes
     nq = n[q]
     rq, ru = reach[v, q], reach[v, u]

@@ -175,6 +175,22 @@ def _beaten_by(x, y, h0, h1, start, n, order, hi, cardn, cardpos, before, pos, p
 
 
 @kernel
+def payoff_cube(pay, s, trav, u, q):
+    """``trav``'s payoff table ``s`` with the classes in the order (``trav``, ``u``, ``q``):
+    ``tt[w, a, b, c]`` for each of the 8 showdown outcomes ``w``."""
+    nk = pay.shape[3]
+    tt = np.zeros((8, nk, nk, nk))
+    cl = np.zeros(3, np.int64)
+    for w in range(8):
+        for a in range(nk):
+            for b in range(nk):
+                for c in range(nk):
+                    cl[trav], cl[u], cl[q] = a, b, c
+                    tt[w, a, b, c] = pay[s, trav, w, cl[0], cl[1], cl[2]]
+    return tt
+
+
+@kernel
 def _class_groups_of(tt, axis):
     """Classes of an opponent (``axis`` 2: ``u``, 3: ``q`` of ``tt[w, a, b, c]``) merged where they
     pay alike: each class's group, a class of each group and the number of groups."""
@@ -222,15 +238,7 @@ def terminal_values_of(v, trav, tree, hands, pay, reach, inv, out, keep):
     n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
     s, live = nodes[v, PAY], nodes[v, LIVE]
     u, q = (trav + 1) % 3, (trav + 2) % 3
-    nk = pay.shape[3]
-    tt = np.zeros((8, nk, nk, nk))
-    cl = np.zeros(3, np.int64)
-    for w in range(8):
-        for a in range(nk):
-            for b in range(nk):
-                for c in range(nk):
-                    cl[trav], cl[u], cl[q] = a, b, c
-                    tt[w, a, b, c] = pay[s, trav, w, cl[0], cl[1], cl[2]]
+    tt = payoff_cube(pay, s, trav, u, q)
     gu, repu, ngu = _class_groups_of(tt, 2)
     gq, repq, ngq = _class_groups_of(tt, 3)
     t_live, u_live, q_live = (live >> trav) & 1, (live >> u) & 1, (live >> q) & 1
