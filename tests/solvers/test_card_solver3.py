@@ -9,10 +9,10 @@ are the same on 1 and 2 threads; a solution file resumes bit for bit.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
+from analysis.core.threads import max_threads, numba_threads
 from analysis.solvers.cards import CardSpot, SpotError
 from analysis.solvers.cards import _kernels3 as K3
 from analysis.solvers.cards._kernels import MODE_BR, MODE_EV
@@ -122,19 +122,23 @@ def test_action_values_and_fold_or_check_are_consistent():
     assert set(frame["player"]) == {"first", "second", "third"}
 
 
+def runs_by_threads(spot: CardSpot, settings, steps: int) -> list[tuple]:
+    """Regrets, strategy sums and NashConv after ``steps`` iterations for each ``(threads,
+    parallel_pairs)`` setting (``parallel_pairs`` 0: terminals always in parallel); the thread
+    count is capped at the machine's and put back after."""
+    out = []
+    for threads, parallel_pairs in settings:
+        with numba_threads(min(threads, max_threads())):
+            solver = MultiwaySolver(spot)
+            solver._iopts[K3.O_PARALLEL_PAIRS] = parallel_pairs
+            solver.step(steps)
+            out.append((np.concatenate(solver.regrets), np.concatenate(solver.sums), solver.nash_conv))
+    return out
+
+
 def test_same_numbers_on_one_and_two_threads_serial_or_parallel():
     spot = CardSpot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 200, bank="0,40,500")
-    previous = numba.get_num_threads()
-    out = []
-    try:
-        for threads, parallel_pairs in ((1, 0), (min(2, numba.config.NUMBA_NUM_THREADS), 0), (2, 10**9)):
-            numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-            solver = MultiwaySolver(spot)
-            solver._iopts[K3.O_PARALLEL_PAIRS] = parallel_pairs  # 0: terminals always in parallel
-            solver.step(7)
-            out.append((np.concatenate(solver.regrets), np.concatenate(solver.sums), solver.nash_conv))
-    finally:
-        numba.set_num_threads(previous)
+    out = runs_by_threads(spot, ((1, 0), (2, 0), (2, 10**9)), 7)
     for other in out[1:]:
         assert np.array_equal(out[0][0], other[0]) and np.array_equal(out[0][1], other[1])
         assert out[0][2] == other[2]

@@ -20,6 +20,7 @@ from analysis.solvers.cards._terminals3 import _class_groups_of, terminal_values
 from analysis.solvers.cards.multiway import MultiwaySolver
 from analysis.solvers.cards.tree3 import CARD, LIVE, PAY
 from analysis.solvers.cards.turn3 import TurnSolver3
+from tests.solvers.test_card_solver3 import runs_by_threads
 
 R0 = "AsAh, AsAd, 9d9c, 2s2h, 8d7d, 4d4c, 10s10d"
 R1 = "AhAd, 9d9c, 2h3d, 5d5c, 10d10c, 3c3d, 8d7d"
@@ -79,18 +80,6 @@ def test_band_terminals_on_a_turn_spots_river_cards():
 
 
 def test_wide_ranges_same_numbers_on_one_and_two_threads():
-    import numba
-
     spot = CardSpot.multiway("4s9h3d6c2d", ("random", "random", "random"), 60, 200, "a", "", bank="40,700,500")
-    previous = numba.get_num_threads()
-    out = []
-    try:
-        for threads, parallel_pairs in ((1, 10**9), (min(2, numba.config.NUMBA_NUM_THREADS), 0)):
-            numba.set_num_threads(threads)
-            solver = MultiwaySolver(spot)
-            solver._iopts[K3.O_PARALLEL_PAIRS] = parallel_pairs  # 0: terminals always in parallel
-            solver.step(3)
-            out.append((np.concatenate(solver.regrets), np.concatenate(solver.sums), solver.nash_conv))
-    finally:
-        numba.set_num_threads(previous)
+    out = runs_by_threads(spot, ((1, 10**9), (2, 0)), 3)
     assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1]) and out[0][2] == out[1][2]
