@@ -226,7 +226,7 @@ def strength_row(sorted_board, nb, n_cards, eval_tables, scratch, out):
         g = h
 
 
-@kernel(inline=True)
+@kernel
 def unrank_board(r, nb, out):
     """The cards of the board of colex rank ``r`` into ``out[:nb]`` (increasing)."""
     for i in range(nb - 1, -1, -1):

@@ -171,7 +171,7 @@ def _swap(a, i, j):
     a[j] = t
 
 
-@kernel(inline=True)
+@kernel
 def deal(state, avail, n, k):
     """Partial Fisher-Yates: ``avail[:k]`` becomes ``k`` distinct uniform draws from ``avail[:n]``.
 

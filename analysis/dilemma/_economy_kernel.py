@@ -7,6 +7,8 @@ and the settlement read one statement of the board rule.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import numpy as np
 from numba import prange
 
@@ -98,19 +100,33 @@ def _tally(board, deck, bins, outs, summary):
         misc[M_PENALTY_MULT] += 1
 
 
+def street_patterns(street: int) -> np.ndarray:
+    """int64 (patterns, 5): the street each board card came on, for every way a board of
+    ``street`` (1 flop, 2 turn, 3 river) can have been dealt: the flop's three cards on street 1,
+    then one card (turn) or two (river) on street 2, in any of the board's positions."""
+    size = (0, 3, 4, 5)[street]
+    later = (0, 0, 1, 2)[street]
+    rows = [[2 if j in late else 1 for j in range(size)] + [0] * (5 - size)
+            for late in combinations(range(size), later)]
+    return np.array(rows, np.int64)
+
+
 @kernel(parallel=True)
-def enumerate_boards(n_cards, street, deck, bins, outs):
-    """Tally every board of ``street`` (1 flop, 2 turn, 3 river); rows of the outputs are the
-    board's lowest card (summed by the caller), so threads never share a counter.
+def enumerate_boards(n_cards, board_size, patterns, deck, bins, outs):
+    """Tally every board of ``board_size`` cards dealt in each of ``patterns``
+    (:func:`street_patterns`); rows of the outputs are the board's lowest card (summed by the
+    caller), so threads never share a counter.
 
     ``deck``: ``Deck.kernel_args``; ``bins`` = ``(m_max, offsets)``: the most losers tallied and
     int64[2 + 2 * m_max] each quantity's bin 0 ($10 units); ``outs`` = ``(hist, act, onb,
     misc)``: int64[n_cards, 2 + 2 * m_max, bins] histograms (bonus, penalty, net winner and
     loser per number of losers), int64[n_cards, n_cards] cards acting and on the board,
-    int64[n_cards, N_MISC] counters (``M_*``).
+    int64[n_cards, N_MISC] counters (``M_*``). One call site of the inlined :func:`_tally`
+    (each site is compiled anew).
     """
     m_max, offsets = bins  # a prange body takes arrays and flat tuples: unpack before it
     hist, act, onb, misc = outs
+    k = board_size
     for a in prange(n_cards):
         cards = np.empty(5, np.int64)
         streets = np.empty(5, np.int64)
@@ -120,30 +136,18 @@ def enumerate_boards(n_cards, street, deck, bins, outs):
         ob = onb[a]
         mi = misc[a]
         cards[0] = a
-        for b in range(a + 1, n_cards):
-            cards[1] = b
-            for c in range(b + 1, n_cards):
-                cards[2] = c
-                if street == 1:
-                    streets[0] = 1
-                    streets[1] = 1
-                    streets[2] = 1
-                    _tally((cards, streets, 3), deck, (m_max, offsets), (h, ac, ob, mi), summary)
-                    continue
-                for d in range(c + 1, n_cards):
-                    cards[3] = d
-                    if street == 2:
-                        for t in range(4):  # which of the four is the turn card
-                            for j in range(4):
-                                streets[j] = 2 if j == t else 1
-                            _tally((cards, streets, 4), deck, (m_max, offsets), (h, ac, ob, mi), summary)
-                        continue
-                    for e in range(d + 1, n_cards):
-                        cards[4] = e
-                        for t in range(5):  # which two of the five came after the flop
-                            for r in range(t + 1, 5):
-                                for j in range(5):
-                                    streets[j] = 2 if j in (t, r) else 1
-                                _tally((cards, streets, 5), deck, (m_max, offsets), (h, ac, ob, mi), summary)
-
-
+        for j in range(1, k):  # the first combination after ``a``
+            cards[j] = a + j
+        while cards[k - 1] < n_cards:
+            for t in range(patterns.shape[0]):
+                for j in range(k):
+                    streets[j] = patterns[t, j]
+                _tally((cards, streets, k), deck, (m_max, offsets), (h, ac, ob, mi), summary)
+            j = k - 1  # next combination of cards[1:k] in lexicographic order
+            while j >= 1 and cards[j] == n_cards - k + j:
+                j -= 1
+            if j < 1:
+                break
+            cards[j] += 1
+            for i in range(j + 1, k):
+                cards[i] = cards[i - 1] + 1

@@ -24,7 +24,7 @@ from evaluator.kernels import score3
 N_CARDS = 52
 
 
-@kernel(inline=True)
+@kernel
 def _draw_hero(state, offsets, cards, cell, avail):
     """A uniform hand of the cell's list; ``avail[:49]`` becomes the other cards. Returns the
     row index of the hand in ``cards``."""
@@ -99,7 +99,7 @@ M_THRESHOLDS = 4
 MAX_PLAYERS = 17
 
 
-@kernel(inline=True)
+@kernel
 def _play(scores, n_players, stake, model, n_rounds, blind_rounds, paid):
     """One hand of the fixed-stake betting model; returns the hero's (seat 0) net gain.
 

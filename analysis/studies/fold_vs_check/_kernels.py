@@ -135,7 +135,7 @@ def _relative_scratch(n, n_cards):
     return np.zeros((n, n_pairs)), np.zeros(n_pairs, np.int64), np.zeros(2 * n_pairs + 2)
 
 
-@kernel(inline=True)
+@kernel
 def board_class(board, nb, deck):
     """The class of the first ``nb`` board cards (index into ``layout.BOARD_CLASSES``): the
     first active effect in the order crash, slump, rebate, bubble, then any other active

@@ -78,7 +78,7 @@ def bucket_of(strength, n_buckets):
     return min(int(strength * n_buckets), n_buckets - 1)
 
 
-@kernel(inline=True)
+@kernel
 def _continues(policy, s, facing, strength, info, exact_key):
     """Whether the policy checks/calls (True) or folds (False) at a decision.
 
