@@ -12,9 +12,11 @@ probability, and are divided by the number of (weighted) holding pairs, so
 Terminals cost O(n) per node (postflop-solver's structure): a fold pays a
 constant, so a holding's value is the opponent's total reach minus the reach of
 holdings sharing one of its cards (per-card totals, the identical holding added
-back); a showdown sweeps both players' holdings in the order of strength of the
-river board, adding the opponent's reach below (then above) with the same
-per-card corrections. Holdings are sorted once per river board (O(n log n)).
+back); a showdown needs, per holding, the opponent's reach below (then above) it in
+the order of strength of the river board with the same per-card corrections: the
+sweep's running totals, taken here as prefix sums read at positions computed once
+per river board (:mod:`._sweeps`: no data-dependent branches, the same numbers).
+Holdings are sorted once per river board (O(n log n)).
 
 Iterations follow postflop-solver's DCFR (0-based ``t``): cumulative regrets
 times ``t'^1.5 / (t'^1.5 + 1)`` (``t' = max(t - 1, 0)``) where non-negative and
@@ -54,6 +56,7 @@ from numba import prange
 from evaluator.jit import kernel
 
 from ._payoffs import SD_LOSE_MINUS_TIE, SD_TIE, SD_WIN_MINUS_TIE
+from ._sweeps import DN_C1, DN_C2, DN_N, G_DN, G_UP, P_DN, P_UP, UP_C1, UP_C2, UP_N, prefix_sums
 from .tree import AMOUNT as AMT
 from .tree import BOARD as BRD
 from .tree import (
@@ -168,49 +171,28 @@ def fold_value(nodes, v, hands, same, n_hands, trav, reach, coefs, minus, out):
 
 
 @kernel
-def showdown_value(nodes, v, showdown, trav, reach, coefs, minus, out):
-    """Counterfactual values of the traverser's holdings at showdown ``v`` (two sweeps by strength).
+def showdown_value(nodes, v, tree, trav, reach, coefs, work, out):
+    """Counterfactual values of the traverser's holdings at showdown ``v``: the opponent's reach
+    below less above in strength, per-card corrections, read from prefix sums (see :mod:`._sweeps`).
 
-    ``showdown`` = (count, holding, score, cards): per player and river board, the
-    holdings that do not touch the board in increasing order of strength.
+    ``tree[4:8]`` = (count, holding, score, cards): per player and river board, the holdings
+    that do not touch the board in increasing order of strength; ``tree[14:17]`` their sweep
+    positions; ``work`` float64[4, slots] scratch. Holdings the board blocks get 0.
     """
-    count, holding, score, cards = showdown
+    count, holding = tree[4], tree[5]
     opp = 1 - trav
     b = nodes[v, BRD]
     pay = (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS]
     nt = count[trav, b]
     no = count[opp, b]
-    ht, st, ct = holding[trav, b], score[trav, b], cards[trav, b]
-    ho, so, co = holding[opp, b], score[opp, b], cards[opp, b]
+    ht = holding[trav, b]
+    prefix_sums(tree[15][opp, b], holding[opp, b], no, tree[16][opp, b], reach, work)
+    idx = tree[14][trav, b]
+    gu, gd, pu, pd = work[G_UP], work[G_DN], work[P_UP], work[P_DN]
     out[:] = 0.0
-    # wins: opponent holdings strictly weaker
-    minus[:] = 0.0
-    total = 0.0
-    j = 0
     for i in range(nt):
-        s = st[i]
-        while j < no and so[j] < s:
-            r = reach[ho[j]]
-            if r != 0.0:
-                total += r
-                minus[co[j, 0]] += r
-                minus[co[j, 1]] += r
-            j += 1
-        out[ht[i]] = pay * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
-    # losses: opponent holdings strictly stronger
-    minus[:] = 0.0
-    total = 0.0
-    j = no - 1
-    for i in range(nt - 1, -1, -1):
-        s = st[i]
-        while j >= 0 and so[j] > s:
-            r = reach[ho[j]]
-            if r != 0.0:
-                total += r
-                minus[co[j, 0]] += r
-                minus[co[j, 1]] += r
-            j -= 1
-        out[ht[i]] -= pay * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
+        win = pay * (pu[idx[UP_N, i]] - gu[idx[UP_C1, i]] - gu[idx[UP_C2, i]])
+        out[ht[i]] = win - pay * (pd[idx[DN_N, i]] - gd[idx[DN_C1, i]] - gd[idx[DN_C2, i]])
 
 
 @kernel(inline=True)
@@ -298,7 +280,7 @@ def dilemma_fold_value(nodes, v, tree, trav, reach, coefs, sums, out):
 
 
 @kernel
-def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, sums, out):
+def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, sums, work, out):
     """Dilemma Hold'em: counterfactual values of the traverser's holdings at showdown ``v``.
 
     The win payoff less the tie's over the weaker holdings (sweep up by strength), the tie
@@ -324,8 +306,9 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, sums, out):
     inv = coefs[C_INV_PAIRS]
     out[:] = 0.0
     if n_groups == 1:
-        _one_group_showdown(tab, groups[k], nt, no, ht, st, ct, ho, so, co, tc, same[trav], reach,
-                            sums, inv, out)
+        prefix_sums(tree[15][opp, b], ho, no, tree[16][opp, b], reach, work)
+        _one_group_showdown(tab, groups[k], nt, no, ht, ct, tc, same[trav], reach, tree[14][trav, b],
+                            tree[16][opp, b], work, inv, out)
         return
     # wins: opponent holdings strictly weaker
     for g in range(n_groups):
@@ -366,54 +349,22 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, sums, out):
 
 
 @kernel(inline=True)
-def _one_group_showdown(tab, rep, nt, no, ht, st, ct, ho, so, co, tc, same, reach, sums, inv, out):
+def _one_group_showdown(tab, rep, nt, no, ht, ct, tc, same, reach, idx, ends, work, inv, out):
     """:func:`dilemma_showdown_value` when every opponent class pays alike (class ``rep``): the
-    up-sweep's finished sums (every compatible holding, for the tie term) are kept in
-    ``sums[1]`` while the down-sweep fills ``sums[0]``."""
-    minus = sums[0]
-    every = sums[1]
-    minus[:] = 0.0
-    total = 0.0
-    j = 0
+    win, tie and loss terms from the prefix sums in ``work`` (:func:`._sweeps.prefix_sums`),
+    the tie's (against every compatible holding) at the per-card totals (``ends``)."""
+    gu, gd, pu, pd = work[G_UP], work[G_DN], work[P_UP], work[P_DN]
+    all_total = pu[no]
     for i in range(nt):
-        sc = st[i]
-        while j < no and so[j] < sc:
-            r = reach[ho[j]]
-            if r != 0.0:
-                total += r
-                minus[co[j, 0]] += r
-                minus[co[j, 1]] += r
-            j += 1
-        out[ht[i]] = tab[SD_WIN_MINUS_TIE, tc[ht[i]], rep] * (total - minus[ct[i, 0]] - minus[ct[i, 1]])
-    while j < no:
-        r = reach[ho[j]]
-        if r != 0.0:
-            total += r
-            minus[co[j, 0]] += r
-            minus[co[j, 1]] += r
-        j += 1
-    every[:] = minus
-    all_total = total
-    minus[:] = 0.0
-    total = 0.0
-    j = no - 1
-    for i in range(nt - 1, -1, -1):
-        sc = st[i]
-        while j >= 0 and so[j] > sc:
-            r = reach[ho[j]]
-            if r != 0.0:
-                total += r
-                minus[co[j, 0]] += r
-                minus[co[j, 1]] += r
-            j -= 1
         h = ht[i]
         a = tc[h]
         c1, c2 = ct[i, 0], ct[i, 1]
-        x = all_total - every[c1] - every[c2]
+        win = tab[SD_WIN_MINUS_TIE, a, rep] * (pu[idx[UP_N, i]] - gu[idx[UP_C1, i]] - gu[idx[UP_C2, i]])
+        x = all_total - gu[ends[c1]] - gu[ends[c2]]
         if same[h] >= 0:
             x += reach[same[h]]
-        out[h] = (out[h] + tab[SD_TIE, a, rep] * x
-                  + tab[SD_LOSE_MINUS_TIE, a, rep] * (total - minus[c1] - minus[c2])) * inv
+        out[h] = (win + tab[SD_TIE, a, rep] * x
+                  + tab[SD_LOSE_MINUS_TIE, a, rep] * (pd[idx[DN_N, i]] - gd[idx[DN_C1, i]] - gd[idx[DN_C2, i]])) * inv
 
 
 @kernel
@@ -443,7 +394,7 @@ def _deposit(nodes, u, d, tree, trav, acc, vals):
 def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
     """Finish the open node ``u`` at depth ``d``: its value from its children's, and the updates."""
     n_hands = tree[3]
-    _, acc, vals, strat, _, _, acc2, vals2 = bufs
+    _, acc, vals, strat, _, _, acc2, vals2, _ = bufs
     trav = iopts[O_TRAV]
     mode = iopts[O_MODE]
     n = n_hands[trav]
@@ -544,7 +495,7 @@ def _unseen(nodes, u, iopts):
 def _child_reach(nodes, v, d, u, tree, bufs, iopts):
     """The opponent's reach at node ``v`` (depth ``d``) from its parent ``u``'s."""
     hands, n_hands = tree[1], tree[3]
-    reach, _, _, strat, _, _, _, _ = bufs
+    reach, _, _, strat, _, _, _, _, _ = bufs
     trav = iopts[O_TRAV]
     opp = 1 - trav
     n = n_hands[opp]
@@ -577,8 +528,7 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
     evaluated once (the opponent's reach is the same in both).
     """
     nodes, hands, same, n_hands = tree[0], tree[1], tree[2], tree[3]
-    showdown = (tree[4], tree[5], tree[6], tree[7])
-    reach, acc, vals, strat, opened, minus, acc2, vals2 = bufs
+    reach, acc, vals, strat, opened, minus, acc2, vals2, work = bufs
     trav = iopts[O_TRAV]
     opp = 1 - trav
     mode = iopts[O_MODE]
@@ -609,11 +559,11 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                     if kind == FOLD:
                         dilemma_fold_value(nodes, v, tree, trav, reach[d], coefs, minus, vals[d])
                     else:
-                        dilemma_showdown_value(nodes, v, tree, trav, reach[d], coefs, minus, vals[d])
+                        dilemma_showdown_value(nodes, v, tree, trav, reach[d], coefs, minus, work, vals[d])
                 elif kind == FOLD:
                     fold_value(nodes, v, hands, same, n_hands, trav, reach[d], coefs, minus[0], vals[d])
                 else:
-                    showdown_value(nodes, v, showdown, trav, reach[d], coefs, minus[0], vals[d])
+                    showdown_value(nodes, v, tree, trav, reach[d], coefs, work, vals[d])
                 _deposit(nodes, v, d, tree, trav, acc, vals)
                 if dual:
                     for h in range(nt):
@@ -672,7 +622,8 @@ def _run_set(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, cha
     trav = iopts[O_TRAV]
     opp = 1 - trav
     no = n_hands[opp]
-    bufs = (pool[0][c], pool[1][c], pool[2][c], pool[3][c], pool[4][c], pool[5][c], pool[6][c], pool[7][c])
+    bufs = (pool[0][c], pool[1][c], pool[2][c], pool[3][c], pool[4][c], pool[5][c], pool[6][c], pool[7][c],
+            pool[8][c])
     dual = iopts[O_MODE] == MODE_BR_EV
     reach0 = np.empty(no)
     for i in range(c, work.shape[0], n_sets):
@@ -723,7 +674,8 @@ def _run_tasks(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, c
 def traverse(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals, chance_reach):
     """One full traversal for ``iopts[O_TRAV]`` in ``iopts[O_MODE]``; returns the root value row."""
     trav = iopts[O_TRAV]
-    bufs0 = (pool[0][0], pool[1][0], pool[2][0], pool[3][0], pool[4][0], pool[5][0], pool[6][0], pool[7][0])
+    bufs0 = (pool[0][0], pool[1][0], pool[2][0], pool[3][0], pool[4][0], pool[5][0], pool[6][0], pool[7][0],
+             pool[8][0])
     reach0 = weights[1 - trav]
     if tasks.shape[0] > 0:
         walk(tree, regrets, sums, bufs0, 0, reach0, iopts, coefs, True, False, task_vals, chance_reach)

@@ -26,6 +26,8 @@ from evaluator import evaluate_batch
 
 from ..methods import method_named
 from . import _kernels as K
+from ._sweeps import slots as sweep_slots
+from ._sweeps import sweep_tables
 from .card_spot import CardSpot, SpotError
 from .dilemma import payoff_tables
 from .schedule import next_check
@@ -77,6 +79,7 @@ class Tables:
     showdown_tab: np.ndarray  # float64[S, 2, 3, K, K]: Dilemma showdown payoffs; empty for Texas
     fold_groups: np.ndarray  # int64[F, 2, 2K + 1]: opponent classes that pay alike (.dilemma.class_groups)
     showdown_groups: np.ndarray  # int64[S, 2, 2K + 1]
+    sweeps: tuple = ()  # (idx, src, ends): the showdown sweeps' positions (see ._sweeps)
 
     @property
     def n_classes(self) -> int:
@@ -127,7 +130,8 @@ def build_tables(spot: CardSpot, tree: ExpandedTree) -> Tables:
                    no_groups, no_groups)
     else:
         dilemma = payoff_tables(spot, tree.fold_keys, tree.showdown_keys, [c for c, _ in held], size)
-    return Tables(hands, weights, n, same, strength, showdown, pairs, *dilemma)
+    sweeps = sweep_tables(*showdown, np.int64(spot.spec.n_cards))
+    return Tables(hands, weights, n, same, strength, showdown, pairs, *dilemma, sweeps=sweeps)
 
 
 def _showdown_tables(strength: np.ndarray, hands: np.ndarray) -> tuple:
@@ -279,13 +283,14 @@ class CardSolver:
         return (np.zeros((n_sets, d, h)), np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d, h)),
                 np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d), dtype=np.int64),
                 np.zeros((n_sets, max(self.tables.n_classes, 2), self.spot.spec.n_cards + 1)),
-                np.zeros((n_sets, d2, a2, h2)), np.zeros((n_sets, d2, h2)))
+                np.zeros((n_sets, d2, a2, h2)), np.zeros((n_sets, d2, h2)),
+                np.zeros((n_sets, 4, sweep_slots(h, self.spot.spec.n_cards))))
 
     @property
     def _tree_args(self) -> tuple:
         t = self.tables
         return (self.tree.nodes, t.hands, t.same, t.n_hands, *t.showdown, t.hclass, t.fold_tab, t.showdown_tab,
-                t.fold_groups, t.showdown_groups, self._iso[4])
+                t.fold_groups, t.showdown_groups, self._iso[4], *t.sweeps)
 
     def _args(self) -> tuple:
         return (self._tree_args, self.regrets, self.sums, self._pool, self.tree.tasks, self._iso,
@@ -443,5 +448,5 @@ class CardSolver:
         """Bytes held by the tree, the tables and the solver state."""
         t = self.tables
         arrays = [self.tree.nodes, *self.regrets, *self.sums, t.strength, *t.showdown, t.hclass, t.fold_tab,
-                  t.showdown_tab, t.fold_groups, t.showdown_groups, *self._pool, self._task_vals, self._chance_reach]
+                  t.showdown_tab, t.fold_groups, t.showdown_groups, *t.sweeps, *self._pool, self._task_vals, self._chance_reach]
         return int(sum(a.nbytes for a in arrays))

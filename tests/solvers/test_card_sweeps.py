@@ -1,0 +1,53 @@
+"""The showdown terminals read from prefix sums (``_sweeps``) against a plain pairwise sum: wide
+ranges with ties and card removal, opponent reach with zeros, both players, every river board."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analysis.solvers.cards import CardSolver, CardSpot
+from analysis.solvers.cards import _kernels as K
+from analysis.solvers.cards.tree import AMOUNT, BOARD, KIND, SHOWDOWN
+
+
+def _pairwise(solver: CardSolver, v: int, trav: int, reach: np.ndarray) -> np.ndarray:
+    """Each holding's value at showdown ``v``: the pay times the opponent reach it beats less the
+    reach it loses to, over the holdings that share no card with it (the board's blocked: 0)."""
+    t = solver.tables
+    b = int(solver.tree.nodes[v, BOARD])
+    pay = (solver.spot.pot / 2.0 + solver.tree.nodes[v, AMOUNT]) / t.pairs
+    out = np.zeros(t.hands.shape[1])
+    for h in range(t.n_hands[trav]):
+        mine = t.strength[trav, b, h]
+        if mine < 0:
+            continue
+        x = 0.0
+        for o in range(t.n_hands[1 - trav]):
+            theirs = t.strength[1 - trav, b, o]
+            if theirs < 0 or set(t.hands[trav, h]) & set(t.hands[1 - trav, o]):
+                continue
+            x += reach[o] * np.sign(mine - theirs)
+        out[h] = pay * x
+    return out
+
+
+def test_showdowns_equal_the_pairwise_sum():
+    spot = CardSpot.holdem("Td9d6hQc", "22+,A2s+,K9s+,QTs+,JTs,ATo+,KJo+", "TT-22,A5s+,K8s+,T9s,98s,87s,AJo+", 200, 900,
+                           "a", "")
+    solver = CardSolver(spot)
+    nodes = solver.tree.nodes
+    rng = np.random.default_rng(7)
+    work = solver._pool[8][0]
+    seen = set()
+    for v in np.flatnonzero(nodes[:, KIND] == SHOWDOWN):
+        b = int(nodes[v, BOARD])
+        if b in seen or len(seen) >= 6:
+            continue
+        seen.add(b)
+        for trav in range(2):
+            reach = rng.random(solver.tables.hands.shape[1])
+            reach[rng.random(reach.shape[0]) < 0.3] = 0.0
+            out = np.full_like(reach, np.nan)
+            K.showdown_value(nodes, v, solver._tree_args, trav, reach, solver._coefs, work, out)
+            np.testing.assert_allclose(out, _pairwise(solver, int(v), trav, reach), rtol=1e-12, atol=1e-15)
+    assert len(seen) == 6
