@@ -266,6 +266,10 @@ def _blank_nan(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
     return rounded.astype(object).where(rounded.notna(), "")
 
 
+NOT_COMPUTED = "not computed"
+"""Shown in a page's table where the stored table has no value because none was computed."""
+
+
 def equilibrium(folder: Path, info: dict[str, Any]) -> list:
     """Equilibrium fold-for-free frequencies, the value of the option, and the bare-deck check."""
     summary = _csv(folder, "equilibrium_summary")
@@ -290,7 +294,8 @@ def equilibrium(folder: Path, info: dict[str, Any]) -> list:
     cols = [c for c in ("flop", "turn", "river", "all") if c in by.columns]
     by = (100 * by[cols]).round(2)
     facts = summary.drop_duplicates("label").set_index("label")
-    by["NashConv (% pot)"] = (100 * facts["nash_conv_pot"]).round(3)
+    nash_conv = (100 * facts["nash_conv_pot"]).round(3)  # NaN in the table: not computed (kept missing)
+    by["NashConv (% pot)"] = nash_conv.astype(object).where(nash_conv.notna(), NOT_COMPUTED)
     by["avg change / 1,000 it."] = facts["avg_change_per_1000"].round(5)
     by["iterations"] = facts["iterations"]
     by = by.reset_index().rename(columns={"label": "game"})
@@ -319,8 +324,12 @@ def equilibrium(folder: Path, info: dict[str, Any]) -> list:
                     "indifferent (what remains is mostly river hands that lose either way, "
                     "within the solutions' NashConv).")
     out.append(_block("p", " ".join(text)))
+    missing = nash_conv.isna()
     out.append(_block("p", "Share of decisions with nobody to call that fold (%), by street, and "
-                           "how close each solution is:"))
+                           "how close each solution is" + (
+                               f" (NashConv {NOT_COMPUTED} on the {int(missing.sum())} rows solved by Monte "
+                               "Carlo CFR: it has no exact best response there, the change of its average "
+                               "strategy stands in)" if missing.any() else "") + ":"))
     out.append(_block("table", frame=by))
     if option is not None and len(option):
         rows = option.copy()

@@ -148,3 +148,21 @@ def test_the_continuation_comparison_names_classes_of_the_deck():
 
     names = {c.name for c in starting_classes(load_deck("reference").spec)}
     assert set(COMPARE_HANDS) <= names
+
+
+def test_equilibrium_chapter_says_not_computed_where_the_table_has_no_nash_conv():
+    """The three-handed rows of the equilibrium table (Monte Carlo CFR: no exact best response)
+    keep a missing NashConv in the stored table; the page says "not computed", never nan."""
+    from analysis.guide.sections import NOT_COMPUTED, equilibrium
+
+    folder = ROOT / "results" / "equilibrium"
+    stored = __import__("pandas").read_csv(folder / "equilibrium_summary.csv")
+    missing = set(stored.loc[stored["nash_conv_pot"].isna(), "label"])
+    assert missing and not set(stored.loc[stored["nash_conv_pot"].notna(), "label"]) & missing
+    blocks = equilibrium(folder, json.loads((folder / "study.json").read_text()))
+    table = next(b.frame for b in blocks if b.kind == "table" and "NashConv (% pot)" in b.frame.columns)
+    shown = table.set_index("game")["NashConv (% pot)"]
+    assert set(shown[shown == NOT_COMPUTED].index) == missing
+    assert all(isinstance(v, float) and v == v for v in shown.drop(list(missing)))
+    text = " ".join(b.text for b in blocks if b.kind == "p")
+    assert "nan" not in text.split() and "it has no exact best response" in text
