@@ -166,3 +166,21 @@ def test_equilibrium_chapter_says_not_computed_where_the_table_has_no_nash_conv(
     assert all(isinstance(v, float) and v == v for v in shown.drop(list(missing)))
     text = " ".join(b.text for b in blocks if b.kind == "p")
     assert "nan" not in text.split() and "it has no exact best response" in text
+
+
+@pytest.mark.slow
+def test_solved_spots_chapter_reads_the_three_handed_and_texture_tables(quick_guide):
+    """The solved-spots chapter's three-handed answer, with numbers from the
+    stored tables (recomputed here from the quick guide's CSVs)."""
+    import pandas as pd
+
+    out, _ = quick_guide
+    chapter = _chapters((out / "README.md").read_text(), ("solved_spots",))
+    folder = out / "solved_spots"
+    facing = pd.read_csv(folder / "spots_facing_bet.csv")
+    three = facing[(facing.family == "3-river") & (facing.state == "start") & ~facing.line.str.contains("allin")]
+    assert set(three["others_in"]) == {1, 2}
+    alone = three[three.others_in == 1]
+    assert f"Once the other player has folded, folding costs ${alone['fold_cost'].mean():.1f}" in chapter
+    assert "calling and losing is worse than folding by about" in chapter and "NashConv (exact)" in chapter
+    assert "| nan" not in chapter and " nan%" not in chapter
