@@ -3,7 +3,7 @@
 A *family* (:class:`Family`) is a kind of spot stated once: players, street, pot,
 stack, ranges and bet tree. It is solved on a seeded, uniformly weighted sample of
 boards from the deck and in every *game state* (:data:`GAME_STATES`: the starting
-bank, bank 1 nearly empty, bank 3 nearly empty), each spot to a target exploitability
+bank, bank 1 nearly empty, bank 3 nearly empty, the second blind level), each spot to a target exploitability
 (the mean of the two players' best-response gains, postflop-solver's measure; NashConv,
 their sum, is reported beside it).
 Solutions are written one file per spot (``solutions/<family>-<state>-<board>.npz``,
@@ -58,8 +58,10 @@ GAME_STATES: tuple[GameState, ...] = (
     GameState("bank1-low", (10, 700, 500), 0, "bank 1 down to $10: the blinds rise after this hand"),
     GameState("bank3-low", (0, 0, 40), 2, "bank 3 down to $40, blinds 30/60: a bonus is paid short "
                                           "and the game ends after this hand"),
+    GameState("level2", (0, 350, 500), 1, "bank 1 empty, bank 2 at $350, blinds 20/40: the middle of the game"),
 )
-"""The game states every family is solved in."""
+"""The game states families are solved in: the start, one state per blind level (level 1: the start,
+level 2: ``level2``, level 3: ``bank3-low``) and the two ends of a bank."""
 
 
 @dataclass(frozen=True)

@@ -93,3 +93,12 @@ def test_street_state_and_the_weakest_tenth():
     assert weakest_mean(values, scale, np.array([1.0, 1.0, 8.0, 5.0])) == 2.0  # the weakest 10%: one holding
     assert weakest_mean(values, scale, np.array([1.0, 1.0, 1.0, 1.0]), 0.5) == 2.5
 
+
+def test_a_game_state_for_each_blind_level():
+    """The issue asks for each blind level: the states cover levels 1-3 (0-based 0, 1, 2), each a
+    spot the solver builds with its bank and level."""
+    levels = {s.level for s in GAME_STATES}
+    assert levels == {0, 1, 2}
+    for state in GAME_STATES:
+        table = FAMILIES[0].spot("9d 10d 3h 3d 6s", state, "reference").describe()["table"]
+        assert (tuple(table["bank"]), table["level"]) == (state.bank, state.level)
