@@ -836,6 +836,7 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
     out.append(_block("p", (
         "Where a row shows folding while the free-fold table says 'indifferent', those folds are ties the solver "
         "happens to mix, not a preference.")))
+    out += _by_texture(_csv(folder, "spots_by_texture"))
     facing = _csv(folder, "spots_facing_bet")
     out += _facing_bet(facing if facing is None else facing[facing.family.isin(hu["family"].unique())])
     out += _facing_bet_three(_csv(folder, "spots_facing_bet"), three)
@@ -938,6 +939,51 @@ def _facing_bet_three(facing: pd.DataFrame | None, spots: pd.DataFrame) -> list:
         "others_in": "others in", "reached": "reached %", "pot_odds": "pot odds %", "threshold": "threshold %",
         "calls": "calls %", "prefers_call": "prefers calling %", "fold_cost": "cost of folding $",
         "weakest_call_cost": "weakest tenth's cost of calling $"}))]
+
+
+def _by_texture(table: pd.DataFrame | None) -> list:
+    """The first decision's free fold by board texture, with the sample counts and standard errors."""
+    if table is None or not len(table):
+        return []
+    start = table[table.state == "start"].copy()
+
+    def fmt(v: float, e: float, scale: float = 1.0, digits: int = 1) -> str:
+        return f"{scale * v:.{digits}f} ± {scale * e:.{digits}f}" if np.isfinite(e) else (
+            f"{scale * v:.{digits}f}" if np.isfinite(v) else "")
+
+    shown = pd.DataFrame({
+        "family": start["family"], "texture": start["texture"], "board has it": start["has"].map({True: "yes",
+                                                                                                   False: "no"}),
+        "boards": start["boards"],
+        "folds for free %": [fmt(v, e, 100) for v, e in zip(start.folds_for_free, start.folds_for_free_se,
+                                                             strict=True)],
+        "regret of folding $": [fmt(v, e, 1, 2) for v, e in zip(start.regret_fold, start.regret_fold_se,
+                                                                strict=True)],
+        "cost of folding $": [fmt(v, e, 1, 1) for v, e in zip(start.fold_cost, start.fold_cost_se, strict=True)]})
+    out = [_block("p", (
+        "**By board texture.** The first player's free fold (the decision before anyone acts), start state, by "
+        "texture: the number of boards with and without it, and the mean ± one standard error across those "
+        "boards. The samples are small (a few boards a cell; no standard error with one board), so read "
+        "differences smaller than two standard errors as noise:"))]
+    out.append(_block("table", frame=shown))
+    paired = start[start.texture == "paired"].set_index(["family", "has"])
+    sentences = []
+    for family in dict.fromkeys(start["family"]):
+        if (family, True) in paired.index and (family, False) in paired.index:
+            y, n = paired.loc[(family, True)], paired.loc[(family, False)]
+            gap = y.folds_for_free - n.folds_for_free
+            err = float(np.hypot(y.folds_for_free_se, n.folds_for_free_se))
+            verdict = ("a difference of more than two standard errors" if np.isfinite(err) and abs(gap) > 2 * err
+                       else "within the noise of so few boards" if np.isfinite(err) else
+                       "too few boards for a standard error")
+            sentences.append(
+                f"{family}: {100 * y.folds_for_free:.1f}% on {int(y.boards)} paired boards against "
+                f"{100 * n.folds_for_free:.1f}% on {int(n.boards)} unpaired ones ({verdict}; cost of folding "
+                f"${y.fold_cost:.1f} against ${n.fold_cost:.1f})")
+    if sentences:
+        out.append(_block("p", "How the free-fold share moves on paired boards: " + "; ".join(sentences) + ". "
+                          "What a fold costs follows the board's corners (the penalty), not its texture."))
+    return out
 
 
 def _facing_bet(facing: pd.DataFrame | None) -> list:

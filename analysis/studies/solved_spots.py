@@ -189,7 +189,8 @@ def family_state(path: Path) -> tuple[Family, GameState]:
 def spot_tables(paths: list[Path], deck: str) -> dict[str, pd.DataFrame]:
     """``spots`` (one row per spot), ``spots_summary`` (by made hand at every decision of the first
     street, by starting class at the root; heads-up), ``spots_fold_or_check`` (the free-fold answer's
-    shares, regrets and the cost of folding; three-handed with the seat and the others still in)."""
+    shares, regrets and the cost of folding; three-handed with the seat and the others still in) and
+    ``spots_by_texture`` (:func:`by_texture`)."""
     index, summaries, free = [], [], []
     for path, sol in _solutions(paths):
         family, state = family_state(path)
@@ -216,7 +217,37 @@ def spot_tables(paths: list[Path], deck: str) -> dict[str, pd.DataFrame]:
                          **{a.replace(" ", "_"): v for a, v in row.items()}, "fold_cost": float(costs[line])})
     spots, free = pd.DataFrame(index), pd.DataFrame(free)
     return {"spots": spots, "spots_summary": pd.concat(summaries, ignore_index=True) if summaries else pd.DataFrame(),
-            "spots_fold_or_check": free}
+            "spots_fold_or_check": free, "spots_by_texture": by_texture(spots, free)}
+
+
+TEXTURES: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
+    "paired": lambda s: s["paired"].astype(bool),
+    "flush possible": lambda s: s["flush_possible"].astype(bool),
+    "straight possible": lambda s: s["straight_possible"].astype(bool),
+    "effect card active": lambda s: s["effect"] != "none",
+    "penalty $50 or more": lambda s: s["corner_penalty"] >= 50,
+}
+"""The board textures of :func:`by_texture`: a name and which spots have it."""
+
+
+def by_texture(spots: pd.DataFrame, free: pd.DataFrame, line: str = "(root)") -> pd.DataFrame:
+    """Per family, game state, texture and whether the board has it: the number of boards and, at the
+    first decision (``line``), the mean free-fold share, regret of folding and cost of folding, each
+    with its standard error across the boards (NaN with one board)."""
+    root = free[free["line"] == line].merge(spots, on=["family", "state", "board"])
+    rows = []
+    for (family, state), group in root.groupby(["family", "state"], sort=False):
+        for name, has in TEXTURES.items():
+            mask = has(group)
+            for value in (True, False):
+                part = group[mask == value]
+                row = {"family": family, "state": state, "texture": name, "has": value, "boards": len(part)}
+                for col in ("folds_for_free", "regret_fold", "fold_cost"):
+                    x = part[col].astype(float)
+                    row[col] = float(x.mean()) if len(x) else float("nan")
+                    row[f"{col}_se"] = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+                rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def _pack(values: np.ndarray, dtype: type) -> str:

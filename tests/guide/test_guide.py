@@ -170,7 +170,7 @@ def test_equilibrium_chapter_says_not_computed_where_the_table_has_no_nash_conv(
 
 @pytest.mark.slow
 def test_solved_spots_chapter_reads_the_three_handed_and_texture_tables(quick_guide):
-    """The solved-spots chapter's three-handed answer, with numbers from the
+    """The solved-spots chapter's three-handed answer and texture table, with numbers from the
     stored tables (recomputed here from the quick guide's CSVs)."""
     import pandas as pd
 
@@ -183,4 +183,6 @@ def test_solved_spots_chapter_reads_the_three_handed_and_texture_tables(quick_gu
     alone = three[three.others_in == 1]
     assert f"Once the other player has folded, folding costs ${alone['fold_cost'].mean():.1f}" in chapter
     assert "calling and losing is worse than folding by about" in chapter and "NashConv (exact)" in chapter
+    texture = pd.read_csv(folder / "spots_by_texture.csv")
+    assert set(texture["family"]) == {"hu-river", "hu-turn", "3-river"} and "By board texture" in chapter
     assert "| nan" not in chapter and " nan%" not in chapter

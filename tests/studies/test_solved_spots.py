@@ -80,6 +80,7 @@ def test_three_handed_tables_follow_the_rules_and_the_solution(tmp_path):
     assert bet.loc["bet 60 / fold / allin 200", "to_call"] == 140 and bet.loc["bet 60 / fold / allin 200",
                                                                                   "pot"] == 320
     assert abs(free.set_index("line").loc["check / check", "fold_cost"]) < 1e-9  # the other two show down
+    assert "spots_by_texture" in tables
 
 
 def test_street_state_and_the_weakest_tenth():
@@ -92,6 +93,29 @@ def test_street_state_and_the_weakest_tenth():
     values, scale = np.array([1.0, 2.0, 3.0, np.nan]), np.array([0.3, 0.1, 0.2, 0.0])
     assert weakest_mean(values, scale, np.array([1.0, 1.0, 8.0, 5.0])) == 2.0  # the weakest 10%: one holding
     assert weakest_mean(values, scale, np.array([1.0, 1.0, 1.0, 1.0]), 0.5) == 2.5
+
+
+def test_by_texture_means_and_standard_errors():
+    """Per texture: boards with and without it, the mean and the standard error across boards."""
+    import pandas as pd
+
+    from analysis.studies.solved_spots import by_texture
+
+    boards = ["a", "b", "c"]
+    spots = pd.DataFrame({"family": "f", "state": "start", "board": boards, "paired": [True, True, False],
+                          "flush_possible": False, "straight_possible": True, "effect": ["none", "slump", "none"],
+                          "corner_penalty": [40, 50, 60]})
+    free = pd.DataFrame({"family": "f", "state": "start", "board": boards * 2, "line": ["(root)"] * 3 + ["x"] * 3,
+                         "folds_for_free": [0.1, 0.3, 0.5, 9, 9, 9], "regret_fold": [1.0, 2.0, 3.0, 9, 9, 9],
+                         "fold_cost": [40.0, 50.0, 60.0, 9, 9, 9]})
+    table = by_texture(spots, free).set_index(["texture", "has"])
+    paired = table.loc[("paired", True)]
+    assert paired["boards"] == 2 and paired["folds_for_free"] == pytest.approx(0.2)
+    assert paired["folds_for_free_se"] == pytest.approx(np.std([0.1, 0.3], ddof=1) / np.sqrt(2))
+    assert table.loc[("paired", False), "boards"] == 1 and np.isnan(table.loc[("paired", False), "fold_cost_se"])
+    assert table.loc[("effect card active", True), "regret_fold"] == 2.0
+    assert table.loc[("penalty $50 or more", True), "fold_cost"] == 55.0
+    assert table.loc[("flush possible", True), "boards"] == 0
 
 
 def test_a_game_state_for_each_blind_level():
