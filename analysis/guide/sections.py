@@ -931,8 +931,9 @@ def _facing_bet_three(facing: pd.DataFrame | None, spots: pd.DataFrame) -> list:
         "that loses from a fold. The rule of thumb: heads-up, the penalty is paid either way and only the pot odds "
         "count; three-way with a player still to show down, a fold escapes most of the penalty, so a call needs "
         "the pot odds *plus* the penalty share it risks. "
-        f"Sample: {_count(b, 'board')} drawn uniformly (the heads-up river sample's first {b}) in "
-        f"{_count(n // max(b, 1), 'game state')}, {_count(n, 'spot')}; NashConv (exact) at most {spots['nash_conv_pct_pot'].max():.2f}% "
+        f"Sample: {_count(b, 'board')} drawn uniformly (the heads-up river sample's first {b}), {_count(n, 'spot')}: "
+        + ", ".join(f"{st} on {_count(k, 'board')}" for st, k in spots.groupby("state", sort=False).size().items())
+        + f"; NashConv (exact) at most {spots['nash_conv_pct_pot'].max():.2f}% "
         "of the pot; abstraction: bets of the pot or all-in, raises all-in, random holdings for all three. "
         "Means over the boards ± one standard error across them; the bet lines (no all-in) in every state:")
     return [_block("p", text), _block("table", frame=table.rename(columns={

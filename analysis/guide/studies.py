@@ -137,18 +137,22 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     quick = {"hu-river": (2, 2.0, (states["start"], states["bank3-low"]), 3000), "hu-turn": (1, 3.0, start, 3000),
              "3-river": (1, 5.0, start, 30)}
     full = {"hu-river": (8, 0.3, GAME_STATES, 3000), "hu-turn": (4, 0.5, (states["start"], states["bank3-low"]), 3000),
-            "3-river": (4, 0.4, ends, 400)}  # bank3-low converges slowly three-handed: capped, NashConv stated
+            # three-handed, bank3-low converges slowly (about 10 minutes a spot for 400 iterations on this
+            # machine): one board there, the first of the same sample
+            "3-river": [(4, 0.4, ends[:2], 400), (1, 0.4, ends[2:], 400)]}
     plan = quick if options.quick else full
     paths, samples = [], {}
     for family in FAMILIES:
-        n_boards, target, states, most = plan[family.name]
-        boards = sample_boards(family, n_boards, options.seed, options.deck)
-        echo(f"  {family.name}: {n_boards} boards (uniform sample, seed {options.seed}) x {len(states)} game "
-             f"states, each to an exploitability of {target}% of the pot (at most {most} iterations)")
-        paths += solve_family(folder, family, boards, states, options.deck, target, most,
-                              progress=lambda i, n, what: options.progress and options.progress(i, n, what))
-        samples[family.name] = {"boards": boards, "board_weights": "uniform", "target_exploitability_pct_pot": target,
-                                "max_iterations": most, "states": [s.name for s in states]}
+        parts = plan[family.name] if isinstance(plan[family.name], list) else [plan[family.name]]
+        for n_boards, target, states, most in parts:
+            boards = sample_boards(family, n_boards, options.seed, options.deck)
+            echo(f"  {family.name}: {n_boards} boards (uniform sample, seed {options.seed}) x {len(states)} game "
+                 f"states, each to an exploitability of {target}% of the pot (at most {most} iterations)")
+            paths += solve_family(folder, family, boards, states, options.deck, target, most,
+                                  progress=lambda i, n, what: options.progress and options.progress(i, n, what))
+            sample = {"boards": boards, "board_weights": "uniform", "target_exploitability_pct_pot": target,
+                      "max_iterations": most, "states": [s.name for s in states]}
+            samples[family.name] = sample if len(parts) == 1 else [*samples.get(family.name, []), sample]
     manifest = provenance(study="solved_spots", families={f.name: f.description for f in FAMILIES},
                           samples=samples, deck=options.deck, seed=options.seed,
                           method="dcfr, exact best responses (card-level, every holding)")
