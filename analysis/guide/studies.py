@@ -131,11 +131,11 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     from analysis.studies.spot_questions import BR_MODELS, question_tables
 
     # (boards, target % of the pot, game states, most iterations) per family; quick: a preview of each
-    # (three-handed: one spot, stopped after 30 iterations far from its target)
+    # (three-handed: one spot, stopped after 10 iterations far from its target)
     states = {s.name: s for s in GAME_STATES}
     start, ends = (states["start"],), (states["start"], states["bank1-low"], states["bank3-low"])
     quick = {"hu-river": (2, 2.0, (states["start"], states["bank3-low"]), 3000), "hu-turn": (1, 3.0, start, 3000),
-             "3-river": (1, 5.0, start, 30)}
+             "3-river": (1, 5.0, start, 10)}
     full = {"hu-river": (8, 0.3, GAME_STATES, 3000), "hu-turn": (4, 0.5, (states["start"], states["bank3-low"]), 3000),
             # three-handed, bank3-low converges slowly (about 10 minutes a spot for 400 iterations on this
             # machine): one board there, the first of the same sample
