@@ -266,6 +266,10 @@ def _blank_nan(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
     return rounded.astype(object).where(rounded.notna(), "")
 
 
+NOT_COMPUTED = "not computed"
+"""Shown in a page's table where the stored table has no value because none was computed."""
+
+
 def equilibrium(folder: Path, info: dict[str, Any]) -> list:
     """Equilibrium fold-for-free frequencies, the value of the option, and the bare-deck check."""
     summary = _csv(folder, "equilibrium_summary")
@@ -290,7 +294,8 @@ def equilibrium(folder: Path, info: dict[str, Any]) -> list:
     cols = [c for c in ("flop", "turn", "river", "all") if c in by.columns]
     by = (100 * by[cols]).round(2)
     facts = summary.drop_duplicates("label").set_index("label")
-    by["NashConv (% pot)"] = (100 * facts["nash_conv_pot"]).round(3)
+    nash_conv = (100 * facts["nash_conv_pot"]).round(3)  # NaN in the table: not computed (kept missing)
+    by["NashConv (% pot)"] = nash_conv.astype(object).where(nash_conv.notna(), NOT_COMPUTED)
     by["avg change / 1,000 it."] = facts["avg_change_per_1000"].round(5)
     by["iterations"] = facts["iterations"]
     by = by.reset_index().rename(columns={"label": "game"})
@@ -319,8 +324,12 @@ def equilibrium(folder: Path, info: dict[str, Any]) -> list:
                     "indifferent (what remains is mostly river hands that lose either way, "
                     "within the solutions' NashConv).")
     out.append(_block("p", " ".join(text)))
+    missing = nash_conv.isna()
     out.append(_block("p", "Share of decisions with nobody to call that fold (%), by street, and "
-                           "how close each solution is:"))
+                           "how close each solution is" + (
+                               f" (NashConv {NOT_COMPUTED} on the {int(missing.sum())} rows solved by Monte "
+                               "Carlo CFR: it has no exact best response there, the change of its average "
+                               "strategy stands in)" if missing.any() else "") + ":"))
     out.append(_block("table", frame=by))
     if option is not None and len(option):
         rows = option.copy()
@@ -741,6 +750,8 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
         return []
     m = info.get("manifest", {})
     families = m.get("families", {})
+    players = spots["players"] if "players" in spots else pd.Series(2, index=spots.index)
+    hu, three = spots[players == 2], spots[players == 3]
     out = [_block("p", (
         "Each spot is solved card by card with the card-level solver (`dilemma solve spot --game dilemma`), "
         f"with the real settlement of the {m.get('deck', '')} deck at every fold and showdown and the free fold "
@@ -749,27 +760,42 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
             f"the deck (seed {m.get('seed', 0)}, equal weights) in the game states "
             f"{', '.join(dict.fromkeys(spots[spots.family == name]['state']))}"
             for name, desc in families.items() if (spots.family == name).any()) + ". "
-        f"Every spot reached an exploitability (the mean of the two players' exact best-response gains) of at "
-        f"most {spots['exploitability_pct_pot'].max():.2f}% of the pot (NashConv, their sum, at most "
-        f"{spots['nash_conv_pct_pot'].max():.2f}%; median {spots['iterations'].median():.0f} DCFR iterations), "
+        f"Every heads-up spot reached an exploitability (the mean of the two players' exact best-response gains) "
+        f"of at most {hu['exploitability_pct_pot'].max():.2f}% of the pot (NashConv, their sum, at most "
+        f"{hu['nash_conv_pct_pot'].max():.2f}%; median {hu['iterations'].median():.0f} DCFR iterations), "
         "so the answers hold against any opponent up to that margin: they are equilibrium answers, not answers "
-        "against one style of play. Game states: " + "; ".join(
+        "against one style of play. " + (
+            f"The three-handed spots reached a NashConv (exact: the sum of the three players' best-response gains "
+            f"over every holding) of at most {three['nash_conv_pct_pot'].max():.2f}% of the pot (median "
+            f"{three['iterations'].median():.0f} DCFR iterations); three-player CFR has no convergence guarantee, "
+            "so that number, not the method, is what says how close to an equilibrium they are. "
+            if len(three) else "") + "Game states: " + "; ".join(
             f"`{s.name}`, {s.description}" for s in GAME_STATES) + "."))]
     out.append(_block("p", (
         "Folding for free, by family and game state (share of the range whose best choice it is, "
         "'indifferent' when folding and checking are worth the same within 0.1% of the pot, and what each "
         "choice costs on average against the holding's best action, $ a hand, ± one standard error over the "
         "sample of boards):")))
-    groups = free.groupby(["family", "state", "line", "player"], sort=False)
-    table = groups[["folds_for_free", "checks", "indifferent", "regret_fold", "regret_check"]].mean().reset_index()
-    se = groups[["regret_fold", "regret_check"]].sem().reset_index(drop=True)  # over the sample of boards
+    keys = ["family", "state", "line", "player"] + (["others_in"] if "others_in" in free else [])
+    groups = free.groupby(keys, sort=False)
+    costs = ["regret_fold", "regret_check"] + (["fold_cost"] if "fold_cost" in free else [])
+    table = groups[["folds_for_free", "checks", "indifferent", *costs]].mean().reset_index()
+    se = groups[costs].sem().reset_index(drop=True)  # over the sample of boards
     table = _percent(table, ["folds_for_free", "checks", "indifferent"])
-    for col in ("regret_fold", "regret_check"):
+    for col in costs:
         table[col] = [f"{v:.2f} ± {e:.2f}" if np.isfinite(e) else f"{v:.2f}"
                       for v, e in zip(table[col], se[col], strict=True)]
     out.append(_block("table", frame=table.rename(columns={
-        "folds_for_free": "folds for free %", "checks": "checks %", "indifferent": "indifferent %",
-        "regret_fold": "regret of folding $", "regret_check": "regret of checking $"})))
+        "others_in": "others in", "folds_for_free": "folds for free %", "checks": "checks %",
+        "indifferent": "indifferent %", "regret_fold": "regret of folding $", "regret_check": "regret of checking $",
+        "fold_cost": "cost of folding $"})))
+    if "fold_cost" in free:
+        out.append(_block("note", (
+            "'others in': players still in besides the one to act (three-handed, a seat after a fold has one); "
+            "'cost of folding': minus the value of folding ($ against the stack at the start of the street, "
+            "weighted by how likely each holding is at the decision), i.e. the penalty share the folder still "
+            "pays.")))
+    out += _free_fold_three(free, spots)
     river = free[(free.family == "hu-river") & (free.state == "start")]
     if len(river):
         out.append(_block("p", (
@@ -810,7 +836,10 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
     out.append(_block("p", (
         "Where a row shows folding while the free-fold table says 'indifferent', those folds are ties the solver "
         "happens to mix, not a preference.")))
-    out += _facing_bet(_csv(folder, "spots_facing_bet"))
+    out += _by_texture(_csv(folder, "spots_by_texture"))
+    facing = _csv(folder, "spots_facing_bet")
+    out += _facing_bet(facing if facing is None else facing[facing.family.isin(hu["family"].unique())])
+    out += _facing_bet_three(_csv(folder, "spots_facing_bet"), three)
     out += _versus_models(_csv(folder, "spots_versus_models"), m.get("versus_models", []))
     out += _strength_translated(_csv(folder, "strength_translated"), m.get("strength_boards"), m.get("seed", 0))
     if info.get("browser"):
@@ -820,6 +849,141 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
             "often they reach the decision); click a class for its holdings with every action's frequency "
             "and EV; filter by made hand.")))
         out.append(Block("browser", path=f"{info['study']}/{info['browser']}"))
+    return out
+
+
+def _free_fold_three(free: pd.DataFrame, spots: pd.DataFrame) -> list:
+    """Three-handed river: the free fold by seat beside heads-up, and what a free fold escapes."""
+    if "others_in" not in free:
+        return []
+    three = free[(free.family == "3-river") & (free.state == "start")]
+    hu = free[(free.family == "hu-river") & (free.state == "start") & (free.line == "(root)")]
+    if not len(three) or not len(hu):
+        return []
+    by = three.groupby(["line", "player", "others_in"], sort=False)[["folds_for_free", "fold_cost"]].mean()
+    penalty = spots[(spots.family == "3-river") & (spots.state == "start")]["corner_penalty"].mean()
+    two = by.xs(2, level="others_in")
+    return [_block("p", (
+        f"**Three-handed on the river** (start state, {_count(three['board'].nunique(), 'board')}): a seat with both others "
+        "still in folds for free " + ", ".join(f"{100 * r.folds_for_free:.1f}% ({p}, {ln})"
+                                                for (ln, p), r in two.iterrows())
+        + f" of its range, against {100 * hu['folds_for_free'].mean():.1f}% heads-up. Folding there costs "
+        + ", ".join(f"${r.fold_cost:.1f} ({p})" for (ln, p), r in two.iterrows())
+        + f" on average, while these boards' corners make a penalty of ${penalty:.0f}: a river folder is a loser "
+        "of the last round, but the river exception excuses it when the other two reach a showdown that one of "
+        "them loses, so three-way the folder escapes the penalty whenever nobody folds after it; it pays (its share) "
+        "only when the hand ends without a showdown. Heads-up the free fold pays the full penalty (cost of "
+        f"folding ${hu['fold_cost'].mean():.1f}).")),
+    ]
+
+
+def _facing_bet_three(facing: pd.DataFrame | None, spots: pd.DataFrame) -> list:
+    """Three-handed river facing a pot-sized bet: fold cost, the cost of calling and losing, thresholds."""
+    if facing is None or "others_in" not in facing or not len(spots):
+        return []
+    three = facing[(facing.family == "3-river") & ~facing.line.str.contains("allin")]
+    hu = facing[(facing.family == "hu-river") & (facing.line.str.count("/") == 0) & (facing.pot_odds < 0.4)]
+    if not len(three) or not len(hu):
+        return []
+    cols = ["reached", "pot_odds", "threshold", "calls", "prefers_call", "fold_cost", "weakest_call_cost"]
+    table = three.groupby(["state", "line", "player", "others_in"], sort=False)[cols].mean().reset_index()
+    table = _percent(table, ["reached", "pot_odds", "threshold", "calls", "prefers_call"])
+    for col in ("fold_cost", "weakest_call_cost"):
+        table[col] = table[col].map(lambda v: f"{v:.1f}")
+    start = three[three.state == "start"]
+    hu_start = hu[hu.state == "start"]
+
+    def mean(frame: pd.DataFrame, col: str) -> float:
+        return float(frame[col].mean())
+
+    def se(frame: pd.DataFrame, col: str) -> float:
+        per_board = frame.groupby("board")[col].mean()
+        return float(per_board.std(ddof=1) / np.sqrt(len(per_board))) if len(per_board) > 1 else float("nan")
+
+    first_bet = np.isclose(start.pot_odds, 1 / 3)  # facing the pot-sized bet, nobody has called yet
+    first = start[first_bet & (start.others_in == 2)]
+    alone = start[first_bet & (start.others_in == 1)]
+    b, n = spots["board"].nunique(), len(spots)
+    if not len(first) or not len(alone):
+        return [_block("table", frame=table)]
+
+    def pm(frame: pd.DataFrame, col: str) -> str:
+        e = se(frame, col)
+        return f"${mean(frame, col):.1f}" + (f" ± {e:.1f}" if np.isfinite(e) else "")
+
+    worse = mean(first, "weakest_call_cost") - mean(first, "fold_cost")
+    to_call = float(first["to_call"].mean())
+    text = (
+        "**Facing a bet three-handed: when is calling and losing worse than folding?** Someone bets the pot into "
+        f"a three-way river pot ($60 each, pot odds {100 * mean(first, 'pot_odds'):.0f}% as heads-up). With another "
+        f"player still in, folding costs {pm(first, 'fold_cost')} on "
+        "average (the penalty share a folder pays when the hand ends without a showdown somebody else loses), "
+        f"while calling with the weakest tenth of the range costs {pm(first, 'weakest_call_cost')} "
+        "(the call and the loser's penalty share, less the little those "
+        f"holdings still win): calling and losing is worse than folding by about ${worse:.0f} (the call is "
+        f"${to_call:.0f} of it). The equilibrium calls only {100 * mean(first, 'calls'):.0f}% of the range there (holdings above "
+        f"{100 * mean(first, 'threshold'):.0f}% strength, the share of all holdings beaten, prefer calling). "
+        f"Once the other player has folded, folding costs ${mean(alone, 'fold_cost'):.1f} (the two folders split "
+        f"the penalty if the bettor is not called), calling and losing ${mean(alone, 'weakest_call_cost'):.1f}, "
+        f"and it calls {100 * mean(alone, 'calls'):.0f}% (from {100 * mean(alone, 'threshold'):.0f}% strength). "
+        f"Heads-up the same bet is called by {100 * mean(hu_start, 'calls'):.0f}% of the range: folding there "
+        f"costs ${mean(hu_start, 'fold_cost'):.1f}, the whole penalty, so the penalty no longer separates a call "
+        "that loses from a fold. The rule of thumb: heads-up, the penalty is paid either way and only the pot odds "
+        "count; three-way with a player still to show down, a fold escapes most of the penalty, so a call needs "
+        "the pot odds *plus* the penalty share it risks. "
+        f"Sample: {_count(b, 'board')} drawn uniformly (the heads-up river sample's first {b}), {_count(n, 'spot')}: "
+        + ", ".join(f"{st} on {_count(k, 'board')}" for st, k in spots.groupby("state", sort=False).size().items())
+        + f"; NashConv (exact) at most {spots['nash_conv_pct_pot'].max():.2f}% "
+        "of the pot; abstraction: bets of the pot or all-in, raises all-in, random holdings for all three. "
+        "Means over the boards ± one standard error across them; the bet lines (no all-in) in every state:")
+    return [_block("p", text), _block("table", frame=table.rename(columns={
+        "others_in": "others in", "reached": "reached %", "pot_odds": "pot odds %", "threshold": "threshold %",
+        "calls": "calls %", "prefers_call": "prefers calling %", "fold_cost": "cost of folding $",
+        "weakest_call_cost": "weakest tenth's cost of calling $"}))]
+
+
+def _by_texture(table: pd.DataFrame | None) -> list:
+    """The first decision's free fold by board texture, with the sample counts and standard errors."""
+    if table is None or not len(table):
+        return []
+    start = table[table.state == "start"].copy()
+
+    def fmt(v: float, e: float, scale: float = 1.0, digits: int = 1) -> str:
+        return f"{scale * v:.{digits}f} ± {scale * e:.{digits}f}" if np.isfinite(e) else (
+            f"{scale * v:.{digits}f}" if np.isfinite(v) else "")
+
+    shown = pd.DataFrame({
+        "family": start["family"], "texture": start["texture"], "board has it": start["has"].map({True: "yes",
+                                                                                                   False: "no"}),
+        "boards": start["boards"],
+        "folds for free %": [fmt(v, e, 100) for v, e in zip(start.folds_for_free, start.folds_for_free_se,
+                                                             strict=True)],
+        "regret of folding $": [fmt(v, e, 1, 2) for v, e in zip(start.regret_fold, start.regret_fold_se,
+                                                                strict=True)],
+        "cost of folding $": [fmt(v, e, 1, 1) for v, e in zip(start.fold_cost, start.fold_cost_se, strict=True)]})
+    out = [_block("p", (
+        "**By board texture.** The first player's free fold (the decision before anyone acts), start state, by "
+        "texture: the number of boards with and without it, and the mean ± one standard error across those "
+        "boards. The samples are small (a few boards a cell; no standard error with one board), so read "
+        "differences smaller than two standard errors as noise:"))]
+    out.append(_block("table", frame=shown))
+    paired = start[start.texture == "paired"].set_index(["family", "has"])
+    sentences = []
+    for family in dict.fromkeys(start["family"]):
+        if (family, True) in paired.index and (family, False) in paired.index:
+            y, n = paired.loc[(family, True)], paired.loc[(family, False)]
+            gap = y.folds_for_free - n.folds_for_free
+            err = float(np.hypot(y.folds_for_free_se, n.folds_for_free_se))
+            verdict = ("a difference of more than two standard errors" if np.isfinite(err) and abs(gap) > 2 * err
+                       else "within the noise of so few boards" if np.isfinite(err) else
+                       "too few boards for a standard error")
+            sentences.append(
+                f"{family}: {100 * y.folds_for_free:.1f}% on {int(y.boards)} paired boards against "
+                f"{100 * n.folds_for_free:.1f}% on {int(n.boards)} unpaired ones ({verdict}; cost of folding "
+                f"${y.fold_cost:.1f} against ${n.fold_cost:.1f})")
+    if sentences:
+        out.append(_block("p", "How the free-fold share moves on paired boards: " + "; ".join(sentences) + ". "
+                          "What a fold costs follows the board's corners (the penalty), not its texture."))
     return out
 
 

@@ -130,27 +130,38 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     )
     from analysis.studies.spot_questions import BR_MODELS, question_tables
 
-    # (boards, target % of the pot, game states) per family; quick: a preview of each
-    plan = {"hu-river": (2, 2.0, GAME_STATES[::2]) if options.quick else (8, 0.3, GAME_STATES),
-            "hu-turn": (1, 3.0, GAME_STATES[:1]) if options.quick else (4, 0.5, GAME_STATES[::2])}
+    # (boards, target % of the pot, game states, most iterations) per family; quick: a preview of each
+    # (three-handed: one spot, stopped after 10 iterations far from its target)
+    states = {s.name: s for s in GAME_STATES}
+    start, ends = (states["start"],), (states["start"], states["bank1-low"], states["bank3-low"])
+    quick = {"hu-river": (2, 2.0, (states["start"], states["bank3-low"]), 3000), "hu-turn": (1, 3.0, start, 3000),
+             "3-river": (1, 5.0, start, 10)}
+    full = {"hu-river": (8, 0.3, GAME_STATES, 3000), "hu-turn": (4, 0.5, (states["start"], states["bank3-low"]), 3000),
+            # three-handed, bank3-low converges slowly (about 10 minutes a spot for 400 iterations on this
+            # machine): one board there, the first of the same sample
+            "3-river": [(4, 0.4, ends[:2], 400), (1, 0.4, ends[2:], 400)]}
+    plan = quick if options.quick else full
     paths, samples = [], {}
     for family in FAMILIES:
-        n_boards, target, states = plan[family.name]
-        boards = sample_boards(family, n_boards, options.seed, options.deck)
-        samples[family.name] = {"boards": boards, "board_weights": "uniform", "target_exploitability_pct_pot": target,
-                                "states": [s.name for s in states]}
-        echo(f"  {family.name}: {n_boards} boards (uniform sample, seed {options.seed}) x {len(states)} game "
-             f"states, each to an exploitability of {target}% of the pot")
-        paths += solve_family(folder, family, boards, states, options.deck, target, 3000,
-                              progress=lambda i, n, what: options.progress and options.progress(i, n, what))
+        parts = plan[family.name] if isinstance(plan[family.name], list) else [plan[family.name]]
+        for n_boards, target, states, most in parts:
+            boards = sample_boards(family, n_boards, options.seed, options.deck)
+            echo(f"  {family.name}: {n_boards} boards (uniform sample, seed {options.seed}) x {len(states)} game "
+                 f"states, each to an exploitability of {target}% of the pot (at most {most} iterations)")
+            paths += solve_family(folder, family, boards, states, options.deck, target, most,
+                                  progress=lambda i, n, what: options.progress and options.progress(i, n, what))
+            sample = {"boards": boards, "board_weights": "uniform", "target_exploitability_pct_pot": target,
+                      "max_iterations": most, "states": [s.name for s in states]}
+            samples[family.name] = sample if len(parts) == 1 else [*samples.get(family.name, []), sample]
     manifest = provenance(study="solved_spots", families={f.name: f.description for f in FAMILIES},
                           samples=samples, deck=options.deck, seed=options.seed,
                           method="dcfr, exact best responses (card-level, every holding)")
     manifest["strength_boards"] = 10 if options.quick else 60
     manifest["versus_models"] = list(BR_MODELS[-1:] if options.quick else BR_MODELS)  # quick: a preview
+    manifest["versus_models_target_pct_pot"] = 2.0 if options.quick else 0.3
     tables = {**spot_tables(paths, options.deck),
               **question_tables(paths, options.deck, options.seed, manifest["strength_boards"],
-                                manifest["versus_models"])}
+                                manifest["versus_models"], manifest["versus_models_target_pct_pot"])}
     for name, frame in tables.items():
         write_table(frame, folder, name, manifest)
     write_text(folder / "spots_browser.json", json.dumps(browser_data(paths), separators=(",", ":")))
@@ -276,7 +287,7 @@ STUDIES: tuple[Study, ...] = (
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
     Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
-          "strategy browser", run_solved_spots, version=2),
+          "strategy browser", run_solved_spots, version=3),
     Study("whole_games", "Which way of playing wins whole games", run_whole_games),
     Study("brag", "Three Card Brag: hand odds, equity against 1-16 hands, and blind play", run_brag),
     Study("bluffjack", "Bluffjack: bust odds, and hit or stand against 1-9 opponents", run_bluffjack,

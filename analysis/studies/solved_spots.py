@@ -3,13 +3,14 @@
 A *family* (:class:`Family`) is a kind of spot stated once: players, street, pot,
 stack, ranges and bet tree. It is solved on a seeded, uniformly weighted sample of
 boards from the deck and in every *game state* (:data:`GAME_STATES`: the starting
-bank, bank 1 nearly empty, bank 3 nearly empty), each spot to a target exploitability
+bank, bank 1 nearly empty, bank 3 nearly empty, the second blind level), each spot to a target exploitability
 (the mean of the two players' best-response gains, postflop-solver's measure; NashConv,
 their sum, is reported beside it).
 Solutions are written one file per spot (``solutions/<family>-<state>-<board>.npz``,
 whole or not at all) as they finish, so an interrupted batch resumes where it
 stopped; a file that no longer matches its spot is solved again. Families whose files
-are large (the turn's) drop them once their tables are written (:func:`drop_large_solutions`).
+are large (the turn's, the three-handed river's) drop them once their tables are written
+(:func:`drop_large_solutions`).
 
 :func:`spot_tables` reads the solutions as tables: one row per spot with its board
 texture, convergence and values; the range summaries (by made hand and starting
@@ -35,6 +36,7 @@ from evaluator.errors import LabError
 
 from .fold_vs_check.results import classify_board
 from .made_hands import MADE_HANDS
+from .solved_spots3 import fold_or_check_rows
 
 
 class SpotFamilyError(LabError):
@@ -56,13 +58,16 @@ GAME_STATES: tuple[GameState, ...] = (
     GameState("bank1-low", (10, 700, 500), 0, "bank 1 down to $10: the blinds rise after this hand"),
     GameState("bank3-low", (0, 0, 40), 2, "bank 3 down to $40, blinds 30/60: a bonus is paid short "
                                           "and the game ends after this hand"),
+    GameState("level2", (0, 350, 500), 1, "bank 1 empty, bank 2 at $350, blinds 20/40: the middle of the game"),
 )
-"""The game states every family is solved in."""
+"""The game states families are solved in: the start, one state per blind level (level 1: the start,
+level 2: ``level2``, level 3: ``bank3-low``) and the two ends of a bank."""
 
 
 @dataclass(frozen=True)
 class Family:
-    """A kind of heads-up spot, solved on many boards: everything but the board and the bank."""
+    """A kind of spot, solved on many boards: everything but the board and the bank (heads-up, or
+    three-handed with ``players=3``: ranges ``oop``, ``ip`` and ``third`` in the order of action)."""
 
     name: str
     board_cards: int
@@ -73,15 +78,19 @@ class Family:
     bets: str = "100%, a"
     raises: str = "a"
     description: str = ""
+    players: int = 2
+    third: str = "random"
     keep_solutions: bool = True
     """Keep the solution files once the tables are written (a turn spot's file is about 7 MB:
     the study keeps only its tables and browser data, and ``dilemma solve spot`` re-solves it)."""
 
     def spot(self, board: str, state: GameState, deck: str) -> CardSpot:
         """The family's spot on ``board`` in ``state``."""
-        return CardSpot.from_options(game="dilemma", deck=deck, board=board, oop=self.oop, ip=self.ip, pot=self.pot,
-                                 stack=self.stack, bets=self.bets, raises=self.raises,
-                                 bank=",".join(map(str, state.bank)), level=state.level)
+        ranges = {"oop": self.oop, "ip": self.ip} if self.players == 2 else {
+            "ranges": (self.oop, self.ip, self.third)}
+        return CardSpot.from_options(game="dilemma", deck=deck, board=board, pot=self.pot, stack=self.stack,
+                                     bets=self.bets, raises=self.raises, bank=",".join(map(str, state.bank)),
+                                     level=state.level, **ranges)
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -90,6 +99,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("hu-turn", 4, 40, 980, description="heads-up on the turn (every river card dealt), both in $20 "
                                                  "pre-flop, random holdings, bets of the pot or all-in, raises all-in",
            keep_solutions=False),
+    Family("3-river", 5, 60, 980, players=3,
+           description="three-handed on the river, each in $20 pre-flop, random holdings, bets of the pot or "
+                       "all-in, raises all-in", keep_solutions=False),  # 1.3 MB a spot: tables only
 )
 """The families the guide solves."""
 
@@ -176,25 +188,66 @@ def family_state(path: Path) -> tuple[Family, GameState]:
 
 def spot_tables(paths: list[Path], deck: str) -> dict[str, pd.DataFrame]:
     """``spots`` (one row per spot), ``spots_summary`` (by made hand at every decision of the first
-    street, by starting class at the root) and ``spots_fold_or_check`` (the free-fold answer's shares and regrets)."""
+    street, by starting class at the root; heads-up), ``spots_fold_or_check`` (the free-fold answer's
+    shares, regrets and the cost of folding; three-handed with the seat and the others still in) and
+    ``spots_by_texture`` (:func:`by_texture`)."""
     index, summaries, free = [], [], []
     for path, sol in _solutions(paths):
         family, state = family_state(path)
         board = sol.spot.describe()["board"]
-        ev = sol.ev()
+        ev = list(sol.ev().values())  # heads-up oop, ip; three-handed first, second, third
         key = {"family": family.name, "state": state.name, "board": board}
-        index.append({**key, **texture(list(sol.spot.board), deck), "iterations": sol.iterations,
+        index.append({**key, "players": family.players, **texture(list(sol.spot.board), deck),
+                      "iterations": sol.iterations,
                       "exploitability_pct_pot": sol.exploitability_pct,
                       "nash_conv_pct_pot": 100.0 * sol.solver.nash_conv / sol.spot.pot,
-                      "ev_oop": ev["oop"], "ev_ip": ev["ip"]})
+                      "ev_oop": ev[0], "ev_ip": ev[1], "ev_third": ev[2] if len(ev) > 2 else float("nan")})
+        if family.players == 3:  # the range summaries and the browser are heads-up only
+            free += [{**key, **row} for row in fold_or_check_rows(sol)]
+            continue
         for line in sol.first_street_lines():
             for by in ("made_hand", "class") if not line else ("made_hand",):  # classes at the root only
                 summaries.append(sol.summary(line, by).assign(**key))
-        for line, row in fold_or_check_shares(sol.fold_or_check()).items():
-            free.append({**key, "line": line, "player": row.pop("player"),
-                         **{a.replace(" ", "_"): v for a, v in row.items()}})
-    return {"spots": pd.DataFrame(index), "spots_summary": pd.concat(summaries, ignore_index=True),
-            "spots_fold_or_check": pd.DataFrame(free)}
+        table = sol.fold_or_check()
+        reached = table[table["answer"] != "unreached"]
+        costs = (reached.assign(x=-reached["weight"] * reached["ev_fold"]).groupby("line", sort=False)["x"].sum()
+                 / reached.groupby("line", sort=False)["weight"].sum())
+        for line, row in fold_or_check_shares(table).items():
+            free.append({**key, "line": line, "player": row.pop("player"), "others_in": 1,
+                         **{a.replace(" ", "_"): v for a, v in row.items()}, "fold_cost": float(costs[line])})
+    spots, free = pd.DataFrame(index), pd.DataFrame(free)
+    return {"spots": spots, "spots_summary": pd.concat(summaries, ignore_index=True) if summaries else pd.DataFrame(),
+            "spots_fold_or_check": free, "spots_by_texture": by_texture(spots, free)}
+
+
+TEXTURES: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
+    "paired": lambda s: s["paired"].astype(bool),
+    "flush possible": lambda s: s["flush_possible"].astype(bool),
+    "straight possible": lambda s: s["straight_possible"].astype(bool),
+    "effect card active": lambda s: s["effect"] != "none",
+    "penalty $50 or more": lambda s: s["corner_penalty"] >= 50,
+}
+"""The board textures of :func:`by_texture`: a name and which spots have it."""
+
+
+def by_texture(spots: pd.DataFrame, free: pd.DataFrame, line: str = "(root)") -> pd.DataFrame:
+    """Per family, game state, texture and whether the board has it: the number of boards and, at the
+    first decision (``line``), the mean free-fold share, regret of folding and cost of folding, each
+    with its standard error across the boards (NaN with one board)."""
+    root = free[free["line"] == line].merge(spots, on=["family", "state", "board"])
+    rows = []
+    for (family, state), group in root.groupby(["family", "state"], sort=False):
+        for name, has in TEXTURES.items():
+            mask = has(group)
+            for value in (True, False):
+                part = group[mask == value]
+                row = {"family": family, "state": state, "texture": name, "has": value, "boards": len(part)}
+                for col in ("folds_for_free", "regret_fold", "fold_cost"):
+                    x = part[col].astype(float)
+                    row[col] = float(x.mean()) if len(x) else float("nan")
+                    row[f"{col}_se"] = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+                rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def _pack(values: np.ndarray, dtype: type) -> str:
@@ -216,6 +269,8 @@ def browser_data(paths: list[Path]) -> dict[str, Any]:
     spots = []
     for path, sol in _solutions(paths):
         family, state = family_state(path)
+        if family.players != 2:
+            continue  # the browser shows heads-up spots
         players = {}
         lines = []
         for line in sol.first_street_lines():
@@ -242,7 +297,7 @@ def browser_data(paths: list[Path]) -> dict[str, Any]:
     return {"made_hands": list(MADE_HANDS), "freq_scale": FREQ_SCALE, "ev_scale": EV_SCALE,
             "ev_missing": EV_MISSING,
             "states": {s.name: s.description for s in GAME_STATES},
-            "families": {f.name: f.description for f in FAMILIES}, "spots": spots}
+            "families": {f.name: f.description for f in FAMILIES if f.players == 2}, "spots": spots}
 
 
 def drop_large_solutions(paths: list[Path]) -> list[Path]:

@@ -87,7 +87,10 @@ def best_cut(scale: np.ndarray, prefers: np.ndarray, weight: np.ndarray) -> tupl
 
 
 def facing_bet(sol: SpotSolution) -> list[dict]:
-    """One row per first-street decision that faces a bet (see the module doc)."""
+    """One row per first-street decision that faces a bet (see the module doc), with the penalty
+    costs of :func:`.solved_spots3.penalty_costs` (on strength)."""
+    from .solved_spots3 import penalty_costs
+
     rows = []
     nodes = sol.solver.tree.nodes
     for line in sol.first_street_lines():
@@ -114,7 +117,10 @@ def facing_bet(sol: SpotSolution) -> list[dict]:
         total = weight.sum()
         if not total > 0:
             continue  # nobody reaches the decision at equilibrium
-        rows.append({"line": " / ".join(line), "player": "oop" if actor == 0 else "ip", "to_call": to_call,
+        strength = scale if not river else holding_strengths(sol.spot.holdings(actor)[0], sol.board_at(v),
+                                                             sol.spot.spec)
+        rows.append({"line": " / ".join(line), "player": "oop" if actor == 0 else "ip", "others_in": 1,
+                     "to_call": to_call,
                      "pot": pot, "pot_odds": to_call / (pot + to_call),
                      "reached": float(total / sol.solver.tables.pairs),
                      "scale": "equity v the bettor's range" if river else "strength",
@@ -123,7 +129,8 @@ def facing_bet(sol: SpotSolution) -> list[dict]:
                      "prefers_call": float((weight * prefers).sum() / total),
                      "near_indifferent": float((weight * near).sum() / total),
                      "call_gain": float((weight * gain).sum() / total),
-                     "ev_fold": float((weight * np.nan_to_num(fold)).sum() / total)})
+                     "ev_fold": float((weight * np.nan_to_num(fold)).sum() / total),
+                     **penalty_costs(labels, ev, weight, strength)})
     return rows
 
 
@@ -193,18 +200,22 @@ def strength_translated(deck: str, seed: int, boards: int = 60) -> pd.DataFrame:
 
 
 def question_tables(paths: Sequence[Path], deck: str, seed: int, boards: int = 60,
-                    models: Sequence[str] = BR_MODELS) -> dict[str, pd.DataFrame]:
+                    models: Sequence[str] = BR_MODELS, target_pct: float = 0.3) -> dict[str, pd.DataFrame]:
     """``spots_facing_bet`` and ``spots_versus_models`` (one block of rows per solution file, keyed
-    by family, state and board; ``models`` locked in turn) and ``strength_translated`` (``boards``
-    boards a street)."""
+    by family, state and board; ``models`` locked in turn, each best response solved to ``target_pct``)
+    and ``strength_translated`` (``boards`` boards a street)."""
     from .solved_spots import family_state
+    from .solved_spots3 import facing_bet_rows
 
     facing, versus = [], []
     for path in paths:
         family, state = family_state(path)
         sol = load_solution(path)
         key = {"family": family.name, "state": state.name, "board": sol.spot.describe()["board"]}
+        if family.players == 3:  # node locking is heads-up only: no models beside it
+            facing += [{**key, **row} for row in facing_bet_rows(sol)]
+            continue
         facing += [{**key, **row} for row in facing_bet(sol)]
-        versus += [{**key, **row} for row in versus_models(sol.spot, sol, models)]
+        versus += [{**key, **row} for row in versus_models(sol.spot, sol, models, target_pct=target_pct)]
     return {"spots_facing_bet": pd.DataFrame(facing), "spots_versus_models": pd.DataFrame(versus),
             "strength_translated": strength_translated(deck, seed, boards)}

@@ -148,3 +148,43 @@ def test_the_continuation_comparison_names_classes_of_the_deck():
 
     names = {c.name for c in starting_classes(load_deck("reference").spec)}
     assert set(COMPARE_HANDS) <= names
+
+
+def test_equilibrium_chapter_says_not_computed_where_the_table_has_no_nash_conv():
+    """The three-handed rows of the equilibrium table (Monte Carlo CFR: no exact best response)
+    keep a missing NashConv in the stored table; the page says "not computed", never nan."""
+    from analysis.guide.sections import NOT_COMPUTED, equilibrium
+
+    folder = ROOT / "results" / "equilibrium"
+    stored = __import__("pandas").read_csv(folder / "equilibrium_summary.csv")
+    missing = set(stored.loc[stored["nash_conv_pot"].isna(), "label"])
+    assert missing and not set(stored.loc[stored["nash_conv_pot"].notna(), "label"]) & missing
+    blocks = equilibrium(folder, json.loads((folder / "study.json").read_text()))
+    table = next(b.frame for b in blocks if b.kind == "table" and "NashConv (% pot)" in b.frame.columns)
+    shown = table.set_index("game")["NashConv (% pot)"]
+    assert set(shown[shown == NOT_COMPUTED].index) == missing
+    assert all(isinstance(v, float) and v == v for v in shown.drop(list(missing)))
+    text = " ".join(b.text for b in blocks if b.kind == "p")
+    assert "nan" not in text.split() and "it has no exact best response" in text
+
+
+@pytest.mark.slow
+def test_solved_spots_chapter_reads_the_three_handed_and_texture_tables(quick_guide):
+    """The solved-spots chapter's three-handed answer and texture table, with numbers from the
+    stored tables (recomputed here from the quick guide's CSVs)."""
+    import pandas as pd
+
+    out, _ = quick_guide
+    chapter = _chapters((out / "README.md").read_text(), ("solved_spots",))
+    folder = out / "solved_spots"
+    facing = pd.read_csv(folder / "spots_facing_bet.csv")
+    three = facing[(facing.family == "3-river") & (facing.state == "start") & ~facing.line.str.contains("allin")]
+    assert set(three["others_in"]) == {1, 2}
+    alone = three[three.others_in == 1]
+    assert f"Once the other player has folded, folding costs ${alone['fold_cost'].mean():.1f}" in chapter
+    assert "calling and losing is worse than folding by about" in chapter and "NashConv (exact)" in chapter
+    texture = pd.read_csv(folder / "spots_by_texture.csv")
+    assert set(texture["family"]) == {"hu-river", "hu-turn", "3-river"} and "By board texture" in chapter
+    three_text = [line for line in chapter.splitlines() if line.startswith(("**Three-handed on the river",
+                                                                            "**Facing a bet three-handed"))]
+    assert len(three_text) == 2 and not any(" nan" in line for line in three_text)

@@ -33,8 +33,11 @@ def test_tables_come_from_the_stored_solutions(study):
     folder = study / "solved_spots"
     spots = pd.read_csv(folder / "spots.csv")
     files = sorted((folder / "solutions").glob("*.npz"))
-    assert sorted(spots.groupby("family").size().items()) == [("hu-river", 4), ("hu-turn", 1)]
-    assert len(files) == 4  # quick: river 2 boards x 2 game states kept; the turn's file dropped (large)
+    assert sorted(spots.groupby("family").size().items()) == [("3-river", 1), ("hu-river", 4), ("hu-turn", 1)]
+    assert len(files) == 4  # quick: river 2 boards x 2 game states kept; the turn's and the three-handed
+    three = spots[spots.family == "3-river"].iloc[0]  # river's files dropped (large)
+    assert three.players == 3 and three.iterations == 10  # quick: stopped after 10 iterations, NashConv stated
+    assert three.nash_conv_pct_pot == three.exploitability_pct_pot > 0
     for path in files:
         sol = load_solution(path)
         family, state = family_state(path)

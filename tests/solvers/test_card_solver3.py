@@ -19,7 +19,7 @@ from analysis.solvers.cards._kernels import MODE_BR, MODE_EV
 from analysis.solvers.cards.multiway import MultiwaySolution, MultiwaySolver, solve_multiway
 from analysis.solvers.cards.solution import load_solution
 from analysis.solvers.cards.tree import A_ALLIN, A_CHECK, A_FOLD, DECISION, FOLD, SHOWDOWN
-from analysis.solvers.cards.tree3 import KIND, LIVE, action_tree3
+from analysis.solvers.cards.tree3 import COUNT, KIND, LIVE, PLAYER, action_tree3
 from tests.reference.card_solver3 import counterfactual_values3
 
 # green cards in the hands (As/Ah/Ad dividend, 2s/2h insurance), overlapping ranges
@@ -181,3 +181,38 @@ def test_bad_three_handed_spots():
         MultiwaySolver(CardSpot.multiway("4s9h8h6c", (R0, R1, R2), 60, 200))
     with pytest.raises(SpotError, match="three ranges"):
         CardSpot.multiway("4s9h8h6c10s", (R0, R1), 60, 200)
+
+
+def test_holding_weights_equal_the_reach_over_every_triple():
+    """holding_weights(v): the actor's reach (range weight times its own strategy on the line)
+    times the others' reach summed over the triples of holdings with no card in common, over the
+    weighted triples: checked triple by triple on a small spot at several decisions."""
+    spot = CardSpot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 200, bank="0,40,500")
+    solver = MultiwaySolver(spot)
+    solver.step(15)
+    combos = [spot.holdings(p)[0] for p in range(3)]
+    prior = [spot.holdings(p)[1] for p in range(3)]
+    lines = {v: line for line, v in solver._by_line.items()}
+    for line in ((), ("check",), ("check", "check"), ("fold",), ("check", "bet 60"), ("bet 60", "call")):
+        v = solver.node(line)
+        reach = [w.astype(float).copy() for w in prior]
+        path, u = [], 0
+        for k in range(1, len(line) + 1):  # the decisions on the way and the action each takes
+            child = solver.node(line[:k])
+            kids = list(solver.tree.children[u, : int(solver.tree.nodes[u, COUNT])])
+            path.append((u, kids.index(child)))
+            u = child
+        for u, a in path:
+            p = int(solver.tree.nodes[u, PLAYER])
+            reach[p] = reach[p] * solver.strategy(u)[a]
+        actor = int(solver.tree.nodes[v, PLAYER])
+        others = [q for q in range(3) if q != actor]
+        expect = np.zeros(len(combos[actor]))
+        for h, hole in enumerate(combos[actor]):
+            for i, a in enumerate(combos[others[0]]):
+                for j, b in enumerate(combos[others[1]]):
+                    if len({*hole, *a, *b}) == 6:
+                        expect[h] += reach[actor][h] * reach[others[0]][i] * reach[others[1]][j]
+        np.testing.assert_allclose(solver.holding_weights(v), expect / solver.triples, rtol=1e-9, atol=1e-15,
+                                   err_msg=f"line {lines[v]}")
+    assert solver.holding_weights(0).sum() == pytest.approx(1.0)

@@ -4,6 +4,7 @@ sample lies within its stated standard error (4 combined) of the mean over the o
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from analysis.studies.solved_spots import (
     FAMILIES,
@@ -31,3 +32,97 @@ def test_a_second_board_sample_agrees_within_the_stated_standard_error(tmp_path)
         se = np.sqrt(a[(col, "sem")] ** 2 + b[(col, "sem")] ** 2)
         assert (diff <= 4 * se + 1e-9).all(), (col, diff.to_dict(), se.to_dict())
     assert (a[("regret_fold", "mean")] > 2 * a[("regret_fold", "sem")]).all()  # a river free fold clearly costs
+
+
+# ----------------------------------------------------------------------------- three-handed (small case)
+
+R_FIRST = "AsAh, 9d9c, 8d7d, 4d4c, 10s9s, 5c5s, 2c2h"
+R_SECOND = "AhAd, 9h9s, 10c10h, 3c3s, 7c7s, 8s7s"
+R_THIRD = "AdAc, 8c8h, 4s4h, 10h9h, 6h6s"
+BOARD3 = "9d 10d 3h 3d 6s"  # no active effect card, corner penalty $40
+
+
+def _three_handed(folder):
+    from analysis.solvers.cards import load_solution
+    from analysis.studies.solved_spots import Family
+    from analysis.studies.spot_questions import question_tables
+
+    family = Family("3-river", 5, 60, 200, oop=R_FIRST, ip=R_SECOND, third=R_THIRD, players=3)
+    paths = solve_family(folder, family, [BOARD3], GAME_STATES[:1], "reference", 1.0, 60)
+    return load_solution(paths[0]), spot_tables(paths, "reference"), question_tables(paths, "reference", 0, 1, ())
+
+
+def test_three_handed_tables_follow_the_rules_and_the_solution(tmp_path):
+    """The 3-river rows on a small three-handed spot: seats and players still in, the free-fold
+    shares recomputed from the solution's action values with weights summed triple by triple, and
+    the cost of folding where RULES §1.4 fixes it (two river folders without a showdown split the
+    penalty, rounded down to $10; a folder whose two opponents show down escapes it)."""
+    sol, tables, questions = _three_handed(tmp_path)
+    spots, free, facing = tables["spots"], tables["spots_fold_or_check"], questions["spots_facing_bet"]
+    assert spots.iloc[0]["players"] == 3 and np.isfinite(spots.iloc[0]["ev_third"])
+    assert spots.iloc[0]["nash_conv_pct_pot"] == spots.iloc[0]["exploitability_pct_pot"]  # NashConv, exact
+    assert len(tables["spots_summary"]) == 0 and len(questions["spots_versus_models"]) == 0  # heads-up only
+    root = free.set_index("line").loc["(root)"]
+    assert (root["player"], root["others_in"]) == ("first", 2)
+    assert set(free["player"]) <= {"first", "second", "third"} and set(free["others_in"]) == {1, 2}
+    # the root's shares from the action values, weights over every triple of holdings
+    labels, ev = sol.action_values(())
+    combos = [sol.spot.holdings(p) for p in range(3)]
+    w = np.array([wa * sum(wb * wc for b, wb in zip(*combos[1], strict=True) for c, wc in zip(*combos[2], strict=True)
+                           if len({*a, *b, *c}) == 6) for a, wa in zip(*combos[0], strict=True)])
+    gap = ev[labels.index("fold")] - ev[labels.index("check")]
+    assert root["folds_for_free"] == pytest.approx((w * (gap > sol.tolerance)).sum() / w.sum(), abs=1e-12)
+    assert root["fold_cost"] == pytest.approx(-(w * ev[labels.index("fold")]).sum() / w.sum(), abs=1e-9)
+    bet = facing.set_index("line")
+    assert (bet.loc["bet 60", "player"], bet.loc["bet 60", "others_in"], bet.loc["bet 60", "to_call"]) == (
+        "second", 2, 60)
+    assert bet.loc["fold / bet 60", "fold_cost"] == pytest.approx(20.0)  # $40 split by two folders
+    assert bet.loc["bet 60 / fold / allin 200", "to_call"] == 140 and bet.loc["bet 60 / fold / allin 200",
+                                                                                  "pot"] == 320
+    assert abs(free.set_index("line").loc["check / check", "fold_cost"]) < 1e-9  # the other two show down
+    assert "spots_by_texture" in tables
+
+
+def test_street_state_and_the_weakest_tenth():
+    from analysis.studies.solved_spots3 import street_state, weakest_mean
+
+    assert street_state((), 60) == (0, [0, 0, 0], [False, False, False])
+    assert street_state(("check", "bet 60", "fold"), 60) == (0, [0, 60, 0], [False, False, True])
+    assert street_state(("fold", "bet 60", "allin 200"), 60) == (1, [0, 60, 200], [True, False, False])
+    assert street_state(("bet 60", "call", "fold"), 60) == (0, [60, 60, 0], [False, False, True])
+    values, scale = np.array([1.0, 2.0, 3.0, np.nan]), np.array([0.3, 0.1, 0.2, 0.0])
+    assert weakest_mean(values, scale, np.array([1.0, 1.0, 8.0, 5.0])) == 2.0  # the weakest 10%: one holding
+    assert weakest_mean(values, scale, np.array([1.0, 1.0, 1.0, 1.0]), 0.5) == 2.5
+
+
+def test_by_texture_means_and_standard_errors():
+    """Per texture: boards with and without it, the mean and the standard error across boards."""
+    import pandas as pd
+
+    from analysis.studies.solved_spots import by_texture
+
+    boards = ["a", "b", "c"]
+    spots = pd.DataFrame({"family": "f", "state": "start", "board": boards, "paired": [True, True, False],
+                          "flush_possible": False, "straight_possible": True, "effect": ["none", "slump", "none"],
+                          "corner_penalty": [40, 50, 60]})
+    free = pd.DataFrame({"family": "f", "state": "start", "board": boards * 2, "line": ["(root)"] * 3 + ["x"] * 3,
+                         "folds_for_free": [0.1, 0.3, 0.5, 9, 9, 9], "regret_fold": [1.0, 2.0, 3.0, 9, 9, 9],
+                         "fold_cost": [40.0, 50.0, 60.0, 9, 9, 9]})
+    table = by_texture(spots, free).set_index(["texture", "has"])
+    paired = table.loc[("paired", True)]
+    assert paired["boards"] == 2 and paired["folds_for_free"] == pytest.approx(0.2)
+    assert paired["folds_for_free_se"] == pytest.approx(np.std([0.1, 0.3], ddof=1) / np.sqrt(2))
+    assert table.loc[("paired", False), "boards"] == 1 and np.isnan(table.loc[("paired", False), "fold_cost_se"])
+    assert table.loc[("effect card active", True), "regret_fold"] == 2.0
+    assert table.loc[("penalty $50 or more", True), "fold_cost"] == 55.0
+    assert table.loc[("flush possible", True), "boards"] == 0
+
+
+def test_a_game_state_for_each_blind_level():
+    """The issue asks for each blind level: the states cover levels 1-3 (0-based 0, 1, 2), each a
+    spot the solver builds with its bank and level."""
+    levels = {s.level for s in GAME_STATES}
+    assert levels == {0, 1, 2}
+    for state in GAME_STATES:
+        table = FAMILIES[0].spot("9d 10d 3h 3d 6s", state, "reference").describe()["table"]
+        assert (tuple(table["bank"]), table["level"]) == (state.bank, state.level)

@@ -306,7 +306,18 @@ class MultiwaySolver(NodeTable3):
         """EV (chips, less the stack at the root) of each action per holding of the actor at ``v``
         given that the holding reaches ``v``: float64[actions, holdings]; NaN where unreached."""
         nodes = self.tree.nodes
-        p = int(nodes[v, PLAYER])
+        m = int(self.hands[0][int(nodes[v, PLAYER])])
+        mass, vals = self._mass(v)
+        kids = self.tree.children[v, : int(nodes[v, COUNT])]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ev = self.spot.pot / N_PLAYERS + vals[kids, :m] / mass
+        ev[:, mass <= 0.0] = np.nan
+        return ev
+
+    def _mass(self, v: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per holding of the actor at ``v``, the reach of the other two players' holdings it can
+        meet (over the weighted triples), and the EV walk's node values of the actor."""
+        p = int(self.tree.nodes[v, PLAYER])
         m = int(self.hands[0][p])
         if p not in self._ev_walks:  # one traversal per player gives every node's values
             self._iopts[K3.O_TRAV], self._iopts[K3.O_MODE] = p, MODE_EV
@@ -316,11 +327,16 @@ class MultiwaySolver(NodeTable3):
         ones = np.ones((1, 3, 8, *self.pay.shape[3:]))
         mass = np.zeros(m)
         K3._terminal(v, p, self._tree_args, self.hands, ones, reach, 1.0 / self.triples, mass)
-        kids = self.tree.children[v, : int(nodes[v, COUNT])]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ev = self.spot.pot / N_PLAYERS + vals[kids, :m] / mass
-        ev[:, mass <= 0.0] = np.nan
-        return ev
+        return mass, vals
+
+    def holding_weights(self, v: int) -> np.ndarray:
+        """How likely each of the actor's holdings is at decision ``v``: its own reach (range weight
+        times its average-strategy probabilities on the way) times the reach of the others' holdings
+        it can meet, over the weighted triples (sums to the share of deals reaching ``v``)."""
+        p = int(self.tree.nodes[v, PLAYER])
+        m = int(self.hands[0][p])
+        mass, _ = self._mass(v)
+        return self._ev_walks[p][0][v, p, :m] * mass
 
     @property
     def memory_bytes(self) -> int:
