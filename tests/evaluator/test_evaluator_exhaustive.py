@@ -50,6 +50,8 @@ class FiveCardReference:
         self.hands = hands
         self.hand_dense = self.dense[colex]
         self.n_classes = len(distinct)
+        self.distinct = distinct
+        """The reference value of each dense rank (``ref_eval5``'s tuple)."""
 
 
 @cache
@@ -177,9 +179,9 @@ def test_kickers_top_map_on_every_five_card_hand(five_ref):
     from evaluator.kickers import kicker_map
 
     game, ref = five_ref
-    values = [_ref_top(ref_eval5(list(map(int, h)), game)) for h in ref.hands]
-    dense_of = {v: i for i, v in enumerate(sorted(set(values)))}
-    top_dense = np.array([dense_of[v] for v in values])
+    tops = [_ref_top(v) for v in ref.distinct]  # each hand's reference value is distinct[hand_dense]
+    dense_of = {v: i for i, v in enumerate(sorted(set(tops)))}
+    top_dense = np.array([dense_of[v] for v in tops])[ref.hand_dense]
     mapped = kicker_map(game, "top")[evaluate_batch(ref.hands, game)]
     order = np.lexsort((mapped, top_dense))
     f, d = mapped[order], top_dense[order]
