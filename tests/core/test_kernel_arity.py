@@ -47,7 +47,7 @@ WIDE = {
     "evaluator/strength.py::board_strengths": (11, FOLD_VS_CHECK),
     "analysis/solvers/cards/_kernels.py::_close": (9, CARDS),
     "analysis/solvers/cards/_kernels.py::_close_ev": (9, CARDS),
-    "analysis/solvers/cards/_kernels.py::_one_group_showdown": (16, CARDS),
+    "analysis/solvers/cards/_kernels.py::_one_group_showdown": (14, CARDS),
     "analysis/solvers/cards/_kernels.py::_run_set": (11, CARDS),
     "analysis/solvers/cards/_kernels.py::_run_tasks": (10, CARDS),
     "analysis/solvers/cards/_kernels.py::check_values": (13, CARDS),

@@ -280,14 +280,16 @@ def dilemma_fold_value(nodes, v, tree, trav, reach, coefs, sums, out):
 
 
 @kernel
-def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, sums, work, out):
+def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, scratch, out):
     """Dilemma Hold'em: counterfactual values of the traverser's holdings at showdown ``v``.
 
     The win payoff less the tie's over the weaker holdings (sweep up by strength), the tie
     payoff against every compatible holding (the sums once that sweep is through, as a fold)
     and the loss payoff less the tie's over the stronger ones (sweep down), each with
     per-group, per-card sums. Holdings the board blocks keep 0. One group (the usual case):
-    scalar sums, the Texas Hold'em sweeps with a payoff per own class."""
+    scalar sums, the Texas Hold'em sweeps with a payoff per own class. ``scratch`` = ``(sums,
+    work)``: the per-group sums and the prefix-sum rows (:func:`prefix_sums`)."""
+    sums, work = scratch
     same, hclass = tree[2], tree[8]
     count, holding, score, cards = tree[4], tree[5], tree[6], tree[7]
     opp = 1 - trav
@@ -559,7 +561,7 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                     if kind == FOLD:
                         dilemma_fold_value(nodes, v, tree, trav, reach[d], coefs, minus, vals[d])
                     else:
-                        dilemma_showdown_value(nodes, v, tree, trav, reach[d], coefs, minus, work, vals[d])
+                        dilemma_showdown_value(nodes, v, tree, trav, reach[d], coefs, (minus, work), vals[d])
                 elif kind == FOLD:
                     fold_value(nodes, v, hands, same, n_hands, trav, reach[d], coefs, minus[0], vals[d])
                 else:
