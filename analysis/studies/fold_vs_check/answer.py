@@ -281,6 +281,8 @@ def evaluate(spot: Spot, settings: RunSettings = RunSettings(), *, model: str = 
         method = "exact enumeration of every deal"
         abstraction = EXACT_TEXT if is_br else None
     else:
+        schedule = gap_schedule(stderr=stderr if trials is None else None, trials=trials,
+                                max_trials=max_trials)  # before any training: a bad target is one line at once
         plans = None
         plan = pd.DataFrame()
         if is_br:
@@ -288,8 +290,6 @@ def evaluate(spot: Spot, settings: RunSettings = RunSettings(), *, model: str = 
             trained = run(train, backend=backend, progress=progress, label="training the best response")
             plans, reach = train.plans(trained.totals, 1)
             plan = plan_table(plans[0], reach[0] / max(train_deals, 1), buckets, question.opponents)
-        schedule = gap_schedule(stderr=stderr if trials is None else None, trials=trials,
-                                max_trials=max_trials)
         totals = run(FoldCheckPlan(compiled, schedule, plans), backend=backend, progress=progress,
                      label=f"spot {question.label()}").totals
         others = comparisons(compiled, totals)
