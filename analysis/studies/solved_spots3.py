@@ -29,7 +29,7 @@ from analysis.solvers.cards.solution import fold_or_check_frame, fold_or_check_s
 from analysis.solvers.cards.tree3 import PLAYER
 from evaluator.strength import holding_strengths
 
-from .spot_questions import CLEAR_PCT, best_cut
+from .spot_questions import CLEAR_PCT, best_cut, call_shares
 
 WEAKEST = 0.1
 """``call_lose_cost`` reads the weakest tenth of the range reaching a decision."""
@@ -133,10 +133,6 @@ def facing_bet_rows(sol: MultiwaySolution) -> list[dict]:
         rows.append({"line": " / ".join(line), "player": SEATS[actor], "others_in": 2 - sum(folded),
                      "to_call": to_call, "pot": pot, "pot_odds": to_call / (pot + to_call), "reached": float(total),
                      "scale": "strength", "threshold": cut, "threshold_accuracy": accuracy,
-                     "calls": float((weight * freq).sum() / total),
-                     "prefers_call": float((weight * prefers).sum() / total),
-                     "near_indifferent": float((weight * near).sum() / total),
-                     "call_gain": float((weight * gain).sum() / total),
-                     "ev_fold": float((weight * np.nan_to_num(fold)).sum() / total),
+                     **call_shares(weight, total, freq, prefers, near, gain, fold),
                      **penalty_costs(labels, ev, weight, strength)})
     return rows

@@ -67,6 +67,17 @@ def river_equity(sol: SpotSolution, v: int, actor: int) -> np.ndarray:
         return np.where(total > 0, (reach * score).sum(axis=1) / total, np.nan)
 
 
+def call_shares(weight: np.ndarray, total: float, freq: np.ndarray, prefers: np.ndarray, near: np.ndarray,
+                gain: np.ndarray, fold: np.ndarray) -> dict[str, float]:
+    """A facing-a-bet row's range shares (``weight`` over holdings, ``total`` its sum): how much
+    calls, prefers calling, is near indifferent, the mean gain of calling and value of folding."""
+    return {"calls": float((weight * freq).sum() / total),
+            "prefers_call": float((weight * prefers).sum() / total),
+            "near_indifferent": float((weight * near).sum() / total),
+            "call_gain": float((weight * gain).sum() / total),
+            "ev_fold": float((weight * np.nan_to_num(fold)).sum() / total)}
+
+
 def best_cut(scale: np.ndarray, prefers: np.ndarray, weight: np.ndarray) -> tuple[float, float]:
     """The cut ``t`` on ``scale`` that best separates ``prefers`` (True at and above ``t``) from the
     rest, weighted; returns (t, accuracy: the weighted share the cut classifies right)."""
@@ -125,11 +136,7 @@ def facing_bet(sol: SpotSolution) -> list[dict]:
                      "reached": float(total / sol.solver.tables.pairs),
                      "scale": "equity v the bettor's range" if river else "strength",
                      "threshold": cut, "threshold_accuracy": accuracy,
-                     "calls": float((weight * freq).sum() / total),
-                     "prefers_call": float((weight * prefers).sum() / total),
-                     "near_indifferent": float((weight * near).sum() / total),
-                     "call_gain": float((weight * gain).sum() / total),
-                     "ev_fold": float((weight * np.nan_to_num(fold)).sum() / total),
+                     **call_shares(weight, total, freq, prefers, near, gain, fold),
                      **penalty_costs(labels, ev, weight, strength)})
     return rows
 

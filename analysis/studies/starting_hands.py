@@ -326,6 +326,8 @@ def starting_hand_table(
     check_kickers(kickers)
     if seed < 0:
         raise TableError(f"seed must be a non-negative integer; got {seed}")
+    if any(n > 1 for n in counts) and not stderr > 0:  # before the exact heads-up part compiles and runs
+        raise TableError(f"the standard-error target must be positive; got {stderr}")
     parts: list[pd.DataFrame] = []
     timings: dict[str, float] = {}
     if 1 in counts:
