@@ -268,6 +268,8 @@ def _blank_nan(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
 
 NOT_COMPUTED = "not computed"
 """Shown in a page's table where the stored table has no value because none was computed."""
+NOT_PLAYED = "not played"
+"""Shown where a solve has no decision on that street (it starts on a later one)."""
 
 
 def equilibrium(folder: Path, info: dict[str, Any]) -> list:
@@ -293,6 +295,8 @@ def equilibrium(folder: Path, info: dict[str, Any]) -> list:
     by = summary.pivot_table(index="label", columns="street", values="fold_free", sort=False)
     cols = [c for c in ("flop", "turn", "river", "all") if c in by.columns]
     by = (100 * by[cols]).round(2)
+    unplayed = by.isna().to_numpy().any()  # a solve that starts on a later street has no such share
+    by = by.astype(object).where(by.notna(), NOT_PLAYED)
     facts = summary.drop_duplicates("label").set_index("label")
     nash_conv = (100 * facts["nash_conv_pot"]).round(3)  # NaN in the table: not computed (kept missing)
     by["NashConv (% pot)"] = nash_conv.astype(object).where(nash_conv.notna(), NOT_COMPUTED)
@@ -329,7 +333,9 @@ def equilibrium(folder: Path, info: dict[str, Any]) -> list:
                            "how close each solution is" + (
                                f" (NashConv {NOT_COMPUTED} on the {int(missing.sum())} rows solved by Monte "
                                "Carlo CFR: it has no exact best response there, the change of its average "
-                               "strategy stands in)" if missing.any() else "") + ":"))
+                               "strategy stands in)" if missing.any() else "") + (
+                               f"; '{NOT_PLAYED}': the solve starts after that street" if unplayed else "")
+                      + ":"))
     out.append(_block("table", frame=by))
     if option is not None and len(option):
         rows = option.copy()

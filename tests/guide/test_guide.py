@@ -49,6 +49,8 @@ def test_quick_guide_writes_every_study_and_the_page(quick_guide):
     captions = [line for line in readme.splitlines() if line.startswith("*") and "<sub>" in line]
     assert captions and all("PREVIEW" in c and "version=" in c for c in captions)
     assert not list(out.glob(".work-*")), "work folders are moved into place when a study finishes"
+    chapter = _chapters(readme, ("equilibrium",))  # quick: three-handed from the turn, no flop share
+    assert "| nan" not in chapter and "| not played |" in chapter and "| not computed |" in chapter
 
 
 def _chapters(readme: str, names: tuple[str, ...]) -> str:
