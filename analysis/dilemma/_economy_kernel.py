@@ -12,6 +12,7 @@ from itertools import combinations
 import numpy as np
 from numba import prange
 
+from analysis.core.combinations import next_combination
 from evaluator.jit import kernel
 
 from ._board import (
@@ -100,21 +101,24 @@ def _tally(board, deck, bins, outs, summary):
         misc[M_PENALTY_MULT] += 1
 
 
+BOARD_CARDS = (0, 3, 4, 5)
+"""Board cards on the table at each street (1 flop, 2 turn, 3 river)."""
+
+
 def street_patterns(street: int) -> np.ndarray:
-    """int64 (patterns, 5): the street each board card came on, for every way a board of
-    ``street`` (1 flop, 2 turn, 3 river) can have been dealt: the flop's three cards on street 1,
-    then one card (turn) or two (river) on street 2, in any of the board's positions."""
-    size = (0, 3, 4, 5)[street]
-    later = (0, 0, 1, 2)[street]
+    """int64 (patterns, 5): the street each board card came on (0 past the board's cards), for
+    every way a board of ``street`` (1 flop, 2 turn, 3 river) can have been dealt: the flop's three
+    cards on street 1, then one card (turn) or two (river) on street 2, in any of the board's positions."""
+    size = BOARD_CARDS[street]
     rows = [[2 if j in late else 1 for j in range(size)] + [0] * (5 - size)
-            for late in combinations(range(size), later)]
+            for late in combinations(range(size), size - 3)]
     return np.array(rows, np.int64)
 
 
 @kernel(parallel=True)
-def enumerate_boards(n_cards, board_size, patterns, deck, bins, outs):
-    """Tally every board of ``board_size`` cards dealt in each of ``patterns``
-    (:func:`street_patterns`); rows of the outputs are the board's lowest card (summed by the
+def enumerate_boards(n_cards, patterns, deck, bins, outs):
+    """Tally every board dealt in each of ``patterns`` (:func:`street_patterns`: its nonzero
+    entries are the board's cards); rows of the outputs are the board's lowest card (summed by the
     caller), so threads never share a counter.
 
     ``deck``: ``Deck.kernel_args``; ``bins`` = ``(m_max, offsets)``: the most losers tallied and
@@ -126,7 +130,9 @@ def enumerate_boards(n_cards, board_size, patterns, deck, bins, outs):
     """
     m_max, offsets = bins  # a prange body takes arrays and flat tuples: unpack before it
     hist, act, onb, misc = outs
-    k = board_size
+    k = 0
+    while k < 5 and patterns[0, k] > 0:
+        k += 1
     for a in prange(n_cards):
         cards = np.empty(5, np.int64)
         streets = np.empty(5, np.int64)
@@ -143,11 +149,5 @@ def enumerate_boards(n_cards, board_size, patterns, deck, bins, outs):
                 for j in range(k):
                     streets[j] = patterns[t, j]
                 _tally((cards, streets, k), deck, (m_max, offsets), (h, ac, ob, mi), summary)
-            j = k - 1  # next combination of cards[1:k] in lexicographic order
-            while j >= 1 and cards[j] == n_cards - k + j:
-                j -= 1
-            if j < 1:
+            if not next_combination(cards, 1, k, n_cards):
                 break
-            cards[j] += 1
-            for i in range(j + 1, k):
-                cards[i] = cards[i - 1] + 1

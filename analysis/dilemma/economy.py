@@ -33,7 +33,7 @@ import pandas as pd
 
 from evaluator.errors import LabError
 
-from ._economy_kernel import MISC_NAMES, N_MISC, enumerate_boards, street_patterns
+from ._economy_kernel import BOARD_CARDS, MISC_NAMES, N_MISC, enumerate_boards, street_patterns
 from .decks import Deck, load_deck
 from .effects import COLOURS, STREETS
 from .extremes import board_extremes
@@ -46,8 +46,7 @@ MAX_BINS = 200_000
 
 def arrangements(street: int, n_cards: int = 40) -> int:
     """Number of boards of a street counted with the street of each card (3: C(40,5)*10)."""
-    size = (0, 3, 4, 5)[street]
-    return comb(n_cards, size) * (1, 1, 4, 10)[street]
+    return comb(n_cards, BOARD_CARDS[street]) * len(street_patterns(street))
 
 
 def _bounds(deck: Deck, m_max: int) -> tuple[np.ndarray, np.ndarray]:
@@ -236,8 +235,7 @@ def board_economy(deck: Deck | str = "reference", max_losers: int = 3) -> Econom
         act = np.zeros((n, n), np.int64)
         onb = np.zeros((n, n), np.int64)
         misc = np.zeros((n, N_MISC), np.int64)
-        enumerate_boards(n, (0, 3, 4, 5)[street], street_patterns(street), deck.kernel_args, (max_losers, lo),
-                         (hist, act, onb, misc))
+        enumerate_boards(n, street_patterns(street), deck.kernel_args, (max_losers, lo), (hist, act, onb, misc))
         total = arrangements(street, n)
         h = hist.sum(axis=0)
         if int(h[0].sum()) != total:  # pragma: no cover - enumeration invariant

@@ -845,7 +845,7 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
     out += _by_texture(_csv(folder, "spots_by_texture"))
     facing = _csv(folder, "spots_facing_bet")
     out += _facing_bet(facing if facing is None else facing[facing.family.isin(hu["family"].unique())])
-    out += _facing_bet_three(_csv(folder, "spots_facing_bet"), three)
+    out += _facing_bet_three(facing, three)
     out += _versus_models(_csv(folder, "spots_versus_models"), m.get("versus_models", []))
     out += _strength_translated(_csv(folder, "strength_translated"), m.get("strength_boards"), m.get("seed", 0))
     if info.get("browser"):

@@ -32,7 +32,7 @@ from evaluator.strength import holding_strengths
 from .spot_questions import CLEAR_PCT, best_cut, call_shares
 
 WEAKEST = 0.1
-"""``call_lose_cost`` reads the weakest tenth of the range reaching a decision."""
+"""``weakest_call_cost`` reads the weakest tenth of the range reaching a decision."""
 
 
 def street_state(line: Sequence[str], pot: int, players: int = 3) -> tuple[int, list[int], list[bool]]:
@@ -98,8 +98,8 @@ def fold_or_check_rows(sol: MultiwaySolution) -> list[dict]:
             continue
         frame = fold_or_check_frame(" / ".join(line) or "(root)", SEATS[actor], sol.holding_names(actor), weight,
                                     labels, sol.solver.strategy(v), ev, sol.tolerance)
+        _, _, folded = street_state(line, sol.spot.pot)
         for key, row in fold_or_check_shares(frame).items():
-            _, _, folded = street_state(line, sol.spot.pot)
             rows.append({"line": key, "player": row.pop("player"), "others_in": 2 - sum(folded),
                          "reached": float(weight.sum()),
                          **{a.replace(" ", "_"): x for a, x in row.items()},

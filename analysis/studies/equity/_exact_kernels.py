@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from analysis.core.combinations import next_combination
 from evaluator.jit import kernel
 from evaluator.kernels import hash_score, score_acc
 
@@ -430,14 +431,8 @@ def combinations(avail, k):
         for j in range(k):
             out[row, j] = avail[idx[j]]
         row += 1
-        j = k - 1
-        while j >= 0 and idx[j] == n - k + j:
-            j -= 1
-        if j < 0:
+        if not next_combination(idx, 0, k, n):
             break
-        idx[j] += 1
-        for t in range(j + 1, k):
-            idx[t] = idx[t - 1] + 1
     return out
 
 
