@@ -161,14 +161,24 @@ def solve_bluffjack(spec: BluffjackTreeSpec | None = None, target: float = 0.01,
     return BluffjackEquilibrium(spec, target, pairs, time.perf_counter() - started)
 
 
-def _category(total: int) -> str:
-    if total > 21:
-        return "bust"
-    if total <= 16:
-        return "weak (<=16)"
-    if total <= 18:
-        return "middling (17-18)"
-    return "strong (19-21)"
+CATEGORIES = ["bust", "middling (17-18)", "strong (19-21)", "weak (<=16)"]
+"""Hand categories (in the order of their names, as the tables sort them)."""
+_BY_TOTAL = np.array([3, 1, 2, 0])
+"""Category of a total up to 16, 17-18, 19-21, over 21."""
+
+
+def _category(total: pd.Series) -> pd.Categorical:
+    """The category of every total (see :data:`CATEGORIES`)."""
+    return pd.Categorical.from_codes(_BY_TOTAL[np.searchsorted([16, 18, 21], total.to_numpy())], CATEGORIES)
+
+
+def _plain(df: pd.DataFrame) -> pd.DataFrame:
+    """Categorical columns (and column labels) back to plain strings for the written tables."""
+    df.columns = pd.Index([str(c) for c in df.columns], name=df.columns.name)
+    for c in df.columns:
+        if isinstance(df[c].dtype, pd.CategoricalDtype):
+            df[c] = df[c].astype(str)
+    return df
 
 
 ACTION_GROUP = {"fold": "fold", "check": "check/call", "call": "check/call", "bet": "bet/raise",
@@ -190,12 +200,18 @@ def _pair_rows(k: int, p: PairSolution) -> pd.DataFrame:
     def col(values: list, rows: np.ndarray = d) -> np.ndarray:
         return np.asarray(values)[rows]
 
+    def text(values: list | np.ndarray, rows: np.ndarray = d) -> pd.Categorical:
+        # categorical, not str: pandas turns a str column into Arrow strings one object at a
+        # time, which took most of the tables' time (half a million rows a pair)
+        names, codes = np.unique(np.asarray(values), return_inverse=True)
+        return pd.Categorical.from_codes(codes.reshape(-1)[rows], names)
+
     return pd.DataFrame({
         "pair": k, "d": d, "j": j, "up_a": CLASS_NAMES[p.up[0]], "up_b": CLASS_NAMES[p.up[1]],
-        "round": col([lab[0] for lab in labels]), "seat": col(["AB"[lab[1]] for lab in labels]),
+        "round": text([lab[0] for lab in labels]), "seat": text(["AB"[lab[1]] for lab in labels]),
         "facing": col([lab[5] for lab in labels]), "own_visible": col([lab[3] for lab in labels]),
         "opp_visible": col([lab[4] for lab in labels]), "hits": col([lab[7] for lab in labels]),
-        "hidden": np.array(CLASS_NAMES)[h], "total": totals[h, d], "action": names[j, d],
+        "hidden": text(CLASS_NAMES, h), "total": totals[h, d], "action": text(names[j, d].ravel(), np.arange(len(d))),
         "probability": p.sigma[d, h, j], "reach": reach[h, d], "value": p.q[d, h, j],
         "fold_after": folds[j, d]})
 
@@ -214,6 +230,7 @@ def _fold_after(p: PairSolution, j: int) -> np.ndarray:
     return out
 
 
+GROUPS = sorted(set(ACTION_GROUP.values()))
 ACTION_KEYS = ["round", "seat", "facing", "hidden", "own_visible", "opp_visible", "group"]
 
 
@@ -228,7 +245,7 @@ def _bluff_sums(rows: pd.DataFrame) -> pd.DataFrame:
     first = rows[(rows["round"] == "final") & (rows["facing"] == 0)]
     w = first["reach"] * first["probability"]
     bets = first["group"] == "bet/raise"
-    return pd.DataFrame({"seat": first["seat"], "category": first["total"].map(_category),
+    return pd.DataFrame({"seat": first["seat"], "category": _category(first["total"]),
                          "reach": first["reach"].where(first["j"] == 0, 0.0), "bet_w": w.where(bets, 0.0),
                          "works": (w * first["fold_after"].fillna(0)).where(bets, 0.0)}
                         ).groupby(["seat", "category"]).sum()
@@ -258,7 +275,7 @@ def _pair_sums(eq: BluffjackEquilibrium, betting: bool) -> dict[str, list]:
     out: dict[str, list] = {"actions": [], "bluffs": [], "hit": []}
     for k, p in enumerate(eq.pairs):
         rows = _pair_rows(k, p)
-        rows["group"] = rows["action"].map(ACTION_GROUP)
+        rows["group"] = pd.Categorical(rows["action"].map(ACTION_GROUP), GROUPS)
         if betting:
             out["actions"].append(_action_sums(rows))
             out["bluffs"].append(_bluff_sums(rows))
@@ -301,5 +318,6 @@ def equilibrium_tables(eq: BluffjackEquilibrium, no_betting: BluffjackEquilibriu
     summary = pd.DataFrame([{"up_a": CLASS_NAMES[p.up[0]], "up_b": CLASS_NAMES[p.up[1]], "weight": p.weight,
                              "iterations": p.iterations, "value_a": p.ev[0], "value_b": p.ev[1],
                              "exploitability": p.exploitability} for p in eq.pairs])
+    actions, bluffs, hit = _plain(actions), _plain(bluffs), _plain(hit)
     return {"bluffjack_eq_actions": actions, "bluffjack_eq_bluffs": bluffs, "bluffjack_eq_hit": hit,
             "bluffjack_eq_hidden": hidden, "bluffjack_eq_pairs": summary}

@@ -161,7 +161,7 @@ def _add_bin(stats, base, index, gap):
     stats[base + 3 * index + 2] += gap * gap
 
 
-@kernel
+@kernel(inline=True)
 def _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch):
     """Scores, a fresh strength cache and (relative models) the opponents' script."""
     prepare(dl, n, eval_tables)
@@ -171,7 +171,7 @@ def _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel
                         nums, hist)
 
 
-@kernel
+@kernel(inline=True)
 def eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tables, chips, work,
               rec, empty, stats):
     """Play one deal by folding and by checking with the ``main`` policy (and the other
@@ -311,7 +311,7 @@ def eval_stream(c, stream, trials, spots, opponents, table, sources, plans, eval
 # -- best responses -------------------------------------------------------------------------
 
 
-@kernel
+@kernel(inline=True)
 def chain(cell, dl, model, relative, table, sources, eval_tables, chips, work, rec, folds,
           always, empty):
     """The deal's decision chain: returns the money of always continuing; ``rec`` holds the
