@@ -194,10 +194,10 @@ def main() -> None:
 
     # score once so the 'core' runs see real scores, then warm every kernel
     K.settle_batch_serial(
-        players, n_seats, board, table, deck.kernel_args, rules.kernel_args, tables, out, True
+        (players, n_seats, board, table), (deck.kernel_args, rules.kernel_args, tables), out, True
     )
     K.settle_batch(
-        players, n_seats, board, table, deck.kernel_args, rules.kernel_args, tables, out, True
+        (players, n_seats, board, table), (deck.kernel_args, rules.kernel_args, tables), out, True
     )
     flags = out[:, L.O_FLAGS]
     share = {
@@ -288,7 +288,7 @@ def main() -> None:
                 1,
                 m,
                 lambda score=score: K.settle_batch_serial(
-                    players, n_seats, board, table, d_args, r_args, tables, out, score
+                    (players, n_seats, board, table), (d_args, r_args, tables), out, score
                 ),
             ),
             (
@@ -297,7 +297,7 @@ def main() -> None:
                 threads,
                 m,
                 lambda score=score: K.settle_batch(
-                    players, n_seats, board, table, d_args, r_args, tables, out, score
+                    (players, n_seats, board, table), (d_args, r_args, tables), out, score
                 ),
             ),
         )

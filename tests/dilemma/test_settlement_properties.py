@@ -234,7 +234,7 @@ def test_batch_kernels_score_and_settle_like_one_by_one():
     for kernel in (K.settle_batch, K.settle_batch_serial):
         pl = players.copy()
         out = np.zeros((m, L.N_OUT), np.int64)
-        kernel(pl, n_seats, board, table, deck.kernel_args, rules.kernel_args, tables, out, True)
+        kernel((pl, n_seats, board, table), (deck.kernel_args, rules.kernel_args, tables), out, True)
         outs.append((pl, out))
     assert np.array_equal(outs[0][0], outs[1][0]) and np.array_equal(outs[0][1], outs[1][1])
     pl, out = outs[0]

@@ -628,14 +628,25 @@ def _settle_rows(hands, game, out, span, score):
 
 
 @kernel
-def settle_batch_serial(players, n_seats, board, table, deck, rules, eval_tables, out, score):
-    """Settle many hands (leading axis of every array) on one thread; scores first if ``score``."""
-    _settle_rows((players, n_seats, board, table), (deck, rules, eval_tables), out, (0, players.shape[0]), score)
+def settle_batch_serial(hands, game, out, score):
+    """Settle many hands (leading axis of every array) on one thread; scores first if ``score``.
+
+    ``hands``, ``game``, ``out`` and ``score`` are those of :func:`_settle_rows`:
+    ``hands = (players, n_seats, board, table)`` one row per hand,
+    ``game = (deck, rules, eval_tables)`` the same for every hand.
+    """
+    _settle_rows(hands, game, out, (0, hands[0].shape[0]), score)
 
 
 @kernel(parallel=True)
-def settle_batch(players, n_seats, board, table, deck, rules, eval_tables, out, score):
-    """Settle many hands on all numba threads (chunks of 4096 hands); same results as serial."""
+def settle_batch(hands, game, out, score):
+    """Settle many hands on all numba threads (chunks of 4096 hands); same results as serial.
+
+    Arguments as :func:`settle_batch_serial`; the tuples are unpacked and built again flat
+    for the ``prange`` body.
+    """
+    players, n_seats, board, table = hands
+    deck, rules, eval_tables = game
     m = players.shape[0]
     chunk = 4096
     n_chunks = (m + chunk - 1) // chunk
