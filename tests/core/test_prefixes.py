@@ -42,12 +42,12 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
         "analysis/engine/bluffjack/strategy.py"}),
     "DN": ("a column of the card solver's downward sweep", {"analysis/solvers/cards/_sweeps.py"}),
     "DR": ("an offset in the Dilemma solver's deal record", {
-        "analysis/solvers/dilemma/_deal_kernels.py"}),
+        "analysis/solvers/abstracted/_deal_kernels.py"}),
     "F": ("a settlement flag bit", {
         "analysis/dilemma/settlement/layout.py", "analysis/engine/_batch.py"}),
     "FF": ("a free-fold mode of the policy features", {"analysis/core/features.py"}),
     "G": ("an entry of a game's int64 settings vector", {
-        "analysis/solvers/dilemma/_deal_kernels.py", "analysis/studies/fold_vs_check/layout.py"}),
+        "analysis/solvers/abstracted/_deal_kernels.py", "analysis/studies/fold_vs_check/layout.py"}),
     "H": ("a column of the engine's seat rows", {"analysis/engine/_layout.py"}),
     "I": ("a column of a game tree's information sets", {"analysis/solvers/_layout.py"}),
     "IP": ("a seat of the card solver's spot", {"analysis/solvers/cards/_payoffs.py"}),
@@ -66,13 +66,13 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
         "analysis/solvers/cards/_kernels.py", "analysis/solvers/cards/_kernels3.py",
         "analysis/solvers/cards/_mccfr3.py", "analysis/solvers/cards/_payoffs.py",
         "analysis/solvers/cards/tree.py", "analysis/solvers/cards/tree3.py",
-        "analysis/solvers/dilemma/_deal_kernels.py", "analysis/studies/bluffjack/_kernels.py",
+        "analysis/solvers/abstracted/_deal_kernels.py", "analysis/studies/bluffjack/_kernels.py",
         "analysis/studies/bluffjack/probabilities.py", "analysis/studies/brag/_kernels.py",
         "analysis/studies/equity/_scoring.py", "analysis/studies/fold_vs_check/layout.py",
         "evaluator/brag.py", "evaluator/kickers.py", "evaluator/suits.py"}),
     "O": ("an entry of a solver's int64 options", {
         "analysis/solvers/_layout.py", "analysis/solvers/cards/_kernels.py",
-        "analysis/solvers/cards/_kernels3.py", "analysis/solvers/dilemma/_sampled_kernels.py"}),
+        "analysis/solvers/cards/_kernels3.py", "analysis/solvers/abstracted/_sampled_kernels.py"}),
     "OP": ("an effect's operation code", {"analysis/dilemma/effects.py"}),
     "P": ("a column of a player's (seat's) row in a hand record", {
         "analysis/dilemma/settlement/layout.py", "analysis/studies/bluffjack/_kernels.py"}),
@@ -102,7 +102,7 @@ FVC = "inside analysis/studies/fold_vs_check/ (the lead's cold-start work)"
 CLASHES: dict[str, dict[str, str]] = {
     "C": {"analysis/engine/_batch.py": "a table-configuration column",
           "analysis/engine/bluffjack/_kernel.py": "a column of a seat's row",
-          "analysis/solvers/dilemma/public_tree.py": "a column of a settlement class",
+          "analysis/solvers/abstracted/public_tree.py": "a column of a settlement class",
           "analysis/studies/fold_vs_check/layout.py": f"a column of a cell; {FVC}"},
     "D": {"analysis/studies/fold_vs_check/_deal.py": f"a slot of a deal's arrays; {FVC}"},
     "F": {"analysis/core/features.py": "a policy feature",
@@ -116,15 +116,15 @@ CLASHES: dict[str, dict[str, str]] = {
     "M": {"analysis/dilemma/_economy_kernel.py": "a misc counter of a board arrangement",
           "analysis/engine/_layout.py": "an entry of the legal menu",
           "analysis/solvers/_layout.py": "a solver method code"},
-    "N": {"analysis/solvers/dilemma/public_tree.py": "a column of a tree node"},
+    "N": {"analysis/solvers/abstracted/public_tree.py": "a column of a tree node"},
     "P": {"analysis/solvers/bluffjack/_mccfr.py": "an entry of the parameter vector",
           "analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}",
-          "analysis/solvers/dilemma/vector.py": "a matrix index"},
+          "analysis/solvers/abstracted/vector.py": "a matrix index"},
     "R": {"analysis/engine/_layout.py": "a column of the betting round",
           "analysis/engine/bluffjack/_kernel.py": "a betting round"},
     "T": {"analysis/solvers/bluffjack/_mccfr.py": "a column of the action tally",
-          "analysis/solvers/bluffjack/tree.py": "a node type",
-          "analysis/solvers/dilemma/public_tree.py": "a column of a terminal"},
+          "analysis/solvers/bluffjack/public_tree.py": "a node type",
+          "analysis/solvers/abstracted/public_tree.py": "a column of a terminal"},
 }
 """prefix -> {module: what the prefix means there}: clashes still to rename (only shrinks)."""
 

@@ -10,8 +10,7 @@ import pytest
 
 from analysis.engine.bluffjack.referee import BluffjackHand
 from analysis.solvers.bluffjack import _kernels as K
-from analysis.solvers.bluffjack.solve import equilibrium_tables, solve_bluffjack, solve_pair
-from analysis.solvers.bluffjack.tree import (
+from analysis.solvers.bluffjack.public_tree import (
     ACE,
     CLASS_POINTS,
     CLASS_PROB,
@@ -23,6 +22,7 @@ from analysis.solvers.bluffjack.tree import (
     BluffjackTreeSpec,
     build_public_tree,
 )
+from analysis.solvers.bluffjack.solve import equilibrium_tables, solve_bluffjack, solve_pair
 
 
 def ref_total(cards: list[int]) -> int:

@@ -15,8 +15,7 @@ from analysis.engine.bluffjack.referee import BluffjackHand
 from analysis.solvers.bluffjack import _kernels as KH
 from analysis.solvers.bluffjack import _mccfr as K
 from analysis.solvers.bluffjack.mccfr import MccfrSolver, MccfrSpec, answer_tables, settledness
-from analysis.solvers.bluffjack.solve import solve_pair
-from analysis.solvers.bluffjack.tree import (
+from analysis.solvers.bluffjack.public_tree import (
     CLASS_PROB,
     CLASSES,
     T_CHANCE,
@@ -24,6 +23,7 @@ from analysis.solvers.bluffjack.tree import (
     BluffjackTreeSpec,
     build_public_tree,
 )
+from analysis.solvers.bluffjack.solve import solve_pair
 from analysis.solvers.errors import SolverError
 
 NAMES = {K.A_FOLD: "fold", K.A_CALL: "call", K.A_RAISE: "raise"}

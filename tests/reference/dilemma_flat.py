@@ -5,7 +5,7 @@ frequencies; every betting line of the public tree is repeated under every pair;
 a terminal pays each player the average, over the sample's deals with that pair
 of histories, of the real settlement's result (computed here deal by deal in
 Python from the settlement core's per-class money). The result is a plain
-:class:`~analysis.solvers.tree.GameTree`, solved and evaluated by the flat-tree
+:class:`~analysis.solvers.game_tree.GameTree`, solved and evaluated by the flat-tree
 kernels of part 1 (checked against Kuhn, Leduc and open_spiel), so it checks the
 vector-form solver end to end. Two players, tiny instances only.
 """
@@ -16,7 +16,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from analysis.solvers.dilemma.public_tree import (
+from analysis.solvers.abstracted.public_tree import (
     N_COUNT,
     N_FIRST,
     N_INDEX,
@@ -27,8 +27,8 @@ from analysis.solvers.dilemma.public_tree import (
     T_CLASS,
     TERMINAL,
 )
-from analysis.solvers.dilemma.vector import pot_share
-from analysis.solvers.tree import TreeBuilder
+from analysis.solvers.abstracted.vector import pot_share
+from analysis.solvers.game_tree import TreeBuilder
 
 
 def utility(tree, deals, t: int, d: int, money, winners) -> list[float]:

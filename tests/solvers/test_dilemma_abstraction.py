@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from analysis.dilemma.settlement import HandState, PlayerState, settle
-from analysis.solvers.dilemma import DilemmaError, DilemmaSpec, build_public_tree, sample_deals
-from analysis.solvers.dilemma.public_tree import C_ALLIN, C_FOLD0, C_LAST, T_CLASS, class_text
+from analysis.solvers.abstracted import DilemmaError, DilemmaSpec, build_public_tree, sample_deals
+from analysis.solvers.abstracted.public_tree import C_ALLIN, C_FOLD0, C_LAST, T_CLASS, class_text
 from evaluator.strength import strength
 from tests.reference.dilemma_flat import utility
 
@@ -102,7 +102,7 @@ def test_deals_are_reproducible_and_seeded(tmp_path) -> None:
     other = sample_deals(spec.with_options(seed=5))
     assert not np.array_equal(a.records, other.records)
     from analysis.runners import run
-    from analysis.solvers.dilemma.deals import DealPlan
+    from analysis.solvers.abstracted.deals import DealPlan
 
     small_tasks = run(DealPlan(spec), task_seconds=1e-6)  # many tiny tasks: same deals
     assert np.array_equal(small_tasks.records, a.records)

@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from analysis.solvers import _layout as L
-from analysis.solvers.bluffjack.tree import (
+from analysis.solvers.abstracted import DilemmaSpec
+from analysis.solvers.abstracted import build_public_tree as dilemma_tree
+from analysis.solvers.bluffjack.public_tree import (
     T_CHANCE,
     T_DECISION,
     BluffjackTreeSpec,
@@ -18,8 +20,6 @@ from analysis.solvers.cards.tree import DECISION as CARD_DECISION
 from analysis.solvers.cards.tree import KIND as CARD_KIND
 from analysis.solvers.cards.tree import action_tree, expand
 from analysis.solvers.cards.turn3 import TurnSolver3
-from analysis.solvers.dilemma import DilemmaSpec
-from analysis.solvers.dilemma import build_public_tree as dilemma_tree
 from analysis.solvers.known_games import kuhn, leduc
 from analysis.solvers.protocol import CHANCE, DECISION, TERMINAL, SolverTree, render, summary
 

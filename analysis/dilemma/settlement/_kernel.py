@@ -3,7 +3,7 @@
 (Over 500 lines on purpose: :func:`settle_core` follows the eight steps of RULES §1.4 in
 order in one function, so the rule order reads top to bottom and nothing is allocated.)
 
-This is the fast twin of :mod:`.referee` (the readable path that
+This is the fast twin of :mod:`.stepwise` (the readable path that
 explains each step); the two are tested to agree on random end states and on
 every worked example of RULES §1.8. Simulation kernels call :func:`settle_core`
 once per simulated hand; it allocates nothing, reads only its arguments (no

@@ -14,7 +14,7 @@ import numpy as np
 
 from evaluator.jit import kernel
 
-from .tree import ACE, CLASS_POINTS, CLASSES, T_CHANCE, T_DECISION, T_FOLD, T_SHOW
+from .public_tree import ACE, CLASS_POINTS, CLASSES, T_CHANCE, T_DECISION, T_FOLD, T_SHOW
 
 MAX_ACTIONS = 3
 

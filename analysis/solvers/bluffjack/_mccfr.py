@@ -1,7 +1,7 @@
 """External-sampling Monte Carlo CFR on Bluffjack hands of 2 or 3 players, played from a small state.
 
 The hand is not stored as a tree: a state vector (``int64[F_SIZE]``) is stepped by the rules
-(the same rules and abstraction as :mod:`.tree`: cards by value class drawn with replacement,
+(the same rules and abstraction as :mod:`.public_tree`: cards by value class drawn with replacement,
 at most one hit a player, deep stacks, fixed limit; seat 0 opens the initial round with the
 forced minimum bet and acts first in every phase). A decision's information set is a key
 (:func:`_key`): in ``MODE_EXACT`` everything the actor has seen (a hash of the face-up cards and
@@ -30,7 +30,7 @@ from analysis.core.rng import next_float, seed_state
 from evaluator.jit import kernel
 
 from .._mccfr_kernels import _match, _sample
-from .tree import ACE, CLASS_POINTS, CLASSES
+from .public_tree import ACE, CLASS_POINTS, CLASSES
 
 MAX_ACTIONS = 3
 MAX_PLAYERS = 3

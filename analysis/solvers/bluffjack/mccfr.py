@@ -1,6 +1,6 @@
 """Bluffjack for 2 or 3 players by external-sampling Monte Carlo CFR, and how settled it is.
 
-The rules and the card abstraction are the heads-up solver's (:mod:`.tree`: cards by value class
+The rules and the card abstraction are the heads-up solver's (:mod:`.public_tree`: cards by value class
 drawn with replacement, at most one hit a player, deep stacks, fixed limit, seat A opening with
 the forced minimum). What differs is the information abstraction three-handed needs:
 
@@ -37,7 +37,7 @@ from analysis.core.rng import derive_key
 
 from ..errors import SolverError
 from . import _mccfr as K
-from .tree import CLASS_NAMES, CLASS_PROB, CLASSES
+from .public_tree import CLASS_NAMES, CLASS_PROB, CLASSES
 
 __all__ = ["MccfrSpec", "MccfrSolver", "settledness", "answer_tables"]
 

@@ -32,7 +32,7 @@ import pandas as pd
 
 from ..errors import SolverError
 from . import _kernels as K
-from .tree import (
+from .public_tree import (
     ACE,
     CLASS_NAMES,
     CLASS_POINTS,
