@@ -49,6 +49,7 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "G": ("an entry of a game's int64 settings vector", {
         "analysis/solvers/abstracted/_deal_kernels.py", "analysis/studies/fold_vs_check/layout.py"}),
     "H": ("a column of the engine's seat rows", {"analysis/engine/_layout.py"}),
+    "HS": ("an entry of the Bluffjack walk's hand state", {"analysis/solvers/bluffjack/_mccfr.py"}),
     "I": ("a column of a game tree's information sets", {"analysis/solvers/_layout.py"}),
     "IP": ("a seat of the card solver's spot", {"analysis/solvers/cards/_payoffs.py"}),
     "L": ("a column of the engine's action log", {"analysis/engine/_layout.py"}),
@@ -79,6 +80,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "PF": ("a float field of a compiled policy", {"analysis/engine/_layout.py"}),
     "PH": ("a phase of a Bluffjack hand", {"analysis/solvers/bluffjack/_mccfr.py"}),
     "PI": ("an int field of a compiled policy", {"analysis/engine/_layout.py"}),
+    "PV": ("an entry of the Bluffjack walk's parameter vector", {
+        "analysis/solvers/bluffjack/_mccfr.py"}),
     "R": ("an entry of a rule set's kernel arguments", {
         "analysis/dilemma/settlement/rules.py", "evaluator/_blackjack_kernels.py"}),
     "S": ("a statistics column (the per-stream sums a runner plan returns)", {
@@ -88,7 +91,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "SK": ("a field of Bluffjack's stakes", {"analysis/engine/bluffjack/stakes.py"}),
     "SO": ("an entry of a settled hand's outcome (the settlement's ``out``)", {
         "analysis/dilemma/settlement/layout.py"}),
-    "ST": ("a field of the Bluffjack walk's state", {"analysis/solvers/bluffjack/_mccfr.py"}),
+    "SM": ("a solver method code", {"analysis/solvers/_layout.py"}),
+    "ST": ("a seat's field in the Bluffjack walk's state", {"analysis/solvers/bluffjack/_mccfr.py"}),
     "T": ("a column of the settlement's table row", {"analysis/dilemma/settlement/layout.py"}),
     "TR": ("a column of the engine's game trace", {"analysis/engine/_batch.py"}),
     "UP": ("a column of the card solver's upward sweep", {"analysis/solvers/cards/_sweeps.py"}),
@@ -107,23 +111,18 @@ CLASHES: dict[str, dict[str, str]] = {
     "D": {"analysis/studies/fold_vs_check/_deal.py": f"a slot of a deal's arrays; {FVC}"},
     "F": {"analysis/core/features.py": "a policy feature",
           "analysis/engine/bluffjack/strategy.py": "a policy feature",
-          "analysis/solvers/bluffjack/_mccfr.py": "an entry of the walk's state vector",
           "analysis/solvers/cards/_mccfr3.py": f"a sampling factor; {CARDS}"},
     "G": {"analysis/engine/_batch.py": "a column of a game's record",
           "analysis/engine/bluffjack/_kernel.py": "an entry of a hand's state",
           "analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}"},
     "I": {"analysis/solvers/cards/_payoffs.py": f"an int entry of a spot; {CARDS}"},
     "M": {"analysis/dilemma/_economy_kernel.py": "a misc counter of a board arrangement",
-          "analysis/engine/_layout.py": "an entry of the legal menu",
-          "analysis/solvers/_layout.py": "a solver method code"},
+          "analysis/engine/_layout.py": "an entry of the legal menu"},
     "N": {"analysis/solvers/abstracted/public_tree.py": "a column of a tree node"},
-    "P": {"analysis/solvers/bluffjack/_mccfr.py": "an entry of the parameter vector",
-          "analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}",
-          "analysis/solvers/abstracted/vector.py": "a matrix index"},
+    "P": {"analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}"},
     "R": {"analysis/engine/_layout.py": "a column of the betting round",
           "analysis/engine/bluffjack/_kernel.py": "a betting round"},
-    "T": {"analysis/solvers/bluffjack/_mccfr.py": "a column of the action tally",
-          "analysis/solvers/bluffjack/public_tree.py": "a node type",
+    "T": {"analysis/solvers/bluffjack/public_tree.py": "a node type",
           "analysis/solvers/abstracted/public_tree.py": "a column of a terminal"},
 }
 """prefix -> {module: what the prefix means there}: clashes still to rename (only shrinks)."""

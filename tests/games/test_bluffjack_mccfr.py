@@ -56,12 +56,12 @@ def test_hand_state_follows_the_referee(players, cap):
             hand = BluffjackHand(names, [100] * players, players - 1, down, upc, rules={"house": house},
                                  stakes=f"ante=1,bet=2,max_raises={cap}")
             hand.act("bet", 2)  # the forced opening
-            st = np.empty(K.F_SIZE, np.int64)
+            st = np.empty(K.HS_SIZE, np.int64)
             K.init_state(st, params, np.array(up), np.array(hidden))
             acts = np.empty(K.MAX_ACTIONS, np.int64)
             dealt = True
-            while st[K.F_PHASE] != K.PH_DONE:
-                if st[K.F_PENDING] >= 0:
+            while st[K.HS_PHASE] != K.PH_DONE:
+                if st[K.HS_PENDING] >= 0:
                     c = rng.choices(range(CLASSES), weights=CLASS_PROB)[0]
                     try:
                         hand.act("hit", card(c))
@@ -70,8 +70,8 @@ def test_hand_state_follows_the_referee(players, cap):
                         break
                     K.deal_hit(st, c)
                     continue
-                p = int(st[K.F_TOACT])
-                phase = ("initial", "play", "final")[st[K.F_PHASE]]
+                p = int(st[K.HS_TOACT])
+                phase = ("initial", "play", "final")[st[K.HS_PHASE]]
                 while hand.round == "play" and (phase != "play" or hand.to_act != p):
                     hand.act("stand")  # the solver's one hit a player: a player who hit stands
                 legal = hand.legal()
@@ -120,7 +120,7 @@ def _sigma_on_tree(solver: MccfrSolver, tree, up) -> np.ndarray:
         if tree.kind[node] == T_DECISION:
             acts = np.empty(K.MAX_ACTIONS, np.int64)
             k = K.legal(st, params, acts)
-            assert k == len(kids) and st[K.F_TOACT] == tree.player[node]
+            assert k == len(kids) and st[K.HS_TOACT] == tree.player[node]
             for h in range(CLASSES):
                 K.average_row(solver.index, solver.ssum, st, params, tree.player[node], h, k, sigma[tree.dec[node], h])
             for j, c in enumerate(kids):
@@ -130,11 +130,11 @@ def _sigma_on_tree(solver: MccfrSolver, tree, up) -> np.ndarray:
         elif tree.kind[node] == T_CHANCE:
             for j, c in enumerate(kids):
                 ch = st.copy()
-                if st[K.F_PENDING] >= 0 and len(kids) == CLASSES:
+                if st[K.HS_PENDING] >= 0 and len(kids) == CLASSES:
                     K.deal_hit(ch, j)
                 walk(c, ch)
 
-    st = np.empty(K.F_SIZE, np.int64)
+    st = np.empty(K.HS_SIZE, np.int64)
     K.init_state(st, params, np.array(up), np.zeros(2, np.int64))
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 5000))
@@ -176,15 +176,15 @@ def test_three_handed_values_match_sampled_play():
     sigma = np.empty(K.MAX_ACTIONS)
     hands = 20_000
     won = np.zeros((hands, 3))
-    st = np.empty(K.F_SIZE, np.int64)
+    st = np.empty(K.HS_SIZE, np.int64)
     for g in range(hands):
         hid = rng.choice(CLASSES, size=3, p=CLASS_PROB)
         K.init_state(st, params, np.array(up), hid)
-        while st[K.F_PHASE] != K.PH_DONE:
-            if st[K.F_PENDING] >= 0:
+        while st[K.HS_PHASE] != K.PH_DONE:
+            if st[K.HS_PENDING] >= 0:
                 K.deal_hit(st, rng.choice(CLASSES, p=CLASS_PROB))
                 continue
-            p = st[K.F_TOACT]
+            p = st[K.HS_TOACT]
             k = K.legal(st, params, acts)
             K.average_row(solver.index, solver.ssum, st, params, p, hid[p], k, sigma)
             K.apply(st, params, acts[rng.choice(k, p=sigma[:k] / sigma[:k].sum())])

@@ -159,7 +159,7 @@ class DilemmaSolver:
         """Heads-up: exact best-response and on-policy values of the average strategy."""
         if self.game.spec.players != 2:
             return None
-        vec = self._vector or VectorCFR(self.game.tree, self.game.matrices, L.M_CFR, True,
+        vec = self._vector or VectorCFR(self.game.tree, self.game.matrices, L.SM_CFR, True,
                                         np.zeros(L.N_COEFS))
         br, ev = vec.evaluate(self.average_strategy())
         return ProfileValue(br, ev)
