@@ -32,10 +32,14 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "A": ("an action code of a game tree or kernel", {
         "analysis/engine/bluffjack/_kernel.py", "analysis/solvers/bluffjack/_mccfr.py",
         "analysis/solvers/cards/tree.py"}),
+    "BA": ("a counter of a board arrangement (the economy)", {
+        "analysis/dilemma/_economy_kernel.py"}),
     "B": ("an entry of the board summary", {"analysis/dilemma/_board.py"}),
     "BS": ("a betting-structure field", {"analysis/engine/structures.py"}),
     "C": ("a float coefficient of a solver (CFR discounts, weights)", {
         "analysis/solvers/_layout.py", "analysis/solvers/cards/_kernels.py"}),
+    "CL": ("a column of the abstracted solver's settlement classes", {
+        "analysis/solvers/abstracted/public_tree.py"}),
     "CD": ("an entry of the engine's card data", {"analysis/engine/_layout.py"}),
     "D": ("a row of a deck's kernel arrays", {"analysis/dilemma/decks/__init__.py"}),
     "DK": ("a kind of Bluffjack decision (hit or bet)", {
@@ -71,6 +75,7 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
         "analysis/studies/bluffjack/probabilities.py", "analysis/studies/brag/_kernels.py",
         "analysis/studies/equity/_scoring.py", "analysis/studies/fold_vs_check/layout.py",
         "evaluator/brag.py", "evaluator/kickers.py", "evaluator/suits.py"}),
+    "NT": ("a node type of Bluffjack's public tree", {"analysis/solvers/bluffjack/public_tree.py"}),
     "O": ("an entry of a solver's int64 options", {
         "analysis/solvers/_layout.py", "analysis/solvers/cards/_kernels.py",
         "analysis/solvers/cards/_kernels3.py", "analysis/solvers/abstracted/_sampled_kernels.py"}),
@@ -94,6 +99,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "SM": ("a solver method code", {"analysis/solvers/_layout.py"}),
     "ST": ("a seat's field in the Bluffjack walk's state", {"analysis/solvers/bluffjack/_mccfr.py"}),
     "T": ("a column of the settlement's table row", {"analysis/dilemma/settlement/layout.py"}),
+    "TC": ("a column of the abstracted solver's terminals", {
+        "analysis/solvers/abstracted/public_tree.py"}),
     "TR": ("a column of the engine's game trace", {"analysis/engine/_batch.py"}),
     "UP": ("a column of the card solver's upward sweep", {"analysis/solvers/cards/_sweeps.py"}),
     "W": ("a slot of the engine's scratch (work arrays)", {"analysis/engine/_layout.py"}),
@@ -106,7 +113,6 @@ FVC = "inside analysis/studies/fold_vs_check/ (the lead's cold-start work)"
 CLASHES: dict[str, dict[str, str]] = {
     "C": {"analysis/engine/_batch.py": "a table-configuration column",
           "analysis/engine/bluffjack/_kernel.py": "a column of a seat's row",
-          "analysis/solvers/abstracted/public_tree.py": "a column of a settlement class",
           "analysis/studies/fold_vs_check/layout.py": f"a column of a cell; {FVC}"},
     "D": {"analysis/studies/fold_vs_check/_deal.py": f"a slot of a deal's arrays; {FVC}"},
     "F": {"analysis/core/features.py": "a policy feature",
@@ -116,14 +122,11 @@ CLASHES: dict[str, dict[str, str]] = {
           "analysis/engine/bluffjack/_kernel.py": "an entry of a hand's state",
           "analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}"},
     "I": {"analysis/solvers/cards/_payoffs.py": f"an int entry of a spot; {CARDS}"},
-    "M": {"analysis/dilemma/_economy_kernel.py": "a misc counter of a board arrangement",
-          "analysis/engine/_layout.py": "an entry of the legal menu"},
+    "M": {"analysis/engine/_layout.py": "an entry of the legal menu"},
     "N": {"analysis/solvers/abstracted/public_tree.py": "a column of a tree node"},
     "P": {"analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}"},
     "R": {"analysis/engine/_layout.py": "a column of the betting round",
           "analysis/engine/bluffjack/_kernel.py": "a betting round"},
-    "T": {"analysis/solvers/bluffjack/public_tree.py": "a node type",
-          "analysis/solvers/abstracted/public_tree.py": "a column of a terminal"},
 }
 """prefix -> {module: what the prefix means there}: clashes still to rename (only shrinks)."""
 

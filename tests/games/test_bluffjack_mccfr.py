@@ -18,8 +18,8 @@ from analysis.solvers.bluffjack.mccfr import MccfrSolver, MccfrSpec, answer_tabl
 from analysis.solvers.bluffjack.public_tree import (
     CLASS_PROB,
     CLASSES,
-    T_CHANCE,
-    T_DECISION,
+    NT_CHANCE,
+    NT_DECISION,
     BluffjackTreeSpec,
     build_public_tree,
 )
@@ -112,12 +112,12 @@ def test_hand_state_follows_the_referee(players, cap):
 def _sigma_on_tree(solver: MccfrSolver, tree, up) -> np.ndarray:
     """The solver's average strategy at every decision of the heads-up public tree."""
     params = solver.spec.params
-    dec = np.flatnonzero(tree.kind == T_DECISION)
+    dec = np.flatnonzero(tree.kind == NT_DECISION)
     sigma = np.zeros((len(dec), CLASSES, KH.MAX_ACTIONS))
 
     def walk(node: int, st: np.ndarray) -> None:
         kids = tree.children[tree.cstart[node]: tree.cstart[node] + tree.ccount[node]]
-        if tree.kind[node] == T_DECISION:
+        if tree.kind[node] == NT_DECISION:
             acts = np.empty(K.MAX_ACTIONS, np.int64)
             k = K.legal(st, params, acts)
             assert k == len(kids) and st[K.HS_TOACT] == tree.player[node]
@@ -127,7 +127,7 @@ def _sigma_on_tree(solver: MccfrSolver, tree, up) -> np.ndarray:
                 ch = st.copy()
                 K.apply(ch, params, acts[j])
                 walk(c, ch)
-        elif tree.kind[node] == T_CHANCE:
+        elif tree.kind[node] == NT_CHANCE:
             for j, c in enumerate(kids):
                 ch = st.copy()
                 if st[K.HS_PENDING] >= 0 and len(kids) == CLASSES:
@@ -152,7 +152,7 @@ def test_exact_values_equal_the_heads_up_evaluator(house):
     up = (4, 8)
     spec = BluffjackTreeSpec(house=house)
     tree = build_public_tree(spec, up)
-    dec = np.flatnonzero(tree.kind == T_DECISION)
+    dec = np.flatnonzero(tree.kind == NT_DECISION)
     solver = MccfrSolver(MccfrSpec(players=2, max_raises=3, house=house, abstraction="exact", up=up), seed=3)
     for iterations in (0, 2000):
         solver.run(iterations)

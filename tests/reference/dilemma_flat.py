@@ -24,7 +24,7 @@ from analysis.solvers.abstracted.public_tree import (
     N_PLAYER,
     N_STREET,
     STREET,
-    T_CLASS,
+    TC_CLASS,
     TERMINAL,
 )
 from analysis.solvers.abstracted.vector import pot_share
@@ -34,7 +34,7 @@ from analysis.solvers.game_tree import TreeBuilder
 def utility(tree, deals, t: int, d: int, money, winners) -> list[float]:
     """Each player's net chips at terminal ``t`` on deal ``d`` (pot share - chips in + money)."""
     spec = tree.spec
-    c = int(tree.terms[t, T_CLASS])
+    c = int(tree.terms[t, TC_CLASS])
     mask = int(winners[c])
     win = tuple(p for p in range(spec.players) if (mask >> p) & 1)
     first = spec.rules_obj.split_remainder == "first_winner"

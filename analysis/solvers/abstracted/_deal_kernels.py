@@ -49,7 +49,7 @@ from evaluator.jit import kernel
 from evaluator.kernels import score_cards
 from evaluator.strength import board_strengths
 
-from .public_tree import C_ALLIN, C_FOLD0, C_LAST
+from .public_tree import CL_ALLIN, CL_FOLD0, CL_LAST
 
 BIG_STACK = 10_000_000
 
@@ -137,11 +137,11 @@ def deal_payoffs(record, settle_args, classes, core, settled):
         board[1, b] = 1 if b < 3 else b - 1
     score_col = DR_HOLES + 2 * n + (4 - game[G_FIRST]) * n
     for c in range(classes.shape[0]):
-        last = classes[c, C_LAST]
-        allin = classes[c, C_ALLIN] != 0
+        last = classes[c, CL_LAST]
+        allin = classes[c, CL_ALLIN] != 0
         n_live = 0
         for p in range(n):
-            fold = classes[c, C_FOLD0 + p]
+            fold = classes[c, CL_FOLD0 + p]
             live = fold < 0
             if live:
                 n_live += 1

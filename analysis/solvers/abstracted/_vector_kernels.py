@@ -36,7 +36,7 @@ from .public_tree import (
     N_STREET,
     N_VEC,
     STREET,
-    T_NODE,
+    TC_NODE,
     TERMINAL,
 )
 
@@ -83,7 +83,7 @@ def forward(nodes, hist_sizes, n_buckets, strategy, reach):
 def gather_terminals(nodes, terms, hist_sizes, toff, reach_row, out):
     """Copy one player's reach at every terminal into ``out`` (blocks by terminal number)."""
     for t in range(terms.shape[0]):
-        v = terms[t, T_NODE]
+        v = terms[t, TC_NODE]
         ov = nodes[v, N_VEC]
         o = toff[t]
         for h in range(hist_sizes[nodes[v, N_STREET]]):

@@ -30,8 +30,8 @@ from .._cfr_kernels import _apply_rule, iteration_weight, normalise_sums, regret
 from . import _vector_kernels as VK
 from .deals import DealTable, game_args
 from .public_tree import (
-    C_FOLD0,
-    C_LAST,
+    CL_FOLD0,
+    CL_LAST,
     DECISION,
     N_COUNT,
     N_INDEX,
@@ -39,7 +39,7 @@ from .public_tree import (
     N_PLAYER,
     N_STREET,
     N_VEC,
-    T_CLASS,
+    TC_CLASS,
     PublicTree,
 )
 
@@ -91,7 +91,7 @@ def build_matrices(tree: PublicTree, deals: DealTable) -> PayoffMatrices:
         raise ValueError("payoff matrices are for two players")
     n_streets = spec.n_streets
     hs = tree.hist_sizes
-    cls_street = (tree.classes[:, C_LAST] - spec.first_street).astype(np.int64)
+    cls_street = (tree.classes[:, CL_LAST] - spec.first_street).astype(np.int64)
     slot = np.zeros(len(cls_street), np.int64)
     count = np.zeros(n_streets, np.int64)
     for c, s in enumerate(cls_street):
@@ -125,11 +125,11 @@ def build_matrices(tree: PublicTree, deals: DealTable) -> PayoffMatrices:
                     coefs.append(float(coef))
 
             for t in range(lo, hi):
-                c = int(tree.terms[t, T_CLASS])
+                c = int(tree.terms[t, TC_CLASS])
                 row = tree.classes[c]
                 pot = int(tree.term_pot[t])
                 put = int(tree.term_in[t, i])
-                live = tuple(p for p in range(2) if row[C_FOLD0 + p] < 0)
+                live = tuple(p for p in range(2) if row[CL_FOLD0 + p] < 0)
                 if len(live) == 1:
                     add(MAT_P, t, pot_share(i, live, pot, first) - put)
                 else:
