@@ -29,8 +29,8 @@ from analysis.engine.bluffjack.play import (  # noqa: E402
     play_games,
     play_hands,
 )
+from analysis.solvers.bluffjack.public_tree import BluffjackTreeSpec  # noqa: E402
 from analysis.solvers.bluffjack.solve import solve_bluffjack  # noqa: E402
-from analysis.solvers.bluffjack.tree import BluffjackTreeSpec  # noqa: E402
 
 
 def load() -> str:

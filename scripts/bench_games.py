@@ -41,9 +41,9 @@ import numba  # noqa: E402
 from analysis.runners import LocalBackend  # noqa: E402
 from analysis.studies.brag import _kernels as BK  # noqa: E402
 from analysis.studies.brag.classes import brag_classes  # noqa: E402
+from analysis.studies.brag.hand_tables import class_table  # noqa: E402
 from analysis.studies.brag.headsup import headsup_counts  # noqa: E402
 from analysis.studies.brag.multiway import MultiwayPlan, multiway_schedule  # noqa: E402
-from analysis.studies.brag.tables import class_table  # noqa: E402
 from evaluator.brag import all_hands, evaluate_batch, score_table  # noqa: E402
 
 
@@ -65,7 +65,7 @@ COLD = {
         "import numpy as np; from evaluator.brag import all_hands, evaluate_batch;"
         "evaluate_batch(all_hands()[:10])"),
     "brag multiway kernel": (
-        "from analysis.studies.brag.tables import multiway_table;"
+        "from analysis.studies.brag.hand_tables import multiway_table;"
         "multiway_table([2], trials=10)"),
     "brag blind kernel": (
         "from analysis.studies.brag.blind import BlindSpec, blind_study;"

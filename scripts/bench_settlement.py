@@ -194,18 +194,18 @@ def main() -> None:
 
     # score once so the 'core' runs see real scores, then warm every kernel
     K.settle_batch_serial(
-        players, n_seats, board, table, deck.kernel_args, rules.kernel_args, tables, out, True
+        (players, n_seats, board, table), (deck.kernel_args, rules.kernel_args, tables), out, True
     )
     K.settle_batch(
-        players, n_seats, board, table, deck.kernel_args, rules.kernel_args, tables, out, True
+        (players, n_seats, board, table), (deck.kernel_args, rules.kernel_args, tables), out, True
     )
-    flags = out[:, L.O_FLAGS]
+    flags = out[:, L.SO_FLAGS]
     share = {
         "showdown": np.mean(flags & L.F_SHOWDOWN > 0),
         "river exception": np.mean(flags & L.F_RIVER_EXCEPTION > 0),
         "bank short": np.mean(flags & L.F_SHORT > 0),
         "blinds up": np.mean(flags & L.F_BLINDS_UP > 0),
-        "any effect": np.mean(out[:, L.O_ACTIVE_OPS] > 0),
+        "any effect": np.mean(out[:, L.SO_ACTIVE_OPS] > 0),
         "a bankruptcy": np.mean((players[:, :, L.P_ROLE] & L.ROLE_BANKRUPT > 0).any(axis=1)),
     }
     print("end-state mix: " + ", ".join(f"{k} {v:.1%}" for k, v in share.items()))
@@ -288,7 +288,7 @@ def main() -> None:
                 1,
                 m,
                 lambda score=score: K.settle_batch_serial(
-                    players, n_seats, board, table, d_args, r_args, tables, out, score
+                    (players, n_seats, board, table), (d_args, r_args, tables), out, score
                 ),
             ),
             (
@@ -297,7 +297,7 @@ def main() -> None:
                 threads,
                 m,
                 lambda score=score: K.settle_batch(
-                    players, n_seats, board, table, d_args, r_args, tables, out, score
+                    (players, n_seats, board, table), (d_args, r_args, tables), out, score
                 ),
             ),
         )

@@ -69,7 +69,7 @@ print(json.dumps({"import": t1 - t0, "tree": t2 - t1, "cfr+br": t3 - t2, "mccfr"
 _DILEMMA_PROBE = """
 import json, time
 t0 = time.perf_counter()
-from analysis.solvers.dilemma import DilemmaSpec, build_game, solve_dilemma, reach_of
+from analysis.solvers.abstracted import DilemmaSpec, build_game, solve_dilemma, reach_of
 t1 = time.perf_counter()
 g2 = build_game(DilemmaSpec(players=2, street="river", buckets=2, sizes="allin", deals=200))
 _ = g2.matrices
@@ -170,7 +170,7 @@ def dilemma_heads_up(buckets: int, sizes: str, raise_cap: int, deals: int, secon
                      method: str) -> dict:
     """Heads-up Dilemma flop abstraction: build times, then DCFR until NashConv < 0.5% of the
     pot or ``seconds`` of solving, with NashConv (exact) every 100 iterations."""
-    from analysis.solvers.dilemma import DilemmaSpec, build_game, solve_dilemma
+    from analysis.solvers.abstracted import DilemmaSpec, build_game, solve_dilemma
 
     spec = DilemmaSpec(players=2, street="flop", buckets=buckets, sizes=sizes, raise_cap=raise_cap,
                        deals=deals)
@@ -206,7 +206,7 @@ def dilemma_three_handed(buckets: int, sizes: str, raise_cap: int, deals: int, i
                          every: int) -> dict:
     """Three-handed flop abstraction, MCCFR: speed and the change of the average strategy per
     1,000 iterations (mean absolute change over visited information-set actions)."""
-    from analysis.solvers.dilemma import DilemmaSpec, build_game, solve_dilemma
+    from analysis.solvers.abstracted import DilemmaSpec, build_game, solve_dilemma
 
     spec = DilemmaSpec(players=3, street="flop", buckets=buckets, sizes=sizes, raise_cap=raise_cap,
                        deals=deals)

@@ -289,7 +289,7 @@ def register_solve(bj: typer.Typer) -> None:
             _solve_three(out, iterations, deals, hands, seed, house, ante, bet,
                          1 if max_raises is None else max_raises, progress)
             return
-        from analysis.solvers.bluffjack.tree import BluffjackTreeSpec
+        from analysis.solvers.bluffjack.public_tree import BluffjackTreeSpec
         from analysis.solvers.errors import SolverError
 
         from ..guide.writers import write_bluffjack_equilibrium_study

@@ -3,7 +3,7 @@ Dilemma Hold'em hand (``dilemma solve dilemma --players 2 --street flop --bucket
 a heads-up spot card by card (``dilemma solve spot --board Td9d6hQc --oop 66+ --ip QQ-22 ...``).
 
 The command parses options, calls :func:`analysis.solvers.solve` or
-:func:`analysis.solvers.dilemma.solve_dilemma` and writes files; bad input raises a
+:func:`analysis.solvers.abstracted.solve_dilemma` and writes files; bad input raises a
 :class:`~analysis.solvers.errors.SolverError`, which the ``dilemma`` entry point
 prints as one ``error:`` line (exit code 2).
 """
@@ -31,8 +31,8 @@ _SHARED = ("deck", "rule", "bank", "level", "free_fold", "players", "raise_cap")
 
 def load_game(name: str):  # -> GameTree (import kept lazy)
     """A known game by name (kuhn, kuhn3, leduc, leduc-iso) or a nested-JSON game file."""
+    from analysis.solvers.game_tree import tree_from_dict
     from analysis.solvers.known_games import kuhn, leduc
-    from analysis.solvers.tree import tree_from_dict
 
     key = name.strip().lower()
     if key == "kuhn":
@@ -57,9 +57,9 @@ def solve_dilemma_cmd(options: dict, method: str, iterations: int, target: float
                       check_every: int | None, seed: int, state: Path | None, out: Path | None,
                       alternating: bool, echo=typer.echo) -> None:
     """The ``dilemma`` game of ``dilemma solve``: build, solve, print, write."""
-    from analysis.solvers.dilemma import DilemmaSpec, build_game, solve_dilemma, write_answers
-    from analysis.solvers.dilemma.answers import free_fold_summary, free_fold_table, reach_of
-    from analysis.solvers.dilemma.solver import check_run
+    from analysis.solvers.abstracted import DilemmaSpec, build_game, solve_dilemma, write_answers
+    from analysis.solvers.abstracted.answers import free_fold_summary, free_fold_table, reach_of
+    from analysis.solvers.abstracted.solve import check_run
 
     options = dict(options)
     rule, bank, level = options.pop("rule", None), options.pop("bank", None), options.pop("level", None)
@@ -317,7 +317,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Solve a game; print its value, exploitability and NashConv; optionally write tables."""
         from analysis.solvers.protocol import describe
-        from analysis.solvers.solver import solve
+        from analysis.solvers.tree_solver import solve
 
         dilemma_options = {"players": players, "street": street, "buckets": buckets, "sizes": sizes,
                            "raise_cap": raise_cap, "deck": deck, "deals": deals,

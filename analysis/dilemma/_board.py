@@ -8,7 +8,7 @@ the windfall added to the bonus, the per-head levy, subsidy and crash amounts,
 whether a rebate acts, the active opcodes as a bit mask and the number of
 active blue and red cards. The settlement core and the board-economics
 enumeration both read it, so the rule is written here only (the readable
-referee in :mod:`analysis.dilemma.settlement.referee` keeps its own explained
+referee in :mod:`analysis.dilemma.settlement.stepwise` keeps its own explained
 version, and tests check the two agree).
 """
 

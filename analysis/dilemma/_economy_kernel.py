@@ -32,8 +32,8 @@ from ._board import (
     scan_board,
 )
 
-# misc counters per board arrangement (int64[N_MISC]); MISC_NAMES name them in the tables
-M_ANY_BLUE, M_ANY_RED, M_N_BLUE, M_N_RED, M_ANY_EFFECT, M_REBATE, M_BONUS_MULT, M_PENALTY_MULT = (
+# misc counters per board arrangement (BA_) (int64[N_MISC]); MISC_NAMES name them in the tables
+BA_ANY_BLUE, BA_ANY_RED, BA_N_BLUE, BA_N_RED, BA_ANY_EFFECT, BA_REBATE, BA_BONUS_MULT, BA_PENALTY_MULT = (
     range(8)
 )
 N_MISC = 8
@@ -86,19 +86,19 @@ def _tally(board, deck, bins, outs, summary):
         hist[1 + m, net_w // 10 - offsets[1 + m]] += 1
         hist[1 + m_max + m, net_l // 10 - offsets[1 + m_max + m]] += 1
     if nblue > 0:
-        misc[M_ANY_BLUE] += 1
+        misc[BA_ANY_BLUE] += 1
     if nred > 0:
-        misc[M_ANY_RED] += 1
-    misc[M_N_BLUE] += nblue
-    misc[M_N_RED] += nred
+        misc[BA_ANY_RED] += 1
+    misc[BA_N_BLUE] += nblue
+    misc[BA_N_RED] += nred
     if nblue + nred > 0:
-        misc[M_ANY_EFFECT] += 1
+        misc[BA_ANY_EFFECT] += 1
     if rebate:
-        misc[M_REBATE] += 1
+        misc[BA_REBATE] += 1
     if bmult != 1:
-        misc[M_BONUS_MULT] += 1
+        misc[BA_BONUS_MULT] += 1
     if pmult != 1:
-        misc[M_PENALTY_MULT] += 1
+        misc[BA_PENALTY_MULT] += 1
 
 
 BOARD_CARDS = (0, 3, 4, 5)
@@ -125,7 +125,7 @@ def enumerate_boards(n_cards, patterns, deck, bins, outs):
     int64[2 + 2 * m_max] each quantity's bin 0 ($10 units); ``outs`` = ``(hist, act, onb,
     misc)``: int64[n_cards, 2 + 2 * m_max, bins] histograms (bonus, penalty, net winner and
     loser per number of losers), int64[n_cards, n_cards] cards acting and on the board,
-    int64[n_cards, N_MISC] counters (``M_*``). One call site of the inlined :func:`_tally`
+    int64[n_cards, N_MISC] counters (``BA_*``). One call site of the inlined :func:`_tally`
     (each site is compiled anew).
     """
     m_max, offsets = bins  # a prange body takes arrays and flat tuples: unpack before it

@@ -24,12 +24,6 @@ from analysis.core.rng import deal
 from analysis.dilemma.decks import D_MINUS
 from analysis.dilemma.kernels import score_players, settle_core
 from analysis.dilemma.settlement.layout import (
-    O_BANK1,
-    O_BANK2,
-    O_BANK3,
-    O_BONUS_PAID,
-    O_LEVEL,
-    O_PENALTY_PAID,
     P_FINAL,
     P_FOLD,
     P_HOLE0,
@@ -37,6 +31,12 @@ from analysis.dilemma.settlement.layout import (
     P_IN,
     P_SCORE,
     P_STACK,
+    SO_BANK1,
+    SO_BANK2,
+    SO_BANK3,
+    SO_BONUS_PAID,
+    SO_LEVEL,
+    SO_PENALTY_PAID,
     T_BANK1,
     T_BANK2,
     T_BANK3,
@@ -536,12 +536,12 @@ def play_hand(seats, cards, table, game, scratch, rng_state, outs):
             hs[j, H_STACK] = players[j, P_FINAL]
             hs[j, H_SCORE] = players[j, P_SCORE]
         hand_out[X_FLAGS] = flags
-        hand_out[X_PENALTY] = out[O_PENALTY_PAID]
-        hand_out[X_BONUS] = out[O_BONUS_PAID]
-        hand_out[X_BANK1] = out[O_BANK1]
-        hand_out[X_BANK2] = out[O_BANK2]
-        hand_out[X_BANK3] = out[O_BANK3]
-        hand_out[X_LEVEL] = out[O_LEVEL]
+        hand_out[X_PENALTY] = out[SO_PENALTY_PAID]
+        hand_out[X_BONUS] = out[SO_BONUS_PAID]
+        hand_out[X_BANK1] = out[SO_BANK1]
+        hand_out[X_BANK2] = out[SO_BANK2]
+        hand_out[X_BANK3] = out[SO_BANK3]
+        hand_out[X_LEVEL] = out[SO_LEVEL]
     else:
         hand = scratch[W_HAND7]
         if showdown:

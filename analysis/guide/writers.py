@@ -177,7 +177,7 @@ def write_brag_study(out: str | Path, opponents: Iterable[int] = range(1, 17),
     """The Brag hand tables (categories, classes heads-up, multiway, thresholds) into ``out``
     (resumable through ``out/.partial``), with their charts."""
     from analysis.charts.brag import brag_charts
-    from analysis.studies.brag.tables import brag_tables
+    from analysis.studies.brag.hand_tables import brag_tables
 
     res = brag_tables(opponents, rules, seed=seed, stderr=stderr, trials=trials, backend=backend,
                       progress=progress, state_dir=out)
@@ -289,8 +289,8 @@ def write_bluffjack_equilibrium_study(out: str | Path, spec: Any = None, *, targ
     from dataclasses import replace
 
     from analysis.charts.bluffjack import equilibrium_charts
+    from analysis.solvers.bluffjack.public_tree import BluffjackTreeSpec
     from analysis.solvers.bluffjack.solve import equilibrium_tables, solve_bluffjack
-    from analysis.solvers.bluffjack.tree import BluffjackTreeSpec
 
     spec = spec or BluffjackTreeSpec()
     eq = solve_bluffjack(spec, target, max_iterations, progress=progress)

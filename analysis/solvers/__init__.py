@@ -8,14 +8,14 @@ Typical use::
     result.strategy            # DataFrame: player, infoset, action, probability
     result.history             # exploitability as it falls
 
-Game trees are data (:mod:`.tree`, :mod:`.betting`); the known games Kuhn and
+Game trees are data (:mod:`.game_tree`, :mod:`.betting`); the known games Kuhn and
 Leduc (:mod:`.games`) prove the solvers against published figures. Importing
 this package is light; the numba kernels load on first use.
 
 The abstracted Dilemma Hold'em hand (public betting tree, seeded deal sample,
 real settlement payoffs, heads-up vector-form CFR with exact NashConv, MCCFR for
 three players, fold-for-free answers and policy tables) is
-:mod:`analysis.solvers.dilemma`.
+:mod:`analysis.solvers.abstracted`.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from typing import Any
 
 _LAZY = {
     "SolverError": "analysis.solvers.errors",
-    "GameTree": "analysis.solvers.tree",
-    "TreeBuilder": "analysis.solvers.tree",
-    "build_tree": "analysis.solvers.tree",
-    "tree_from_dict": "analysis.solvers.tree",
+    "GameTree": "analysis.solvers.game_tree",
+    "TreeBuilder": "analysis.solvers.game_tree",
+    "build_tree": "analysis.solvers.game_tree",
+    "tree_from_dict": "analysis.solvers.game_tree",
     "BettingSpec": "analysis.solvers.betting",
     "Street": "analysis.solvers.betting",
     "Outcome": "analysis.solvers.betting",
@@ -46,11 +46,11 @@ _LAZY = {
     "exploitability": "analysis.solvers.evaluate",
     "nash_conv": "analysis.solvers.evaluate",
     "uniform_strategy": "analysis.solvers.evaluate",
-    "Solver": "analysis.solvers.solver",
-    "SolverSettings": "analysis.solvers.solver",
-    "SolveResult": "analysis.solvers.solver",
-    "solve": "analysis.solvers.solver",
-    "strategy_frame": "analysis.solvers.solver",
+    "Solver": "analysis.solvers.tree_solver",
+    "SolverSettings": "analysis.solvers.tree_solver",
+    "SolveResult": "analysis.solvers.tree_solver",
+    "solve": "analysis.solvers.tree_solver",
+    "strategy_frame": "analysis.solvers.tree_solver",
 }
 
 __all__ = sorted(_LAZY)

@@ -41,11 +41,11 @@ from ._layout import (
     I_PLAYER,
     INDEX,
     KIND,
-    M_CFR_PLUS,
-    M_DCFR,
     O_ALTERNATING,
     O_METHOD,
     PLAYER,
+    SM_CFR_PLUS,
+    SM_DCFR,
     TERMINAL,
 )
 
@@ -165,9 +165,9 @@ def _traverse(tree, strategy, tables, work, trav, weight):
 @kernel
 def iteration_weight(method, t, coefs):
     """The average-strategy weight of iteration ``t`` (CFR 1, CFR+ t, DCFR t**gamma)."""
-    if method == M_CFR_PLUS:
+    if method == SM_CFR_PLUS:
         return float(t)
-    if method == M_DCFR:
+    if method == SM_DCFR:
         return float(t) ** coefs[C_GAMMA]
     return 1.0
 
@@ -175,7 +175,7 @@ def iteration_weight(method, t, coefs):
 @kernel
 def _apply_rule(regret, infos, player, method, t, coefs):
     """The method's regret rule after iteration ``t`` on one player's infosets (all if < 0)."""
-    if method == M_CFR_PLUS:
+    if method == SM_CFR_PLUS:
         for j in range(infos.shape[0]):
             if player >= 0 and infos[j, I_PLAYER] != player:
                 continue
@@ -183,7 +183,7 @@ def _apply_rule(regret, infos, player, method, t, coefs):
             for a in range(infos[j, I_COUNT]):
                 if regret[off + a] < 0.0:
                     regret[off + a] = 0.0
-    elif method == M_DCFR:
+    elif method == SM_DCFR:
         ta = float(t) ** coefs[C_ALPHA]
         tb = float(t) ** coefs[C_BETA]
         pos = ta / (ta + 1.0)

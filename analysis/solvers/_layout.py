@@ -57,10 +57,10 @@ O_ALTERNATING = 1
 N_OPTS = 2
 
 # method codes of the full-width kernel (SolverSettings.method)
-M_CFR = 0
-M_CFR_PLUS = 1
-M_DCFR = 2
-METHOD_CODES = {"cfr": M_CFR, "cfr+": M_CFR_PLUS, "dcfr": M_DCFR}
+SM_CFR = 0
+SM_CFR_PLUS = 1
+SM_DCFR = 2
+METHOD_CODES = {"cfr": SM_CFR, "cfr+": SM_CFR_PLUS, "dcfr": SM_DCFR}
 """The kernel code of each full-width method's canonical name."""
 
 # entries of the float coefficient vector passed to the full-width kernel

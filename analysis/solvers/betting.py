@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from .errors import SolverError
-from .tree import GameTree, TreeBuilder
+from .game_tree import GameTree, TreeBuilder
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from . import _layout as L
 from ._br_kernels import best_response as _best_response_kernel
 from ._br_kernels import expected_values as _expected_values_kernel
 from .errors import SolverError
-from .tree import GameTree
+from .game_tree import GameTree
 
 
 @dataclass(frozen=True)

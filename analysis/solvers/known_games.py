@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from .betting import BettingSpec, CardDeal, Street
 from .errors import SolverError
-from .tree import GameTree, build_tree
+from .game_tree import GameTree, build_tree
 
 _KUHN_RANKS = "JQKA"
 

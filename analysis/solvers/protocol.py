@@ -1,7 +1,7 @@
 """One small protocol that every solver tree exposes, and the shared code that reads it.
 
 The lab's solvers keep their own node tables, each laid out for its kernels
-(:class:`~analysis.solvers.tree.GameTree` for Kuhn/Leduc and any game written as
+(:class:`~analysis.solvers.game_tree.GameTree` for Kuhn/Leduc and any game written as
 data, the abstracted Dilemma hand's public tree, Bluffjack's public tree, the
 card-level solver's heads-up and three-handed trees). What the layers above the
 kernels need from a tree is the same everywhere: how many nodes of each kind, who

@@ -124,9 +124,15 @@ def _scratch(n_cards):
 
 
 @kernel
-def _tally_types(board, types, suited, weight, tables, kmap, rank_class, work, out, row):
+def _tally_types(board, types, suited, weight, scoring, work, out, row):
     """Add to ``out = (wins, ties, hands)`` (rows ``row``) the heads-up tallies of ``weight``
     boards that share ``board``'s card types (:func:`_board_types`, already in ``types``).
+
+    ``board``: 5 card ids; ``types = (count, rep, avail)`` and ``work`` the scratch arrays of
+    :func:`_scratch`; ``suited[r2, r1]``: the suited combos of two ranks over the ``weight``
+    boards (:func:`_fill_suited`); ``scoring = (tables, kmap, rank_class)``: the evaluator's
+    kernel tables, the showdown map and :func:`_rank_classes`; ``out``: int64 (blocks,
+    classes) arrays; ``row``: this block.
 
     Each pair of types is scored once on ``board`` (through the showdown map ``kmap``)
     and the type pairs are sorted by score (:func:`_sort_by_score`). Sweeping the scores
@@ -139,6 +145,7 @@ def _tally_types(board, types, suited, weight, tables, kmap, rank_class, work, o
     """
     order, tmp, counts, lt, eq, buf = work
     count, rep, avail = types
+    tables, kmap, rank_class = scoring
     wins, ties, hands = out
     key = tables[0]
     n_types = count.shape[0]
@@ -249,8 +256,8 @@ def headsup_classes(boards, mult, n_cards, class_of, n_classes, tables, kmap):
         for bi in range(blk, n_boards, n_blocks):
             _board_types(boards[bi], n_ranks, types[0], types[1], types[2])
             _fill_suited(types[2], mult[bi], suited)
-            _tally_types(boards[bi], types, suited, mult[bi], tables, kmap, rank_class, work, out,
-                         blk)
+            _tally_types(boards[bi], types, suited, mult[bi], (tables, kmap, rank_class), work,
+                         out, blk)
     return out[0].sum(axis=0), out[1].sum(axis=0), out[2].sum(axis=0)
 
 
@@ -415,16 +422,23 @@ def headsup_all(n_cards, class_of, n_classes, tables, kmap):
                         r1, r2 = distinct[i], distinct[jj]
                         suited[r2, r1] = suited_sum[g, i, jj]
                         suited[r1, r2] = suited_sum[g, i, jj]
-                _tally_types(board, types, suited, w, tables, kmap, rank_class, work, out, blk)
+                _tally_types(board, types, suited, w, (tables, kmap, rank_class), work, out, blk)
     return out[0].sum(axis=0), out[1].sum(axis=0), out[2].sum(axis=0)
 
 
 @kernel
-def _multiway_chunk(state, size, n_opp, n_cards, class_of, tables, kmap, share,
-                    y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out, row):
-    """``size`` deals of :func:`multiway_classes` into row ``row`` of its outputs."""
+def _multiway_chunk(state, size, n_opp, share, classes, showdown, out, row):
+    """``size`` deals of :func:`multiway_classes` into row ``row`` of its outputs.
+
+    ``state``: this stream's generator; ``n_opp``: random opponents; ``share[k]``: a
+    ``k``-way tie's share in units of ``1/SHARE_LCM``; ``classes`` and ``showdown`` as in
+    :func:`multiway_classes`; ``out = (y, x, yy, xx, xy, win, tie)``: its int64 (streams,
+    classes) outputs. Returns the cards left after a deal.
+    """
+    n_cards, class_of, n_classes = classes
+    tables, kmap = showdown
+    y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out = out
     key = tables[0]
-    n_classes = y_out.shape[1]
     n_deal = 5 + 2 * n_opp
     n_rest = n_cards - n_deal
     deck = np.arange(n_cards).astype(np.uint8)
@@ -477,8 +491,7 @@ def _multiway_chunk(state, size, n_opp, n_cards, class_of, tables, kmap, share,
 
 
 @kernel(parallel=True)
-def multiway_classes(keys, n_opps, cells, streams, trials, n_cards, class_of, n_classes, tables,
-                     kmap):
+def multiway_classes(keys, n_opps, cells, streams, trials, classes, showdown):
     """Monte Carlo tally of every starting class against ``n_opp`` random hands at once.
 
     Each deal draws a board and the opponents from the full deck, then scores
@@ -491,7 +504,14 @@ def multiway_classes(keys, n_opps, cells, streams, trials, n_cards, class_of, n_
     arrays (streams, classes): ``y`` (shares), ``x`` (hands), ``yy``, ``xx``, ``xy``
     (sums of per-deal products), ``win`` and ``tie`` (hands won outright / tied).
     Scores pass through the showdown map ``kmap`` (RULES §1.3 kickers).
+
+    ``keys``, ``n_opps``: per cell; ``cells``, ``streams``, ``trials``: per stream (the
+    runner's items); ``classes = (n_cards, class_of, n_classes)``: the deck size, the
+    starting class of each combo index (``hi * (hi - 1) / 2 + lo``) and the number of
+    classes; ``showdown = (tables, kmap)``: the evaluator's kernel tables and the showdown map.
     """
+    n_cards, class_of, n_classes = classes
+    tables, kmap = showdown
     n_streams = streams.shape[0]
     y_out = np.zeros((n_streams, n_classes), np.int64)
     x_out = np.zeros((n_streams, n_classes), np.int64)
@@ -508,6 +528,7 @@ def multiway_classes(keys, n_opps, cells, streams, trials, n_cards, class_of, n_
             share[k] = SHARE_LCM // k
         state = np.empty(4, np.uint64)
         _rng.seed_state(state, keys[c], streams[ci])
-        _multiway_chunk(state, trials[ci], n_opp, n_cards, class_of, tables, kmap, share,
-                        y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out, np.int64(ci))
+        _multiway_chunk(state, trials[ci], n_opp, share, (n_cards, class_of, n_classes),
+                        (tables, kmap), (y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out),
+                        np.int64(ci))
     return y_out, x_out, yy_out, xx_out, xy_out, win_out, tie_out

@@ -7,7 +7,7 @@ answer on 40 cards, where folding for free should vanish). Heads-up runs
 full-width DCFR to a NashConv target (exact); three-handed runs MCCFR for a fixed
 number of iterations and reports how much its average strategy still moves.
 :func:`run_equilibrium` solves them, writes each one's tables
-(:func:`analysis.solvers.dilemma.write_answers`) and returns the combined frames.
+(:func:`analysis.solvers.abstracted.write_answers`) and returns the combined frames.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import pandas as pd
 
 from analysis.core.io import write_table
 from analysis.runners import Progress
-from analysis.solvers.dilemma import DilemmaSpec, build_game, solve_dilemma, write_answers
+from analysis.solvers.abstracted import DilemmaSpec, build_game, solve_dilemma, write_answers
 
 
 @dataclass(frozen=True)

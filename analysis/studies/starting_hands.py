@@ -202,9 +202,9 @@ class MultiwayPlan(Plan):
 
         from . import _starting_hand_kernels as K
 
-        out = K.multiway_classes(self.keys, self.counts, cells, streams, trials, self.n_cards,
-                                 self.class_of, self.n_classes, get_tables(self.game).kernel_args,
-                                 kicker_map(self.game, self.kickers))
+        out = K.multiway_classes(self.keys, self.counts, cells, streams, trials,
+                                 (self.n_cards, self.class_of, self.n_classes),
+                                 (get_tables(self.game).kernel_args, kicker_map(self.game, self.kickers)))
         return np.hstack([*out, trials.reshape(-1, 1)])
 
     def sums(self, row: np.ndarray) -> tuple[np.ndarray, int]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from analysis.core import actions as A
 from analysis.core import features
 from analysis.engine import referee
+from analysis.solvers.abstracted import public_tree
 from analysis.solvers.cards import tree as card_tree
-from analysis.solvers.dilemma import public_tree
 
 
 def test_codes_index_the_names():

@@ -22,8 +22,6 @@ FOLD_VS_CHECK = ("the fold-vs-check kernels (and evaluator.strength.board_streng
                  "fold_vs_check/_deal.py calls) are being reworked for the cold start (issue 22); "
                  "group them with that work")
 CARDS = "the card-level solver's kernels: not grouped yet (the solvers outside cards/ are, 75c3772)"
-LEAD = "the settlement's public batch kernels (settle_batch, settle_batch_serial): with issue 22"
-TODO = "not grouped yet (issue 18, item 4)"
 TERMINALS3 = ("the three-handed sorted terminals (merged in session 6 from three17s6, written "
               "beside this test's arrival): to group into (reach, bands, scratch) tuples")
 
@@ -69,15 +67,6 @@ WIDE = {
     "analysis/solvers/cards/_mccfr3.py::walk": (10, CARDS),
     "analysis/solvers/cards/_payoffs.py::_fill": (12, CARDS),
     "analysis/solvers/cards/_payoffs.py::settle_situations": (9, CARDS),
-    "analysis/dilemma/settlement/_kernel.py::settle_batch": (9, LEAD),
-    "analysis/dilemma/settlement/_kernel.py::settle_batch_serial": (9, LEAD),
-    "analysis/studies/_starting_hand_kernels.py::_multiway_chunk": (16, TODO),
-    "analysis/studies/_starting_hand_kernels.py::_tally_types": (10, TODO),
-    "analysis/studies/_starting_hand_kernels.py::multiway_classes": (10, TODO),
-    "analysis/studies/bluffjack/_kernels.py::_complete": (9, TODO),
-    "analysis/studies/brag/_kernels.py::blind_streams": (9, TODO),
-    "analysis/studies/equity/_exact_kernels.py::exact_ranges": (10, TODO),
-    "analysis/studies/equity/_mc_kernels.py::_mc_chunk": (12, TODO),
 }
 """``"path::kernel": (positional arguments today, why it is still wide)``."""
 

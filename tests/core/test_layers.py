@@ -95,7 +95,7 @@ def private_owner(item: Import) -> str | None:
 
     A private module belongs to the package it is in (``from evaluator._kernels import x``,
     ``from evaluator import _kernels``: ``evaluator``); a private name of a module to that
-    module's package (``from analysis.solvers.tree import _x``: ``analysis.solvers``)."""
+    module's package (``from analysis.solvers.game_tree import _x``: ``analysis.solvers``)."""
     path = item.target.split(".")
     for i, part in enumerate(path):
         if _private(part):
@@ -204,7 +204,7 @@ def test_a_reach_into_a_private_part_is_caught(module, source):
     ("analysis.engine.x", "from evaluator.kernels import score_cards"),
     ("analysis.engine.x", "from ._kernel import play_hand"),
     ("analysis.dilemma.settlement.layout", "from .._board import N_BOARD"),
-    ("analysis.solvers.dilemma.vector", "from .._cfr_kernels import regret_matching"),
+    ("analysis.solvers.abstracted.vector", "from .._cfr_kernels import regret_matching"),
     ("analysis.solvers.bluffjack._mccfr", "from analysis.solvers._mccfr_kernels import _match"),
     ("analysis.engine", "from ._layout import X_N_ACTIONS"),
     ("analysis.engine.x", "from analysis.dilemma import __name__"),

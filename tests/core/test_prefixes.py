@@ -1,54 +1,193 @@
-"""Constant prefixes mean one thing in the package (issue 18): ``S_`` names a statistics column
-(the per-stream sums a runner plan returns), nothing else. Read from the source with ``ast``:
-a module-level ``S_`` constant outside the statistics modules fails here, with the prefix it
-should take instead (docs/architecture.md, "Kernel inputs are grouped")."""
+"""Constant prefixes mean one thing in the package (issue 18, item 5).
+
+A module-level constant named with a one- or two-letter prefix (``S_N``, ``BS_KIND``) says
+what kind of thing it is by that prefix. ``PREFIXES`` declares each prefix once: the kind
+of thing it names and the modules that define constants of that kind. ``CLASHES`` lists
+the modules that still use a prefix for another kind of thing (what it means there), each
+to be renamed; that list only shrinks. Read from the source with ``ast`` (top-level
+assignments under ``analysis/`` and ``evaluator/``, tuple unpacking included):
+
+- a prefix not in ``PREFIXES`` fails (declare its meaning, or take one that exists);
+- a module defining a prefixed constant that is neither allowed for the prefix nor a
+  listed clash fails: the same letters would mean two things (rename it);
+- a listed clash that is gone, or an allowed module that no longer defines the prefix,
+  fails too (take it off the list).
+
+``WORDS`` are names whose first part is a word or an abbreviation, not a family
+(``EV_SCALE``, ``NO_LIMIT``). docs/architecture.md ("Kernel inputs are grouped") names the
+prefixes in use."""
 
 from __future__ import annotations
 
 import ast
+import re
 
 import pytest
 
 from tests.conftest import ROOT
 
-STATISTICS_MODULES = {
-    "analysis/engine/_batch.py": "a whole game's statistics",
-    "analysis/studies/fold_vs_check/layout.py": "a fold-vs-check cell's statistics",
-    "analysis/studies/brag/multiway.py": "a Brag showdown's statistics",
+PREFIX = re.compile(r"^([A-Z]{1,2})_[A-Z0-9_]+$")
+
+PREFIXES: dict[str, tuple[str, set[str]]] = {
+    "A": ("an action code of a game tree or kernel", {
+        "analysis/engine/bluffjack/_kernel.py", "analysis/solvers/bluffjack/_mccfr.py",
+        "analysis/solvers/cards/tree.py"}),
+    "BA": ("a counter of a board arrangement (the economy)", {
+        "analysis/dilemma/_economy_kernel.py"}),
+    "B": ("an entry of the board summary", {"analysis/dilemma/_board.py"}),
+    "BS": ("a betting-structure field", {"analysis/engine/structures.py"}),
+    "C": ("a float coefficient of a solver (CFR discounts, weights)", {
+        "analysis/solvers/_layout.py", "analysis/solvers/cards/_kernels.py"}),
+    "CL": ("a column of the abstracted solver's settlement classes", {
+        "analysis/solvers/abstracted/public_tree.py"}),
+    "CD": ("an entry of the engine's card data", {"analysis/engine/_layout.py"}),
+    "D": ("a row of a deck's kernel arrays", {"analysis/dilemma/decks/__init__.py"}),
+    "DK": ("a kind of Bluffjack decision (hit or bet)", {
+        "analysis/engine/bluffjack/strategy.py"}),
+    "DN": ("a column of the card solver's downward sweep", {"analysis/solvers/cards/_sweeps.py"}),
+    "DR": ("an offset in the Dilemma solver's deal record", {
+        "analysis/solvers/abstracted/_deal_kernels.py"}),
+    "F": ("a settlement flag bit", {
+        "analysis/dilemma/settlement/layout.py", "analysis/engine/_batch.py"}),
+    "FF": ("a free-fold mode of the policy features", {"analysis/core/features.py"}),
+    "G": ("an entry of a game's int64 settings vector", {
+        "analysis/solvers/abstracted/_deal_kernels.py", "analysis/studies/fold_vs_check/layout.py"}),
+    "H": ("a column of the engine's seat rows", {"analysis/engine/_layout.py"}),
+    "HS": ("an entry of the Bluffjack walk's hand state", {"analysis/solvers/bluffjack/_mccfr.py"}),
+    "I": ("a column of a game tree's information sets", {"analysis/solvers/_layout.py"}),
+    "IP": ("a seat of the card solver's spot", {"analysis/solvers/cards/_payoffs.py"}),
+    "L": ("a column of the engine's action log", {"analysis/engine/_layout.py"}),
+    "LK": ("a limit kind of Bluffjack's stakes", {"analysis/engine/bluffjack/_kernel.py"}),
+    "M": ("a column of an opponent or betting model", {
+        "analysis/studies/brag/_kernels.py", "analysis/studies/fold_vs_check/layout.py"}),
+    "N": ("a count (of columns, cards, players, ...)", {
+        "analysis/core/features.py", "analysis/dilemma/_board.py",
+        "analysis/dilemma/_economy_kernel.py", "analysis/dilemma/decks/__init__.py",
+        "analysis/dilemma/effects.py", "analysis/dilemma/settlement/layout.py",
+        "analysis/dilemma/settlement/rules.py", "analysis/engine/_batch.py",
+        "analysis/engine/_layout.py", "analysis/engine/bluffjack/_kernel.py",
+        "analysis/engine/bluffjack/strategy.py", "analysis/engine/structures.py",
+        "analysis/solvers/_layout.py", "analysis/solvers/bluffjack/_mccfr.py",
+        "analysis/solvers/cards/_kernels.py", "analysis/solvers/cards/_kernels3.py",
+        "analysis/solvers/cards/_mccfr3.py", "analysis/solvers/cards/_payoffs.py",
+        "analysis/solvers/cards/tree.py", "analysis/solvers/cards/tree3.py",
+        "analysis/solvers/abstracted/_deal_kernels.py", "analysis/studies/bluffjack/_kernels.py",
+        "analysis/studies/bluffjack/probabilities.py", "analysis/studies/brag/_kernels.py",
+        "analysis/studies/equity/_scoring.py", "analysis/studies/fold_vs_check/layout.py",
+        "evaluator/brag.py", "evaluator/kickers.py", "evaluator/suits.py"}),
+    "NT": ("a node type of Bluffjack's public tree", {"analysis/solvers/bluffjack/public_tree.py"}),
+    "O": ("an entry of a solver's int64 options", {
+        "analysis/solvers/_layout.py", "analysis/solvers/cards/_kernels.py",
+        "analysis/solvers/cards/_kernels3.py", "analysis/solvers/abstracted/_sampled_kernels.py"}),
+    "OP": ("an effect's operation code", {"analysis/dilemma/effects.py"}),
+    "P": ("a column of a player's (seat's) row in a hand record", {
+        "analysis/dilemma/settlement/layout.py", "analysis/studies/bluffjack/_kernels.py"}),
+    "PF": ("a float field of a compiled policy", {"analysis/engine/_layout.py"}),
+    "PH": ("a phase of a Bluffjack hand", {"analysis/solvers/bluffjack/_mccfr.py"}),
+    "PI": ("an int field of a compiled policy", {"analysis/engine/_layout.py"}),
+    "PV": ("an entry of the Bluffjack walk's parameter vector", {
+        "analysis/solvers/bluffjack/_mccfr.py"}),
+    "R": ("an entry of a rule set's kernel arguments", {
+        "analysis/dilemma/settlement/rules.py", "evaluator/_blackjack_kernels.py"}),
+    "S": ("a statistics column (the per-stream sums a runner plan returns)", {
+        "analysis/engine/_batch.py", "analysis/studies/brag/multiway.py",
+        "analysis/studies/fold_vs_check/layout.py"}),
+    "SD": ("a showdown outcome of the card solver", {"analysis/solvers/cards/_payoffs.py"}),
+    "SK": ("a field of Bluffjack's stakes", {"analysis/engine/bluffjack/stakes.py"}),
+    "SO": ("an entry of a settled hand's outcome (the settlement's ``out``)", {
+        "analysis/dilemma/settlement/layout.py"}),
+    "SM": ("a solver method code", {"analysis/solvers/_layout.py"}),
+    "ST": ("a seat's field in the Bluffjack walk's state", {"analysis/solvers/bluffjack/_mccfr.py"}),
+    "T": ("a column of the settlement's table row", {"analysis/dilemma/settlement/layout.py"}),
+    "TC": ("a column of the abstracted solver's terminals", {
+        "analysis/solvers/abstracted/public_tree.py"}),
+    "TR": ("a column of the engine's game trace", {"analysis/engine/_batch.py"}),
+    "UP": ("a column of the card solver's upward sweep", {"analysis/solvers/cards/_sweeps.py"}),
+    "W": ("a slot of the engine's scratch (work arrays)", {"analysis/engine/_layout.py"}),
+    "X": ("a column of the engine's hand outcome", {"analysis/engine/_layout.py"}),
 }
-"""The modules whose ``S_*`` constants are statistics columns."""
+"""prefix -> (the kind of thing it names, the modules that define constants of that kind)."""
+
+CARDS = "inside analysis/solvers/cards/ (its kernels are being regrouped by another helper)"
+FVC = "inside analysis/studies/fold_vs_check/ (the lead's cold-start work)"
+CLASHES: dict[str, dict[str, str]] = {
+    "C": {"analysis/engine/_batch.py": "a table-configuration column",
+          "analysis/engine/bluffjack/_kernel.py": "a column of a seat's row",
+          "analysis/studies/fold_vs_check/layout.py": f"a column of a cell; {FVC}"},
+    "D": {"analysis/studies/fold_vs_check/_deal.py": f"a slot of a deal's arrays; {FVC}"},
+    "F": {"analysis/core/features.py": "a policy feature",
+          "analysis/engine/bluffjack/strategy.py": "a policy feature",
+          "analysis/solvers/cards/_mccfr3.py": f"a sampling factor; {CARDS}"},
+    "G": {"analysis/engine/_batch.py": "a column of a game's record",
+          "analysis/engine/bluffjack/_kernel.py": "an entry of a hand's state",
+          "analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}"},
+    "I": {"analysis/solvers/cards/_payoffs.py": f"an int entry of a spot; {CARDS}"},
+    "M": {"analysis/engine/_layout.py": "an entry of the legal menu"},
+    "N": {"analysis/solvers/abstracted/public_tree.py": "a column of a tree node"},
+    "P": {"analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}"},
+    "R": {"analysis/engine/_layout.py": "a column of the betting round",
+          "analysis/engine/bluffjack/_kernel.py": "a betting round"},
+}
+"""prefix -> {module: what the prefix means there}: clashes still to rename (only shrinks)."""
+
+WORDS = {"BR_MODELS", "EV_MISSING", "EV_SCALE", "NO_CLASS", "NO_LIMIT", "R_SHOW"}
+"""Names whose first part is a word or an abbreviation, not a prefix family."""
 
 
-def module_constants(source: str, prefix: str) -> list[str]:
-    """Names starting with ``prefix`` bound at the top level of ``source`` (tuple unpacking
-    included)."""
+def module_constants(source: str) -> list[str]:
+    """Upper-case names bound at the top level of ``source`` (tuple unpacking included)."""
     found = []
     for node in ast.parse(source).body:
         targets = node.targets if isinstance(node, ast.Assign) else \
             [node.target] if isinstance(node, ast.AnnAssign) else []
         for target in targets:
             names = target.elts if isinstance(target, ast.Tuple) else [target]
-            found.extend(n.id for n in names if isinstance(n, ast.Name) and n.id.startswith(prefix))
+            found.extend(n.id for n in names if isinstance(n, ast.Name))
     return found
 
 
-def test_s_prefix_means_statistics_only() -> None:
-    stray = {}
+def prefix_use() -> dict[str, dict[str, list[str]]]:
+    """prefix -> module -> its prefixed constants, over ``analysis/`` and ``evaluator/``."""
+    use: dict[str, dict[str, list[str]]] = {}
     for package in ("analysis", "evaluator"):
         for path in sorted((ROOT / package).rglob("*.py")):
             rel = path.relative_to(ROOT).as_posix()
-            names = module_constants(path.read_text(encoding="utf-8"), "S_")
-            if names and rel not in STATISTICS_MODULES:
-                stray[rel] = names
-    assert not stray, (f"S_ means a statistics column; rename these (W_ work arrays, BS_ betting "
-                       f"structure, SK_ stakes, ST_ walk state, SD_ showdown outcome, O_ options): {stray}")
-    for rel in STATISTICS_MODULES:
-        assert module_constants((ROOT / rel).read_text(encoding="utf-8"), "S_"), rel
+            for name in module_constants(path.read_text(encoding="utf-8")):
+                match = PREFIX.match(name)
+                if match and name not in WORDS:
+                    use.setdefault(match.group(1), {}).setdefault(rel, []).append(name)
+    return use
+
+
+def test_every_prefix_means_one_kind_of_thing() -> None:
+    use = prefix_use()
+    unknown = {p: sorted(mods) for p, mods in use.items() if p not in PREFIXES}
+    assert not unknown, f"undeclared prefixes: add them to PREFIXES with their meaning: {unknown}"
+    stray = {(p, rel): names[:4] for p, mods in use.items() for rel, names in mods.items()
+             if rel not in PREFIXES[p][1] and rel not in CLASHES.get(p, {})}
+    assert not stray, ("these modules use a prefix for another kind of thing than PREFIXES "
+                       f"says (rename them, or allow the module if it is the same kind): {stray}")
+
+
+def test_the_tables_hold_only_what_is_there() -> None:
+    use = prefix_use()
+    stale = [(p, rel) for p, (_, mods) in PREFIXES.items() for rel in mods
+             if rel not in use.get(p, {})]
+    assert not stale, f"modules no longer defining the prefix: take them off PREFIXES: {stale}"
+    fixed = [(p, rel) for p, mods in CLASHES.items() for rel in mods if rel not in use.get(p, {})]
+    assert not fixed, f"clashes renamed: take them off CLASHES: {fixed}"
+    both = [(p, rel) for p, mods in CLASHES.items() for rel in mods if rel in PREFIXES[p][1]]
+    assert not both, f"a module is both allowed and a clash: {both}"
 
 
 @pytest.mark.parametrize("source, expected", [
-    ("S_A, S_B = range(2)\nX = 1", ["S_A", "S_B"]),
+    ("S_A, S_B = range(2)\nX = 1", ["S_A", "S_B", "X"]),
     ("S_N: int = 3\ndef f():\n    S_LOCAL = 1", ["S_N"]),
 ])
 def test_the_scan_sees_tuples_and_annotations(source: str, expected: list[str]) -> None:
-    assert module_constants(source, "S_") == expected
+    assert module_constants(source) == expected
+
+
+def test_the_prefix_pattern_takes_one_or_two_letters() -> None:
+    assert [PREFIX.match(n).group(1) for n in ("S_N", "BS_KIND", "SO_BANK1")] == ["S", "BS", "SO"]
+    assert PREFIX.match("MAX_PLAYERS") is None and PREFIX.match("N_") is None

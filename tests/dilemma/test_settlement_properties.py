@@ -131,14 +131,14 @@ def assert_agree(state: HandState, deck: Deck, rules: Rules):
     assert tuple(i for i, r in enumerate(roles) if r & L.ROLE_LOSER) == slow.losers
     assert tuple(i for i, r in enumerate(roles) if r & L.ROLE_BANKRUPT) == slow.bankrupt
     for key, idx in (
-        ("pot_remainder", L.O_POT_REMAINDER),
-        ("penalty", L.O_PENALTY),
-        ("penalty_paid", L.O_PENALTY_PAID),
-        ("bonus", L.O_BONUS),
-        ("bonus_paid", L.O_BONUS_PAID),
-        ("effect_in", L.O_EFFECT_IN),
-        ("effect_out", L.O_EFFECT_OUT),
-        ("active_ops", L.O_ACTIVE_OPS),
+        ("pot_remainder", L.SO_POT_REMAINDER),
+        ("penalty", L.SO_PENALTY),
+        ("penalty_paid", L.SO_PENALTY_PAID),
+        ("bonus", L.SO_BONUS),
+        ("bonus_paid", L.SO_BONUS_PAID),
+        ("effect_in", L.SO_EFFECT_IN),
+        ("effect_out", L.SO_EFFECT_OUT),
+        ("active_ops", L.SO_ACTIVE_OPS),
     ):
         assert slow.totals[key] == int(out[idx]), key
     return slow
@@ -234,7 +234,7 @@ def test_batch_kernels_score_and_settle_like_one_by_one():
     for kernel in (K.settle_batch, K.settle_batch_serial):
         pl = players.copy()
         out = np.zeros((m, L.N_OUT), np.int64)
-        kernel(pl, n_seats, board, table, deck.kernel_args, rules.kernel_args, tables, out, True)
+        kernel((pl, n_seats, board, table), (deck.kernel_args, rules.kernel_args, tables), out, True)
         outs.append((pl, out))
     assert np.array_equal(outs[0][0], outs[1][0]) and np.array_equal(outs[0][1], outs[1][1])
     pl, out = outs[0]
@@ -242,7 +242,7 @@ def test_batch_kernels_score_and_settle_like_one_by_one():
         fast = settle_fast(s, deck, rules)
         n = len(s.players)
         assert tuple(pl[h, :n, L.P_FINAL]) == fast["stacks"]
-        assert tuple(out[h, L.O_BANK1 : L.O_BANK3 + 1]) == fast["bank"]
+        assert tuple(out[h, L.SO_BANK1 : L.SO_BANK3 + 1]) == fast["bank"]
 
 
 @pytest.mark.parametrize("deck_name", ["reference", "stress", "stress2"])

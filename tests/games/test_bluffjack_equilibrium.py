@@ -10,19 +10,19 @@ import pytest
 
 from analysis.engine.bluffjack.referee import BluffjackHand
 from analysis.solvers.bluffjack import _kernels as K
-from analysis.solvers.bluffjack.solve import equilibrium_tables, solve_bluffjack, solve_pair
-from analysis.solvers.bluffjack.tree import (
+from analysis.solvers.bluffjack.public_tree import (
     ACE,
     CLASS_POINTS,
     CLASS_PROB,
     CLASSES,
-    T_CHANCE,
-    T_DECISION,
-    T_FOLD,
-    T_SHOW,
+    NT_CHANCE,
+    NT_DECISION,
+    NT_FOLD,
+    NT_SHOW,
     BluffjackTreeSpec,
     build_public_tree,
 )
+from analysis.solvers.bluffjack.solve import equilibrium_tables, solve_bluffjack, solve_pair
 
 
 def ref_total(cards: list[int]) -> int:
@@ -37,7 +37,7 @@ def ref_payoff(tree, node: int, hands: list[list[int]], house: bool) -> tuple[fl
     """Chips won by A and B at a terminal, from the rules: the folder loses what it put in, the
     higher total not over 21 takes the other's stake, both bust: the house takes both."""
     put = tree.put[node]
-    if tree.kind[node] == T_FOLD:
+    if tree.kind[node] == NT_FOLD:
         loser = tree.player[node]
         return (-put[0], put[0]) if loser == 0 else (put[1], -put[1])
     a, b = ref_total(hands[0]), ref_total(hands[1])
@@ -82,12 +82,12 @@ def test_public_tree_follows_the_referee():
             hands = [[hidden[0], up[0]], [hidden[1], up[1]]]
             node = 0
             ok = True
-            while tree.kind[node] in (T_DECISION, T_CHANCE):
+            while tree.kind[node] in (NT_DECISION, NT_CHANCE):
                 kids = tree.children[tree.cstart[node]: tree.cstart[node] + tree.ccount[node]]
-                if tree.kind[node] == T_CHANCE:
+                if tree.kind[node] == NT_CHANCE:
                     j = rng.randrange(len(kids)) if len(kids) > 1 else 0
                     if len(kids) == CLASSES:  # a hit: the card is dealt face up
-                        k = tree.labels[tree.dec[node - 1]][1] if tree.kind[node - 1] == T_DECISION else None
+                        k = tree.labels[tree.dec[node - 1]][1] if tree.kind[node - 1] == NT_DECISION else None
                         assert k is not None
                         try:
                             hand.act("hit", card(j))
@@ -131,11 +131,11 @@ def _reference_ev(tree, sigma, house) -> np.ndarray:
 
     def walk(node, hands, p_node):
         kind = tree.kind[node]
-        if kind in (T_FOLD, T_SHOW):
+        if kind in (NT_FOLD, NT_SHOW):
             return np.array(ref_payoff(tree, node, hands, house), dtype=float) * p_node
         kids = tree.children[tree.cstart[node]: tree.cstart[node] + tree.ccount[node]]
         out = np.zeros(2)
-        if kind == T_CHANCE:
+        if kind == NT_CHANCE:
             for j, c in enumerate(kids):
                 h2 = [list(hands[0]), list(hands[1])]
                 if len(kids) == CLASSES:
@@ -167,7 +167,7 @@ def _cls(points: int, ace: int) -> int:
                                       (BluffjackTreeSpec(betting=False, max_hits=2), (3, 8))])
 def test_kernel_values_match_a_plain_recursion(spec, up):
     tree = build_public_tree(spec, up)
-    dec = np.flatnonzero(tree.kind == T_DECISION)
+    dec = np.flatnonzero(tree.kind == NT_DECISION)
     rng = np.random.default_rng(1)
     sigma = np.zeros((len(dec), CLASSES, K.MAX_ACTIONS))
     for d, node in enumerate(dec):

@@ -33,8 +33,8 @@ def test_kernel_hand_equals_the_referee(rules: str) -> None:
             threshold_policy(int(rng.integers(12, 22)))
         threshold = int(rng.integers(12, 22))
         ptr = K._deal_start(players_arr, n_players, deck)
-        share, _, _ = K._complete(players_arr, n_players, hero, 0, ptr, deck, threshold, policy,
-                                  r.kernel_args)
+        share, _, _ = K._complete(players_arr, n_players, hero, 0, ptr, deck,
+                                  (threshold, policy, r.kernel_args))
 
         def pol(total, soft, stood, waiting, policy=policy):
             return bool(policy[K.state_index(total, int(soft), stood, waiting)])

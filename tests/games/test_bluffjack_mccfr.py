@@ -15,15 +15,15 @@ from analysis.engine.bluffjack.referee import BluffjackHand
 from analysis.solvers.bluffjack import _kernels as KH
 from analysis.solvers.bluffjack import _mccfr as K
 from analysis.solvers.bluffjack.mccfr import MccfrSolver, MccfrSpec, answer_tables, settledness
-from analysis.solvers.bluffjack.solve import solve_pair
-from analysis.solvers.bluffjack.tree import (
+from analysis.solvers.bluffjack.public_tree import (
     CLASS_PROB,
     CLASSES,
-    T_CHANCE,
-    T_DECISION,
+    NT_CHANCE,
+    NT_DECISION,
     BluffjackTreeSpec,
     build_public_tree,
 )
+from analysis.solvers.bluffjack.solve import solve_pair
 from analysis.solvers.errors import SolverError
 
 NAMES = {K.A_FOLD: "fold", K.A_CALL: "call", K.A_RAISE: "raise"}
@@ -56,12 +56,12 @@ def test_hand_state_follows_the_referee(players, cap):
             hand = BluffjackHand(names, [100] * players, players - 1, down, upc, rules={"house": house},
                                  stakes=f"ante=1,bet=2,max_raises={cap}")
             hand.act("bet", 2)  # the forced opening
-            st = np.empty(K.F_SIZE, np.int64)
+            st = np.empty(K.HS_SIZE, np.int64)
             K.init_state(st, params, np.array(up), np.array(hidden))
             acts = np.empty(K.MAX_ACTIONS, np.int64)
             dealt = True
-            while st[K.F_PHASE] != K.PH_DONE:
-                if st[K.F_PENDING] >= 0:
+            while st[K.HS_PHASE] != K.PH_DONE:
+                if st[K.HS_PENDING] >= 0:
                     c = rng.choices(range(CLASSES), weights=CLASS_PROB)[0]
                     try:
                         hand.act("hit", card(c))
@@ -70,8 +70,8 @@ def test_hand_state_follows_the_referee(players, cap):
                         break
                     K.deal_hit(st, c)
                     continue
-                p = int(st[K.F_TOACT])
-                phase = ("initial", "play", "final")[st[K.F_PHASE]]
+                p = int(st[K.HS_TOACT])
+                phase = ("initial", "play", "final")[st[K.HS_PHASE]]
                 while hand.round == "play" and (phase != "play" or hand.to_act != p):
                     hand.act("stand")  # the solver's one hit a player: a player who hit stands
                 legal = hand.legal()
@@ -112,29 +112,29 @@ def test_hand_state_follows_the_referee(players, cap):
 def _sigma_on_tree(solver: MccfrSolver, tree, up) -> np.ndarray:
     """The solver's average strategy at every decision of the heads-up public tree."""
     params = solver.spec.params
-    dec = np.flatnonzero(tree.kind == T_DECISION)
+    dec = np.flatnonzero(tree.kind == NT_DECISION)
     sigma = np.zeros((len(dec), CLASSES, KH.MAX_ACTIONS))
 
     def walk(node: int, st: np.ndarray) -> None:
         kids = tree.children[tree.cstart[node]: tree.cstart[node] + tree.ccount[node]]
-        if tree.kind[node] == T_DECISION:
+        if tree.kind[node] == NT_DECISION:
             acts = np.empty(K.MAX_ACTIONS, np.int64)
             k = K.legal(st, params, acts)
-            assert k == len(kids) and st[K.F_TOACT] == tree.player[node]
+            assert k == len(kids) and st[K.HS_TOACT] == tree.player[node]
             for h in range(CLASSES):
                 K.average_row(solver.index, solver.ssum, st, params, tree.player[node], h, k, sigma[tree.dec[node], h])
             for j, c in enumerate(kids):
                 ch = st.copy()
                 K.apply(ch, params, acts[j])
                 walk(c, ch)
-        elif tree.kind[node] == T_CHANCE:
+        elif tree.kind[node] == NT_CHANCE:
             for j, c in enumerate(kids):
                 ch = st.copy()
-                if st[K.F_PENDING] >= 0 and len(kids) == CLASSES:
+                if st[K.HS_PENDING] >= 0 and len(kids) == CLASSES:
                     K.deal_hit(ch, j)
                 walk(c, ch)
 
-    st = np.empty(K.F_SIZE, np.int64)
+    st = np.empty(K.HS_SIZE, np.int64)
     K.init_state(st, params, np.array(up), np.zeros(2, np.int64))
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 5000))
@@ -152,7 +152,7 @@ def test_exact_values_equal_the_heads_up_evaluator(house):
     up = (4, 8)
     spec = BluffjackTreeSpec(house=house)
     tree = build_public_tree(spec, up)
-    dec = np.flatnonzero(tree.kind == T_DECISION)
+    dec = np.flatnonzero(tree.kind == NT_DECISION)
     solver = MccfrSolver(MccfrSpec(players=2, max_raises=3, house=house, abstraction="exact", up=up), seed=3)
     for iterations in (0, 2000):
         solver.run(iterations)
@@ -176,15 +176,15 @@ def test_three_handed_values_match_sampled_play():
     sigma = np.empty(K.MAX_ACTIONS)
     hands = 20_000
     won = np.zeros((hands, 3))
-    st = np.empty(K.F_SIZE, np.int64)
+    st = np.empty(K.HS_SIZE, np.int64)
     for g in range(hands):
         hid = rng.choice(CLASSES, size=3, p=CLASS_PROB)
         K.init_state(st, params, np.array(up), hid)
-        while st[K.F_PHASE] != K.PH_DONE:
-            if st[K.F_PENDING] >= 0:
+        while st[K.HS_PHASE] != K.PH_DONE:
+            if st[K.HS_PENDING] >= 0:
                 K.deal_hit(st, rng.choice(CLASSES, p=CLASS_PROB))
                 continue
-            p = st[K.F_TOACT]
+            p = st[K.HS_TOACT]
             k = K.legal(st, params, acts)
             K.average_row(solver.index, solver.ssum, st, params, p, hid[p], k, sigma)
             K.apply(st, params, acts[rng.choice(k, p=sigma[:k] / sigma[:k].sum())])

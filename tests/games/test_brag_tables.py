@@ -9,9 +9,14 @@ import pytest
 from analysis.runners import LocalBackend, run
 from analysis.studies.brag.classes import brag_classes, class_index
 from analysis.studies.brag.equity import hand_equity
+from analysis.studies.brag.hand_tables import (
+    brag_tables,
+    category_table,
+    class_table,
+    weakest_ahead,
+)
 from analysis.studies.brag.headsup import OPPONENT_HANDS, class_headsup, headsup_counts
 from analysis.studies.brag.multiway import BragCountError, MultiwayPlan, multiway_schedule, unpack
-from analysis.studies.brag.tables import brag_tables, category_table, class_table, weakest_ahead
 from evaluator import CardError
 from evaluator.brag import all_hands
 from tests.reference.brag import ref_headsup_counts

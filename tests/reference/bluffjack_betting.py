@@ -8,7 +8,7 @@ choices are checked against it for strategies whose probabilities are 0 or 1).
 from __future__ import annotations
 
 from analysis.engine.bluffjack.referee import ROUNDS, BluffjackHand, visible_total
-from analysis.engine.bluffjack.strategy import D_BET, D_HIT, Strategy
+from analysis.engine.bluffjack.strategy import DK_BET, DK_HIT, Strategy
 from evaluator.blackjack import card_points, hand_total
 
 
@@ -38,10 +38,10 @@ def decide(strategy: Strategy, hand: BluffjackHand) -> tuple[str, int | None]:
         return "bet", legal.min_to
     feats = features(hand, legal.player)
     if not legal.betting:
-        rule = strategy.rule_for(D_HIT, feats)
+        rule = strategy.rule_for(DK_HIT, feats)
         hit = rule is not None and rule.probs[0] == 1 and legal.hit
         return ("hit", None) if hit else ("stand", None)
-    rule = strategy.rule_for(D_BET, feats)
+    rule = strategy.rule_for(DK_BET, feats)
     fold, _, raise_ = rule.probs if rule is not None else (0, 1, 0)
     if fold == 1 and legal.fold:
         return "fold", None

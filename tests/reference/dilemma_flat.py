@@ -5,7 +5,7 @@ frequencies; every betting line of the public tree is repeated under every pair;
 a terminal pays each player the average, over the sample's deals with that pair
 of histories, of the real settlement's result (computed here deal by deal in
 Python from the settlement core's per-class money). The result is a plain
-:class:`~analysis.solvers.tree.GameTree`, solved and evaluated by the flat-tree
+:class:`~analysis.solvers.game_tree.GameTree`, solved and evaluated by the flat-tree
 kernels of part 1 (checked against Kuhn, Leduc and open_spiel), so it checks the
 vector-form solver end to end. Two players, tiny instances only.
 """
@@ -16,7 +16,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from analysis.solvers.dilemma.public_tree import (
+from analysis.solvers.abstracted.public_tree import (
     N_COUNT,
     N_FIRST,
     N_INDEX,
@@ -24,17 +24,17 @@ from analysis.solvers.dilemma.public_tree import (
     N_PLAYER,
     N_STREET,
     STREET,
-    T_CLASS,
+    TC_CLASS,
     TERMINAL,
 )
-from analysis.solvers.dilemma.vector import pot_share
-from analysis.solvers.tree import TreeBuilder
+from analysis.solvers.abstracted.vector import pot_share
+from analysis.solvers.game_tree import TreeBuilder
 
 
 def utility(tree, deals, t: int, d: int, money, winners) -> list[float]:
     """Each player's net chips at terminal ``t`` on deal ``d`` (pot share - chips in + money)."""
     spec = tree.spec
-    c = int(tree.terms[t, T_CLASS])
+    c = int(tree.terms[t, TC_CLASS])
     mask = int(winners[c])
     win = tuple(p for p in range(spec.players) if (mask >> p) & 1)
     first = spec.rules_obj.split_remainder == "first_winner"

@@ -259,7 +259,7 @@ def test_a_failed_write_leaves_nothing(tmp_path):
 
 def test_solver_state_files_refuse_damage_by_name(tmp_path):
     from analysis.solvers.errors import SolverError
-    from analysis.solvers.solver import read_state, write_state
+    from analysis.solvers.tree_solver import read_state, write_state
 
     path = write_state(tmp_path / "s.npz", {"settings": {"method": "cfr+"}}, regrets=np.zeros(3))
     whole = path.read_bytes()

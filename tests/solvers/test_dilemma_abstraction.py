@@ -8,8 +8,14 @@ import numpy as np
 import pytest
 
 from analysis.dilemma.settlement import HandState, PlayerState, settle
-from analysis.solvers.dilemma import DilemmaError, DilemmaSpec, build_public_tree, sample_deals
-from analysis.solvers.dilemma.public_tree import C_ALLIN, C_FOLD0, C_LAST, T_CLASS, class_text
+from analysis.solvers.abstracted import DilemmaError, DilemmaSpec, build_public_tree, sample_deals
+from analysis.solvers.abstracted.public_tree import (
+    CL_ALLIN,
+    CL_FOLD0,
+    CL_LAST,
+    TC_CLASS,
+    class_text,
+)
 from evaluator.strength import strength
 from tests.reference.dilemma_flat import utility
 
@@ -24,16 +30,16 @@ SPECS = {
 def referee_utility(tree, deals, t: int, d: int) -> list[int]:
     """Net chips of every seat at terminal ``t`` on deal ``d``, by the readable referee."""
     spec = tree.spec
-    row = tree.classes[int(tree.terms[t, T_CLASS])]
-    last, allin = int(row[C_LAST]), bool(row[C_ALLIN])
+    row = tree.classes[int(tree.terms[t, TC_CLASS])]
+    last, allin = int(row[CL_LAST]), bool(row[CL_ALLIN])
     rec = deals.records[d]
     n = spec.players
-    live = [row[C_FOLD0 + p] < 0 for p in range(n)]
+    live = [row[CL_FOLD0 + p] < 0 for p in range(n)]
     n_board = 5 if sum(live) >= 2 else last + 2
     players = []
     for p in range(n):
         put = int(tree.term_in[t, p])
-        fold = int(row[C_FOLD0 + p])
+        fold = int(row[CL_FOLD0 + p])
         players.append(PlayerState(f"P{p}", spec.stack - put, put, None if fold < 0 else fold,
                                    (int(rec[5 + 2 * p]), int(rec[6 + 2 * p]))))
     assert not allin or all(tree.term_in[t, p] == spec.stack for p in range(n) if live[p])
@@ -57,9 +63,9 @@ def test_terminal_payoffs_equal_the_referee(name: str) -> None:
         for t in range(tree.n_terminals):
             got = utility(tree, deals, t, int(d), money, winners)
             want = referee_utility(tree, deals, t, int(d))
-            assert got == want, (name, class_text(tree, int(tree.terms[t, T_CLASS])),
+            assert got == want, (name, class_text(tree, int(tree.terms[t, TC_CLASS])),
                                  tree.term_in[t].tolist(), got, want)
-            checked_classes.add(int(tree.terms[t, T_CLASS]))
+            checked_classes.add(int(tree.terms[t, TC_CLASS]))
     assert checked_classes == set(range(tree.classes.shape[0]))  # folds, showdowns, all-ins
 
 
@@ -102,7 +108,7 @@ def test_deals_are_reproducible_and_seeded(tmp_path) -> None:
     other = sample_deals(spec.with_options(seed=5))
     assert not np.array_equal(a.records, other.records)
     from analysis.runners import run
-    from analysis.solvers.dilemma.deals import DealPlan
+    from analysis.solvers.abstracted.deals import DealPlan
 
     small_tasks = run(DealPlan(spec), task_seconds=1e-6)  # many tiny tasks: same deals
     assert np.array_equal(small_tasks.records, a.records)

@@ -11,7 +11,7 @@ import pytest
 
 from analysis.solvers import Solver, SolverSettings
 from analysis.solvers import _layout as L
-from analysis.solvers.dilemma import (
+from analysis.solvers.abstracted import (
     DilemmaSolver,
     DilemmaSpec,
     build_game,
@@ -21,7 +21,7 @@ from analysis.solvers.dilemma import (
     reach_of,
     solve_dilemma,
 )
-from analysis.solvers.dilemma.spec import DilemmaError
+from analysis.solvers.abstracted.spec import DilemmaError
 from tests.reference.dilemma_flat import flat_game, vector_index
 
 TINY = DilemmaSpec(players=2, street="turn", buckets=2, sizes="1,allin", raise_cap=1, deals=600,
@@ -59,7 +59,7 @@ def test_heads_up_converges_and_reach_is_exact_both_ways() -> None:
     # general sum: the bank pays and takes
     assert abs(sum(r.profile.values)) > 0.5
     # reach from the payoff matrices equals the deal-by-deal pass (the 3-player path)
-    from analysis.solvers.dilemma import answers
+    from analysis.solvers.abstracted import answers
 
     by_deals = answers.reach_of(r, by_deals=True)
     reach = reach_of(r)

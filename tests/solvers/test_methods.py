@@ -8,7 +8,7 @@ import pytest
 from analysis.solvers.cards import CardSolver, CardSpot, SpotError
 from analysis.solvers.errors import SolverError
 from analysis.solvers.methods import METHODS, method_named
-from analysis.solvers.solver import SolverSettings
+from analysis.solvers.tree_solver import SolverSettings
 
 
 @pytest.mark.parametrize("typed, name", [("CFR", "cfr"), ("vanilla", "cfr"), (" cfr_plus ", "cfr+"),

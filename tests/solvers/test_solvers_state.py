@@ -1,4 +1,4 @@
-"""Solver state save/resume (analysis/solvers/solver.py): bit-for-bit resumption, atomic files, bad files."""
+"""Solver state save/resume (analysis/solvers/tree_solver.py): bit-for-bit resumption, atomic files, bad files."""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def test_ctrl_c_stops_after_one_short_kernel_call_and_saves(tmp_path: Path) -> N
     import threading
 
     from analysis.runners.interrupt import Interrupted
-    from analysis.solvers.solver import run_chunked, stop_and_save
+    from analysis.solvers.tree_solver import run_chunked, stop_and_save
 
     tree = leduc()
     solver = Solver(tree, SolverSettings("cfr+", seed=4))

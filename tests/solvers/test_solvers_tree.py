@@ -1,4 +1,4 @@
-"""Game trees as data (analysis/solvers/tree.py, betting.py, known_games.py): sizes, layout, bad input."""
+"""Game trees as data (analysis/solvers/game_tree.py, betting.py, known_games.py): sizes, layout, bad input."""
 
 from __future__ import annotations
 

@@ -7,9 +7,11 @@ import numpy as np
 import pytest
 
 from analysis.solvers import _layout as L
-from analysis.solvers.bluffjack.tree import (
-    T_CHANCE,
-    T_DECISION,
+from analysis.solvers.abstracted import DilemmaSpec
+from analysis.solvers.abstracted import build_public_tree as dilemma_tree
+from analysis.solvers.bluffjack.public_tree import (
+    NT_CHANCE,
+    NT_DECISION,
     BluffjackTreeSpec,
     build_public_tree,
 )
@@ -18,8 +20,6 @@ from analysis.solvers.cards.tree import DECISION as CARD_DECISION
 from analysis.solvers.cards.tree import KIND as CARD_KIND
 from analysis.solvers.cards.tree import action_tree, expand
 from analysis.solvers.cards.turn3 import TurnSolver3
-from analysis.solvers.dilemma import DilemmaSpec
-from analysis.solvers.dilemma import build_public_tree as dilemma_tree
 from analysis.solvers.known_games import kuhn, leduc
 from analysis.solvers.protocol import CHANCE, DECISION, TERMINAL, SolverTree, render, summary
 
@@ -68,8 +68,8 @@ def test_dilemma_public_tree_through_the_protocol():
 def test_bluffjack_tree_through_the_protocol():
     tree = build_public_tree(BluffjackTreeSpec(), (3, 8))
     out = _check_shape(tree)
-    assert out["decision"] == tree.n_decisions == int((tree.kind == T_DECISION).sum())
-    assert out["chance"] == int((tree.kind == T_CHANCE).sum())
+    assert out["decision"] == tree.n_decisions == int((tree.kind == NT_DECISION).sum())
+    assert out["chance"] == int((tree.kind == NT_CHANCE).sum())
 
 
 def test_card_trees_through_the_protocol():

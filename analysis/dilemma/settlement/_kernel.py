@@ -3,7 +3,7 @@
 (Over 500 lines on purpose: :func:`settle_core` follows the eight steps of RULES §1.4 in
 order in one function, so the rule order reads top to bottom and nothing is allocated.)
 
-This is the fast twin of :mod:`.referee` (the readable path that
+This is the fast twin of :mod:`.stepwise` (the readable path that
 explains each step); the two are tested to agree on random end states and on
 every worked example of RULES §1.8. Simulation kernels call :func:`settle_core`
 once per simulated hand; it allocates nothing, reads only its arguments (no
@@ -85,22 +85,6 @@ from .layout import (
     F_RIVER_EXCEPTION,
     F_SHORT,
     F_SHOWDOWN,
-    O_ACTIVE_OPS,
-    O_BANK1,
-    O_BANK2,
-    O_BANK3,
-    O_BOARD,
-    O_BONUS,
-    O_BONUS_PAID,
-    O_EFFECT_IN,
-    O_EFFECT_OUT,
-    O_FLAGS,
-    O_LEVEL,
-    O_N_LOSERS,
-    O_N_WINNERS,
-    O_PENALTY,
-    O_PENALTY_PAID,
-    O_POT_REMAINDER,
     P_BONUS,
     P_EFFECT,
     P_FINAL,
@@ -120,6 +104,22 @@ from .layout import (
     ROLE_PARTICIPANT,
     ROLE_POT,
     ROLE_WINNER,
+    SO_ACTIVE_OPS,
+    SO_BANK1,
+    SO_BANK2,
+    SO_BANK3,
+    SO_BOARD,
+    SO_BONUS,
+    SO_BONUS_PAID,
+    SO_EFFECT_IN,
+    SO_EFFECT_OUT,
+    SO_FLAGS,
+    SO_LEVEL,
+    SO_N_LOSERS,
+    SO_N_WINNERS,
+    SO_PENALTY,
+    SO_PENALTY_PAID,
+    SO_POT_REMAINDER,
     T_BANK1,
     T_BANK2,
     T_BANK3,
@@ -161,16 +161,16 @@ def _share(amount, k):
 @kernel
 def _draw(out, amount):
     """Take up to ``amount`` from the bank (bank 1 first); return what was paid."""
-    take = min(amount, out[O_BANK1])
-    out[O_BANK1] -= take
+    take = min(amount, out[SO_BANK1])
+    out[SO_BANK1] -= take
     paid = take
     if paid < amount:
-        take = min(amount - paid, out[O_BANK2])
-        out[O_BANK2] -= take
+        take = min(amount - paid, out[SO_BANK2])
+        out[SO_BANK2] -= take
         paid += take
         if paid < amount:
-            take = min(amount - paid, out[O_BANK3])
-            out[O_BANK3] -= take
+            take = min(amount - paid, out[SO_BANK3])
+            out[SO_BANK3] -= take
             paid += take
     return paid
 
@@ -178,12 +178,12 @@ def _draw(out, amount):
 @kernel
 def _deposit(out, amount):
     """Pay ``amount`` into the lowest-numbered non-empty bank (bank 3 if all are empty)."""
-    if out[O_BANK1] > 0:
-        out[O_BANK1] += amount
-    elif out[O_BANK2] > 0:
-        out[O_BANK2] += amount
+    if out[SO_BANK1] > 0:
+        out[SO_BANK1] += amount
+    elif out[SO_BANK2] > 0:
+        out[SO_BANK2] += amount
     else:
-        out[O_BANK3] += amount
+        out[SO_BANK3] += amount
 
 
 @kernel
@@ -268,7 +268,7 @@ def _general_pots(players, n, dealer, first_rest, out):
                     players[i, P_ROLE] |= ROLE_POT
         if not first_rest and rest > 0:
             _deposit(out, rest)
-            out[O_POT_REMAINDER] += rest
+            out[SO_POT_REMAINDER] += rest
         prev = level
         if level == top:
             break
@@ -295,7 +295,7 @@ def _top_kicker_scores(players, n, board, nb):
 def settle_core(players, n, board, table, deck, rules, out):
     """Settle one finished hand in place (see the module docstring for the array layout).
 
-    Returns the ``F_*`` flags (also in ``out[O_FLAGS]``). Money is conserved: the
+    Returns the ``F_*`` flags (also in ``out[SO_FLAGS]``). Money is conserved: the
     sum of P_STACK + P_IN over seats plus the input bank equals the sum of
     P_FINAL plus the output bank, and no P_FINAL is negative. With the rule
     ``kickers=top`` the shown scores are first replaced by their showdown keys
@@ -309,13 +309,13 @@ def settle_core(players, n, board, table, deck, rules, out):
     if rules[R_KICKERS_TOP]:
         _top_kicker_scores(players, n, board, nb)
     first_rest = rules[R_REMAINDER_FIRST] != 0
-    out[O_POT_REMAINDER] = 0  # tallies; every other entry of ``out`` is assigned below
-    out[O_EFFECT_IN] = 0
-    out[O_EFFECT_OUT] = 0
-    out[O_BONUS_PAID] = 0
-    out[O_BANK1] = table[T_BANK1]
-    out[O_BANK2] = table[T_BANK2]
-    out[O_BANK3] = table[T_BANK3]
+    out[SO_POT_REMAINDER] = 0  # tallies; every other entry of ``out`` is assigned below
+    out[SO_EFFECT_IN] = 0
+    out[SO_EFFECT_OUT] = 0
+    out[SO_BONUS_PAID] = 0
+    out[SO_BANK1] = table[T_BANK1]
+    out[SO_BANK2] = table[T_BANK2]
+    out[SO_BANK3] = table[T_BANK3]
     flags = 0
     active_ops = 0
 
@@ -371,7 +371,7 @@ def settle_core(players, n, board, table, deck, rules, out):
                 players[i, P_POT] += give
         if not first_rest and rest > 0:
             _deposit(out, rest)
-            out[O_POT_REMAINDER] += rest
+            out[SO_POT_REMAINDER] += rest
     else:
         for i in range(n):
             if players[i, P_ROLE] & ROLE_LIVE and players[i, P_SCORE] == best:
@@ -416,7 +416,7 @@ def settle_core(players, n, board, table, deck, rules, out):
                         if paid < want:
                             flags |= F_SHORT
                         players[i, P_FINAL] += paid
-                        out[O_EFFECT_OUT] += paid
+                        out[SO_EFFECT_OUT] += paid
                 elif op == OP_INSURANCE:
                     active_ops |= 1 << op
                     role |= ROLE_INSURED
@@ -435,13 +435,13 @@ def settle_core(players, n, board, table, deck, rules, out):
         for i in range(n):
             if not players[i, P_ROLE] & ROLE_LIVE:
                 players[i, P_ROLE] &= ~ROLE_LOSER
-    out[O_N_WINNERS] = n_win
-    out[O_N_LOSERS] = n_lose
+    out[SO_N_WINNERS] = n_win
+    out[SO_N_LOSERS] = n_lose
 
     # step 3: board effects. The corner sums and multipliers come from the shared board scan;
     # the immediate transfers (levy, crash, subsidy) run in the order the cards appeared.
-    scan_board(board[0], board[1], nb, deck, out, O_BOARD)
-    active_ops |= out[O_BOARD + B_ACTIVE_OPS]
+    scan_board(board[0], board[1], nb, deck, out, SO_BOARD)
+    active_ops |= out[SO_BOARD + B_ACTIVE_OPS]
     for b in range(nb):
         c = board[0, b]
         if not card_acts(deck, c, board[1, b]):
@@ -456,7 +456,7 @@ def settle_core(players, n, board, table, deck, rules, out):
                     pay = min(a, players[i, P_FINAL])
                     players[i, P_FINAL] -= pay
                     _deposit(out, pay)
-                    out[O_EFFECT_IN] += pay
+                    out[SO_EFFECT_IN] += pay
         elif op == OP_SUBSIDY:
             for j in range(n):
                 i = _seat(dealer, j, n)
@@ -465,13 +465,13 @@ def settle_core(players, n, board, table, deck, rules, out):
                     if paid < a:
                         flags |= F_SHORT
                     players[i, P_FINAL] += paid
-                    out[O_EFFECT_OUT] += paid
-    plus_sum = out[O_BOARD + B_PLUS]
-    minus_sum = out[O_BOARD + B_MINUS]
-    bonus_mult = out[O_BOARD + B_BONUS_MULT]
-    penalty_mult = out[O_BOARD + B_PENALTY_MULT]
-    windfall = out[O_BOARD + B_WINDFALL]
-    rebate = out[O_BOARD + B_REBATE] != 0
+                    out[SO_EFFECT_OUT] += paid
+    plus_sum = out[SO_BOARD + B_PLUS]
+    minus_sum = out[SO_BOARD + B_MINUS]
+    bonus_mult = out[SO_BOARD + B_BONUS_MULT]
+    penalty_mult = out[SO_BOARD + B_PENALTY_MULT]
+    windfall = out[SO_BOARD + B_WINDFALL]
+    rebate = out[SO_BOARD + B_REBATE] != 0
 
     for i in range(n):  # breakdown: effects so far; P_PENALTY holds the chips until step 5
         players[i, P_EFFECT] = players[i, P_FINAL] - players[i, P_EFFECT]
@@ -479,7 +479,7 @@ def settle_core(players, n, board, table, deck, rules, out):
 
     # step 4: the penalty, split between the losers, shares rounded down to $10
     penalty = minus_sum * penalty_mult
-    out[O_PENALTY] = penalty
+    out[SO_PENALTY] = penalty
     collected = 0
     if n_lose > 0 and penalty > 0:
         share = _share(penalty, n_lose)
@@ -510,7 +510,7 @@ def settle_core(players, n, board, table, deck, rules, out):
             _deposit(out, rest)
         else:
             _deposit(out, collected)
-    out[O_PENALTY_PAID] = collected
+    out[SO_PENALTY_PAID] = collected
 
     for i in range(n):  # breakdown: losers paid the penalty, winners may have had a rebate
         d = players[i, P_FINAL] - players[i, P_PENALTY]
@@ -534,11 +534,11 @@ def settle_core(players, n, board, table, deck, rules, out):
 
     # step 6: the bonus to the solvent winners, shares rounded down to $10
     bonus = plus_sum * bonus_mult + windfall
-    out[O_BONUS] = bonus
+    out[SO_BONUS] = bonus
     if k > 0 and bonus > 0:
         share = _share(bonus, k)
         rest = bonus - share * k if first_rest else 0
-        held = out[O_BANK1] + out[O_BANK2] + out[O_BANK3]
+        held = out[SO_BANK1] + out[SO_BANK2] + out[SO_BANK3]
         if share * k + rest > held:
             flags |= F_SHORT
             share = _share(held, k)
@@ -557,30 +557,30 @@ def settle_core(players, n, board, table, deck, rules, out):
                 paid = _draw(out, want)
                 players[i, P_FINAL] += paid
                 paid_total += paid
-        out[O_BONUS_PAID] = paid_total
+        out[SO_BONUS_PAID] = paid_total
 
     for i in range(n):  # breakdown: the bonus received
         players[i, P_BONUS] = players[i, P_FINAL] - players[i, P_BONUS]
 
     # step 7: blind-up (never down)
     level = table[T_LEVEL]
-    if out[O_BANK1] == 0 and level < 1:
+    if out[SO_BANK1] == 0 and level < 1:
         level = 1
-    if out[O_BANK2] == 0 and level < 2:
+    if out[SO_BANK2] == 0 and level < 2:
         level = 2
     if level > table[T_LEVEL]:
         flags |= F_BLINDS_UP
-    out[O_LEVEL] = level
+    out[SO_LEVEL] = level
 
     # step 8: the end of the game
-    if out[O_BANK1] + out[O_BANK2] + out[O_BANK3] == 0:
+    if out[SO_BANK1] + out[SO_BANK2] + out[SO_BANK3] == 0:
         flags |= F_BANK_EMPTY
     if left <= 1:  # the bonus only goes to players who still have chips
         flags |= F_ONE_LEFT
     if flags & (F_SHORT | F_BANK_EMPTY | F_ONE_LEFT):
         flags |= F_GAME_OVER
-    out[O_ACTIVE_OPS] = active_ops
-    out[O_FLAGS] = flags
+    out[SO_ACTIVE_OPS] = active_ops
+    out[SO_FLAGS] = flags
     return flags
 
 
@@ -614,7 +614,7 @@ def _settle_rows(hands, game, out, span, score):
     ``hands`` = ``(players, n_seats, board, table)``: the batch's arrays, one row per hand
     (``layout``: ``P_*`` columns, seats, ``[2, 5]`` board cards and acting streets, ``T_*``);
     ``game`` = ``(deck, rules, eval_tables)``: ``Deck.kernel_args``, ``Rules.kernel_args``, the
-    evaluator's tables; ``out``: int64[hands, N_OUT] the results (``O_*``); ``span`` =
+    evaluator's tables; ``out``: int64[hands, N_OUT] the results (``SO_*``); ``span`` =
     ``(lo, hi)``; ``score``: score the hands before settling them.
     """
     players, n_seats, board, table = hands
@@ -628,14 +628,25 @@ def _settle_rows(hands, game, out, span, score):
 
 
 @kernel
-def settle_batch_serial(players, n_seats, board, table, deck, rules, eval_tables, out, score):
-    """Settle many hands (leading axis of every array) on one thread; scores first if ``score``."""
-    _settle_rows((players, n_seats, board, table), (deck, rules, eval_tables), out, (0, players.shape[0]), score)
+def settle_batch_serial(hands, game, out, score):
+    """Settle many hands (leading axis of every array) on one thread; scores first if ``score``.
+
+    ``hands``, ``game``, ``out`` and ``score`` are those of :func:`_settle_rows`:
+    ``hands = (players, n_seats, board, table)`` one row per hand,
+    ``game = (deck, rules, eval_tables)`` the same for every hand.
+    """
+    _settle_rows(hands, game, out, (0, hands[0].shape[0]), score)
 
 
 @kernel(parallel=True)
-def settle_batch(players, n_seats, board, table, deck, rules, eval_tables, out, score):
-    """Settle many hands on all numba threads (chunks of 4096 hands); same results as serial."""
+def settle_batch(hands, game, out, score):
+    """Settle many hands on all numba threads (chunks of 4096 hands); same results as serial.
+
+    Arguments as :func:`settle_batch_serial`; the tuples are unpacked and built again flat
+    for the ``prange`` body.
+    """
+    players, n_seats, board, table = hands
+    deck, rules, eval_tables = game
     m = players.shape[0]
     chunk = 4096
     n_chunks = (m + chunk - 1) // chunk

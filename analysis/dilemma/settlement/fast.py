@@ -8,7 +8,7 @@ import numpy as np
 
 from ..decks import Deck, load_deck
 from . import _kernel as K
-from .layout import N_OUT, O_BANK1, O_BANK3, O_LEVEL, P_FINAL, P_ROLE
+from .layout import N_OUT, P_FINAL, P_ROLE, SO_BANK1, SO_BANK3, SO_LEVEL
 from .rules import Rules
 from .state import HandState
 
@@ -24,8 +24,8 @@ def settle_fast(
     flags = K.settle_core(players, n, board, table, deck.kernel_args, rules.kernel_args, out)
     return {
         "stacks": tuple(int(x) for x in players[:, P_FINAL]),
-        "bank": tuple(int(x) for x in out[O_BANK1 : O_BANK3 + 1]),
-        "blind_level": int(out[O_LEVEL]),
+        "bank": tuple(int(x) for x in out[SO_BANK1 : SO_BANK3 + 1]),
+        "blind_level": int(out[SO_LEVEL]),
         "flags": int(flags),
         "roles": tuple(int(x) for x in players[:, P_ROLE]),
         "out": out,

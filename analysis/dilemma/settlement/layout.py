@@ -31,10 +31,10 @@ The last four break the result down: ``P_FINAL - P_STACK == P_POT + P_EFFECT
 (0..3), ``T_DEALER`` the DEALER seat (per-player transfers run clockwise from
 the seat after it), ``T_NBOARD`` the number of board cards (0..5).
 
-``out``: final bank ``O_BANK1..3``, ``O_LEVEL``, ``O_FLAGS`` (``F_*`` bits, also
+``out``: final bank ``SO_BANK1..3``, ``SO_LEVEL``, ``SO_FLAGS`` (``F_*`` bits, also
 returned), tallies (pot remainders to the bank, penalty due and paid, bonus due
 and paid, effect money into and out of the bank, the active effect opcodes as a
-bit mask, the numbers of winners and losers) and, from ``O_BOARD``, the board
+bit mask, the numbers of winners and losers) and, from ``SO_BOARD``, the board
 summary of :mod:`analysis.dilemma._board` (``B_*`` entries).
 
 The deck (``D_*`` rows) is packed by :attr:`analysis.dilemma.decks.Deck.kernel_args`
@@ -71,29 +71,29 @@ ROLE_LIVE = 64  # did not fold
 T_BANK1, T_BANK2, T_BANK3, T_LEVEL, T_LAST, T_DEALER, T_NBOARD = range(7)
 N_TCOLS = 7
 
-# out entries
+# out entries (SO_: a settled hand's outcome)
 (
-    O_BANK1,
-    O_BANK2,
-    O_BANK3,
-    O_LEVEL,
-    O_FLAGS,
-    O_POT_REMAINDER,
-    O_PENALTY,
-    O_PENALTY_PAID,
-    O_BONUS,
-    O_BONUS_PAID,
-    O_EFFECT_IN,
-    O_EFFECT_OUT,
-    O_ACTIVE_OPS,
-    O_N_WINNERS,
-    O_N_LOSERS,
+    SO_BANK1,
+    SO_BANK2,
+    SO_BANK3,
+    SO_LEVEL,
+    SO_FLAGS,
+    SO_POT_REMAINDER,
+    SO_PENALTY,
+    SO_PENALTY_PAID,
+    SO_BONUS,
+    SO_BONUS_PAID,
+    SO_EFFECT_IN,
+    SO_EFFECT_OUT,
+    SO_ACTIVE_OPS,
+    SO_N_WINNERS,
+    SO_N_LOSERS,
 ) = range(15)
-O_BOARD = 15
+SO_BOARD = 15
 """The board summary (``analysis.dilemma._board.B_*``) starts here."""
-N_OUT = O_BOARD + N_BOARD
+N_OUT = SO_BOARD + N_BOARD
 
-# flags (O_FLAGS and the return value)
+# flags (SO_FLAGS and the return value)
 F_SHORT = 1  # the bank could not pay something in full
 F_BANK_EMPTY = 2  # the bank is empty after the settlement
 F_ONE_LEFT = 4  # at most one player has chips

@@ -22,8 +22,8 @@ from evaluator.kernels import ACE_RANK, R_HOUSE, best_total, blackjack_strength,
 
 from .stakes import SK_ANTE, SK_BET, SK_EXTRA, SK_LIMIT, SK_MAX_RAISES, SK_SECOND
 from .strategy import (
-    D_BET,
-    D_HIT,
+    DK_BET,
+    DK_HIT,
     F_FACING,
     F_HIDDEN,
     F_OPP,
@@ -38,7 +38,7 @@ from .strategy import (
 A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_HIT, A_STAND = range(7)
 ACTION_NAMES = ("fold", "check", "call", "bet", "raise", "hit", "stand")
 R_FIRST, R_INITIAL, R_PLAY, R_FINAL, R_OVER = range(5)
-L_FIXED, L_POT, L_NO = range(3)
+LK_FIXED, LK_POT, LK_NO = range(3)  # limit kinds (stakes[SK_LIMIT])
 
 (C_STACK, C_PUT, C_BET, C_FOLDED, C_STOOD, C_ACTED, C_SEEN, C_DOWN, C_UP, C_HARD, C_ACE, C_VHARD,
  C_VACE, C_CARDS) = range(14)
@@ -239,11 +239,11 @@ def _menu(st, g, stakes, menu):
     cap = stakes[SK_MAX_RAISES]
     if (_others_can_bet(st, n, i) and all_in_to > lvl and st[i, C_SEEN] != g[G_FULL]
             and not (cap > 0 and g[G_RAISES] >= cap and lvl > 0)):
-        step = stakes[SK_BET] if stakes[SK_LIMIT] == L_FIXED else max(stakes[SK_BET], g[G_LAST])
+        step = stakes[SK_BET] if stakes[SK_LIMIT] == LK_FIXED else max(stakes[SK_BET], g[G_LAST])
         want = lvl + step
-        if stakes[SK_LIMIT] == L_FIXED:
+        if stakes[SK_LIMIT] == LK_FIXED:
             top = want
-        elif stakes[SK_LIMIT] == L_POT:
+        elif stakes[SK_LIMIT] == LK_POT:
             top = lvl + _pot(st, n) + (lvl - st[i, C_BET])
         else:
             top = all_in_to
@@ -378,7 +378,7 @@ def play_hand(deck, stacks, dealer, game, seat_pol, rng, outs):
             legal3[0] = g[G_DECK] < DECK
             legal3[1] = True
             legal3[2] = False
-            a, _ = _pick(pol, seat_pol[i], D_HIT, feats, legal3, next_float(rng))
+            a, _ = _pick(pol, seat_pol[i], DK_HIT, feats, legal3, next_float(rng))
             if a == 0:
                 card = deck[g[G_DECK]]
                 g[G_DECK] += 1
@@ -408,12 +408,12 @@ def play_hand(deck, stacks, dealer, game, seat_pol, rng, outs):
             legal3[0] = menu[0] != 0
             legal3[1] = True
             legal3[2] = menu[2] >= 0
-            a, size = _pick(pol, seat_pol[i], D_BET, feats, legal3, next_float(rng))
+            a, size = _pick(pol, seat_pol[i], DK_BET, feats, legal3, next_float(rng))
             if a == 0:
                 action = A_FOLD
             elif a == 2:
                 action = A_BET if lvl == 0 else A_RAISE
-                if stakes[SK_LIMIT] == L_FIXED:
+                if stakes[SK_LIMIT] == LK_FIXED:
                     to = menu[2]
                 else:
                     call = lvl - st[i, C_BET]
@@ -429,12 +429,12 @@ def play_hand(deck, stacks, dealer, game, seat_pol, rng, outs):
             _log(log, g, rnd, i, action, -1)
         else:
             inc = to - lvl
-            step = stakes[SK_BET] if stakes[SK_LIMIT] == L_FIXED else max(stakes[SK_BET], g[G_LAST])
+            step = stakes[SK_BET] if stakes[SK_LIMIT] == LK_FIXED else max(stakes[SK_BET], g[G_LAST])
             if action == A_RAISE:
                 g[G_RAISES] += 1
             if inc >= step:
                 g[G_FULL] += 1
-                if stakes[SK_LIMIT] != L_FIXED:
+                if stakes[SK_LIMIT] != LK_FIXED:
                     g[G_LAST] = max(g[G_LAST], inc)
             _put(st, i, to - st[i, C_BET])
             g[G_OPENED] = 1

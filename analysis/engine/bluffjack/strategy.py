@@ -49,7 +49,7 @@ F_ROUND, F_FACING, F_TOTAL, F_HIDDEN, F_VISIBLE, F_OPP, F_PLAYERS, F_RAISES = ra
 N_FEAT = len(FEATURES)
 HIT_ACTIONS = ("hit", "stand")
 BET_ACTIONS = ("fold", "call", "raise")
-D_HIT, D_BET = 0, 1
+DK_HIT, DK_BET = 0, 1
 BIG = 1 << 30
 """An open upper end of a range."""
 
@@ -160,7 +160,7 @@ def _rule(raw: Any, where: str) -> Rule:
         raise PolicyError(f"{where}: give at least one action probability ({', '.join(actions)})")
     if abs(total - 1) > 1e-9:
         raise PolicyError(f"{where}: the action probabilities sum to {total:g}, not 1")
-    return Rule(D_HIT if decision == "hit" else D_BET, tuple(lo), tuple(hi), tuple(probs), size)  # type: ignore[arg-type]
+    return Rule(DK_HIT if decision == "hit" else DK_BET, tuple(lo), tuple(hi), tuple(probs), size)  # type: ignore[arg-type]
 
 
 def builtin_strategies() -> list[str]:

@@ -14,7 +14,7 @@ import numpy as np
 
 from evaluator.jit import kernel
 
-from .tree import ACE, CLASS_POINTS, CLASSES, T_CHANCE, T_DECISION, T_FOLD, T_SHOW
+from .public_tree import ACE, CLASS_POINTS, CLASSES, NT_CHANCE, NT_DECISION, NT_FOLD, NT_SHOW
 
 MAX_ACTIONS = 3
 
@@ -36,7 +36,7 @@ def _terminal(tree, node, reach, creach, house, v0, v1):
     r0 = reach[node, 0]
     r1 = reach[node, 1]
     cr = creach[node]
-    if kind[node] == T_FOLD:
+    if kind[node] == NT_FOLD:
         loser = player[node]
         pay0 = -put[node, 0] if loser == 0 else put[node, 1]
         s0 = r0.sum()
@@ -81,14 +81,14 @@ def _forward(tree, prior, sigma, reach, creach):
     creach[0] = 1.0
     for node in range(n):
         k = kind[node]
-        if k != T_DECISION and k != T_CHANCE:
+        if k != NT_DECISION and k != NT_CHANCE:
             continue
         for j in range(ccount[node]):
             c = children[cstart[node] + j]
             creach[c] = creach[node] * prob[c]
             reach[c, 0] = reach[node, 0]
             reach[c, 1] = reach[node, 1]
-            if k == T_DECISION:
+            if k == NT_DECISION:
                 p = player[node]
                 d = dec[node]
                 for h in range(CLASSES):
@@ -105,7 +105,7 @@ def _backward(tree, reach, creach, sigma, house, value, best_for):
     v1 = np.empty(CLASSES)
     for node in range(n - 1, -1, -1):
         k = kind[node]
-        if k == T_FOLD or k == T_SHOW:  # noqa: SIM109 (numba)
+        if k == NT_FOLD or k == NT_SHOW:  # noqa: SIM109 (numba)
             _terminal(tree, node, reach, creach, house, v0, v1)
             value[node, 0] = v0
             value[node, 1] = v1
@@ -116,7 +116,7 @@ def _backward(tree, reach, creach, sigma, house, value, best_for):
             c = children[cstart[node] + j]
             for q in range(2):
                 for h in range(CLASSES):
-                    if k == T_DECISION and q == p:
+                    if k == NT_DECISION and q == p:
                         if q == best_for:
                             if j == 0 or value[c, q, h] > value[node, q, h]:
                                 value[node, q, h] = value[c, q, h]

@@ -1,7 +1,7 @@
 """External-sampling Monte Carlo CFR on Bluffjack hands of 2 or 3 players, played from a small state.
 
-The hand is not stored as a tree: a state vector (``int64[F_SIZE]``) is stepped by the rules
-(the same rules and abstraction as :mod:`.tree`: cards by value class drawn with replacement,
+The hand is not stored as a tree: a state vector (``int64[HS_SIZE]``) is stepped by the rules
+(the same rules and abstraction as :mod:`.public_tree`: cards by value class drawn with replacement,
 at most one hit a player, deep stacks, fixed limit; seat 0 opens the initial round with the
 forced minimum bet and acts first in every phase). A decision's information set is a key
 (:func:`_key`): in ``MODE_EXACT`` everything the actor has seen (a hash of the face-up cards and
@@ -30,7 +30,7 @@ from analysis.core.rng import next_float, seed_state
 from evaluator.jit import kernel
 
 from .._mccfr_kernels import _match, _sample
-from .tree import ACE, CLASS_POINTS, CLASSES
+from .public_tree import ACE, CLASS_POINTS, CLASSES
 
 MAX_ACTIONS = 3
 MAX_PLAYERS = 3
@@ -42,15 +42,15 @@ PH_INITIAL, PH_PLAY, PH_FINAL, PH_DONE = range(4)
 # key modes
 MODE_EXACT, MODE_BUCKETS = range(2)
 # parameter vector
-P_ANTE, P_BET, P_CAP, P_HOUSE, P_MODE, P_N = range(6)
+PV_ANTE, PV_BET, PV_CAP, PV_HOUSE, PV_MODE, PV_N = range(6)
 N_PARAMS = 6
 
-# state vector: the hand, then a block of P_WIDTH per seat
-F_N, F_PHASE, F_TOACT, F_LEVEL, F_RAISES, F_PENDING, F_H1, F_H2 = range(8)
-F_SEATS = 8
+# state vector: the hand, then a block of SEAT_WIDTH per seat
+HS_N, HS_PHASE, HS_TOACT, HS_LEVEL, HS_RAISES, HS_PENDING, HS_H1, HS_H2 = range(8)
+HS_SEATS = 8
 ST_UP, ST_HID, ST_HIT, ST_FOLD, ST_PUT, ST_BET, ST_ACTED, ST_PLAYED = range(8)
-P_WIDTH = 8
-F_SIZE = F_SEATS + MAX_PLAYERS * P_WIDTH
+SEAT_WIDTH = 8
+HS_SIZE = HS_SEATS + MAX_PLAYERS * SEAT_WIDTH
 
 HASH_P1 = 2147483629
 HASH_P2 = 2147483587
@@ -66,14 +66,14 @@ CLASS_PROB = np.array([1, 1, 1, 1, 1, 1, 1, 1, 4, 1], dtype=np.float64) / 13.0
 
 @kernel(inline=True)
 def _at(p, field):
-    return F_SEATS + p * P_WIDTH + field
+    return HS_SEATS + p * SEAT_WIDTH + field
 
 
 @kernel(inline=True)
 def _hash(st, code):
     """Fold ``code`` into the history hash (two 31-bit polynomial hashes)."""
-    st[F_H1] = (st[F_H1] * HASH_B1 + code + 1) % HASH_P1
-    st[F_H2] = (st[F_H2] * HASH_B2 + code + 1) % HASH_P2
+    st[HS_H1] = (st[HS_H1] * HASH_B1 + code + 1) % HASH_P1
+    st[HS_H2] = (st[HS_H2] * HASH_B2 + code + 1) % HASH_P2
 
 
 @kernel(inline=True)
@@ -107,28 +107,28 @@ def _strength(st, p, hidden):
 @kernel
 def init_state(st, params, up, hid):
     """The hand after the antes and the forced opening bet of seat 0 (``up``/``hid``: classes)."""
-    n = params[P_N]
+    n = params[PV_N]
     st[:] = 0
-    st[F_N] = n
-    st[F_PENDING] = -1
+    st[HS_N] = n
+    st[HS_PENDING] = -1
     for p in range(n):
         st[_at(p, ST_UP)] = up[p]
         st[_at(p, ST_HID)] = hid[p]
         st[_at(p, ST_HIT)] = -1
-        st[_at(p, ST_PUT)] = params[P_ANTE]
+        st[_at(p, ST_PUT)] = params[PV_ANTE]
         _hash(st, up[p])
-    st[_at(0, ST_PUT)] += params[P_BET]
+    st[_at(0, ST_PUT)] += params[PV_BET]
     st[_at(0, ST_BET)] = 1
     st[_at(0, ST_ACTED)] = 1
-    st[F_LEVEL] = 1
-    st[F_TOACT] = 0
+    st[HS_LEVEL] = 1
+    st[HS_TOACT] = 0
     _next_bettor(st)
 
 
 @kernel
 def _active(st):
     c = 0
-    for p in range(st[F_N]):
+    for p in range(st[HS_N]):
         if st[_at(p, ST_FOLD)] == 0:
             c += 1
     return c
@@ -137,7 +137,7 @@ def _active(st):
 @kernel
 def _first_to_play(st, start):
     """The next seat from ``start`` (inclusive) still to hit or stand, or -1."""
-    for q in range(start, st[F_N]):
+    for q in range(start, st[HS_N]):
         if st[_at(q, ST_FOLD)] == 0 and st[_at(q, ST_PLAYED)] == 0:
             return q
     return -1
@@ -145,53 +145,53 @@ def _first_to_play(st, start):
 
 @kernel
 def _start_final(st):
-    st[F_PHASE] = PH_FINAL
-    st[F_LEVEL] = 0
-    st[F_RAISES] = 0
-    for p in range(st[F_N]):
+    st[HS_PHASE] = PH_FINAL
+    st[HS_LEVEL] = 0
+    st[HS_RAISES] = 0
+    for p in range(st[HS_N]):
         st[_at(p, ST_BET)] = 0
         st[_at(p, ST_ACTED)] = 0
-    for p in range(st[F_N]):
+    for p in range(st[HS_N]):
         if st[_at(p, ST_FOLD)] == 0:
-            st[F_TOACT] = p
+            st[HS_TOACT] = p
             return
 
 
 @kernel
 def _next_bettor(st):
     """After a betting action: the next seat due to act, or the end of the round (or hand)."""
-    n = st[F_N]
+    n = st[HS_N]
     if _active(st) <= 1:
-        st[F_PHASE] = PH_DONE
+        st[HS_PHASE] = PH_DONE
         return
-    p = st[F_TOACT]
+    p = st[HS_TOACT]
     for step in range(1, n + 1):
         q = (p + step) % n
-        if st[_at(q, ST_FOLD)] == 0 and not (st[_at(q, ST_ACTED)] == 1 and st[_at(q, ST_BET)] == st[F_LEVEL]):
-            st[F_TOACT] = q
+        if st[_at(q, ST_FOLD)] == 0 and not (st[_at(q, ST_ACTED)] == 1 and st[_at(q, ST_BET)] == st[HS_LEVEL]):
+            st[HS_TOACT] = q
             return
-    if st[F_PHASE] == PH_INITIAL:
-        st[F_PHASE] = PH_PLAY
-        st[F_TOACT] = _first_to_play(st, 0)
+    if st[HS_PHASE] == PH_INITIAL:
+        st[HS_PHASE] = PH_PLAY
+        st[HS_TOACT] = _first_to_play(st, 0)
     else:
-        st[F_PHASE] = PH_DONE
+        st[HS_PHASE] = PH_DONE
 
 
 @kernel
 def legal(st, params, acts):
     """The actions of the seat to act into ``acts``; their number."""
-    if st[F_PHASE] == PH_PLAY:
+    if st[HS_PHASE] == PH_PLAY:
         acts[0] = A_HIT
         acts[1] = A_STAND
         return 2
-    p = st[F_TOACT]
+    p = st[HS_TOACT]
     k = 0
-    if st[F_LEVEL] > st[_at(p, ST_BET)]:
+    if st[HS_LEVEL] > st[_at(p, ST_BET)]:
         acts[k] = A_FOLD
         k += 1
     acts[k] = A_CALL
     k += 1
-    if st[F_LEVEL] == 0 or st[F_RAISES] < params[P_CAP]:
+    if st[HS_LEVEL] == 0 or st[HS_RAISES] < params[PV_CAP]:
         acts[k] = A_RAISE
         k += 1
     return k
@@ -199,27 +199,27 @@ def legal(st, params, acts):
 
 @kernel
 def apply(st, params, a):
-    """The seat to act takes action ``a`` (a hit leaves a card to deal: ``F_PENDING``)."""
-    p = st[F_TOACT]
+    """The seat to act takes action ``a`` (a hit leaves a card to deal: ``HS_PENDING``)."""
+    p = st[HS_TOACT]
     _hash(st, 16 + 8 * p + a)
     if a == A_HIT:
-        st[F_PENDING] = p
+        st[HS_PENDING] = p
         return
     if a == A_STAND:
         st[_at(p, ST_PLAYED)] = 1
         _after_play(st, p)
         return
-    level = st[F_LEVEL]
+    level = st[HS_LEVEL]
     if a == A_FOLD:
         st[_at(p, ST_FOLD)] = 1
     elif a == A_CALL:
-        st[_at(p, ST_PUT)] += (level - st[_at(p, ST_BET)]) * params[P_BET]
+        st[_at(p, ST_PUT)] += (level - st[_at(p, ST_BET)]) * params[PV_BET]
         st[_at(p, ST_BET)] = level
     else:
         if level > 0:
-            st[F_RAISES] += 1
-        st[F_LEVEL] = level + 1
-        st[_at(p, ST_PUT)] += (level + 1 - st[_at(p, ST_BET)]) * params[P_BET]
+            st[HS_RAISES] += 1
+        st[HS_LEVEL] = level + 1
+        st[_at(p, ST_PUT)] += (level + 1 - st[_at(p, ST_BET)]) * params[PV_BET]
         st[_at(p, ST_BET)] = level + 1
     st[_at(p, ST_ACTED)] = 1
     _next_bettor(st)
@@ -229,7 +229,7 @@ def apply(st, params, a):
 def _after_play(st, p):
     q = _first_to_play(st, p + 1)
     if q >= 0:
-        st[F_TOACT] = q
+        st[HS_TOACT] = q
     else:
         _start_final(st)
 
@@ -237,18 +237,18 @@ def _after_play(st, p):
 @kernel
 def deal_hit(st, c):
     """The card of the pending hit (class ``c``): face up; the player has then played."""
-    p = st[F_PENDING]
+    p = st[HS_PENDING]
     _hash(st, 64 + c)
     st[_at(p, ST_HIT)] = c
     st[_at(p, ST_PLAYED)] = 1
-    st[F_PENDING] = -1
+    st[HS_PENDING] = -1
     _after_play(st, p)
 
 
 @kernel
 def payoff(st, params, i):
     """Chips won (or lost) by ``i`` at the end of the hand, the hidden cards as dealt."""
-    n = st[F_N]
+    n = st[HS_N]
     pot = 0
     for p in range(n):
         pot += st[_at(p, ST_PUT)]
@@ -265,7 +265,7 @@ def payoff(st, params, i):
     for p in range(n):
         if st[_at(p, ST_FOLD)] == 0 and _strength(st, p, st[_at(p, ST_HID)]) == best:
             tied += 1
-    if best == 0 and params[P_HOUSE] == 1:
+    if best == 0 and params[PV_HOUSE] == 1:
         return -float(put)
     if _strength(st, i, st[_at(i, ST_HID)]) == best:
         return pot / tied - put
@@ -295,15 +295,15 @@ def _bucket_key(st, p, hidden):
     seat's visible best total in :data:`N_BUCKETS` buckets (or folded), and this round's bet
     level and own bet. Forgets the earlier rounds' betting and the exact cards behind totals."""
     hard, ace = _visible(st, p)
-    k = st[F_PHASE]
+    k = st[HS_PHASE]
     k = k * MAX_PLAYERS + p
     k = k * CLASSES + hidden
     k = k * 32 + hard
     k = k * 2 + (1 if ace else 0)
-    for q in range(st[F_N]):
+    for q in range(st[HS_N]):
         if q != p:
             k = k * N_BUCKETS + _bucket(st, q)
-    k = k * 8 + st[F_LEVEL]
+    k = k * 8 + st[HS_LEVEL]
     k = k * 8 + st[_at(p, ST_BET)]
     return k
 
@@ -311,10 +311,10 @@ def _bucket_key(st, p, hidden):
 @kernel
 def key_of(st, params, p, hidden):
     """The information-set key of seat ``p`` holding ``hidden`` at this state."""
-    if params[P_MODE] == MODE_EXACT:
+    if params[PV_MODE] == MODE_EXACT:
         code = 200 + hidden * MAX_PLAYERS + p
-        k1 = (st[F_H1] * HASH_B1 + code) % HASH_P1
-        k2 = (st[F_H2] * HASH_B2 + code) % HASH_P2
+        k1 = (st[HS_H1] * HASH_B1 + code) % HASH_P1
+        k2 = (st[HS_H2] * HASH_B2 + code) % HASH_P2
         return k1 * HASH_P2 + k2
     return _bucket_key(st, p, hidden)
 
@@ -349,13 +349,13 @@ def _check_room(index, regret):
 @kernel
 def _regret_walk(st, params, trav, avg, index, regret, ssum, rng):
     """Sampled value of ``trav``; regrets of ``trav`` updated, strategy sums of ``avg`` (if >= 0)."""
-    if st[F_PHASE] == PH_DONE or st[_at(trav, ST_FOLD)] == 1:
+    if st[HS_PHASE] == PH_DONE or st[_at(trav, ST_FOLD)] == 1:
         return payoff(st, params, trav)
-    if st[F_PENDING] >= 0:
+    if st[HS_PENDING] >= 0:
         ch = st.copy()
         deal_hit(ch, _draw_class(rng))
         return _regret_walk(ch, params, trav, avg, index, regret, ssum, rng)
-    p = st[F_TOACT]
+    p = st[HS_TOACT]
     acts = np.empty(MAX_ACTIONS, np.int64)
     k = legal(st, params, acts)
     _check_room(index, regret)
@@ -384,14 +384,14 @@ def _regret_walk(st, params, trav, avg, index, regret, ssum, rng):
 @kernel
 def _average_walk(st, params, owner, index, regret, ssum, rng):
     """Add ``owner``'s current strategy where chance and ``owner`` are sampled, the others expanded."""
-    if st[F_PHASE] == PH_DONE or st[_at(owner, ST_FOLD)] == 1:
+    if st[HS_PHASE] == PH_DONE or st[_at(owner, ST_FOLD)] == 1:
         return
-    if st[F_PENDING] >= 0:
+    if st[HS_PENDING] >= 0:
         ch = st.copy()
         deal_hit(ch, _draw_class(rng))
         _average_walk(ch, params, owner, index, regret, ssum, rng)
         return
-    p = st[F_TOACT]
+    p = st[HS_TOACT]
     acts = np.empty(MAX_ACTIONS, np.int64)
     k = legal(st, params, acts)
     if p == owner:
@@ -413,7 +413,7 @@ def _average_walk(st, params, owner, index, regret, ssum, rng):
 
 @kernel
 def _deal(rng, params, up_fixed, up, hid):
-    n = params[P_N]
+    n = params[PV_N]
     for p in range(n):
         up[p] = up_fixed[p] if up_fixed[p] >= 0 else _draw_class(rng)
     for p in range(n):
@@ -431,9 +431,9 @@ def iterations(params, up_fixed, key, first, count, index, regret, ssum):
 
     ``up_fixed[p]``: seat ``p``'s face-up class, or -1 to deal it (then the face-up cards are
     chance too). Iteration ``t`` deals one hand per walk from stream ``t``."""
-    n = params[P_N]
+    n = params[PV_N]
     rng = np.empty(4, np.uint64)
-    st = np.empty(F_SIZE, np.int64)
+    st = np.empty(HS_SIZE, np.int64)
     up = np.empty(n, np.int64)
     hid = np.empty(n, np.int64)
     for t in range(first, first + count):
@@ -467,7 +467,7 @@ def average_row(index, ssum, st, params, p, hidden, k, sigma):
 def _terminal_values(st, params, i, reach, out):
     """Counterfactual values of ``i`` per own hidden class at the end of the hand (others' reach in
     ``reach[p, :]``, prior included)."""
-    n = st[F_N]
+    n = st[HS_N]
     pot = 0
     others = 1.0
     for p in range(n):
@@ -501,7 +501,7 @@ def _terminal_values(st, params, i, reach, out):
             w[m, _strength(st, p, h)] += reach[p, h]
         opp[m] = p
         m += 1
-    house = params[P_HOUSE] == 1
+    house = params[PV_HOUSE] == 1
     for h in range(CLASSES):
         s = _strength(st, i, h)
         share = 0.0
@@ -532,11 +532,11 @@ def cf_values(st, params, i, reach, index, ssum):
     reach of each hidden class, prior included): row 0 under the average strategy, row 1 with
     ``i`` playing its best response (a max per hidden class at each of its public nodes)."""
     out = np.zeros((2, CLASSES))
-    if st[F_PHASE] == PH_DONE or st[_at(i, ST_FOLD)] == 1:
+    if st[HS_PHASE] == PH_DONE or st[_at(i, ST_FOLD)] == 1:
         _terminal_values(st, params, i, reach, out[0])
         out[1] = out[0]
         return out
-    if st[F_PENDING] >= 0:
+    if st[HS_PENDING] >= 0:
         for c in range(CLASSES):
             ch = st.copy()
             deal_hit(ch, c)
@@ -545,7 +545,7 @@ def cf_values(st, params, i, reach, index, ssum):
                 for h in range(CLASSES):
                     out[b, h] += CLASS_PROB[c] * v[b, h]
         return out
-    p = st[F_TOACT]
+    p = st[HS_TOACT]
     acts = np.empty(MAX_ACTIONS, np.int64)
     k = legal(st, params, acts)
     sig = np.empty((CLASSES, MAX_ACTIONS))
@@ -580,7 +580,7 @@ def cf_values(st, params, i, reach, index, ssum):
 
 N_CATEGORIES = 4
 """Final-round hand categories of the bluff table: bust, weak (<= 16), middling (17-18), strong (19-21)."""
-T_COUNT = 5
+TALLY_COUNT = 5
 """Last column of the action tally: decisions seen (the others: probability mass of each action)."""
 
 
@@ -599,12 +599,12 @@ def _category(total):
 def tally(params, key, hands, index, ssum, acts_out, bluff_out, money):
     """Play ``hands`` hands (hand ``g`` on stream ``g``) with the average strategy and add up what
     each seat does: ``acts_out[phase, seat, hidden, facing, own visible total, action]`` the
-    probability of each action (column ``T_COUNT``: decisions); ``bluff_out[seat, category]``: final
+    probability of each action (column ``TALLY_COUNT``: decisions); ``bluff_out[seat, category]``: final
     round with no bet yet, ``[decisions, bet probability, bets made, bets that won the pot alone]``;
     ``money[seat]``: the sum of its results and of their squares."""
-    n = params[P_N]
+    n = params[PV_N]
     rng = np.empty(4, np.uint64)
-    st = np.empty(F_SIZE, np.int64)
+    st = np.empty(HS_SIZE, np.int64)
     up = np.empty(n, np.int64)
     hid = np.empty(n, np.int64)
     acts = np.empty(MAX_ACTIONS, np.int64)
@@ -616,22 +616,22 @@ def tally(params, key, hands, index, ssum, acts_out, bluff_out, money):
         _deal(rng, params, up_free, up, hid)
         init_state(st, params, up, hid)
         bettor[:] = -1
-        while st[F_PHASE] != PH_DONE:
-            if st[F_PENDING] >= 0:
+        while st[HS_PHASE] != PH_DONE:
+            if st[HS_PENDING] >= 0:
                 deal_hit(st, _draw_class(rng))
                 continue
-            p = st[F_TOACT]
-            ph = st[F_PHASE]
+            p = st[HS_TOACT]
+            ph = st[HS_PHASE]
             k = legal(st, params, acts)
             average_row(index, ssum, st, params, p, hid[p], k, sigma)
-            facing = 1 if st[F_LEVEL] > st[_at(p, ST_BET)] else 0
+            facing = 1 if st[HS_LEVEL] > st[_at(p, ST_BET)] else 0
             hard, ace = _visible(st, p)
             vis = _best(hard, ace)
             for j in range(k):
                 acts_out[ph, p, hid[p], facing, vis, acts[j]] += sigma[j]
-            acts_out[ph, p, hid[p], facing, vis, T_COUNT] += 1.0
+            acts_out[ph, p, hid[p], facing, vis, TALLY_COUNT] += 1.0
             j = _sample(rng, sigma, k)
-            if ph == PH_FINAL and st[F_LEVEL] == 0:
+            if ph == PH_FINAL and st[HS_LEVEL] == 0:
                 cat = _category(_strength(st, p, hid[p]))
                 bluff_out[p, cat, 0] += 1.0
                 bluff_out[p, cat, 1] += sigma[k - 1]  # with no bet, the last action is the bet

@@ -1,6 +1,6 @@
 """Bluffjack for 2 or 3 players by external-sampling Monte Carlo CFR, and how settled it is.
 
-The rules and the card abstraction are the heads-up solver's (:mod:`.tree`: cards by value class
+The rules and the card abstraction are the heads-up solver's (:mod:`.public_tree`: cards by value class
 drawn with replacement, at most one hit a player, deep stacks, fixed limit, seat A opening with
 the forced minimum). What differs is the information abstraction three-handed needs:
 
@@ -37,7 +37,7 @@ from analysis.core.rng import derive_key
 
 from ..errors import SolverError
 from . import _mccfr as K
-from .tree import CLASS_NAMES, CLASS_PROB, CLASSES
+from .public_tree import CLASS_NAMES, CLASS_PROB, CLASSES
 
 __all__ = ["MccfrSpec", "MccfrSolver", "settledness", "answer_tables"]
 
@@ -154,7 +154,7 @@ class MccfrSolver:
         """Exact expected result of each seat and its best-response value, face-up classes ``up``."""
         n = self.spec.players
         params = self.spec.params
-        st = np.empty(K.F_SIZE, np.int64)
+        st = np.empty(K.HS_SIZE, np.int64)
         K.init_state(st, params, np.array(up, np.int64), np.zeros(n, np.int64))
         reach = np.tile(CLASS_PROB, (K.MAX_PLAYERS, 1))
         ev, br = np.zeros(n), np.zeros(n)
@@ -214,7 +214,7 @@ def answer_tables(solver: MccfrSolver, hands: int = 200_000, seed: int = 0) -> d
     often each hand category bets and how often a bet then wins the pot alone (± 1 SE)."""
     spec = solver.spec
     n = spec.players
-    acts = np.zeros((3, n, CLASSES, 2, 22, K.T_COUNT + 1))
+    acts = np.zeros((3, n, CLASSES, 2, 22, K.TALLY_COUNT + 1))
     bluff = np.zeros((n, K.N_CATEGORIES, 4))
     money = np.zeros((n, 2))
     K.tally(spec.params, derive_key(seed, "bluffjack-mccfr-tally", n), hands, solver.index, solver.ssum, acts,
@@ -223,9 +223,9 @@ def answer_tables(solver: MccfrSolver, hands: int = 200_000, seed: int = 0) -> d
     sd = np.sqrt(np.maximum(money[:, 1] / hands - mean**2, 0.0))
     results = pd.DataFrame({"seat": list("ABC"[:n]), "hands": hands, "mean": mean,
                             "stderr": sd / np.sqrt(max(hands - 1, 1))})
-    ph, seat, hid, facing, vis = np.nonzero(acts[..., K.T_COUNT])
+    ph, seat, hid, facing, vis = np.nonzero(acts[..., K.TALLY_COUNT])
     cell = acts[ph, seat, hid, facing, vis]
-    count = cell[:, K.T_COUNT]
+    count = cell[:, K.TALLY_COUNT]
     actions = pd.DataFrame({"phase": np.array(PHASES)[ph], "seat": np.array(list("ABC"))[seat],
                             "hidden": np.array(CLASS_NAMES)[hid], "facing": facing, "own_visible": vis,
                             "decisions": count.astype(np.int64)})

@@ -32,13 +32,13 @@ import pandas as pd
 
 from ..errors import SolverError
 from . import _kernels as K
-from .tree import (
+from .public_tree import (
     ACE,
     CLASS_NAMES,
     CLASS_POINTS,
     CLASS_PROB,
     CLASSES,
-    T_DECISION,
+    NT_DECISION,
     BluffjackTreeSpec,
     build_public_tree,
 )
@@ -90,7 +90,7 @@ def solve_pair(spec: BluffjackTreeSpec, up: tuple[int, int], target: float, max_
     """Solve one face-up pair to ``target`` chips of exploitability (or ``max_iterations``)."""
     tree = build_public_tree(spec, up)
     args = tree.kernel_args()
-    dec_node = np.flatnonzero(tree.kind == T_DECISION)
+    dec_node = np.flatnonzero(tree.kind == NT_DECISION)
     counts = tree.ccount[dec_node]
     regret = np.zeros((len(dec_node), CLASSES, K.MAX_ACTIONS))
     ssum = np.zeros_like(regret)
@@ -107,7 +107,7 @@ def solve_pair(spec: BluffjackTreeSpec, up: tuple[int, int], target: float, max_
     for d, node in enumerate(dec_node):
         for j in range(counts[d]):
             c = tree.children[tree.cstart[node] + j]
-            if tree.kind[c] == T_DECISION:
+            if tree.kind[c] == NT_DECISION:
                 child_dec[d, j] = tree.dec[c]
     weight = float(CLASS_PROB[up[0]] * CLASS_PROB[up[1]])
     vis = np.stack([tree.vhard[dec_node, tree.player[dec_node]], tree.vace[dec_node, tree.player[dec_node]]], axis=1)

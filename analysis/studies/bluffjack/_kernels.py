@@ -196,8 +196,15 @@ def _showdown(players, n_players, hero, rules):
 
 
 @kernel
-def _complete(players, n_players, hero, seat, ptr, deck, threshold, policy, rules):
-    """Play to the end from ``seat`` with the hero on ``policy``; the hero's showdown."""
+def _complete(players, n_players, hero, seat, ptr, deck, play):
+    """Play to the end from ``seat`` with the hero on ``policy``; the hero's showdown.
+
+    ``players[:n_players]``: the seats' ``P_*`` rows, ``hero`` its seat; ``seat``: whose turn
+    it is; ``deck[ptr:]``: the cards still to draw; ``play = (threshold, policy, rules)``: the
+    opponents' standing total, the hero's hit (1) or stand (0) per decision state
+    (``N_STATES``) and the rule set's kernel arguments. Returns ``(share, win, tie)``.
+    """
+    threshold, policy, rules = play
     while True:
         turn, ptr = _advance(players, n_players, hero, seat, ptr, deck, threshold, rules)
         if not turn:
@@ -238,7 +245,7 @@ def evaluate_streams(keys, cells, streams, trials, spots, rules, policies, stats
                 for k in range(n_pol):
                     ptr = _deal_start(players, n_players, deck)
                     share, win, tie = _complete(players, n_players, hero, 0, ptr, deck,
-                                                threshold, policies[cell, k], rules[r])
+                                                (threshold, policies[cell, k], rules[r]))
                     if k == 0:
                         first = share
                     if r == 0:
@@ -288,10 +295,11 @@ def improve_streams(keys, cells, streams, trials, spots, rules, policy, stats):
                     x = _hero_state(players, n_players, hero)
                     fork[:, :] = players
                     p2 = _hero_act(fork, hero, HIT, ptr, deck)
-                    hit, _, _ = _complete(fork, n_players, hero, nxt, p2, deck, threshold, pol, rl)
+                    hit, _, _ = _complete(fork, n_players, hero, nxt, p2, deck, (threshold, pol, rl))
                     fork[:, :] = players
                     p2 = _hero_act(fork, hero, STAND, ptr, deck)
-                    stand, _, _ = _complete(fork, n_players, hero, nxt, p2, deck, threshold, pol, rl)
+                    stand, _, _ = _complete(fork, n_players, hero, nxt, p2, deck,
+                                            (threshold, pol, rl))
                     d = hit - stand
                     stats[i, 3 * x] += d
                     stats[i, 3 * x + 1] += d * d

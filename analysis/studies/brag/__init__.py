@@ -4,9 +4,9 @@ the hand tables, one hand's equity, the value of blind play, and the showdown's 
 from .blind import BlindResult, BlindSpec, blind_study, headsup_blind_exact
 from .classes import BragClasses, brag_classes, class_index
 from .equity import BragEquity, hand_equity
+from .hand_tables import BragTables, brag_tables
 from .headsup import headsup_counts
 from .showdown import award_pots, showdown_winners
-from .tables import BragTables, brag_tables
 
 __all__ = ["BlindResult", "BlindSpec", "BragClasses", "BragEquity", "BragTables", "award_pots",
            "blind_study", "brag_classes", "brag_tables", "class_index", "hand_equity",

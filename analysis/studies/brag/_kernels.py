@@ -171,15 +171,21 @@ def _play(scores, n_players, stake, model, n_rounds, blind_rounds, paid):
 
 
 @kernel(parallel=True)
-def blind_streams(keys, cells, streams, trials, spots, model, strategies, table, stats):
+def blind_streams(keys, cells, streams, trials, spots, play, stats):
     """Hands of the blind-play model for cells ``spots = (opponents, stake)``; each trial deals
     every seat once and plays it once per hero strategy (the rounds it stays blind).
 
     ``stats[i]``: per strategy ``s`` the sum and sum of squares of the hero's net gain
     (columns ``2s, 2s+1``); then per strategy ``s >= 1`` the same of its difference from
     strategy 0 (columns ``2S + 2(s-1) ...``); the last column counts trials.
+
+    ``keys``, ``spots``: per cell; ``cells``, ``streams``, ``trials``: per stream (the runner's
+    items); ``play = (model, strategies, table)``: the betting model (``blind.pack_model``,
+    columns ``M_*``: the ante and factors, then one threshold per round), the blind rounds of each
+    hero strategy and the 3-card score table (``score3``).
     """
     opponents, stakes = spots
+    model, strategies, table = play
     n_rounds = model.shape[0] - M_THRESHOLDS
     n_strat = strategies.shape[0]
     for i in prange(cells.shape[0]):

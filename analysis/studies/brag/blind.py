@@ -233,8 +233,8 @@ class BlindPlan(Plan):
 
     def run(self, cells: np.ndarray, streams: np.ndarray, trials: np.ndarray) -> np.ndarray:
         stats = np.zeros((len(cells), self.n_stats))
-        K.blind_streams(self.keys, cells, streams, trials, self.spots, self.model, self.strategies,
-                        score_table(get_brag_rules(self.spec.rules)), stats)
+        play = (self.model, self.strategies, score_table(get_brag_rules(self.spec.rules)))
+        K.blind_streams(self.keys, cells, streams, trials, self.spots, play, stats)
         return stats
 
     def unpack(self, totals: np.ndarray) -> dict[str, np.ndarray]:

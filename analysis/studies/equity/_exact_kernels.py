@@ -495,15 +495,24 @@ def compatible_tuples(combo_mask, offsets, weights, base_mask, cap):
 
 
 @kernel(parallel=True)
-def exact_ranges(combos, combo_mask, offsets, tuples, tuple_mask, tuple_weight,
-                 board, n_known, boards, tables):
+def exact_ranges(ranges, matchups, completions, tables):
     """Exact enumeration over every board completion (rows of ``boards``) and every
     compatible tuple of combos (one per player), weighted by the product of weights.
+
+    ``ranges = (combos, combo_mask, offsets)``: every player's combos, flat (``(C, 2)`` card
+    ids and uint64 card masks; player ``p`` owns ``offsets[p]:offsets[p+1]``);
+    ``matchups = (tuples, tuple_mask, tuple_weight)``: :func:`compatible_tuples`' output (flat
+    combo indices per player, the cards they hold, their weights); ``completions = (board,
+    n_known, boards)``: the known board (its first ``n_known`` cards) and every completion of it;
+    ``tables``: the evaluator's kernel tables.
 
     Each combo is scored once per board; tuples then only compare scores. Returns
     ``(wins (P, P+1), cats (P, 9), weight, deals)``: float64 weights and the int64
     number of (board, tuple) deals.
     """
+    combos, combo_mask, offsets = ranges
+    tuples, tuple_mask, tuple_weight = matchups
+    board, n_known, boards = completions
     n_players = offsets.shape[0] - 1
     n_combos = combos.shape[0]
     n_boards = boards.shape[0]

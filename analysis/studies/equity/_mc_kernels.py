@@ -52,15 +52,20 @@ def _hist_to_stats(hist, n_players, wins, cats, row):
 
 
 @kernel
-def _mc_chunk(state, size, players, deal, accs, deck, max_reject, tables, wins, cats, hist, row):
+def _mc_chunk(stream, players, deal, accs, max_reject, tables, out):
     """``size`` Monte Carlo deals from ``state`` into ``wins[row]``, ``cats[row]`` (one stream).
 
-    ``players`` and ``deal`` are the tuples of :func:`monte_carlo`, ``accs`` the key sums
-    ``(fixed_acc, known_acc)`` of the fixed hands and the known board, ``deck`` this
-    stream's copy of the available cards. Returns ``(deals, rejected)``; ``rejected < 0``
+    ``stream = (state, size, deck, row)``: this stream's generator, its number of deals, its
+    copy of the available cards and its output row; ``players``, ``deal``, ``max_reject``
+    and ``tables`` are those of :func:`monte_carlo`, ``accs`` the key sums
+    ``(fixed_acc, known_acc)`` of the fixed hands and the known board; ``out = (wins, cats,
+    hist)``: the outputs of :func:`monte_carlo` and this stream's (winner set, category)
+    histogram (one row when not used). Returns ``(deals, rejected)``; ``rejected < 0``
     when it gave up on a range collision. A plain (not parallel) function: numba
     compiles it better than a ``prange`` body.
     """
+    state, size, deck, row = stream
+    wins, cats, hist = out
     fixed, range_combos, range_mask, range_cum, range_offsets, n_random = players
     board, n_known, _avail, base_mask = deal
     fixed_acc, known_acc = accs
@@ -182,8 +187,8 @@ def monte_carlo(key_seed, streams, trials, players, deal, max_reject, tables):
         state = np.empty(4, np.uint64)
         _rng.seed_state(state, key_seed, streams[ci])
         hist = np.zeros(((1 << n_players) if use_hist else 1, N_CATEGORIES), np.int64)
-        d, r = _mc_chunk(state, trials[ci], players, deal, (fixed_acc, known_acc), avail.copy(),
-                         max_reject, tables, wins, cats, hist, np.int64(ci))
+        d, r = _mc_chunk((state, trials[ci], avail.copy(), np.int64(ci)), players, deal,
+                         (fixed_acc, known_acc), max_reject, tables, (wins, cats, hist))
         deals[ci] = d
         rejected[ci] = r
     return wins, cats, deals, rejected

@@ -441,8 +441,8 @@ def _plan_exact(ps, spec, avail, k_missing, known, limit, K) -> _ExactPlan | Non
 def _exact_ranges(plan: _ExactPlan, board_arr, n_known, avail, k, tables, K):
     boards = K.combinations(avail, k)
     wins, cats, total, deals = K.exact_ranges(
-        plan.combos, plan.masks, plan.offsets, plan.tuples, plan.tuple_masks, plan.tuple_weights,
-        board_arr, n_known, boards, tables,
+        (plan.combos, plan.masks, plan.offsets), (plan.tuples, plan.tuple_masks, plan.tuple_weights),
+        (board_arr, n_known, boards), tables,
     )
     return (wins, cats, float(total)), int(deals)
 

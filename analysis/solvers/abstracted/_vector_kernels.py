@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from evaluator.jit import kernel
 
-from ._deal_kernels import R_HOLES, deal_payoffs
+from ._deal_kernels import DR_HOLES, deal_payoffs
 from .public_tree import (
     N_COUNT,
     N_FIRST,
@@ -36,7 +36,7 @@ from .public_tree import (
     N_STREET,
     N_VEC,
     STREET,
-    T_NODE,
+    TC_NODE,
     TERMINAL,
 )
 
@@ -83,7 +83,7 @@ def forward(nodes, hist_sizes, n_buckets, strategy, reach):
 def gather_terminals(nodes, terms, hist_sizes, toff, reach_row, out):
     """Copy one player's reach at every terminal into ``out`` (blocks by terminal number)."""
     for t in range(terms.shape[0]):
-        v = terms[t, T_NODE]
+        v = terms[t, TC_NODE]
         ov = nodes[v, N_VEC]
         o = toff[t]
         for h in range(hist_sizes[nodes[v, N_STREET]]):
@@ -177,7 +177,7 @@ def build_matrices(deals, settle_args, class_info, mat_layout, weight, flat, scr
     settled = (money, winners)
     n_players = 2
     n_streets = hist_sizes.shape[0]
-    score_col = R_HOLES + 2 * n_players + n_streets * n_players
+    score_col = DR_HOLES + 2 * n_players + n_streets * n_players
     for d in range(records.shape[0]):
         deal_payoffs(records[d], settle_args, classes, core, settled)
         s0 = records[d, score_col]

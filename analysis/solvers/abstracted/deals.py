@@ -32,7 +32,7 @@ from .spec import DilemmaSpec
 
 def record_width(players: int, n_streets: int) -> int:
     """Columns of a deal record: board, holes, buckets by street and player, scores."""
-    return K.R_HOLES + 2 * players + n_streets * players + players
+    return K.DR_HOLES + 2 * players + n_streets * players + players
 
 
 def game_args(spec: DilemmaSpec) -> np.ndarray:
@@ -104,7 +104,7 @@ class DealTable:
     def buckets(self) -> np.ndarray:
         """int64[N, streets, players]: the bucket of each player on each street."""
         n, s = self.spec.players, self.spec.n_streets
-        lo = K.R_HOLES + 2 * n
+        lo = K.DR_HOLES + 2 * n
         return self.records[:, lo:lo + s * n].reshape(-1, s, n)
 
     @cached_property

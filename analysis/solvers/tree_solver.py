@@ -30,8 +30,8 @@ from ._cfr_kernels import cfr_iterations, normalise_sums
 from ._mccfr_kernels import es_iterations
 from .errors import SolverError
 from .evaluate import ProfileValue, profile_value
+from .game_tree import GameTree, build_tree
 from .methods import method_named
-from .tree import GameTree, build_tree
 
 _STATE_FORMAT = 1
 

@@ -34,7 +34,7 @@ from analysis.runners.interrupt import interruptible
 
 from .. import _layout as L
 from ..evaluate import ProfileValue
-from ..solver import SolverSettings, read_state, run_chunked, stop_and_save, write_state
+from ..tree_solver import SolverSettings, read_state, run_chunked, stop_and_save, write_state
 from . import _sampled_kernels as SK
 from .deals import DealTable, game_args, sample_deals
 from .public_tree import DECISION, N_COUNT, N_KIND, N_STREET, PublicTree, build_public_tree
@@ -159,7 +159,7 @@ class DilemmaSolver:
         """Heads-up: exact best-response and on-policy values of the average strategy."""
         if self.game.spec.players != 2:
             return None
-        vec = self._vector or VectorCFR(self.game.tree, self.game.matrices, L.M_CFR, True,
+        vec = self._vector or VectorCFR(self.game.tree, self.game.matrices, L.SM_CFR, True,
                                         np.zeros(L.N_COEFS))
         br, ev = vec.evaluate(self.average_strategy())
         return ProfileValue(br, ev)

@@ -49,14 +49,14 @@ from evaluator.jit import kernel
 from evaluator.kernels import score_cards
 from evaluator.strength import board_strengths
 
-from .public_tree import C_ALLIN, C_FOLD0, C_LAST
+from .public_tree import CL_ALLIN, CL_FOLD0, CL_LAST
 
 BIG_STACK = 10_000_000
 
-# a deal record's columns: the board, each player's two hole cards, buckets by street and
+# a deal record's columns (DR_: deal record): the board, each player's two hole cards, buckets by street and
 # player, then each player's river score
-R_BOARD = 0
-R_HOLES = 5
+DR_BOARD = 0
+DR_HOLES = 5
 """Chips behind that no settlement payment can exhaust (stands for 'at least the liability')."""
 
 # game entries (int64) shared by the kernels
@@ -100,7 +100,7 @@ def deal_streams(streams, trials, offsets, key, game, eval_tables, records, stat
                     b = np.int64(strength[t * n + p] * n_buckets)
                     if b >= n_buckets:
                         b = n_buckets - 1
-                    records[row0 + t, R_HOLES + 2 * n + s * n + p] = b
+                    records[row0 + t, DR_HOLES + 2 * n + s * n + p] = b
                     stats[i, s * n_buckets + b] += 1.0
         cards = np.empty(7, np.uint8)
         for b in range(5):
@@ -108,13 +108,13 @@ def deal_streams(streams, trials, offsets, key, game, eval_tables, records, stat
         for t in range(m):
             r = row0 + t
             for b in range(5):
-                records[r, R_BOARD + b] = board[b]
+                records[r, DR_BOARD + b] = board[b]
             for p in range(n):
-                records[r, R_HOLES + 2 * p] = holes[t * n + p, 0]
-                records[r, R_HOLES + 2 * p + 1] = holes[t * n + p, 1]
+                records[r, DR_HOLES + 2 * p] = holes[t * n + p, 0]
+                records[r, DR_HOLES + 2 * p + 1] = holes[t * n + p, 1]
                 cards[0] = holes[t * n + p, 0]
                 cards[1] = holes[t * n + p, 1]
-                records[r, R_HOLES + 2 * n + n_streets * n + p] = score_cards(cards, 7, eval_tables)
+                records[r, DR_HOLES + 2 * n + n_streets * n + p] = score_cards(cards, 7, eval_tables)
 
 
 @kernel
@@ -133,22 +133,22 @@ def deal_payoffs(record, settle_args, classes, core, settled):
     money, winners = settled
     n = game[G_PLAYERS]
     for b in range(5):
-        board[0, b] = record[R_BOARD + b]
+        board[0, b] = record[DR_BOARD + b]
         board[1, b] = 1 if b < 3 else b - 1
-    score_col = R_HOLES + 2 * n + (4 - game[G_FIRST]) * n
+    score_col = DR_HOLES + 2 * n + (4 - game[G_FIRST]) * n
     for c in range(classes.shape[0]):
-        last = classes[c, C_LAST]
-        allin = classes[c, C_ALLIN] != 0
+        last = classes[c, CL_LAST]
+        allin = classes[c, CL_ALLIN] != 0
         n_live = 0
         for p in range(n):
-            fold = classes[c, C_FOLD0 + p]
+            fold = classes[c, CL_FOLD0 + p]
             live = fold < 0
             if live:
                 n_live += 1
             players[p, P_FOLD] = fold
             players[p, P_SCORE] = record[score_col + p] if live else -1
-            players[p, P_HOLE0] = record[R_HOLES + 2 * p]
-            players[p, P_HOLE1] = record[R_HOLES + 2 * p + 1]
+            players[p, P_HOLE0] = record[DR_HOLES + 2 * p]
+            players[p, P_HOLE1] = record[DR_HOLES + 2 * p + 1]
             if allin and live:
                 players[p, P_STACK] = 0
                 players[p, P_IN] = game[G_STACK]

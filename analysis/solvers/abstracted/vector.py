@@ -30,8 +30,8 @@ from .._cfr_kernels import _apply_rule, iteration_weight, normalise_sums, regret
 from . import _vector_kernels as VK
 from .deals import DealTable, game_args
 from .public_tree import (
-    C_FOLD0,
-    C_LAST,
+    CL_FOLD0,
+    CL_LAST,
     DECISION,
     N_COUNT,
     N_INDEX,
@@ -39,11 +39,11 @@ from .public_tree import (
     N_PLAYER,
     N_STREET,
     N_VEC,
-    T_CLASS,
+    TC_CLASS,
     PublicTree,
 )
 
-P_MAT, W0_MAT, W1_MAT = 0, 1, 2
+MAT_P, MAT_W0, MAT_W1 = 0, 1, 2
 
 
 def pot_share(p: int, winners: tuple[int, ...], pot: int, remainder_first: bool) -> int:
@@ -91,7 +91,7 @@ def build_matrices(tree: PublicTree, deals: DealTable) -> PayoffMatrices:
         raise ValueError("payoff matrices are for two players")
     n_streets = spec.n_streets
     hs = tree.hist_sizes
-    cls_street = (tree.classes[:, C_LAST] - spec.first_street).astype(np.int64)
+    cls_street = (tree.classes[:, CL_LAST] - spec.first_street).astype(np.int64)
     slot = np.zeros(len(cls_street), np.int64)
     count = np.zeros(n_streets, np.int64)
     for c, s in enumerate(cls_street):
@@ -109,7 +109,7 @@ def build_matrices(tree: PublicTree, deals: DealTable) -> PayoffMatrices:
                       (mat_off, hs), 1.0 / deals.n_deals, flat, (money, winners, players, board, table, out))
     mats = tuple(flat[mat_off[s]: mat_off[s] + sizes[s]].reshape(n_mats[s], hs[s], hs[s])
                  for s in range(n_streets))
-    diff = tuple(m[W0_MAT] - m[W1_MAT] for m in mats)
+    diff = tuple(m[MAT_W0] - m[MAT_W1] for m in mats)
     first = spec.rules_obj.split_remainder == "first_winner"
     plans = []
     for i in range(2):
@@ -125,23 +125,23 @@ def build_matrices(tree: PublicTree, deals: DealTable) -> PayoffMatrices:
                     coefs.append(float(coef))
 
             for t in range(lo, hi):
-                c = int(tree.terms[t, T_CLASS])
+                c = int(tree.terms[t, TC_CLASS])
                 row = tree.classes[c]
                 pot = int(tree.term_pot[t])
                 put = int(tree.term_in[t, i])
-                live = tuple(p for p in range(2) if row[C_FOLD0 + p] < 0)
+                live = tuple(p for p in range(2) if row[CL_FOLD0 + p] < 0)
                 if len(live) == 1:
-                    add(P_MAT, t, pot_share(i, live, pot, first) - put)
+                    add(MAT_P, t, pot_share(i, live, pot, first) - put)
                 else:
                     tie = pot_share(i, (0, 1), pot, first)
                     a0 = pot_share(i, (0,), pot, first) - tie
                     a1 = pot_share(i, (1,), pot, first) - tie
-                    add(P_MAT, t, tie - put)
+                    add(MAT_P, t, tie - put)
                     if a1 == -a0:
                         add("diff", t, a0)
                     else:
-                        add(W0_MAT, t, a0)
-                        add(W1_MAT, t, a1)
+                        add(MAT_W0, t, a0)
+                        add(MAT_W1, t, a1)
                 add(3 + 2 * int(slot[c]) + i, t, 1.0)
             plan = []
             for key, (cols, coefs) in entries.items():
@@ -292,6 +292,6 @@ class VectorCFR:
             p = int(t.nodes[v, N_PLAYER])
             own = self.reach[p, o:o + h]
             opp = self.reach[1 - p, o:o + h]
-            prob = self.m.mats[s][P_MAT]
+            prob = self.m.mats[s][MAT_P]
             out.append(own * (prob @ opp if p == 0 else prob.T @ opp))
         return np.concatenate(out) if out else np.zeros(0)

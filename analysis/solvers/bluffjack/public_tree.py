@@ -44,7 +44,7 @@ CLASS_POINTS = np.array([2, 3, 4, 5, 6, 7, 8, 9, 10, 1], dtype=np.int64)
 ACE = 9
 CLASS_PROB = np.array([1, 1, 1, 1, 1, 1, 1, 1, 4, 1], dtype=np.float64) / 13.0
 
-T_FOLD, T_SHOW, T_DECISION, T_CHANCE = range(4)
+NT_FOLD, NT_SHOW, NT_DECISION, NT_CHANCE = range(4)  # NT_: a node type
 ROUND_NAMES = ("initial", "play", "final")
 
 
@@ -109,10 +109,10 @@ class PublicTree:
         kids = [self.children[s:s + c].tolist() for s, c in zip(self.cstart.tolist(), self.ccount.tolist(), strict=True)]
         label = [""] * self.n
         for v, ch in enumerate(kids):
-            if self.kind[v] == T_DECISION:
+            if self.kind[v] == NT_DECISION:
                 for name, c in zip(self.labels[int(self.dec[v])][2], ch, strict=True):
                     label[c] = str(name)
-            elif self.kind[v] == T_CHANCE:
+            elif self.kind[v] == NT_CHANCE:
                 for c in ch:
                     label[c] = f"p={self.prob[c]:.4g}"
         return shape_from("bluffjack", self.n_players, kind, self.player, kids, label,
@@ -161,7 +161,7 @@ class _Builder:
         self.put.append((st.put[0], st.put[1]))
         self.vhard.append((st.hard[0], st.hard[1]))
         self.vace.append((int(st.ace[0]), int(st.ace[1])))
-        if kind == T_DECISION:
+        if kind == NT_DECISION:
             self.dec.append(len(self.labels))
             self.labels.append(label)
         else:
@@ -185,10 +185,10 @@ class _Builder:
             ["raise" if level > 0 else "bet"] if (raises < self.spec.max_raises or level == 0) else [])
         label = (rnd, p, tuple(actions), visible_best(st.hard[p], st.ace[p]),
                  visible_best(st.hard[1 - p], st.ace[1 - p]), int(facing), raises, st.hits[p], st.history)
-        n = self.node(T_DECISION, st, parent, player=p, label=label)
+        n = self.node(NT_DECISION, st, parent, player=p, label=label)
         for a in actions:
             if a == "fold":
-                self.node(T_FOLD, _State(st.put, st.hard, st.ace, st.hits, st.stood, st.history + "f"), n,
+                self.node(NT_FOLD, _State(st.put, st.hard, st.ace, st.hits, st.stood, st.history + "f"), n,
                           player=p)  # the folder, read by the kernel
                 continue
             put, b = list(st.put), list(bets)
@@ -225,29 +225,29 @@ class _Builder:
                 continue
             label = ("play", k, ("hit", "stand"), visible_best(st.hard[k], st.ace[k]),
                      visible_best(st.hard[1 - k], st.ace[1 - k]), 0, 0, st.hits[k], st.history)
-            n = self.node(T_DECISION, st, parent, player=k, label=label)
-            ch = self.node(T_CHANCE, st, n)
+            n = self.node(NT_DECISION, st, parent, player=k, label=label)
+            ch = self.node(NT_CHANCE, st, n)
             for c in range(CLASSES):
                 hard, ace, hits = list(st.hard), list(st.ace), list(st.hits)
                 hard[k] += int(CLASS_POINTS[c])
                 ace[k] = ace[k] or c == ACE
                 hits[k] += 1
                 st2 = _State(st.put, hard, ace, hits, st.stood, st.history + f"{'AB'[k]}{CLASS_NAMES[c]}")
-                self.play(st2, self.node(T_CHANCE, st2, ch, prob=float(CLASS_PROB[c])), 1 - k)
+                self.play(st2, self.node(NT_CHANCE, st2, ch, prob=float(CLASS_PROB[c])), 1 - k)
             stood = list(st.stood)
             stood[k] = True
             st2 = _State(st.put, st.hard, st.ace, st.hits, stood, st.history + f"{'AB'[k]}s")
-            self.play(st2, self.node(T_CHANCE, st2, n), 1 - k)  # a one-outcome link after "stand"
+            self.play(st2, self.node(NT_CHANCE, st2, n), 1 - k)  # a one-outcome link after "stand"
             return
         self.final(st, parent)
 
     def final(self, st: _State, parent: int) -> None:
         if not self.spec.betting:
-            self.node(T_SHOW, st, parent)
+            self.node(NT_SHOW, st, parent)
             return
         st2 = _State(st.put, st.hard, st.ace, st.hits, st.stood, st.history + "|")
         self.betting(st2, parent, "final", 0, 0, [0, 0], 0, [False, False], False,
-                     lambda s, n: self.node(T_SHOW, s, n))
+                     lambda s, n: self.node(NT_SHOW, s, n))
 
 
 def build_public_tree(spec: BluffjackTreeSpec, up: tuple[int, int]) -> PublicTree:
@@ -258,10 +258,10 @@ def build_public_tree(spec: BluffjackTreeSpec, up: tuple[int, int]) -> PublicTre
     a = spec.ante
     st = _State([a, a], [int(CLASS_POINTS[up[0]]), int(CLASS_POINTS[up[1]])], [up[0] == ACE, up[1] == ACE],
                 [0, 0], [False, False], "")
-    root = b.node(T_CHANCE, st, None)
+    root = b.node(NT_CHANCE, st, None)
 
     def after_initial(s: _State, n: int) -> None:
-        b.play(_State(s.put, s.hard, s.ace, s.hits, s.stood, s.history + "|"), b.node(T_CHANCE, s, n), 0)
+        b.play(_State(s.put, s.hard, s.ace, s.hits, s.stood, s.history + "|"), b.node(NT_CHANCE, s, n), 0)
 
     if spec.betting:
         b.betting(st, root, "initial", 0, 0, [0, 0], 0, [False, False], True, after_initial)

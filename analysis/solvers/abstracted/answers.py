@@ -42,7 +42,7 @@ from .public_tree import (
     N_POSITION,
     N_STREET,
 )
-from .solver import DilemmaSolveResult
+from .solve import DilemmaSolveResult
 from .vector import VectorCFR, pot_share
 
 STRENGTH_DEFINITION = ("evaluator.strength on the current board: the share of the two-card "

@@ -16,13 +16,13 @@ the players still in, in acting order), ``N_LIVE`` (players still in), ``N_VEC``
 (offset of the node's per-history vector in flat reach/value arrays).
 
 Terminals are numbered by street (so each street's terminals are one block):
-``terms`` int64[T, N_TCOLS] (``T_CLASS``, ``T_STREET``, ``T_NODE``) and
+``terms`` int64[T, N_TCOLS] (``TC_CLASS``, ``TC_STREET``, ``TC_NODE``) and
 ``term_in`` int64[T, players] (chips each player put in), ``term_pot``.
 A *class* is what the settlement needs besides the cards and chips:
-``classes`` int64[C, 2 + players]: ``C_LAST`` (the last betting round, rules
-street), ``C_ALLIN`` (the live players are all-in: the board is dealt out) and
+``classes`` int64[C, 2 + players]: ``CL_LAST`` (the last betting round, rules
+street), ``CL_ALLIN`` (the live players are all-in: the board is dealt out) and
 each player's fold street (-1 live; a fold before the last round is stored as
-``C_LAST - 1``: only "before" matters to the rules).
+``CL_LAST - 1``: only "before" matters to the rules).
 """
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ TERMINAL, STREET, DECISION = 0, 1, 2
 (N_KIND, N_PLAYER, N_FIRST, N_COUNT, N_STREET, N_INDEX, N_FACING, N_POSITION, N_LIVE,
  N_VEC) = range(10)
 N_NCOLS = 10
-T_CLASS, T_STREET, T_NODE = range(3)
+TC_CLASS, TC_STREET, TC_NODE = range(3)  # TC_: a column of a terminal
 N_TCOLS = 3
-C_LAST, C_ALLIN, C_FOLD0 = 0, 1, 2
+CL_LAST, CL_ALLIN, CL_FOLD0 = 0, 1, 2  # CL_: a column of a settlement class
 
 _TOKENS = ("f", "x", "c", "b", "r", "a")
 
@@ -105,7 +105,7 @@ class PublicTree:
 
     def street_terminals(self, s: int) -> tuple[int, int]:
         """Terminal numbers ``[lo, hi)`` whose payoffs are settled on abstraction street ``s``."""
-        col = self.terms[:, T_STREET]
+        col = self.terms[:, TC_STREET]
         return int(np.searchsorted(col, s, "left")), int(np.searchsorted(col, s, "right"))
 
     def counts(self) -> dict[str, int]:
@@ -307,9 +307,9 @@ def _lay_out(spec: DilemmaSpec, raw: list[dict], classes: dict[tuple, int]) -> P
 def class_text(tree: PublicTree, c: int) -> str:
     """A readable class: ``river showdown``, ``flop fold by P1``, ``turn all-in``..."""
     row = tree.classes[c]
-    folds = [p for p in range(tree.n_players) if row[C_FOLD0 + p] >= 0]
-    street = STREETS[int(row[C_LAST])]
+    folds = [p for p in range(tree.n_players) if row[CL_FOLD0 + p] >= 0]
+    street = STREETS[int(row[CL_LAST])]
     if tree.n_players - len(folds) == 1:
         return f"{street} fold by " + ", ".join(f"P{p}" for p in folds)
-    kind = "all-in" if row[C_ALLIN] else "showdown"
+    kind = "all-in" if row[CL_ALLIN] else "showdown"
     return f"{street} {kind}" + (" after folds by " + ", ".join(f"P{p}" for p in folds) if folds else "")
