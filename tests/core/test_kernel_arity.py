@@ -21,21 +21,17 @@ KERNEL_DECORATORS = {"kernel", "njit", "jit"}
 FOLD_VS_CHECK = ("the fold-vs-check kernels (and evaluator.strength.board_strengths, which "
                  "fold_vs_check/_deal.py calls) are being reworked for the cold start (issue 22); "
                  "group them with that work")
-CARDS = "the card-level solver's kernels: not grouped yet (the solvers outside cards/ are, 75c3772)"
+CARDS = ("the card-level solver's kernels are grouped (cards18s8) but for _payoffs; _mccfr3.walk keeps its arrays apart "
+         "because tests/solvers/test_card_solver3_turn.py calls it with them (the card tests stayed "
+         "unchanged in that work): group it with a one-line change to that test")
 LEAD = "the settlement's public batch kernels (settle_batch, settle_batch_serial): with issue 22"
 TODO = "not grouped yet (issue 18, item 4)"
-TERMINALS3 = ("the three-handed sorted terminals (merged in session 6 from three17s6, written "
-              "beside this test's arrival): to group into (reach, bands, scratch) tuples")
+TERMINALS3 = ("the three-handed sorted terminals are grouped (cards18s8); the pairs kernel, their check, "
+              "keeps its arrays apart because tests/solvers/test_card_terminals3.py calls it with them "
+              "(the card tests stayed unchanged in that work)")
 
 WIDE = {
-    "analysis/solvers/cards/_kernels3.py::_terminal_keep": (9, TERMINALS3),
     "analysis/solvers/cards/_kernels3.py::_terminal_pairs": (9, TERMINALS3),
-    "analysis/solvers/cards/_terminals3.py::_below": (10, TERMINALS3),
-    "analysis/solvers/cards/_terminals3.py::_from3": (13, TERMINALS3),
-    "analysis/solvers/cards/_terminals3.py::_bands": (13, TERMINALS3),
-    "analysis/solvers/cards/_terminals3.py::_by_card": (15, TERMINALS3),
-    "analysis/solvers/cards/_terminals3.py::_beaten_by": (22, TERMINALS3),
-    "analysis/solvers/cards/_terminals3.py::terminal_values_of": (9, TERMINALS3),
     "analysis/studies/fold_vs_check/_deal.py::relative_script": (10, FOLD_VS_CHECK),
     "analysis/studies/fold_vs_check/_kernels.py::_begin_deal": (9, FOLD_VS_CHECK),
     "analysis/studies/fold_vs_check/_kernels.py::backward_induction": (12, FOLD_VS_CHECK),
@@ -45,16 +41,6 @@ WIDE = {
     "analysis/studies/fold_vs_check/_kernels.py::train_cell": (10, FOLD_VS_CHECK),
     "analysis/studies/fold_vs_check/_play.py::play": (16, FOLD_VS_CHECK),
     "evaluator/strength.py::board_strengths": (11, FOLD_VS_CHECK),
-    "analysis/solvers/cards/_kernels3.py::_close": (11, CARDS),
-    "analysis/solvers/cards/_kernels3.py::_cross": (12, CARDS),
-    "analysis/solvers/cards/_kernels3.py::_side": (13, CARDS),
-    "analysis/solvers/cards/_kernels3.py::close_decision": (13, CARDS),
-    "analysis/solvers/cards/_kernels3.py::iterate": (10, CARDS),
-    "analysis/solvers/cards/_kernels3.py::root_values": (10, CARDS),
-    "analysis/solvers/cards/_mccfr3.py::_terminals_parallel": (11, TERMINALS3),
-    "analysis/solvers/cards/_mccfr3.py::_value_terminal": (11, TERMINALS3),
-    "analysis/solvers/cards/_mccfr3.py::iterate": (13, CARDS),
-    "analysis/solvers/cards/_mccfr3.py::root_values": (12, CARDS),
     "analysis/solvers/cards/_mccfr3.py::walk": (10, CARDS),
     "analysis/solvers/cards/_payoffs.py::_fill": (12, CARDS),
     "analysis/solvers/cards/_payoffs.py::settle_situations": (9, CARDS),
