@@ -21,7 +21,7 @@ KERNEL_DECORATORS = {"kernel", "njit", "jit"}
 FOLD_VS_CHECK = ("the fold-vs-check kernels (and evaluator.strength.board_strengths, which "
                  "fold_vs_check/_deal.py calls) are being reworked for the cold start (issue 22); "
                  "group them with that work")
-CARDS = ("the card-level solver's kernels are grouped (cards18s8) but for _payoffs; _mccfr3.walk keeps its arrays apart "
+CARDS = ("the card-level solver's kernels are grouped (cards18s8); _mccfr3.walk keeps its arrays apart "
          "because tests/solvers/test_card_solver3_turn.py calls it with them (the card tests stayed "
          "unchanged in that work): group it with a one-line change to that test")
 LEAD = "the settlement's public batch kernels (settle_batch, settle_batch_serial): with issue 22"
@@ -42,8 +42,6 @@ WIDE = {
     "analysis/studies/fold_vs_check/_play.py::play": (16, FOLD_VS_CHECK),
     "evaluator/strength.py::board_strengths": (11, FOLD_VS_CHECK),
     "analysis/solvers/cards/_mccfr3.py::walk": (10, CARDS),
-    "analysis/solvers/cards/_payoffs.py::_fill": (12, CARDS),
-    "analysis/solvers/cards/_payoffs.py::settle_situations": (9, CARDS),
     "analysis/dilemma/settlement/_kernel.py::settle_batch": (9, LEAD),
     "analysis/dilemma/settlement/_kernel.py::settle_batch_serial": (9, LEAD),
     "analysis/studies/_starting_hand_kernels.py::_multiway_chunk": (16, TODO),
