@@ -20,11 +20,6 @@ below ``o`` clear of ``o`` is a prefix sum of a per-holding row; clearing ``h``'
 the inner sum walks the inner holdings that hold one of them (at most 2 x 38). The last
 winner set is the total less the others. A terminal costs O(n x cards); the plain-pairs
 kernel (:func:`._kernels3._terminal_pairs`, O(n^2)) and the plain-Python reference check it.
-
-Kernel inputs: ``spot`` = (tree, hands, pay) and ``hands`` as in :mod:`._kernels3`; a prefix
-sum travels as ``sums`` = (row, cum, cc): a row over one player's holdings, its sums over the
-``P`` weakest (``cum[P]``) and per card over the ``i`` weakest holding it (``cc[c, i]``,
-:func:`_prefix`).
 """
 
 from __future__ import annotations
@@ -53,11 +48,9 @@ def _prefix(x, row, n, order, cardn, cardpos, cum, cc):
 
 
 @kernel
-def _below(x, a, b, p, sums, hands):
+def _below(x, a, b, p, row, cum, cc, before, pos, pairidx):
     """``row`` summed over player ``x``'s holdings at positions ``< p`` holding neither card ``a``
-    nor ``b`` (``a != b``; ``sums`` = (row, cum, cc))."""
-    row, cum, cc = sums
-    n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
+    nor ``b`` (``a != b``)."""
     s = cum[p] - cc[a, before[x, a, p]] - cc[b, before[x, b, p]]
     j = pairidx[x, a, b]
     if j >= 0 and pos[x, j] < p:
@@ -66,11 +59,9 @@ def _below(x, a, b, p, sums, hands):
 
 
 @kernel
-def _from3(x, p, h0, h1, d, sums, hands):
+def _from3(x, p, h0, h1, d, row, cum, cc, n, cardn, before, pos, pairidx):
     """``row`` summed over player ``x``'s holdings at positions ``>= p`` holding none of the cards
-    ``h0, h1, d`` (``d`` may repeat ``h0`` or ``h1``; ``sums`` = (row, cum, cc))."""
-    row, cum, cc = sums
-    n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
+    ``h0, h1, d`` (``d`` may repeat ``h0`` or ``h1``)."""
     m = n[x]
     s = cum[m] - cum[p]
     s -= cc[h0, cardn[x, h0]] - cc[h0, before[x, h0, p]]
@@ -103,15 +94,11 @@ def _advance(x, upto, at, row, order, hc, acc):
 
 
 @kernel
-def _bands(x, h0, h1, p1, p2, cuts, hands, out):
+def _bands(x, h0, h1, p1, p2, row, alo, ahi, atot, pos, pairidx, band, tot):
     """``band[k, c]``: ``row`` over player ``x``'s holdings with card ``c`` in band ``k`` (positions
-    ``< p1``, ``[p1, p2)``, ``>= p2``; ``alo``, ``ahi``: the per-card sums below ``p1`` and ``p2``,
-    ``atot`` over all), those touching ``h0`` or ``h1`` left out; ``tot[k]``: the band's sum over
-    holdings clear of both (each holding has two cards: half the per-card sums). ``cuts`` = (row,
-    alo, ahi, atot); ``out`` = (band, tot)."""
-    row, alo, ahi, atot = cuts
-    band, tot = out
-    n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
+    ``< p1``, ``[p1, p2)``, ``>= p2``; ``alo``, ``ahi``: the per-card sums below ``p1`` and ``p2``),
+    those touching ``h0`` or ``h1`` left out; ``tot[k]``: the band's sum over holdings clear of both
+    (each holding has two cards: half the per-card sums)."""
     n_cards = alo.shape[0]
     for c in range(n_cards):
         band[0, c] = alo[c]
@@ -133,11 +120,9 @@ def _bands(x, h0, h1, p1, p2, cuts, hands, out):
 
 
 @kernel
-def _by_card(x, y, hands, rx, ccy, ry, yt, ys):
+def _by_card(x, y, n, hc, order, lo, cardn, before, pos, pairidx, rx, ccy, ry, yt, ys):
     """``yt[c, o]``: ``r_x(o)`` times ``y``'s reach of the holdings with card ``c`` weaker than ``o``
-    and clear of it (0 when ``o`` holds ``c``); ``ys[c, P]``: its sum over ``x``'s positions ``>= P``
-    (``ccy``: ``y``'s per-card prefix sums of its reach ``ry``)."""
-    n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
+    and clear of it (0 when ``o`` holds ``c``); ``ys[c, P]``: its sum over ``x``'s positions ``>= P``."""
     m = n[x]
     for c in range(cardn.shape[1]):
         ys[c, m] = 0.0
@@ -165,17 +150,12 @@ def _by_card(x, y, hands, rx, ccy, ry, yt, ys):
 
 
 @kernel
-def _beaten_by(x, y, h0, h1, start, hands, side):
+def _beaten_by(x, y, h0, h1, start, n, order, hi, cardn, cardpos, before, pos, pairidx, rx, cumx, ccx, ry,
+               rowxy, cumxy, ccxy, yt, ys):
     """Pairs where ``x``'s holding (positions ``>= start``) beats ``y``'s, both clear of ``h``'s cards
     and of each other: ``sum_o r_x(o) * (y's reach below o clear of o)`` (``rowxy``) less the inner
     holdings with a card of ``h`` (``yt``, ``ys``; the outer holdings with ``h``'s other card walked),
-    plus ``h`` itself in ``y``'s range (taken off twice).
-
-    ``side`` = (rx, cumx, ccx, ry, rowxy, cumxy, ccxy, yt, ys): ``x``'s reach and its prefix sums
-    (:func:`_prefix`), ``y``'s reach, the coupled row and its prefix sums, and :func:`_by_card`'s
-    rows of ``y`` under ``x``."""
-    rx, cumx, ccx, ry, rowxy, cumxy, ccxy, yt, ys = side
-    n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
+    plus ``h`` itself in ``y``'s range (taken off twice)."""
     s = cumxy[n[x]] - cumxy[start]
     s -= ccxy[h0, cardn[x, h0]] - ccxy[h0, before[x, h0, start]]
     s -= ccxy[h1, cardn[x, h1]] - ccxy[h1, before[x, h1, start]]
@@ -190,7 +170,7 @@ def _beaten_by(x, y, h0, h1, start, hands, side):
     j = pairidx[y, h0, h1]
     if j >= 0 and ry[j] != 0.0:
         p = max(start, hi[y, x, j])
-        s += ry[j] * _from3(x, p, h0, h1, h0, (rx, cumx, ccx), hands)
+        s += ry[j] * _from3(x, p, h0, h1, h0, rx, cumx, ccx, n, cardn, before, pos, pairidx)
     return s
 
 
@@ -253,7 +233,11 @@ def terminal_values(v, trav, tree, hands, pay, reach, inv, out):
 @kernel
 def terminal_values_of(v, trav, spot, reach, inv, out, keep):
     """The same for the holdings ``h`` with ``keep[h]`` only (the others' values 0): a best response
-    measured on a sample of holdings costs in proportion."""
+    measured on a sample of holdings costs in proportion (``spot`` = (tree, hands, pay), as in
+    :mod:`._kernels3`).
+
+    The helpers below keep their arrays apart (issue 18's WIDE list says why): grouped into
+    tuples, a three-handed river step with three wide ranges measured about 9% slower."""
     tree, hands, pay = spot
     nodes = tree[0]
     n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
@@ -313,18 +297,15 @@ def terminal_values_of(v, trav, spot, reach, inv, out, keep):
             if coupled:
                 for o in range(nu):  # o times q's reach below o, clear of o
                     rus[o] = 0.0 if ru[o] == 0.0 else ru[o] * _below(
-                        q, hc[u, o, 0], hc[u, o, 1], lo[u, q, o], (rq, cum[1], cc[1]), hands)
+                        q, hc[u, o, 0], hc[u, o, 1], lo[u, q, o], rq, cum[1], cc[1], before, pos, pairidx)
                 for j in range(nq):
                     rqs[j] = 0.0 if rq[j] == 0.0 else rq[j] * _below(
-                        u, hc[q, j, 0], hc[q, j, 1], lo[q, u, j], (ru, cum[0], cc[0]), hands)
+                        u, hc[q, j, 0], hc[q, j, 1], lo[q, u, j], ru, cum[0], cc[0], before, pos, pairidx)
                 _prefix(u, rus, n, order, cardn, cardpos, cum[3], cc[3])
                 _prefix(q, rqs, n, order, cardn, cardpos, cum[4], cc[4])
-                _by_card(u, q, hands, ru, cc[1], rq, yt[0], ys[0])
-                _by_card(q, u, hands, rq, cc[0], ru, yt[1], ys[1])
+                _by_card(u, q, n, hc, order, lo, cardn, before, pos, pairidx, ru, cc[1], rq, yt[0], ys[0])
+                _by_card(q, u, n, hc, order, lo, cardn, before, pos, pairidx, rq, cc[0], ru, yt[1], ys[1])
             ku, kq = repu[g1], repq[g2]
-            both = (rs, cum[2], cc[2])
-            side_u = (ru, cum[0], cc[0], rq, rus, cum[3], cc[3], yt[0], ys[0])
-            side_q = (rq, cum[1], cc[1], ru, rqs, cum[4], cc[4], yt[1], ys[1])
             acc[:] = 0.0
             _advance(u, nu, 0, ru, order, hc, acc[2])
             _advance(q, nq, 0, rq, order, hc, acc[5])
@@ -340,17 +321,17 @@ def terminal_values_of(v, trav, spot, reach, inv, out, keep):
                 at[1] = _advance(u, hu, at[1], ru, order, hc, acc[1])
                 at[2] = _advance(q, lq, at[2], rq, order, hc, acc[3])
                 at[3] = _advance(q, hq, at[3], rq, order, hc, acc[4])
-                _bands(u, h0, h1, lu, hu, (ru, acc[0], acc[1], acc[2]), hands, (ub, ut))
-                _bands(q, h0, h1, lq, hq, (rq, acc[3], acc[4], acc[5]), hands, (qb, qt))
+                _bands(u, h0, h1, lu, hu, ru, acc[0], acc[1], acc[2], pos, pairidx, ub, ut)
+                _bands(q, h0, h1, lq, hq, rq, acc[3], acc[4], acc[5], pos, pairidx, qb, qt)
                 for c in range(n_cards):  # band 3: all of them
                     ub[3, c] = ub[0, c] + ub[1, c] + ub[2, c]
                     qb[3, c] = qb[0, c] + qb[1, c] + qb[2, c]
                 ut[3] = ut[0] + ut[1] + ut[2]
                 qt[3] = qt[0] + qt[1] + qt[2]
                 # the same holding in both ranges (q's positions), per band
-                same[3] = _below(q, h0, h1, nq, both, hands)
-                same[0] = _below(q, h0, h1, lq, both, hands)
-                same[1] = _below(q, h0, h1, hq, both, hands) - same[0]
+                same[3] = _below(q, h0, h1, nq, rs, cum[2], cc[2], before, pos, pairidx)
+                same[0] = _below(q, h0, h1, lq, rs, cum[2], cc[2], before, pos, pairidx)
+                same[1] = _below(q, h0, h1, hq, rs, cum[2], cc[2], before, pos, pairidx) - same[0]
                 same[2] = same[3] - same[0] - same[1]
                 # pairs of holdings in bands (x of u, y of q): products less shared cards, the ones needed
                 for i in range(n_need):
@@ -365,8 +346,10 @@ def terminal_values_of(v, trav, spot, reach, inv, out, keep):
                 x = 0.0
                 if t_live and u_live and q_live:
                     mt, mtu, mtq, mtuq = m[B, B], m[E, B], m[B, E], m[E, E]
-                    mu = _beaten_by(u, q, h0, h1, hu, hands, side_u)
-                    mq = _beaten_by(q, u, h0, h1, hq, hands, side_q)
+                    mu = _beaten_by(u, q, h0, h1, hu, n, order, hi, cardn, cardpos, before, pos, pairidx, ru,
+                                    cum[0], cc[0], rq, rus, cum[3], cc[3], yt[0], ys[0])
+                    mq = _beaten_by(q, u, h0, h1, hq, n, order, hi, cardn, cardpos, before, pos, pairidx, rq,
+                                    cum[1], cc[1], ru, rqs, cum[4], cc[4], yt[1], ys[1])
                     muq = total - mt - mtu - mtq - mtuq - mu - mq
                     x = (mt * tt[bt, a, ku, kq] + mtu * tt[bt | bu, a, ku, kq] + mtq * tt[bt | bq, a, ku, kq]
                          + mtuq * tt[7, a, ku, kq] + mu * tt[bu, a, ku, kq] + mq * tt[bq, a, ku, kq]
@@ -376,8 +359,10 @@ def terminal_values_of(v, trav, spot, reach, inv, out, keep):
                 elif t_live and q_live:
                     x = m[3, B] * tt[bt, a, ku, kq] + m[3, E] * tt[bt | bq, a, ku, kq] + m[3, A] * tt[bq, a, ku, kq]
                 elif u_live and q_live:
-                    mu = _beaten_by(u, q, h0, h1, 0, hands, side_u)
-                    mq = _beaten_by(q, u, h0, h1, 0, hands, side_q)
+                    mu = _beaten_by(u, q, h0, h1, 0, n, order, hi, cardn, cardpos, before, pos, pairidx, ru,
+                                    cum[0], cc[0], rq, rus, cum[3], cc[3], yt[0], ys[0])
+                    mq = _beaten_by(q, u, h0, h1, 0, n, order, hi, cardn, cardpos, before, pos, pairidx, rq,
+                                    cum[1], cc[1], ru, rqs, cum[4], cc[4], yt[1], ys[1])
                     x = mu * tt[bu, a, ku, kq] + mq * tt[bq, a, ku, kq] + (total - mu - mq) * tt[bu | bq, a, ku, kq]
                 else:
                     x = total * tt[live, a, ku, kq]
