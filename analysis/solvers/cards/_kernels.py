@@ -46,6 +46,24 @@ suits swapped (exact: the strategies above it stay symmetric). Below a task's
 root, a dealt card that a swap fixing the cards dealt so far maps to a lower card
 is skipped the same way (``ISO``; postflop-solver does so at every chance node):
 the lower card's values, permuted, stand in for its.
+
+Kernel inputs (tuples, one numba type each; the solver's ``_args`` packs them):
+
+- ``tree``: the spot's arrays (:meth:`CardSolver._tree_args`): ``tree[0]`` nodes,
+  ``tree[1:4]`` = (hands, same, n_hands), ``tree[4:8]`` the showdown orders (count,
+  holding, score, cards), ``tree[8:13]`` Dilemma's (hclass, fold_tab, showdown_tab,
+  fold_groups, showdown_groups), ``tree[13]`` the suit swaps' holding permutations,
+  ``tree[14:17]`` the sweep positions (:mod:`._sweeps`).
+- ``cfr`` = (regrets, sums, iopts, coefs): the solve's state, a float32 row per player of
+  cumulative regrets and of strategy sums, and this call's settings (``O_*`` ints, ``C_*``
+  floats, both written by the kernels: the traverser, the mode, the DCFR discounts).
+- ``bufs`` = (reach, acc, vals, strat, opened, minus, acc2, vals2, work): one set of a
+  walk's per-depth buffers (see above; ``minus`` the per-card sums of the fold terminals,
+  ``work`` the sweeps' prefix sums, ``acc2``/``vals2`` the average strategy's in
+  ``MODE_BR_EV``); ``pool``: the same nine arrays with a leading axis of buffer sets.
+- ``subtrees`` = (tasks, iso, task_vals, chance_reach): the task subtrees' roots, their
+  isomorphism (see :func:`_run_tasks`), their value rows (float64[layers, tasks, H]) and the
+  opponent's reach at their chance nodes (float64[tasks, H]).
 """
 
 from __future__ import annotations
@@ -142,8 +160,10 @@ def _dealt_bits(nodes, v):
 
 
 @kernel
-def fold_value(nodes, v, hands, same, n_hands, trav, reach, coefs, minus, out):
-    """Counterfactual values of the traverser's holdings at fold terminal ``v``."""
+def fold_value(nodes, v, tree, trav, reach, coefs, minus, out):
+    """Counterfactual values of the traverser's holdings at fold terminal ``v`` (``minus``:
+    float64[cards] scratch for the opponent's per-card reach)."""
+    hands, same, n_hands = tree[1], tree[2], tree[3]
     opp = 1 - trav
     pay = (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS]
     if nodes[v, PLAYER] == trav:
@@ -309,8 +329,8 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, scratch, out):
     out[:] = 0.0
     if n_groups == 1:
         prefix_sums(tree[15][opp, b], ho, no, tree[16][opp, b], reach, work)
-        _one_group_showdown(tab, groups[k], nt, no, ht, ct, tc, same[trav], reach, tree[14][trav, b],
-                            tree[16][opp, b], work, inv, out)
+        _one_group_showdown(tab, groups[k], (nt, ht, ct, tc, same[trav], tree[14][trav, b]),
+                            (no, reach, tree[16][opp, b], work), inv, out)
         return
     # wins: opponent holdings strictly weaker
     for g in range(n_groups):
@@ -351,10 +371,17 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, scratch, out):
 
 
 @kernel(inline=True)
-def _one_group_showdown(tab, rep, nt, no, ht, ct, tc, same, reach, idx, ends, work, inv, out):
+def _one_group_showdown(tab, rep, mine, theirs, inv, out):
     """:func:`dilemma_showdown_value` when every opponent class pays alike (class ``rep``): the
     win, tie and loss terms from the prefix sums in ``work`` (:func:`._sweeps.prefix_sums`),
-    the tie's (against every compatible holding) at the per-card totals (``ends``)."""
+    the tie's (against every compatible holding) at the per-card totals (``ends``).
+
+    ``mine`` = (nt, ht, ct, tc, same, idx): the traverser's count of holdings clear of the
+    board, those holdings and their cards by strength, its classes, the opponent's identical
+    holding of each of its holdings, and their sweep positions; ``theirs`` = (no, reach,
+    ends, work): the opponent's count, reach, per-card end positions and prefix sums."""
+    nt, ht, ct, tc, same, idx = mine
+    no, reach, ends, work = theirs
     gu, gd, pu, pd = work[G_UP], work[G_DN], work[P_UP], work[P_DN]
     all_total = pu[no]
     for i in range(nt):
@@ -393,8 +420,9 @@ def _deposit(nodes, u, d, tree, trav, acc, vals):
 
 
 @kernel
-def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
+def _close(nodes, u, d, tree, cfr, bufs):
     """Finish the open node ``u`` at depth ``d``: its value from its children's, and the updates."""
+    regrets, sums, iopts, coefs = cfr
     n_hands = tree[3]
     _, acc, vals, strat, _, _, acc2, vals2, _ = bufs
     trav = iopts[O_TRAV]
@@ -404,7 +432,7 @@ def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
     k = nodes[u, COUNT]
     v = vals[d]
     if mode == MODE_BR_EV:  # the average-strategy values beside the best response's
-        _close_ev(nodes, u, d, n, trav, sums, strat, acc2, vals2)
+        _close_ev(nodes, u, d, n, trav, sums, bufs)
         _deposit(nodes, u, d, tree, trav, acc2, vals2)
     if kind == CHANCE:
         for h in range(n):
@@ -461,9 +489,11 @@ def _close(nodes, u, d, tree, regrets, sums, bufs, iopts, coefs):
 
 
 @kernel
-def _close_ev(nodes, u, d, n, trav, sums, strat, acc, vals):
-    """:func:`_close`'s average-strategy (``MODE_EV``) value of node ``u`` from ``acc[d]`` into
-    ``vals[d]``, the same operations in the same order (bit-identical to an EV traversal)."""
+def _close_ev(nodes, u, d, n, trav, sums, bufs):
+    """:func:`_close`'s average-strategy (``MODE_EV``) value of node ``u`` from ``acc2[d]`` into
+    ``vals2[d]`` (of ``bufs``), the same operations in the same order (bit-identical to an EV
+    traversal)."""
+    _, _, _, strat, _, _, acc, vals, _ = bufs
     kind = nodes[u, KIND]
     k = nodes[u, COUNT]
     v = vals[d]
@@ -519,17 +549,19 @@ def _child_reach(nodes, v, d, u, tree, bufs, iopts):
 
 
 @kernel
-def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, task_vals, chance_reach):
+def walk(tree, cfr, bufs, root, reach0, top, values, subtrees):
     """Traverse the subtree at ``root`` (opponent reach ``reach0``); the root's values end in ``bufs[2][0]``.
 
     With ``top``, the chance nodes that own tasks are leaves: their values are the
     sums of ``task_vals[0]`` rows (``values``), or their reach is stored in
-    ``chance_reach`` (``values`` false: a forward pass only). In ``MODE_BR_EV`` the
+    ``chance_reach`` (``values`` false: a forward pass only; both in ``subtrees``). In ``MODE_BR_EV`` the
     best response's values run in ``acc``/``vals`` (``task_vals[0]``) and the average
     strategy's beside them in ``acc2``/``vals2`` (``task_vals[1]``): one walk, terminals
     evaluated once (the opponent's reach is the same in both).
     """
-    nodes, hands, same, n_hands = tree[0], tree[1], tree[2], tree[3]
+    nodes, n_hands = tree[0], tree[3]
+    regrets, sums, iopts, coefs = cfr
+    _, _, task_vals, chance_reach = subtrees
     reach, acc, vals, strat, opened, minus, acc2, vals2, work = bufs
     trav = iopts[O_TRAV]
     opp = 1 - trav
@@ -548,7 +580,7 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
         while n_open > d:
             n_open -= 1
             if values:
-                _close(nodes, opened[n_open], n_open, tree, regrets, sums, bufs, iopts, coefs)
+                _close(nodes, opened[n_open], n_open, tree, cfr, bufs)
         if d > 0:
             if nodes[v, ISO] < 0:  # mirrors a sibling that stands in for it (see _deposit)
                 v = nodes[v, END]
@@ -563,7 +595,7 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
                     else:
                         dilemma_showdown_value(nodes, v, tree, trav, reach[d], coefs, (minus, work), vals[d])
                 elif kind == FOLD:
-                    fold_value(nodes, v, hands, same, n_hands, trav, reach[d], coefs, minus[0], vals[d])
+                    fold_value(nodes, v, tree, trav, reach[d], coefs, minus[0], vals[d])
                 else:
                     showdown_value(nodes, v, tree, trav, reach[d], coefs, work, vals[d])
                 _deposit(nodes, v, d, tree, trav, acc, vals)
@@ -612,13 +644,15 @@ def walk(tree, regrets, sums, bufs, root, reach0, iopts, coefs, top, values, tas
     while n_open > 0:
         n_open -= 1
         if values:
-            _close(nodes, opened[n_open], n_open, tree, regrets, sums, bufs, iopts, coefs)
+            _close(nodes, opened[n_open], n_open, tree, cfr, bufs)
 
 
 @kernel
-def _run_set(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach, c):
+def _run_set(tree, cfr, pool, subtrees, c):
     """Walk the tasks of buffer set ``c`` (tasks ``work[c::n_sets]``), each into its ``task_vals`` row."""
     nodes, hands, n_hands = tree[0], tree[1], tree[3]
+    _, _, iopts, _ = cfr
+    tasks, iso, task_vals, chance_reach = subtrees
     task_parent, work = iso[0], iso[1]
     n_sets = pool[0].shape[0]
     trav = iopts[O_TRAV]
@@ -639,7 +673,7 @@ def _run_set(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, cha
                 reach0[h] = 0.0
             else:
                 reach0[h] = src[h] * inv
-        walk(tree, regrets, sums, bufs, r, reach0, iopts, coefs, False, True, task_vals, chance_reach)
+        walk(tree, cfr, bufs, r, reach0, False, True, subtrees)
         for h in range(n_hands[trav]):
             task_vals[0, t, h] = bufs[2][0, h]
         if dual:
@@ -648,7 +682,7 @@ def _run_set(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, cha
 
 
 @kernel(parallel=True)
-def _run_tasks(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach):
+def _run_tasks(tree, cfr, pool, subtrees):
     """Walk every task subtree that is not isomorphic to another (threads over buffer sets, each
     task's row written by one thread), then fill the isomorphic ones by permuting holdings.
 
@@ -657,12 +691,16 @@ def _run_tasks(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, c
     permutation of each swap (``perm[k, p, h]``: the index of holding ``h`` with the suits swapped).
     """
     n_hands = tree[3]
+    regrets, sums, iopts, coefs = cfr
+    tasks, iso, task_vals, chance_reach = subtrees
     iso_ref, iso_swap, perm = iso[2], iso[3], iso[4]
     n_sets = pool[0].shape[0]
     trav = iopts[O_TRAV]
     for c in prange(n_sets):  # callers set numba's parallel chunk size to 1 (see CardSolver)
-        _run_set(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach,
-                 np.int64(c))  # a prange index is unsigned in the parallel body: one signature
+        # a prange index is unsigned in the parallel body: np.int64, one signature; the tuples are
+        # packed in the body (numba's parallel wrapper takes no tuple holding a tuple, and no
+        # argument named ``sched``: it has one of its own)
+        _run_set(tree, (regrets, sums, iopts, coefs), pool, (tasks, iso, task_vals, chance_reach), np.int64(c))
     for t in range(tasks.shape[0]):
         ref = iso_ref[t]
         if ref >= 0:
@@ -673,57 +711,57 @@ def _run_tasks(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, c
 
 
 @kernel
-def traverse(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals, chance_reach):
-    """One full traversal for ``iopts[O_TRAV]`` in ``iopts[O_MODE]``; returns the root value row."""
+def traverse(tree, cfr, pool, subtrees, weights):
+    """One full traversal for ``iopts[O_TRAV]`` in ``iopts[O_MODE]``; returns the root value row
+    (``weights``: float64[2, H], each player's weight of each of its holdings)."""
+    _, _, iopts, _ = cfr
     trav = iopts[O_TRAV]
     bufs0 = (pool[0][0], pool[1][0], pool[2][0], pool[3][0], pool[4][0], pool[5][0], pool[6][0], pool[7][0],
              pool[8][0])
     reach0 = weights[1 - trav]
+    tasks, _, _, _ = subtrees
     if tasks.shape[0] > 0:
-        walk(tree, regrets, sums, bufs0, 0, reach0, iopts, coefs, True, False, task_vals, chance_reach)
-        _run_tasks(tree, regrets, sums, pool, tasks, iso, iopts, coefs, task_vals, chance_reach)
-    walk(tree, regrets, sums, bufs0, 0, reach0, iopts, coefs, True, True, task_vals, chance_reach)
+        walk(tree, cfr, bufs0, 0, reach0, True, False, subtrees)
+        _run_tasks(tree, cfr, pool, subtrees)
+    walk(tree, cfr, bufs0, 0, reach0, True, True, subtrees)
     return bufs0[2][0]
 
 
 @kernel
-def iterate(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals, chance_reach,
-            first, count):
+def iterate(tree, cfr, pool, subtrees, weights, first, count):
     """Run iterations ``first .. first + count - 1`` (0-based) of the method in ``iopts``."""
+    _, _, iopts, coefs = cfr
     iopts[O_MODE] = MODE_CFR
     for t in range(first, first + count):
         dcfr_coefs(t, coefs)
         for trav in range(2):
             iopts[O_TRAV] = trav
-            traverse(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals,
-                     chance_reach)
+            traverse(tree, cfr, pool, subtrees, weights)
 
 
 @kernel
-def root_values(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals, chance_reach,
-                mode, out):
+def root_values(tree, cfr, pool, subtrees, weights, mode, out):
     """Root value rows of both players under the average strategy (EV) or best responses (BR)."""
+    _, _, iopts, _ = cfr
     iopts[O_MODE] = mode
     for trav in range(2):
         iopts[O_TRAV] = trav
-        row = traverse(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals,
-                       chance_reach)
+        row = traverse(tree, cfr, pool, subtrees, weights)
         for h in range(out.shape[1]):
             out[trav, h] = row[h]
 
 
 @kernel
-def check_values(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals, chance_reach,
-                 best, average):
+def check_values(tree, cfr, pool, subtrees, weights, best, average):
     """Both players' root value rows under best responses (``best``) and the average strategies
     (``average``) in one walk per player (``MODE_BR_EV``): the rows of ``root_values`` in
     ``MODE_BR`` and ``MODE_EV``, bit for bit, for about half the work. Needs ``task_vals`` with
     two layers and ``pool``'s ``acc2``/``vals2`` sized like ``acc``/``vals``."""
+    _, _, iopts, _ = cfr
     iopts[O_MODE] = MODE_BR_EV
     for trav in range(2):
         iopts[O_TRAV] = trav
-        row = traverse(tree, regrets, sums, pool, tasks, iso, weights, iopts, coefs, task_vals,
-                       chance_reach)
+        row = traverse(tree, cfr, pool, subtrees, weights)
         for h in range(best.shape[1]):
             best[trav, h] = row[h]
             average[trav, h] = pool[7][0, 0, h]

@@ -26,6 +26,22 @@ the exact value.
 Numbers do not depend on the thread count: each terminal is one task writing its
 own row (in parallel only when terminals are large, :data:`PARALLEL_PAIRS`), and
 everything else is serial.
+
+Kernel inputs (tuples, one numba type each):
+
+- ``tree`` = (nodes, children, terminals, decisions): the expanded tree (:mod:`.tree3`).
+- ``hands`` = (n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx): the
+  holding arrays of :func:`.multiway.board_hands` (each player's count of holdings, their
+  cards, classes and strengths, the holdings by strength and each one's position, the strength
+  band edges in each other player's order, per card the holdings holding it, their positions
+  and how many come before a position, and the holding index of each pair of cards).
+- ``spot`` = (tree, hands, pay): what a terminal's values read (``pay``: the payoff tables,
+  ``pay[s, p, winners, class of 0, of 1, of 2]``).
+- ``cfr`` = (regrets, sums, iopts, coefs): each player's cumulative regrets and strategy sums
+  and this call's settings (``O_*`` ints, the ``C_*`` floats of :mod:`._kernels`).
+- ``work`` = (strat, reach, vals): every decision's strategy (per player, laid out like the
+  regrets), every node's reach (float64[nodes, 3, H]) and the traverser's values
+  (float64[nodes, H]).
 """
 
 from __future__ import annotations
@@ -115,10 +131,13 @@ def reach_decision(v, nodes, children, n, strat, reach):
 
 
 @kernel
-def _side(x, y, q, P, pos, before, pairidx, cls, group, rq, cum, cardcum, acc):
+def _side(x, y, q, P, inner, acc):
     """``acc[g]``: ``q``'s reach of group ``g`` in sorted positions ``< P`` touching neither card
     ``x`` nor ``y`` (one player's part of a prefix sum: per-card sums taken off, the holding
-    ``xy`` itself added back)."""
+    ``xy`` itself added back). ``inner`` = (pos, before, pairidx, cls, group, rq, cum, cardcum):
+    the holding arrays' four, the group of each of ``q``'s classes, ``q``'s reach and its prefix
+    sums per group (``cum[g, P]``) and per card and group (``cardcum[c, g, i]``)."""
+    pos, before, pairidx, cls, group, rq, cum, cardcum = inner
     jx, jy = before[q, x, P], before[q, y, P]
     for gi in range(acc.shape[0]):
         acc[gi] = cum[gi, P] - cardcum[x, gi, jx] - cardcum[y, gi, jy]
@@ -128,9 +147,10 @@ def _side(x, y, q, P, pos, before, pairidx, cls, group, rq, cum, cardcum, acc):
 
 
 @kernel
-def _cross(h0, h1, o0, o1, q, P, pos, pairidx, cls, group, rq, acc):
+def _cross(h0, h1, o0, o1, q, P, inner, acc):
     """Add to ``acc`` ``q``'s reach (positions ``< P``) of the holdings made of a card of ``h`` and
-    one of ``o`` (taken off twice by the two players' parts)."""
+    one of ``o`` (taken off twice by the two players' parts; ``inner`` as :func:`_side`'s)."""
+    pos, _, pairidx, cls, group, rq, _, _ = inner
     for x in (h0, h1):
         for y in (o0, o1):
             j = pairidx[q, x, y]
@@ -148,19 +168,20 @@ def _pair_cost(n, live, trav, u, q):
 @kernel
 def _terminal(v, trav, tree, hands, pay, reach, inv, out):
     """Counterfactual values of ``trav``'s holdings at terminal ``v``."""
-    _terminal_keep(v, trav, tree, hands, pay, reach, inv, out, np.ones(hands[0][trav], np.bool_))
+    _terminal_keep(v, trav, (tree, hands, pay), reach, inv, out, np.ones(hands[0][trav], np.bool_))
 
 
 @kernel
-def _terminal_keep(v, trav, tree, hands, pay, reach, inv, out, keep):
+def _terminal_keep(v, trav, spot, reach, inv, out, keep):
     """The same for the holdings with ``keep[h]`` (the others 0): by pairs of holdings when a range
     is narrow (:data:`PAIRS_BELOW`), else by strength bands (O(n x cards))."""
+    tree, hands, pay = spot
     n = hands[0]
     nu, nq = n[(trav + 1) % 3], n[(trav + 2) % 3]
     if n[trav] * (min(nu, nq) - PAIRS_BELOW) <= PAIRS_SETUP * (nu + nq):
         _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep)
     else:
-        terminal_values_of(v, trav, tree, hands, pay, reach, inv, out, keep)
+        terminal_values_of(v, trav, spot, reach, inv, out, keep)
 
 
 @kernel
@@ -192,6 +213,7 @@ def _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep):
             for g in range(ng):
                 cardcum[c, g, i + 1] = cardcum[c, g, i]
             cardcum[c, group[cls[q, j]], i + 1] += rq[j]
+    inner = (pos, before, pairidx, cls, group, rq, cum, cardcum)
     t_live, u_live, q_live = (live >> trav) & 1, (live >> u) & 1, (live >> q) & 1
     bt, bu, bq = 1 << trav, 1 << u, 1 << q
     strength = q_live and (t_live or u_live)  # q's holding is compared with the best of h and o
@@ -202,12 +224,10 @@ def _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep):
     o_hi = np.zeros((no, ng))
     for o in range(no):
         if ru[o] != 0.0:
-            _side(hc[u, o, 0], hc[u, o, 1], q, nq, pos, before, pairidx, cls, group, rq, cum, cardcum, o_tot[o])
+            _side(hc[u, o, 0], hc[u, o, 1], q, nq, inner, o_tot[o])
             if strength and u_live:
-                _side(hc[u, o, 0], hc[u, o, 1], q, lo[u, q, o], pos, before, pairidx, cls, group, rq, cum,
-                      cardcum, o_lo[o])
-                _side(hc[u, o, 0], hc[u, o, 1], q, hi[u, q, o], pos, before, pairidx, cls, group, rq, cum,
-                      cardcum, o_hi[o])
+                _side(hc[u, o, 0], hc[u, o, 1], q, lo[u, q, o], inner, o_lo[o])
+                _side(hc[u, o, 0], hc[u, o, 1], q, hi[u, q, o], inner, o_hi[o])
     h_tot = np.zeros(ng)
     h_lo = np.zeros(ng)
     h_hi = np.zeros(ng)
@@ -220,10 +240,10 @@ def _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep):
             continue
         a = cls[trav, h]
         h0, h1 = hc[trav, h, 0], hc[trav, h, 1]
-        _side(h0, h1, q, nq, pos, before, pairidx, cls, group, rq, cum, cardcum, h_tot)
+        _side(h0, h1, q, nq, inner, h_tot)
         if strength and t_live:
-            _side(h0, h1, q, lo[trav, q, h], pos, before, pairidx, cls, group, rq, cum, cardcum, h_lo)
-            _side(h0, h1, q, hi[trav, q, h], pos, before, pairidx, cls, group, rq, cum, cardcum, h_hi)
+            _side(h0, h1, q, lo[trav, q, h], inner, h_lo)
+            _side(h0, h1, q, hi[trav, q, h], inner, h_hi)
         x = 0.0
         for o in range(no):
             r = ru[o]
@@ -236,7 +256,7 @@ def _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep):
             # q's holdings touching none of h, o: h's part + o's part - all of q + the cross pairs
             for gi in range(ng):
                 tot[gi] = h_tot[gi] + o_tot[o, gi] - cum[gi, nq]
-            _cross(h0, h1, o0, o1, q, nq, pos, pairidx, cls, group, rq, tot)
+            _cross(h0, h1, o0, o1, q, nq, inner, tot)
             g = 0.0
             if strength:
                 # the best of h and o still in: who holds it, and the winners among them
@@ -249,20 +269,20 @@ def _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep):
                     w = bt if top_h else bu
                 if top_h:  # h's thresholds: h's part is ready, o's is read at them
                     plo, phi = lo[trav, q, h], hi[trav, q, h]
-                    _side(o0, o1, q, plo, pos, before, pairidx, cls, group, rq, cum, cardcum, below_lo)
-                    _side(o0, o1, q, phi, pos, before, pairidx, cls, group, rq, cum, cardcum, below_hi)
+                    _side(o0, o1, q, plo, inner, below_lo)
+                    _side(o0, o1, q, phi, inner, below_hi)
                     for gi in range(ng):
                         below_lo[gi] += h_lo[gi] - cum[gi, plo]
                         below_hi[gi] += h_hi[gi] - cum[gi, phi]
                 else:
                     plo, phi = lo[u, q, o], hi[u, q, o]
-                    _side(h0, h1, q, plo, pos, before, pairidx, cls, group, rq, cum, cardcum, below_lo)
-                    _side(h0, h1, q, phi, pos, before, pairidx, cls, group, rq, cum, cardcum, below_hi)
+                    _side(h0, h1, q, plo, inner, below_lo)
+                    _side(h0, h1, q, phi, inner, below_hi)
                     for gi in range(ng):
                         below_lo[gi] += o_lo[o, gi] - cum[gi, plo]
                         below_hi[gi] += o_hi[o, gi] - cum[gi, phi]
-                _cross(h0, h1, o0, o1, q, plo, pos, pairidx, cls, group, rq, below_lo)
-                _cross(h0, h1, o0, o1, q, phi, pos, pairidx, cls, group, rq, below_hi)
+                _cross(h0, h1, o0, o1, q, plo, inner, below_lo)
+                _cross(h0, h1, o0, o1, q, phi, inner, below_hi)
                 for gi in range(ng):
                     k = rep[gi]
                     g += (below_lo[gi] * tt[w, a, b, k] + (below_hi[gi] - below_lo[gi]) * tt[w | bq, a, b, k]
@@ -306,20 +326,24 @@ def _terminals(trav, tree, hands, pay, reach, inv, vals, parallel_pairs):
 
 
 @kernel
-def _close(tree, n, trav, mode, method, regrets, sums, strat, coefs, vals, reach):
+def _close(tree, n, cfr, work):
     """Decisions bottom-up: values from the children's; the traverser's updates (CFR) or best response."""
     decisions = tree[3]
     for i in range(decisions.shape[0] - 1, -1, -1):
-        close_decision(decisions[i], tree, n, trav, mode, method, regrets, sums, strat, coefs, vals, reach, False)
+        close_decision(decisions[i], tree, n, cfr, work)
 
 
 @kernel
-def close_decision(v, tree, n, trav, mode, method, regrets, sums, strat, coefs, vals, reach, by_reach):
+def close_decision(v, tree, n, cfr, work):
     """Decision ``v``'s values from its children's: summed over another player's actions, the
     traverser's best response (BR) or its strategy's mix, then its regret and sum updates (CFR;
-    ``by_reach``: the strategy sum weighted by the traverser's reach of ``v``, ``reach[v, trav]``,
-    as sampled walks need: an unreached node's current strategy is noise)."""
+    ``iopts[O_REACH_AVERAGE]``: the strategy sum weighted by the traverser's reach of ``v``,
+    ``reach[v, trav]``, as sampled walks need: an unreached node's current strategy is noise)."""
     nodes, children = tree[0], tree[1]
+    regrets, sums, iopts, coefs = cfr
+    strat, reach, vals = work
+    trav, mode, method = iopts[O_TRAV], iopts[O_MODE], iopts[O_METHOD]
+    by_reach = iopts[O_REACH_AVERAGE] != 0
     m = n[trav]
     p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
     for h in range(m):
@@ -367,38 +391,44 @@ def close_decision(v, tree, n, trav, mode, method, regrets, sums, strat, coefs, 
 
 
 @kernel
-def traverse(tree, hands, pay, weights, state, work, iopts, coefs):
-    """One traversal for ``iopts[O_TRAV]`` in ``iopts[O_MODE]``; the root's value row is ``vals[0]``."""
-    regrets, sums = state
+def traverse(spot, weights, cfr, work):
+    """One traversal for ``iopts[O_TRAV]`` in ``iopts[O_MODE]``; the root's value row is ``vals[0]``
+    (``weights``: float64[3, H], each player's weight of each of its holdings)."""
+    tree, hands, pay = spot
+    regrets, sums, iopts, coefs = cfr
     strat, reach, vals = work
     n = hands[0]
     trav, mode = iopts[O_TRAV], iopts[O_MODE]
     _strategies(tree, n, regrets, sums, mode, strat)
     _reach(tree, n, weights, strat, reach)
     _terminals(trav, tree, hands, pay, reach, coefs[C_INV_PAIRS], vals, iopts[O_PARALLEL_PAIRS])
-    _close(tree, n, trav, mode, iopts[O_METHOD], regrets, sums, strat, coefs, vals, reach)
+    _close(tree, n, cfr, work)
 
 
 @kernel
-def iterate(tree, hands, pay, weights, state, work, iopts, coefs, first, count):
+def iterate(spot, weights, cfr, work, first, count):
     """Run iterations ``first .. first + count - 1`` (0-based), updates alternating over the players."""
+    _, _, iopts, coefs = cfr
     iopts[O_MODE] = MODE_CFR
     for t in range(first, first + count):
         dcfr_coefs(t, coefs)
         for trav in range(3):
             iopts[O_TRAV] = trav
-            traverse(tree, hands, pay, weights, state, work, iopts, coefs)
+            traverse(spot, weights, cfr, work)
 
 
 @kernel
-def root_values(tree, hands, pay, weights, state, work, iopts, coefs, mode, out):
+def root_values(spot, weights, cfr, work, mode, out):
     """Every player's root value row under the average strategies (EV) or its best response (BR)."""
+    _, _, iopts, _ = cfr
+    _, hands, _ = spot
+    n = hands[0]
     iopts[O_MODE] = mode
-    vals = work[2]
+    _, _, vals = work
     for trav in range(3):
         iopts[O_TRAV] = trav
-        traverse(tree, hands, pay, weights, state, work, iopts, coefs)
-        for h in range(hands[0][trav]):
+        traverse(spot, weights, cfr, work)
+        for h in range(n[trav]):
             out[trav, h] = vals[0, h]
 
 

@@ -21,6 +21,12 @@ payoff table (index ``i``), turn fold ends with the turn's (index ``C``).
 Draws are counter-based (:mod:`analysis.core.rng`): the card of iteration ``t`` and traverser
 ``p`` is a function of the key, ``t`` and ``p`` alone, so the numbers do not depend on how the
 iterations are batched or on the thread count (terminals run in parallel, one task each).
+
+Kernel inputs: ``spot``, ``cfr`` and ``work`` as in :mod:`._kernels3` (here ``spot`` = (tree,
+hands, pay) with the turn tree's five arrays, every river card's holding arrays and every
+payoff table: see :func:`walk`); ``chance`` = (alive, factors, keep, pidx) (see :func:`walk`);
+``draws`` = (key, per_walk): the key of the river-card draws and the cards drawn per walk.
+:func:`walk` keeps its arrays apart (tests call it with a copy of the state).
 """
 
 from __future__ import annotations
@@ -33,10 +39,8 @@ from evaluator.jit import kernel
 
 from ._kernels import C_INV_PAIRS, MODE_CFR, dcfr_coefs
 from ._kernels3 import (
-    O_METHOD,
     O_MODE,
     O_PARALLEL_PAIRS,
-    O_REACH_AVERAGE,
     O_TRAV,
     _terminal_keep,
     close_decision,
@@ -58,24 +62,28 @@ def _card_hands(hands, i):
 
 
 @kernel
-def _value_terminal(v, trav, tree, hands, pay, pidx, alive, keep, reach, inv, out):
+def _value_terminal(v, trav, spot, chance, reach, inv, out):
     """Terminal ``v``'s values of ``trav``'s holdings: with its river card's arrays and payoffs,
     0 for holdings that hold that card; a turn fold end with the turn's."""
+    tree, hands, pay = spot
+    alive, _, keep, pidx = chance
     nodes = tree[0]
     i = nodes[v, CARD]
     k = i if i >= 0 else alive.shape[0]
-    _terminal_keep(v, trav, (tree[0], tree[1], tree[2], tree[3]), _card_hands(hands, k), pay[pidx[k]], reach, inv,
-                   out, keep)
+    _terminal_keep(v, trav, ((tree[0], tree[1], tree[2], tree[3]), _card_hands(hands, k), pay[pidx[k]]), reach,
+                   inv, out, keep[trav])
     if i >= 0:
         for h in range(hands[0][trav]):
             out[h] *= alive[i, trav, h]
 
 
 @kernel(parallel=True)
-def _terminals_parallel(active, trav, tree, hands, pay, pidx, alive, keep, reach, inv, vals):
+def _terminals_parallel(active, trav, spot, chance, reach, inv, vals):
+    """The values of the terminals ``active`` (one task each)."""
+    tree, hands, pay = spot  # packed again in the body: numba's parallel wrapper takes no tuple of tuples
     for j in prange(active.shape[0]):
         v = active[j]
-        _value_terminal(v, trav, tree, hands, pay, pidx, alive, keep, reach, inv, vals[v])
+        _value_terminal(v, trav, (tree, hands, pay), chance, reach, inv, vals[v])
 
 
 @kernel
@@ -92,8 +100,10 @@ def walk(tree, hands, pay, weights, chance, state, work, iopts, coefs, chosen):
     alive, factors, keep, pidx = chance
     regrets, sums = state
     strat, reach, vals = work
+    spot = (tree, hands, pay)
+    cfr = (regrets, sums, iopts, coefs)
     n = hands[0]
-    trav, mode, method = iopts[O_TRAV], iopts[O_MODE], iopts[O_METHOD]
+    trav, mode = iopts[O_TRAV], iopts[O_MODE]
     n_river = alive.shape[0]
     picked = np.zeros(n_river, np.bool_)
     for j in range(chosen.shape[0]):
@@ -138,19 +148,18 @@ def walk(tree, hands, pay, weights, chance, state, work, iopts, coefs, chosen):
             count += 1
     inv = coefs[C_INV_PAIRS]
     if n[trav] * min(n[(trav + 1) % 3], n[(trav + 2) % 3]) >= iopts[O_PARALLEL_PAIRS]:
-        _terminals_parallel(todo, trav, tree, hands, pay, pidx, alive, keep[trav], reach, inv, vals)
+        _terminals_parallel(todo, trav, spot, chance, reach, inv, vals)
     else:
         for j in range(todo.shape[0]):
             v = todo[j]
-            _value_terminal(v, trav, tree, hands, pay, pidx, alive, keep[trav], reach, inv, vals[v])
+            _value_terminal(v, trav, spot, chance, reach, inv, vals[v])
     m = n[trav]
     for j in range(inner.shape[0] - 1, -1, -1):
         v = inner[j]
         if not active[v]:
             continue
         if nodes[v, KIND] == DECISION:
-            close_decision(v, tree, n, trav, mode, method, regrets, sums, strat, coefs, vals, reach,
-                           iopts[O_REACH_AVERAGE] != 0)
+            close_decision(v, tree, n, cfr, work)
             continue
         for h in range(m):
             vals[v, h] = 0.0
@@ -176,9 +185,12 @@ def draw_cards(key, t, trav, n_cards, out):
 
 
 @kernel
-def iterate(tree, hands, pay, weights, chance, state, work, iopts, coefs, key, first, count, per_walk):
+def iterate(spot, weights, chance, cfr, work, draws, first, count):
     """Iterations ``first .. first + count - 1`` (0-based), updates alternating over the players;
     each walk on ``per_walk`` river cards drawn from ``key`` (all of them: exact CFR)."""
+    tree, hands, pay = spot
+    regrets, sums, iopts, coefs = cfr
+    key, per_walk = draws
     iopts[O_MODE] = MODE_CFR
     n_cards = chance[0].shape[0]
     chosen = np.arange(n_cards) if per_walk >= n_cards else np.zeros(per_walk, np.int64)
@@ -188,18 +200,20 @@ def iterate(tree, hands, pay, weights, chance, state, work, iopts, coefs, key, f
             iopts[O_TRAV] = trav
             if per_walk < n_cards:
                 draw_cards(key, t, trav, n_cards, chosen)
-            walk(tree, hands, pay, weights, chance, state, work, iopts, coefs, chosen)
+            walk(tree, hands, pay, weights, chance, (regrets, sums), work, iopts, coefs, chosen)
 
 
 @kernel
-def root_values(tree, hands, pay, weights, chance, state, work, iopts, coefs, mode, chosen, out):
+def root_values(spot, weights, chance, cfr, work, mode, chosen, out):
     """Every player's root value row under the average strategies (EV) or its best response (BR),
     over the river card indices ``chosen`` (all: exact; fewer: an estimate, see :func:`walk`)."""
+    tree, hands, pay = spot
+    regrets, sums, iopts, coefs = cfr
     iopts[O_MODE] = mode
     vals = work[2]
     for trav in range(3):
         iopts[O_TRAV] = trav
-        walk(tree, hands, pay, weights, chance, state, work, iopts, coefs, chosen)
+        walk(tree, hands, pay, weights, chance, (regrets, sums), work, iopts, coefs, chosen)
         for h in range(hands[0][trav]):
             out[trav, h] = vals[0, h]
 

@@ -13,6 +13,11 @@ Payoffs are in chips, net of the chips behind at the root, less half the root
 pot (the Texas Hold'em kernels' convention: a share of the pot above an even
 split), so ``pot / 2 + value`` is the chips a player ends the hand with, less
 what it had behind at the root.
+
+Kernel inputs: ``spot`` = (ints, root, reps): the spot's ``I_*`` ints, its board (int64 card
+numbers) and a holding of each class (``reps[k]``: two hole cards); ``state`` = (players,
+board, table): the settlement core's player rows, board (cards and streets) and table row
+(:mod:`analysis.dilemma.settlement.layout`), filled per situation by :func:`_fill`.
 """
 
 from __future__ import annotations
@@ -55,8 +60,13 @@ STREET_OF_CARD = (1, 1, 1, 2, 3)
 
 
 @kernel
-def _fill(players, board, table, ints, root, dealt0, dealt1, amount, last, reps, a, b):
-    """The end state of a situation with classes ``a`` (first player) and ``b`` (second)."""
+def _fill(state, spot, end, last, a, b):
+    """The end state of a situation with classes ``a`` (first player) and ``b`` (second): ``end`` =
+    (dealt0, dealt1, amount), its dealt cards (-1: none) and the chips each put in since the root,
+    and ``last`` the street it ends on."""
+    players, board, table = state
+    ints, root, reps = spot
+    dealt0, dealt1, amount = end
     half = ints[I_POT] // 2
     for p in range(2):
         players[p, P_STACK] = ints[I_STACK] - amount
@@ -86,17 +96,22 @@ def _fill(players, board, table, ints, root, dealt0, dealt1, amount, last, reps,
 
 
 @kernel
-def settle_situations(ints, root, reps, folds, showdowns, deck, rules, fold_tab, sd_tab):
-    """Fill ``fold_tab[f, p, own class, other class]`` and ``sd_tab[s, p, SD_*, own, other]``.
+def settle_situations(spot, situations, deck, rules, tabs):
+    """Fill ``fold_tab[f, p, own class, other class]`` and ``sd_tab[s, p, SD_*, own, other]``
+    (``tabs`` = (fold_tab, sd_tab)).
 
-    ``folds`` rows: (first dealt card, second dealt card, chips put in since the root,
-    folder); ``showdowns`` rows: (first dealt card, second dealt card, chips put in); -1 for
-    a card not dealt. ``reps[k]``: the two hole cards of a holding of class ``k``.
+    ``situations`` = (folds, showdowns): ``folds`` rows (first dealt card, second dealt card,
+    chips put in since the root, folder); ``showdowns`` rows (first dealt card, second dealt
+    card, chips put in); -1 for a card not dealt. ``deck``, ``rules``: the settlement core's.
     """
+    ints, _, reps = spot
+    folds, showdowns = situations
+    fold_tab, sd_tab = tabs
     players = np.zeros((2, N_PCOLS), np.int64)
     board = np.zeros((2, 5), np.int64)
     table = np.zeros(N_TCOLS, np.int64)
     out = np.zeros(N_OUT, np.int64)
+    state = (players, board, table)
     n_classes = reps.shape[0]
     base = ints[I_STACK] + ints[I_POT] // 2
     pays = np.zeros((3, 2))  # first player wins, ties, loses
@@ -105,7 +120,7 @@ def settle_situations(ints, root, reps, folds, showdowns, deck, rules, fold_tab,
         street = ints[I_ROOT_STREET] + (1 if d0 >= 0 else 0) + (1 if d1 >= 0 else 0)
         for a in range(n_classes):
             for b in range(n_classes):
-                _fill(players, board, table, ints, root, d0, d1, amount, street, reps, a, b)
+                _fill(state, spot, (d0, d1, amount), street, a, b)
                 players[folder, P_FOLD] = street
                 players[folder, P_SCORE] = -1
                 settle_core(players, 2, board, table, deck, rules, out)
@@ -116,7 +131,7 @@ def settle_situations(ints, root, reps, folds, showdowns, deck, rules, fold_tab,
         for a in range(n_classes):
             for b in range(n_classes):
                 for o in range(3):
-                    _fill(players, board, table, ints, root, d0, d1, amount, 3, reps, a, b)
+                    _fill(state, spot, (d0, d1, amount), 3, a, b)
                     players[0, P_SCORE] = 1 if o == 0 else 0
                     players[1, P_SCORE] = 1 if o == 2 else 0
                     settle_core(players, 2, board, table, deck, rules, out)

@@ -190,8 +190,8 @@ def payoff_tables(spot: Any, fold_keys: np.ndarray, showdown_keys: np.ndarray,
     ints[P.I_ROOT_STREET] = spot.street + 1  # the settlement's streets: flop 1, turn 2, river 3
     fold_tab = np.zeros((len(fold_keys), 2, k, k))
     sd_tab = np.zeros((len(showdown_keys), 2, 3, k, k))
-    P.settle_situations(ints, np.array(spot.board, dtype=np.int64), reps,
-                        np.ascontiguousarray(fold_keys, dtype=np.int64).reshape(-1, 4),
-                        np.ascontiguousarray(showdown_keys, dtype=np.int64).reshape(-1, 3),
-                        table.deck.kernel_args, table.rules.kernel_args, fold_tab, sd_tab)
+    P.settle_situations((ints, np.array(spot.board, dtype=np.int64), reps),
+                        (np.ascontiguousarray(fold_keys, dtype=np.int64).reshape(-1, 4),
+                         np.ascontiguousarray(showdown_keys, dtype=np.int64).reshape(-1, 3)),
+                        table.deck.kernel_args, table.rules.kernel_args, (fold_tab, sd_tab))
     return hclass, fold_tab, sd_tab, class_groups(fold_tab), class_groups(sd_tab)

@@ -243,8 +243,9 @@ class MultiwaySolver(NodeTable3):
         return (t.nodes, t.children, t.terminals, t.decisions)
 
     def _args(self) -> tuple:
-        return (self._tree_args, self.hands, self.pay, self.weights, (self.regrets, self.sums), self._work,
-                self._iopts, self._coefs)
+        """The kernels' (spot, weights, cfr, work) (tuples described in :mod:`._kernels3`)."""
+        return ((self._tree_args, self.hands, self.pay), self.weights,
+                (self.regrets, self.sums, self._iopts, self._coefs), self._work)
 
     def step(self, count: int = 1) -> None:
         """Run ``count`` more iterations."""

@@ -293,8 +293,9 @@ class CardSolver:
                 t.fold_groups, t.showdown_groups, self._iso[4], *t.sweeps)
 
     def _args(self) -> tuple:
-        return (self._tree_args, self.regrets, self.sums, self._pool, self.tree.tasks, self._iso,
-                self.tables.weights, self._iopts, self._coefs, self._task_vals, self._chance_reach)
+        """The kernels' (tree, cfr, pool, subtrees, weights) (tuples described in :mod:`._kernels`)."""
+        return (self._tree_args, (self.regrets, self.sums, self._iopts, self._coefs), self._pool,
+                (self.tree.tasks, self._iso, self._task_vals, self._chance_reach), self.tables.weights)
 
     def step(self, count: int = 1) -> None:
         """Run ``count`` more iterations."""

@@ -163,12 +163,13 @@ class TurnSolver3(NodeTable3):
         self._by_line = {tuple(x.lower() for x in line): v for v, line in t.lines.items()}
 
     def _args(self) -> tuple:
-        return (self._tree_args, self.hands, self.pay, self.weights, self._chance, (self.regrets, self.sums),
-                self._work, self._iopts, self._coefs)
+        """The kernels' (spot, weights, chance, cfr, work) (tuples described in :mod:`._mccfr3`)."""
+        return ((self._tree_args, self.hands, self.pay), self.weights, self._chance,
+                (self.regrets, self.sums, self._iopts, self._coefs), self._work)
 
     def step(self, count: int = 1) -> None:
         """Run ``count`` more iterations."""
-        M3.iterate(*self._args(), self._key, self.iterations, count, self.per_walk)
+        M3.iterate(*self._args(), (self._key, self.per_walk), self.iterations, count)
         self.iterations += count
         self._nash_conv = None
         self._ev_walks.clear()
@@ -273,7 +274,8 @@ class TurnSolver3(NodeTable3):
         m = int(self.hands[0][p])
         if p not in self._ev_walks:  # one exact walk per player gives every node's values
             self._iopts[K3.O_TRAV], self._iopts[K3.O_MODE] = p, MODE_EV
-            M3.walk(*self._args(), np.arange(len(self.river_cards)))
+            M3.walk(self._tree_args, self.hands, self.pay, self.weights, self._chance, (self.regrets, self.sums),
+                    self._work, self._iopts, self._coefs, np.arange(len(self.river_cards)))
             self._ev_walks[p] = (self._work[1].copy(), self._work[2].copy())
         reach, vals = self._ev_walks[p]
         i = int(nodes[v, CARD])
