@@ -647,7 +647,7 @@ def walk(tree, cfr, bufs, root, reach0, top, values, subtrees):
             _close(nodes, opened[n_open], n_open, tree, cfr, bufs)
 
 
-@kernel
+@kernel(inline=True)
 def _run_set(tree, cfr, pool, subtrees, c):
     """Walk the tasks of buffer set ``c`` (tasks ``work[c::n_sets]``), each into its ``task_vals`` row."""
     nodes, hands, n_hands = tree[0], tree[1], tree[3]
@@ -710,7 +710,7 @@ def _run_tasks(tree, cfr, pool, subtrees):
                     task_vals[layer, t, h] = task_vals[layer, ref, perm[k, trav, h]]
 
 
-@kernel
+@kernel(inline=True)
 def traverse(tree, cfr, pool, subtrees, weights):
     """One full traversal for ``iopts[O_TRAV]`` in ``iopts[O_MODE]``; returns the root value row
     (``weights``: float64[2, H], each player's weight of each of its holdings)."""

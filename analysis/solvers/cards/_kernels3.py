@@ -165,13 +165,13 @@ def _pair_cost(n, live, trav, u, q):
     return n[u] * sums
 
 
-@kernel
+@kernel(inline=True)
 def _terminal(v, trav, tree, hands, pay, reach, inv, out):
     """Counterfactual values of ``trav``'s holdings at terminal ``v``."""
     _terminal_keep(v, trav, (tree, hands, pay), reach, inv, out, np.ones(hands[0][trav], np.bool_))
 
 
-@kernel
+@kernel(inline=True)
 def _terminal_keep(v, trav, spot, reach, inv, out, keep):
     """The same for the holdings with ``keep[h]`` (the others 0): by pairs of holdings when a range
     is narrow (:data:`PAIRS_BELOW`), else by strength bands (O(n x cards))."""
@@ -312,7 +312,7 @@ def _terminals_parallel(trav, tree, hands, pay, reach, inv, vals):
         _terminal(v, trav, tree, hands, pay, reach, inv, vals[v])
 
 
-@kernel
+@kernel(inline=True)
 def _terminals(trav, tree, hands, pay, reach, inv, vals, parallel_pairs):
     """Every terminal's values of ``trav``'s holdings: in parallel when a terminal has enough pairs."""
     n = hands[0]
@@ -390,7 +390,7 @@ def close_decision(v, tree, n, cfr, work):
                 cs[base + h] += coefs[C_WEIGHT] * x
 
 
-@kernel
+@kernel(inline=True)
 def traverse(spot, weights, cfr, work):
     """One traversal for ``iopts[O_TRAV]`` in ``iopts[O_MODE]``; the root's value row is ``vals[0]``
     (``weights``: float64[3, H], each player's weight of each of its holdings)."""

@@ -61,7 +61,7 @@ def _card_hands(hands, i):
     return (n, hc, cls, score[i], order[i], pos[i], lo[i], hi[i], cardn[i], cardpos[i], before[i], pairidx)
 
 
-@kernel
+@kernel(inline=True)
 def _value_terminal(v, trav, spot, chance, reach, inv, out):
     """Terminal ``v``'s values of ``trav``'s holdings: with its river card's arrays and payoffs,
     0 for holdings that hold that card; a turn fold end with the turn's."""
@@ -86,7 +86,7 @@ def _terminals_parallel(active, trav, spot, chance, reach, inv, vals):
         _value_terminal(v, trav, (tree, hands, pay), chance, reach, inv, vals[v])
 
 
-@kernel
+@kernel(inline=True)
 def walk(tree, hands, pay, weights, chance, state, work, iopts, coefs, chosen):
     """One walk for ``iopts[O_TRAV]`` in ``iopts[O_MODE]`` over the river card indices ``chosen``
     (distinct; all ``C`` of them: exact), each river-card node's value the chosen children's sum
