@@ -21,19 +21,12 @@ KERNEL_DECORATORS = {"kernel", "njit", "jit"}
 FOLD_VS_CHECK = ("the fold-vs-check kernels (and evaluator.strength.board_strengths, which "
                  "fold_vs_check/_deal.py calls) are being reworked for the cold start (issue 22); "
                  "group them with that work")
-CARDS = ("the card-level solver's kernels are grouped (cards18s8); _mccfr3.walk keeps its arrays apart "
-         "because tests/solvers/test_card_solver3_turn.py calls it with them (the card tests stayed "
-         "unchanged in that work): group it with a one-line change to that test")
-TERMINALS3 = ("the three-handed sorted terminals are grouped (cards18s8); the pairs kernel, their check, "
-              "keeps its arrays apart because tests/solvers/test_card_terminals3.py calls it with them "
-              "(the card tests stayed unchanged in that work)")
 TERMINALS3_HOT = ("the sorted terminals' helpers, inlined in the per-holding loop: grouped into tuples "
                   "(hands, (row, cum, cc), one side tuple per opponent) a three-handed river step with "
                   "three random ranges took about 9% more CPU (cards18s8: 7 of 7 alternating pinned runs, "
                   "min of 9 steps 0.155-0.164 s against 0.142-0.148 s), so they keep their arrays apart")
 
 WIDE = {
-    "analysis/solvers/cards/_kernels3.py::_terminal_pairs": (9, TERMINALS3),
     "analysis/solvers/cards/_terminals3.py::_below": (10, TERMINALS3_HOT),
     "analysis/solvers/cards/_terminals3.py::_from3": (13, TERMINALS3_HOT),
     "analysis/solvers/cards/_terminals3.py::_bands": (13, TERMINALS3_HOT),
@@ -48,7 +41,6 @@ WIDE = {
     "analysis/studies/fold_vs_check/_kernels.py::train_cell": (10, FOLD_VS_CHECK),
     "analysis/studies/fold_vs_check/_play.py::play": (16, FOLD_VS_CHECK),
     "evaluator/strength.py::board_strengths": (11, FOLD_VS_CHECK),
-    "analysis/solvers/cards/_mccfr3.py::walk": (10, CARDS),
 }
 """``"path::kernel": (positional arguments today, why it is still wide)``."""
 

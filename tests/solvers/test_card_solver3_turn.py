@@ -110,7 +110,7 @@ def test_a_sampled_cfr_walk_updates_the_turn_regrets_without_bias():
         sums = tuple(x.copy() for x in solver.sums)
         solver._iopts[K3.O_TRAV], solver._iopts[K3.O_MODE] = trav, MODE_CFR
         dcfr_coefs(10, solver._coefs)
-        walk(solver._tree_args, solver.hands, solver.pay, solver.weights, solver._chance, (regrets, sums),
+        walk((solver._tree_args, solver.hands, solver.pay), solver.weights, solver._chance, (regrets, sums),
              solver._work, solver._iopts, solver._coefs, np.asarray(chosen, dtype=np.int64))
         return regrets[trav]
 

@@ -36,7 +36,7 @@ def _compare(tree_args, hands, pay, reach, n, rng) -> int:
         for v in tree_args[2]:
             fast, slow = np.zeros(m), np.zeros(m)
             terminal_values(v, trav, tree_args, hands, pay, r, 1e-3, fast)
-            K3._terminal_pairs(v, trav, tree_args, hands, pay, r, 1e-3, slow, np.ones(m, np.bool_))
+            K3._terminal_pairs(v, trav, (tree_args, hands, pay), r, 1e-3, slow, np.ones(m, np.bool_))
             np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-12 * max(1.0, np.abs(slow).max()))
             u, q = (trav + 1) % 3, (trav + 2) % 3
             tt = np.ascontiguousarray(np.transpose(pay[tree_args[0][v, PAY], trav], (0, 1 + trav, 1 + u, 1 + q)))

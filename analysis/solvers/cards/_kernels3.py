@@ -179,16 +179,17 @@ def _terminal_keep(v, trav, spot, reach, inv, out, keep):
     n = hands[0]
     nu, nq = n[(trav + 1) % 3], n[(trav + 2) % 3]
     if n[trav] * (min(nu, nq) - PAIRS_BELOW) <= PAIRS_SETUP * (nu + nq):
-        _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep)
+        _terminal_pairs(v, trav, spot, reach, inv, out, keep)
     else:
         terminal_values_of(v, trav, spot, reach, inv, out, keep)
 
 
 @kernel
-def _terminal_pairs(v, trav, tree, hands, pay, reach, inv, out, keep):
+def _terminal_pairs(v, trav, spot, reach, inv, out, keep):
     """Counterfactual values of ``trav``'s holdings with ``keep[h]`` at terminal ``v`` pair by pair
     (see the module doc): O(n_t x n_u), the check of :func:`._terminals3.terminal_values` and the
-    faster of the two when an opponent holds a few holdings."""
+    faster of the two when an opponent holds a few holdings. ``spot`` is ``(tree, hands, pay)``."""
+    tree, hands, pay = spot
     nodes = tree[0]
     n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
     s, live = nodes[v, PAY], nodes[v, LIVE]

@@ -87,7 +87,7 @@ def _terminals_parallel(active, trav, spot, chance, reach, inv, vals):
 
 
 @kernel(inline=True)
-def walk(tree, hands, pay, weights, chance, state, work, iopts, coefs, chosen):
+def walk(spot, weights, chance, state, work, iopts, coefs, chosen):
     """One walk for ``iopts[O_TRAV]`` in ``iopts[O_MODE]`` over the river card indices ``chosen``
     (distinct; all ``C`` of them: exact), each river-card node's value the chosen children's sum
     times ``C / (len(chosen) x (D - 10))``; the root's value row is ``vals[0]``. ``tree``: nodes,
@@ -95,12 +95,12 @@ def walk(tree, hands, pay, weights, chance, state, work, iopts, coefs, chosen):
     ``chance``: ``alive`` (float64[C, 3, H], 0 where a holding holds the card), ``factors`` and
     ``keep`` (bool[3, H]: the traverser's holdings whose values the terminals compute; all but a
     sample when NashConv is estimated) and ``pidx`` (each river card's table in ``pay``, the last
-    the turn's fold ends: river cards that settle alike share one)."""
+    the turn's fold ends: river cards that settle alike share one). ``spot`` is ``(tree, hands, pay)``."""
+    tree, hands, pay = spot
     nodes, children, terminals, decisions, inner = tree
     alive, factors, keep, pidx = chance
     regrets, sums = state
     strat, reach, vals = work
-    spot = (tree, hands, pay)
     cfr = (regrets, sums, iopts, coefs)
     n = hands[0]
     trav, mode = iopts[O_TRAV], iopts[O_MODE]
@@ -200,7 +200,7 @@ def iterate(spot, weights, chance, cfr, work, draws, first, count):
             iopts[O_TRAV] = trav
             if per_walk < n_cards:
                 draw_cards(key, t, trav, n_cards, chosen)
-            walk(tree, hands, pay, weights, chance, (regrets, sums), work, iopts, coefs, chosen)
+            walk(spot, weights, chance, (regrets, sums), work, iopts, coefs, chosen)
 
 
 @kernel
@@ -213,7 +213,7 @@ def root_values(spot, weights, chance, cfr, work, mode, chosen, out):
     vals = work[2]
     for trav in range(3):
         iopts[O_TRAV] = trav
-        walk(tree, hands, pay, weights, chance, (regrets, sums), work, iopts, coefs, chosen)
+        walk(spot, weights, chance, (regrets, sums), work, iopts, coefs, chosen)
         for h in range(hands[0][trav]):
             out[trav, h] = vals[0, h]
 

@@ -274,7 +274,7 @@ class TurnSolver3(NodeTable3):
         m = int(self.hands[0][p])
         if p not in self._ev_walks:  # one exact walk per player gives every node's values
             self._iopts[K3.O_TRAV], self._iopts[K3.O_MODE] = p, MODE_EV
-            M3.walk(self._tree_args, self.hands, self.pay, self.weights, self._chance, (self.regrets, self.sums),
+            M3.walk((self._tree_args, self.hands, self.pay), self.weights, self._chance, (self.regrets, self.sums),
                     self._work, self._iopts, self._coefs, np.arange(len(self.river_cards)))
             self._ev_walks[p] = (self._work[1].copy(), self._work[2].copy())
         reach, vals = self._ev_walks[p]
