@@ -5,9 +5,8 @@ options live here. numba's on-disk cache checks only the source file a function
 is defined in, yet our kernels inline code and constants from other modules
 (the evaluator's look-ups, the generator, the settlement core, array layouts).
 :class:`DependencyStampLocator` makes the cache's *source stamp* a hash of the
-module **and of every project module it depends on**, transitively: the modules its
-import statements name (constants-only imports too) and the project modules and numba
-functions its globals point at.
+module **and of every project module it depends on** (found from its globals:
+imported project modules and numba functions defined in them, transitively).
 A change to a dependency therefore changes the stamp and numba recompiles and
 rewrites the index by itself. Nothing is ever deleted, and numba writes index
 and data files by atomic rename, so several processes (Dask workers) starting
