@@ -15,10 +15,7 @@ at once on a cold or stale cache are safe: at worst they all compile.
 
 from __future__ import annotations
 
-import ast
-import functools
 import hashlib
-import importlib.util
 import os
 import sys
 from collections.abc import Callable
@@ -80,37 +77,10 @@ def _in_project(path: str | None) -> bool:
     return bool(path) and os.path.abspath(path).startswith(ROOTS)  # type: ignore[arg-type]
 
 
-@functools.cache
-def _imported_names(path: str, package: str | None) -> tuple[str, ...]:
-    """The modules ``path``'s import statements name (``from .layout import COLUMN`` included:
-    constants are frozen into compiled code, yet leave no module or function in the globals)."""
-    try:
-        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError):
-        return ()
-    names = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            base = "." * node.level + (node.module or "")
-            try:
-                names.append(importlib.util.resolve_name(base, package) if node.level else base)
-            except (ImportError, ValueError):
-                continue
-        elif isinstance(node, ast.Import):
-            names.extend(alias.name for alias in node.names)
-    return tuple(names)
-
-
 def _referenced_modules(module: ModuleType) -> set[str]:
     """Names of the project modules ``module``'s globals point at (modules, numba functions,
-    functions and classes defined elsewhere in the project) or its imports name."""
+    functions and classes defined elsewhere in the project)."""
     names = set()
-    path = getattr(module, "__file__", None)
-    if _in_project(path):
-        for name in _imported_names(path, module.__package__):
-            other = sys.modules.get(name)
-            if other is not None and other is not module and _in_project(getattr(other, "__file__", None)):
-                names.add(name)
     for value in list(vars(module).values()):
         if isinstance(value, ModuleType):
             name = value.__name__

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 from numba.core import event
@@ -108,46 +107,3 @@ def test_the_command_line_starts_without_numba_and_hooks_run_once_it_loads():
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout.splitlines()
     assert out == ["False []", "[True]", "[True, 'again']"]
-
-
-def _project_imports(module) -> set[str]:
-    """The project modules a module's source imports (read with ``ast``, not from its globals)."""
-    import ast
-    import importlib.util
-
-    names = set()
-    for node in ast.walk(ast.parse(Path(module.__file__).read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.level:
-            names.add(importlib.util.resolve_name("." * node.level + (node.module or ""), module.__package__))
-        elif isinstance(node, ast.ImportFrom):
-            names.add(node.module)
-    return {n for n in names if n.split(".")[0] in ("analysis", "evaluator")}
-
-
-def test_a_kernel_module_is_recompiled_when_any_module_it_imports_changes():
-    """The cache stamp covers every project module a kernel module imports, constants-only
-    imports included (``from .tree3 import PAY``: the column numbers are frozen into the
-    compiled code; before, such a module was missing and an edited layout could run stale code)."""
-    import importlib
-    import pkgutil
-
-    import analysis
-    import evaluator
-    from evaluator.jit import dependency_files
-
-    for package in (analysis, evaluator):
-        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-            importlib.import_module(info.name)
-    checked = 0
-    for name, module in sorted(sys.modules.items()):
-        path = getattr(module, "__file__", None) or ""
-        if not name.startswith(("analysis.", "evaluator.")) or not path.endswith(".py"):
-            continue
-        if not any(isinstance(v, Kernel) and v.py_func.__module__ == name for v in vars(module).values()):
-            continue
-        deps = set(dependency_files(name))
-        for imported in _project_imports(module):
-            file = getattr(sys.modules.get(imported), "__file__", None)
-            assert file is None or file == path or file in deps, (name, imported)
-        checked += 1
-    assert checked > 20
