@@ -5,8 +5,11 @@ options live here. numba's on-disk cache checks only the source file a function
 is defined in, yet our kernels inline code and constants from other modules
 (the evaluator's look-ups, the generator, the settlement core, array layouts).
 :class:`DependencyStampLocator` makes the cache's *source stamp* a hash of the
-module **and of every project module it depends on** (found from its globals:
-imported project modules and numba functions defined in them, transitively).
+module **and of every project module it depends on**, transitively: the project modules
+its globals point at (modules, numba functions) and those its top-level import statements
+name (a layout imported only for its constants leaves nothing in the globals, yet the
+constants are frozen into the compiled code). Top-level only, so that every process,
+whatever else it loaded, computes the same stamp.
 A change to a dependency therefore changes the stamp and numba recompiles and
 rewrites the index by itself. Nothing is ever deleted, and numba writes index
 and data files by atomic rename, so several processes (Dask workers) starting
@@ -15,7 +18,10 @@ at once on a cold or stale cache are safe: at worst they all compile.
 
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
+import importlib.util
 import os
 import sys
 from collections.abc import Callable
@@ -77,10 +83,56 @@ def _in_project(path: str | None) -> bool:
     return bool(path) and os.path.abspath(path).startswith(ROOTS)  # type: ignore[arg-type]
 
 
+@functools.cache
+def _top_level_imports(path: str, package: str | None) -> tuple[tuple[str, str], ...]:
+    """``(module, name)`` for each name ``path``'s top-level import statements bind
+    (``from .layout import COLUMN`` -> ``(pkg.layout, COLUMN)``; ``import a.b`` -> ``(a.b, "")``).
+    Constants are frozen into compiled code yet leave no module or function in the globals.
+    Only top-level statements: they have all run before any kernel of the module compiles,
+    so every process computes the same stamp (an import inside a function runs or not
+    depending on what the process did before)."""
+    try:
+        body = ast.parse(Path(path).read_text(encoding="utf-8")).body
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return ()
+    pairs: list[tuple[str, str]] = []
+    for node in body:
+        if isinstance(node, ast.Import):
+            pairs.extend((alias.name, "") for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            try:
+                base = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+            except (ImportError, ValueError):
+                continue
+            pairs.extend((base, alias.name) for alias in node.names)
+    return tuple(pairs)
+
+
+def _imported_module(base: str, name: str) -> str:
+    """The module that defines what ``from base import name`` binds: a submodule, the module
+    a re-exported function comes from (not the package that re-exports it), or ``base``."""
+    if name and f"{base}.{name}" in sys.modules:
+        return f"{base}.{name}"
+    source = sys.modules.get(base)
+    if name and source is not None and hasattr(source, "__path__"):
+        value = getattr(source, name, None)
+        origin = getattr(getattr(value, "py_func", value), "__module__", None)
+        if isinstance(origin, str) and callable(value):
+            return origin
+    return base
+
+
 def _referenced_modules(module: ModuleType) -> set[str]:
     """Names of the project modules ``module``'s globals point at (modules, numba functions,
-    functions and classes defined elsewhere in the project)."""
+    functions and classes defined elsewhere in the project) or its top-level imports name."""
     names = set()
+    path = getattr(module, "__file__", None)
+    if _in_project(path):
+        for base, name in _top_level_imports(path, module.__package__):
+            dep = _imported_module(base, name)
+            other = sys.modules.get(dep)
+            if other is not None and other is not module and _in_project(getattr(other, "__file__", None)):
+                names.add(dep)
     for value in list(vars(module).values()):
         if isinstance(value, ModuleType):
             name = value.__name__

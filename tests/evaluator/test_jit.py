@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 from numba.core import event
@@ -107,3 +108,69 @@ def test_the_command_line_starts_without_numba_and_hooks_run_once_it_loads():
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout.splitlines()
     assert out == ["False []", "[True]", "[True, 'again']"]
+
+
+_STAMPS = """
+import importlib, json, pkgutil, sys
+targets = sys.argv[1:]
+if targets == ["ALL"]:
+    import analysis, evaluator
+    for package in (analysis, evaluator):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(info.name)
+else:
+    for name in targets:
+        importlib.import_module(name)
+from evaluator.jit import Kernel, _stamp, dependency_files
+out = {}
+for name, module in sorted(sys.modules.items()):
+    path = getattr(module, "__file__", None) or ""
+    if name.startswith(("analysis.", "evaluator.")) and path.endswith(".py") and any(
+            isinstance(v, Kernel) and v.py_func.__module__ == name for v in vars(module).values()):
+        out[name] = [_stamp(path, name), dependency_files(name)]
+print(json.dumps(out))
+"""
+
+
+def _stamps(*modules: str) -> dict:
+    """Each loaded kernel module's cache stamp and dependency files, in a fresh process."""
+    import json
+
+    run = subprocess.run([sys.executable, "-c", _STAMPS, *modules], capture_output=True, text=True,
+                         check=True)
+    return json.loads(run.stdout)
+
+
+def _top_level_project_imports(module_file: str, package: str) -> set[str]:
+    """The project modules a module's top-level import statements name (read with ``ast``)."""
+    import ast
+    import importlib.util
+
+    names = set()
+    for node in ast.parse(Path(module_file).read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom):
+            names.add(importlib.util.resolve_name("." * node.level + (node.module or ""), package))
+    return {n for n in names if n.split(".")[0] in ("analysis", "evaluator")}
+
+
+def test_a_kernel_module_is_recompiled_when_any_module_it_imports_changes():
+    """The cache stamp covers every project module a kernel module imports, constants-only
+    imports included (``from .tree3 import PAY``: the column numbers are frozen into the
+    compiled code; before, such a module was missing and an edited layout could run stale
+    code), and is the same in every process whatever else it loaded (else every process
+    would see the others' cache as stale and compile again)."""
+    import importlib
+
+    everything = _stamps("ALL")
+    assert len(everything) > 30
+    for name, (_, deps) in everything.items():
+        module = importlib.import_module(name)
+        for imported in _top_level_project_imports(module.__file__, module.__package__):
+            target = importlib.import_module(imported)
+            if hasattr(target, "__path__"):
+                continue  # a package: what it re-exports is checked where it is defined
+            assert target.__file__ in deps, (name, imported)
+    for name in ("analysis.solvers.cards._kernels3", "analysis.studies.fold_vs_check._kernels",
+                 "analysis.engine._kernel", "evaluator._kernels"):
+        alone = _stamps(name)
+        assert alone[name] == everything[name], name
