@@ -28,6 +28,7 @@ for the game's last survivor (valued as an equal share: nobody wins).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -254,6 +255,46 @@ def build_public_tree(spec: BluffjackTreeSpec, up: tuple[int, int]) -> PublicTre
     """The public tree after the face-up cards ``up`` (classes of A's and B's)."""
     if not all(0 <= u < CLASSES for u in up):
         raise SolverError(f"up-card classes are 0-{CLASSES - 1}; got {up}")
+    if not _same_shape_for_every_pair(spec):
+        return _build(spec, up)
+    return _with_up_cards(_template(spec), (int(up[0]), int(up[1])))
+
+
+def _same_shape_for_every_pair(spec: BluffjackTreeSpec) -> bool:
+    """Whether the face-up cards change only the visible totals, not the tree's shape: they could
+    change it only by showing a bust before a player's last hit (it then stands), and one face-up
+    card plus one hit shows at most 20 hard (21 with an ace), so with at most two hits never."""
+    return spec.max_hits <= 2
+
+
+_TEMPLATE_UP = 0
+"""The face-up class the shared tree is built with ("2": not an ace, so its ace flags are the hits')."""
+
+
+@functools.lru_cache(maxsize=8)
+def _template(spec: BluffjackTreeSpec) -> PublicTree:
+    return _build(spec, (_TEMPLATE_UP, _TEMPLATE_UP))
+
+
+def _with_up_cards(t: PublicTree, up: tuple[int, int]) -> PublicTree:
+    """The shared tree with face-up cards ``up``: hard totals shifted by the up cards' points, ace
+    flags or-ed with theirs, the decision labels' visible totals recomputed (the building in Python
+    is what a whole-hand solve of 100 pairs spent most of its time on)."""
+    shift = CLASS_POINTS[list(up)] - CLASS_POINTS[_TEMPLATE_UP]
+    vhard = t.vhard + shift[None, :]
+    vace = t.vace | (np.array(up) == ACE)[None, :].astype(np.int64)
+    nodes = np.flatnonzero(t.kind == NT_DECISION)
+    me = np.array([lab[1] for lab in t.labels], dtype=np.int64)
+    best = np.where((vace != 0) & (vhard + 10 <= 21), vhard + 10, vhard)[nodes]  # [D, 2]
+    own = best[np.arange(len(nodes)), me].tolist()
+    other = best[np.arange(len(nodes)), 1 - me].tolist()
+    labels = [(lab[0], lab[1], lab[2], o, x, *lab[5:]) for lab, o, x in zip(t.labels, own, other, strict=True)]
+    return PublicTree(t.kind.copy(), t.player.copy(), t.cstart.copy(), t.ccount.copy(), t.children.copy(),
+                      t.prob.copy(), t.put.copy(), vhard, vace, t.dec.copy(), labels)
+
+
+def _build(spec: BluffjackTreeSpec, up: tuple[int, int]) -> PublicTree:
+    """The public tree built node by node from the rules."""
     b = _Builder(spec)
     a = spec.ante
     st = _State([a, a], [int(CLASS_POINTS[up[0]]), int(CLASS_POINTS[up[1]])], [up[0] == ACE, up[1] == ACE],
