@@ -102,7 +102,8 @@ def headsup_threshold_equity(hero_stand_on: int, opp_stand_on: int,
 
 @lru_cache(maxsize=32)
 def _outcomes(hero_stand_on: int, opp_stand_on: int, rules: BluffjackRules) -> tuple[float, float, float]:
-    """``(win, tie, all_bust)`` by enumeration (seconds for high stand-on totals: kept)."""
+    """``(win, tie, all_bust)`` by enumeration; cached, since high stand-on totals take seconds
+    (16 against 17: about 13 s, 2,086 hero hands each leaving another deck to the opponent)."""
     win = tie = bust = 0.0
     memo: dict = {}
     hero = _finals(FULL, hero_stand_on, rules)
