@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numba
 import numpy as np
 import pytest
@@ -21,9 +23,26 @@ from analysis.dilemma.settlement import Rules
 from analysis.studies.fold_vs_check import GridSpec, evaluate_spot, run_grid
 from analysis.studies.fold_vs_check.cells import Question, compile_spots, hero_spot, make_context
 from analysis.studies.fold_vs_check.exact import abstraction_loss
-from tests.reference.fold_vs_check import core, exact_answer, referee, small_spot
+from tests.reference.fold_vs_check import (
+    core,
+    exact_answer,
+    referee,
+    slow_strength,
+    small_spot,
+    strength,
+)
 
 FIXED = ("check_down", "check_fold", "call_down")
+
+
+def test_the_references_strength_is_the_holding_by_holding_count():
+    """The references' strength (every holding of a board at once, numpy) equals the plain
+    count of its definition for every holding of a turn and a river board."""
+    for board in ("4s 9h 3d 6c", "4s 9h 3d 6c 10s"):
+        cards = small_spot("As 7d", board, 40).board
+        free = [c for c in range(40) if c not in cards]
+        for hole in itertools.combinations(free, 2):
+            assert strength(hole, cards) == slow_strength(hole, cards), (hole, board)
 
 
 def _kernel_answer(hero, board, pot, deck):
