@@ -66,15 +66,18 @@ def test_exact_turn_best_response_matches_the_slow_reference():
     assert ref["ev_check"] > max(ref["ev_check_check_down"], ref["ev_check_check_fold"])
 
 
-@pytest.mark.parametrize(("hand", "street", "opponents", "pot", "model"), [
-    ("A10o", "flop", 3, 120, "threshold"),
-    ("55", "turn", 2, 300, "threshold"),
-    ("76s", "flop", 2, 40, "passive"),
-    ("98s", "flop", 2, 120, "tight"),
+@pytest.mark.parametrize(("hand", "street", "opponents", "pot", "model", "trials"), [
+    ("A10o", "flop", 3, 120, "threshold", 60_000),
+    ("55", "turn", 2, 300, "threshold", 60_000),
+    ("76s", "flop", 2, 40, "passive", 60_000),
+    # the range-aware model costs 0.6 ms a trial: 20,000 (14 CPU s instead of 36); every fixed
+    # policy is still 9 or more standard errors worse than the best response
+    ("98s", "flop", 2, 120, "tight", 20_000),
 ])
-def test_best_response_is_worth_at_least_every_fixed_policy(hand, street, opponents, pot, model):
+def test_best_response_is_worth_at_least_every_fixed_policy(hand, street, opponents, pot, model,
+                                                            trials):
     r = evaluate_spot(hand, street=street, opponents=opponents, pot=pot, model=model,
-                      trials=60_000, seed=2)
+                      trials=trials, seed=2)
     others = r.others.set_index("continuation")
     for policy in FIXED:
         diff, se = others.loc[policy, "minus_main"], others.loc[policy, "minus_main_se"]
