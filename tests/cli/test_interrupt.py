@@ -50,8 +50,9 @@ def _stray_files(folder: Path) -> list[Path]:
 def test_ctrl_c_during_monte_carlo_equity():
     _warm("equity", "AA", "random", "random", "--trials", "100000")
     proc = _start("equity", "AA", "random", "random", "--trials", "5000000000", "--seed", "1")
-    start = time.monotonic()
-    code, err, delay = _interrupt(proc, lambda: time.monotonic() - start > 15)
+    # start-up takes about 2 CPU seconds warm; past 5 the trials are under way at any load
+    # (a wall-clock wait of 15 s did the same, at a cost of 15 s)
+    code, err, delay = _interrupt(proc, lambda: cpu_seconds(proc) > 5)
     lines = err.strip().splitlines()
     assert code == 130, err
     assert len(lines) == 1 and lines[0].startswith("interrupted: "), err
@@ -65,9 +66,11 @@ def test_ctrl_c_during_a_table_keeps_whole_files_and_resumes(tmp_path):
     out = tmp_path / "table"
     _warm("table", "starting-hands", "--game", "dilemma", "--opponents", "3", "--stderr", "0.05",
           "--no-charts", "--out", str(tmp_path / "warm"))
-    # About 15 s of work on two threads (0.002 took under a second: the Ctrl-C could land
-    # after the work, while the interpreter was shutting down).
-    args = ("table", "starting-hands", "--game", "dilemma", "--opponents", "3", "--stderr", "0.0002",
+    # About 1.4 million trials, 13 CPU seconds, most of them after the first checkpoint (65,536
+    # trials), where the Ctrl-C is sent: it lands in the work, and the resumed run finishes
+    # it (0.002 took under a second, its first checkpoint the last: the Ctrl-C could land
+    # after the work, while the interpreter was shutting down; 0.0002 cost about 60 CPU seconds).
+    args = ("table", "starting-hands", "--game", "dilemma", "--opponents", "3", "--stderr", "0.0005",
             "--no-charts", "--out", str(out))
     proc = _start(*args)
     code, err, delay = _interrupt(proc, lambda: any((out / ".partial").glob("*.npz")))

@@ -62,6 +62,8 @@ def counterfactual_values(solver, strategies: dict, trav: int, best_response: bo
     spot = solver.spot
     spec = spot.spec
     hands = [spot.holdings(p) for p in range(2)]
+    cards = [[frozenset(map(int, h)) for h in hands[p][0]] for p in range(2)]
+    """The card set of each holding, made once (the loops below ask it millions of times)."""
     pairs = 0.0
     for a, wa in zip(hands[0][0], hands[0][1], strict=True):
         for b, wb in zip(hands[1][0], hands[1][1], strict=True):
@@ -82,12 +84,13 @@ def counterfactual_values(solver, strategies: dict, trav: int, best_response: bo
         out = np.zeros(n)
         if pub.kind in (FOLD, SHOWDOWN):
             half = spot.pot / 2 + pub.amount
+            on_board = set(board)
             for h in range(n):
-                hc = set(map(int, hands[trav][0][h]))
-                if hc & set(board):
+                hc = cards[trav][h]
+                if hc & on_board:
                     continue
                 for o, r in enumerate(reach):
-                    if r == 0.0 or hc & set(map(int, hands[opp][0][o])):
+                    if r == 0.0 or hc & cards[opp][o]:
                         continue
                     if spot.table is not None:
                         holes = [None, None]
@@ -105,10 +108,10 @@ def counterfactual_values(solver, strategies: dict, trav: int, best_response: bo
             kids = _children(nodes, v, len(deck))
             for c, child in zip(deck, kids, strict=True):
                 factor = spec.n_cards - len(board) - 4
-                r2 = [0.0 if c in map(int, hands[opp][0][o]) else r / factor for o, r in enumerate(reach)]
+                r2 = [0.0 if c in cards[opp][o] else r / factor for o, r in enumerate(reach)]
                 vals = rec(pub.children[0], child, board + (c,), r2)
                 for h in range(n):
-                    if c not in map(int, hands[trav][0][h]):
+                    if c not in cards[trav][h]:
                         out[h] += vals[h]
             return out
         assert pub.kind == DECISION

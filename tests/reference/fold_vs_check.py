@@ -14,6 +14,8 @@ import itertools
 from dataclasses import dataclass
 from functools import cache
 
+import numpy as np
+
 from analysis.dilemma.decks import load_deck
 from analysis.dilemma.settlement import HandState, PlayerState, Rules, settle, settle_fast
 from analysis.studies.fold_vs_check.models import load_model, load_policy
@@ -43,8 +45,28 @@ def _board_scores(board: tuple[int, ...]) -> dict[tuple[int, int], int]:
     return {p: evaluate(list(p) + list(board)) for p in itertools.combinations(rest, 2)}
 
 
+@cache
+def _board_strengths(board: tuple[int, ...]) -> dict[tuple[int, int], float]:
+    """:func:`strength` of every holding off ``board`` at once: one row per holding, one column
+    per other holding; a column counts if it shares no card with the row (1 beaten, 0.5 tied).
+    Every count is a multiple of 0.5, so the sums are exact in any order."""
+    scores = _board_scores(board)
+    holes = np.array(list(scores))
+    value = np.array(list(scores.values()))
+    apart = ((holes[:, None, 0] != holes[None, :, 0]) & (holes[:, None, 0] != holes[None, :, 1])
+             & (holes[:, None, 1] != holes[None, :, 0]) & (holes[:, None, 1] != holes[None, :, 1]))
+    won = (value[:, None] > value[None, :]) + 0.5 * (value[:, None] == value[None, :])
+    share = (won * apart).sum(axis=1) / apart.sum(axis=1)
+    return {p: float(x) for p, x in zip(scores, share, strict=True)}
+
+
 def strength(hole: tuple[int, int], board: tuple[int, ...]) -> float:
     """Share of the holdings off the board and off ``hole`` that ``hole`` beats (ties half)."""
+    return _board_strengths(tuple(board))[tuple(sorted(hole))]
+
+
+def slow_strength(hole: tuple[int, int], board: tuple[int, ...]) -> float:
+    """:func:`strength` one holding at a time in plain Python (the definition; checks the above)."""
     scores = _board_scores(tuple(board))
     mine = scores[tuple(sorted(hole))]
     won = 0.0
@@ -57,12 +79,18 @@ def strength(hole: tuple[int, int], board: tuple[int, ...]) -> float:
     return won / n
 
 
+@cache
+def _model(name: str):
+    """The opponent model by name, read once (``load_model`` parses its TOML on every call)."""
+    return load_model(name)
+
+
 def play(spot: SmallSpot, opp: tuple[int, int], board: tuple[int, ...], decide, settle_fn) -> int:
     """The hero's money (relative to its stack at the decision) when it plays on per
     ``decide(key, facing, street)`` (True: check/call; at the decision street with an empty
     history: False folds now). The opponent follows the model; ``settle_fn(state)`` returns
     the final stacks."""
-    model = load_model(spot.model)
+    model = _model(spot.model)
     behind = 1000 - spot.pot // 2
     share = spot.pot // 20 * 10
     dead = spot.pot - 2 * share
