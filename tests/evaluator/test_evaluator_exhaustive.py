@@ -34,6 +34,21 @@ def _colex_tables(n_cards: int) -> np.ndarray:
 
 
 @njit(cache=True)
+def _next_subset(idx, n_cards, k):
+    """Step the sorted indices ``idx`` to the next k-subset of ``range(n_cards)`` in lexicographic
+    order; False after the last one."""
+    j = k - 1
+    while j >= 0 and idx[j] == n_cards - k + j:
+        j -= 1
+    if j < 0:
+        return False
+    idx[j] += 1
+    for t in range(j + 1, k):
+        idx[t] = idx[t - 1] + 1
+    return True
+
+
+@njit(cache=True)
 def _all_hands(n_cards, k):
     """Every sorted k-card hand of an n-card deck, in lexicographic order."""
     total = 1
@@ -43,14 +58,8 @@ def _all_hands(n_cards, k):
     idx = np.arange(k)
     for row in range(total):
         out[row] = idx
-        j = k - 1
-        while j >= 0 and idx[j] == n_cards - k + j:
-            j -= 1
-        if j < 0:
+        if not _next_subset(idx, n_cards, k):
             break
-        idx[j] += 1
-        for t in range(j + 1, k):
-            idx[t] = idx[t - 1] + 1
     return out
 
 
@@ -242,14 +251,8 @@ def _key_agreement(n_cards, k, tables, kmap, key_of):
         if top_kicker_key(key, cards, k) != key:
             return -2
         n += 1
-        j = k - 1
-        while j >= 0 and idx[j] == n_cards - k + j:
-            j -= 1
-        if j < 0:
+        if not _next_subset(idx, n_cards, k):
             break
-        idx[j] += 1
-        for t in range(j + 1, k):
-            idx[t] = idx[t - 1] + 1
     return n
 
 
