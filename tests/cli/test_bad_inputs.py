@@ -268,6 +268,21 @@ CASES: list[tuple[str, ...]] = [
     ('bluffjack hit-stand --opponents 10', 'opponents must be 1-9'),
     ('bluffjack hit-stand --rules source,charlie=12', 'charlie must be 0'),
     ('bluffjack hit-stand --opp-stand-on 30', '2-21'),
+    # --- solve spot (from tests/cli/test_cli_solve_spot.py: one case of each list there in a real process)
+    ("solve spot --board Td9d6hQc2s --oop 'AA, KK, T9s, 76s, AKs' --ip 'QQ, JJ, AKs, 98s' --pot 200 --stack 900 --bets 50", 'bad bet size'),
+    ("solve spot --board Td9d6hQc2s --oop 'AA, KK, T9s, 76s, AKs' --ip 'QQ, JJ, AKs, 98s' --pot 200 --stack 900 --format yaml", 'choose text or json'),
+    ('solve kuhn --board Td9d6h', 'option of the spot game'),
+    ("solve spot --board Td9d6hQc2s --oop 'AA, KK, T9s, 76s, AKs' --ip 'QQ, JJ, AKs, 98s' --pot 200 --stack 900 --players 3", 'give one range per player'),
+    ("solve spot --board Td9d6hQc2s --oop 'AA, KK, T9s, 76s, AKs' --ip 'QQ, JJ, AKs, 98s' --pot 200 --stack 900 --lock ip=nobody", 'unknown opponent model'),
+    ('solve kuhn --lock ip=threshold', 'option of the spot game'),
+    ("solve spot --board Td9d6hQc2s --oop 'AA, KK, T9s, 76s, AKs' --ip 'QQ, JJ, AKs, 98s' --pot 200 --stack 900 --bank 300,700,500", 'option of the dilemma game'),
+    ("solve spot --board Td9d6hQc2s --oop 'AA, KK, T9s, 76s, AKs' --ip 'QQ, JJ, AKs, 98s' --pot 200 --stack 900 --deck reference", 'need --game dilemma'),
+    ("solve spot --board Td9d6hQc2s --oop 'AA, KK, T9s, 76s, AKs' --ip 'QQ, JJ, AKs, 98s' --pot 200 --stack 900 --game poker", 'choose holdem or dilemma'),
+    ("solve spot --game dilemma --board 4s9h8h6c10s --oop 'AA, 99, 108s, 76s, 2s2h, As2c, 43s' --ip 'A10s, 88, 65s, 2h2d, 3c3d' --pot 40 --stack 980 --bets '100%, a' --raises a --bank 0,0,500 --level 1", 'blind level 1 cannot go with bank'),
+    ("solve spot --game dilemma --board 4s9h8h6c10s --oop 'AA, 99, 108s, 76s, 2s2h, As2c, 43s' --ip 'A10s, 88, 65s, 2h2d, 3c3d' --pot 40 --stack 980 --bets '100%, a' --raises a --rule winners=everyone", 'is not an option'),
+    ("solve spot --game dilemma --board 4s9h8h6c10s --oop 'AA, 99, 108s, 76s, 2s2h, As2c, 43s' --ip 'A10s, 88, 65s, 2h2d, 3c3d' --pot 40 --stack 980 --bets '100%, a' --raises a --rule kickers=top", 'compares every kicker'),
+    ("solve spot --game dilemma --board 4s9h8h6c10s --oop 'AA, 99, 108s, 76s, 2s2h, As2c, 43s' --ip 'A10s, 88, 65s, 2h2d, 3c3d' --pot 40 --stack 980 --bets '100%, a' --raises a --pot 50", 'multiple of 20'),
+    ('solve kuhn --game dilemma', 'option of the spot game'),
 ]
 
 

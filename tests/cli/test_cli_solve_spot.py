@@ -60,12 +60,9 @@ def test_solution_file_resumes(cli, tmp_path):
     assert load_solution(state).iterations == 30
 
 
+# one case as a real process; the rest in tests/cli/test_bad_inputs.py's in-process table
 @pytest.mark.parametrize("args, match", [
     (["solve", "spot", "--board", "Td9d6h", "--oop", "AA", "--pot", "200", "--stack", "900"], "needs ip"),
-    (["solve", "spot", *SPOT, "--bets", "50"], "bad bet size"),
-    (["solve", "spot", *SPOT, "--format", "yaml"], "choose text or json"),
-    (["solve", "kuhn", "--board", "Td9d6h"], "option of the spot game"),
-    (["solve", "spot", *SPOT, "--players", "3"], "give one range per player"),
 ])
 def test_bad_input_is_one_error_line(cli, args, match):
     done = cli(*args)
@@ -163,18 +160,9 @@ def test_dilemma_spot_locked_to_a_model_best_responds(cli):
     assert row["folds for free"] + row["checks"] + row["indifferent"] == pytest.approx(1.0)
 
 
+# one case as a real process; the rest in tests/cli/test_bad_inputs.py's in-process table
 @pytest.mark.parametrize("args, match", [
     (["solve", "spot", *SPOT, "--lock", "villain=threshold"], "PLAYER oop or ip"),
-    (["solve", "spot", *SPOT, "--lock", "ip=nobody"], "unknown opponent model"),
-    (["solve", "kuhn", "--lock", "ip=threshold"], "option of the spot game"),
-    (["solve", "spot", *SPOT, "--bank", "300,700,500"], "option of the dilemma game"),
-    (["solve", "spot", *SPOT, "--deck", "reference"], "need --game dilemma"),
-    (["solve", "spot", *SPOT, "--game", "poker"], "choose holdem or dilemma"),
-    (["solve", "spot", *DILEMMA, "--bank", "0,0,500", "--level", "1"], "blind level 1 cannot go with bank"),
-    (["solve", "spot", *DILEMMA, "--rule", "winners=everyone"], "is not an option"),
-    (["solve", "spot", *DILEMMA, "--rule", "kickers=top"], "compares every kicker"),
-    (["solve", "spot", *DILEMMA, "--pot", "50"], "multiple of 20"),
-    (["solve", "kuhn", "--game", "dilemma"], "option of the spot game"),
 ])
 def test_dilemma_bad_input_is_one_error_line(cli, args, match):
     done = cli(*args)
