@@ -108,6 +108,15 @@ def _top_level_imports(path: str, package: str | None) -> tuple[tuple[str, str],
     return tuple(pairs)
 
 
+def _defining_module(value: Any) -> str | None:
+    """The module a global names: a module's own name, or where a function or class is defined."""
+    if isinstance(value, ModuleType):
+        return value.__name__
+    target = getattr(value, "py_func", value)
+    name = getattr(target, "__module__", None)
+    return name if isinstance(name, str) and callable(target) else None
+
+
 def _imported_module(base: str, name: str) -> str:
     """The module that defines what ``from base import name`` binds: a submodule, the module
     a re-exported function comes from (not the package that re-exports it), or ``base``."""
@@ -115,33 +124,20 @@ def _imported_module(base: str, name: str) -> str:
         return f"{base}.{name}"
     source = sys.modules.get(base)
     if name and source is not None and hasattr(source, "__path__"):
-        value = getattr(source, name, None)
-        origin = getattr(getattr(value, "py_func", value), "__module__", None)
-        if isinstance(origin, str) and callable(value):
-            return origin
+        return _defining_module(getattr(source, name, None)) or base
     return base
 
 
 def _referenced_modules(module: ModuleType) -> set[str]:
     """Names of the project modules ``module``'s globals point at (modules, numba functions,
     functions and classes defined elsewhere in the project) or its top-level imports name."""
-    names = set()
+    candidates = [_defining_module(value) for value in list(vars(module).values())]
     path = getattr(module, "__file__", None)
     if _in_project(path):
-        for base, name in _top_level_imports(path, module.__package__):
-            dep = _imported_module(base, name)
-            other = sys.modules.get(dep)
-            if other is not None and other is not module and _in_project(getattr(other, "__file__", None)):
-                names.add(dep)
-    for value in list(vars(module).values()):
-        if isinstance(value, ModuleType):
-            name = value.__name__
-        else:
-            target = getattr(value, "py_func", value)
-            name = getattr(target, "__module__", None)
-            if not isinstance(name, str) or not callable(target):
-                continue
-        other = sys.modules.get(name)
+        candidates += [_imported_module(base, name) for base, name in _top_level_imports(path, module.__package__)]
+    names = set()
+    for name in candidates:
+        other = sys.modules.get(name) if name else None
         if other is not None and other is not module and _in_project(getattr(other, "__file__", None)):
             names.add(name)
     return names

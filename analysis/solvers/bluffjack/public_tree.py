@@ -283,11 +283,10 @@ def _with_up_cards(t: PublicTree, up: tuple[int, int]) -> PublicTree:
     shift = CLASS_POINTS[list(up)] - CLASS_POINTS[_TEMPLATE_UP]
     vhard = t.vhard + shift[None, :]
     vace = t.vace | (np.array(up) == ACE)[None, :].astype(np.int64)
-    nodes = np.flatnonzero(t.kind == NT_DECISION)
-    me = np.array([lab[1] for lab in t.labels], dtype=np.int64)
-    best = np.where((vace != 0) & (vhard + 10 <= 21), vhard + 10, vhard)[nodes]  # [D, 2]
-    own = best[np.arange(len(nodes)), me].tolist()
-    other = best[np.arange(len(nodes)), 1 - me].tolist()
+    nodes = np.flatnonzero(t.kind == NT_DECISION)  # in label order
+    hard, ace, me, rows = vhard[nodes], vace[nodes], t.player[nodes], np.arange(len(nodes))
+    best = np.where((ace != 0) & (hard + 10 <= 21), hard + 10, hard)  # [D, 2]: visible_best
+    own, other = best[rows, me].tolist(), best[rows, 1 - me].tolist()
     labels = [(lab[0], lab[1], lab[2], o, x, *lab[5:]) for lab, o, x in zip(t.labels, own, other, strict=True)]
     return PublicTree(t.kind.copy(), t.player.copy(), t.cstart.copy(), t.ccount.copy(), t.children.copy(),
                       t.prob.copy(), t.put.copy(), vhard, vace, t.dec.copy(), labels)
