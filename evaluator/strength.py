@@ -38,13 +38,18 @@ _INIT = np.uint64(FLUSH_INIT)
 
 
 @kernel
-def board_strengths(nb, board, holes, n, eval_tables, n_cards, pair_score, flat, nonb, hand, out):
+def board_strengths(nb, board, holes, n, eval_tables, n_cards, scratch, out):
     """Strength of each player's holding on the first ``nb`` board cards, into ``out[:n]``.
+
+    ``scratch = (pair_score, flat, nonb, hand)``: int64[n_cards, n_cards] (each holding's
+    score), int64[n_cards * n_cards] (the scores in a row, for sorting), int64[n_cards] (the
+    cards off the board) and uint8[7] (the hand being scored).
 
     Every two-card holding from the cards off the board is scored once; a
     player's strength counts the holdings, among those that share no card with
     its own, that its hand beats (ties half).
     """
+    pair_score, flat, nonb, hand = scratch
     key = eval_tables[0]
     on_board = np.uint64(0)
     acc_board = _INIT
@@ -108,7 +113,7 @@ def strength(hole: str | list[int], board: str | list[int], game: str | GameSpec
     holes = np.array([h], np.int64)
     out = np.zeros(1)
     board_strengths(len(b), np.array(b + [0] * (5 - len(b)), np.int64), holes, 1,
-                    get_tables(spec).kernel_args, spec.n_cards, *strength_scratch(spec.n_cards), out)
+                    get_tables(spec).kernel_args, spec.n_cards, strength_scratch(spec.n_cards), out)
     return float(out[0])
 
 
@@ -123,7 +128,7 @@ def holding_strengths(holdings: np.ndarray, board: list[int], game: str | GameSp
     if free.shape[0]:
         got = np.zeros(free.shape[0])
         board_strengths(len(board), np.array(list(board) + [0] * (5 - len(board)), np.int64), free, free.shape[0],
-                        get_tables(spec).kernel_args, spec.n_cards, *strength_scratch(spec.n_cards), got)
+                        get_tables(spec).kernel_args, spec.n_cards, strength_scratch(spec.n_cards), got)
         out[~on_board] = got
     return out
 

@@ -14,13 +14,16 @@ from evaluator.errors import LabError
 
 from .decks import Deck, load_deck
 from .settlement import Rules
-from .settlement.state import bank_order_problem, lowest_level
+from .settlement.state import bank_problem
 
 DEFAULT_BANK = (300, 700, 500)
 
 
 class TableError(LabError):
-    """A bank or blind level that cannot be (RULES §1.5); one line."""
+    """A table that cannot be played, one line: its seats, stacks, blinds, bank or blind level.
+    The one table error of the lab (the engine's :class:`analysis.engine.TableError` is this)."""
+
+
 
 
 @dataclass(frozen=True)
@@ -43,16 +46,6 @@ class Table:
         """The table, validated: three bank stacks of chips >= 0, not all empty, emptied in
         order; blind level 0-2 and never below the level the bank has reached."""
         stacks = tuple(int(b) for b in bank)
-        if len(stacks) != 3 or min(stacks) < 0:
-            raise TableError(f"bank is three stacks of chips >= 0; got {stacks}")
-        if not sum(stacks):
-            raise TableError(f"bank {'/'.join(map(str, stacks))} is empty: the game is over (RULES §1.5)")
-        if problem := bank_order_problem(stacks):
+        if problem := bank_problem(stacks, level):
             raise TableError(problem)
-        if level not in (0, 1, 2):
-            raise TableError(f"blind level is 0, 1 or 2; got {level}")
-        if level < lowest_level(stacks):
-            raise TableError(f"blind level {level} cannot go with bank {'/'.join(map(str, stacks))}: "
-                             f"blinds rose to level {lowest_level(stacks)} when the bank first emptied "
-                             "and never go down (RULES §1.5)")
         return cls(load_deck(deck), rules or Rules(), stacks, level)  # type: ignore[arg-type]

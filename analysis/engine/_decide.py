@@ -239,8 +239,8 @@ def strengths(hs, n, board, nb, cardsdata, scratch, strength):
             m += 1
     out = scratch[W_STRENGTH]
     tmp = scratch[W_TMP]
-    board_strengths(nb, board, holes, m, eval_tables, n_cards, scratch[W_PAIR_SCORE], scratch[W_FLAT], scratch[W_NONB],
-                    scratch[W_HAND], tmp)
+    board_strengths(nb, board, holes, m, eval_tables, n_cards,
+                    (scratch[W_PAIR_SCORE], scratch[W_FLAT], scratch[W_NONB], scratch[W_HAND]), tmp)
     for k in range(m):
         out[idx[k]] = tmp[k]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from analysis.core.strategy import StrategyError
+from analysis.dilemma.table import TableError as TableError  # the lab's one table error
 from evaluator.errors import LabError
 
 
@@ -10,8 +11,6 @@ class EngineError(LabError):
     """Bad input to the betting engine (a table, a structure, a history line)."""
 
 
-class TableError(EngineError):
-    """A table that cannot be dealt: too many players, a negative stack, unknown options."""
 
 
 class IllegalActionError(EngineError):

@@ -8,7 +8,7 @@ from numbers import Integral
 from typing import Any
 
 from analysis.dilemma.settlement import Rules
-from analysis.dilemma.settlement.state import bank_order_problem
+from analysis.dilemma.table import bank_problem
 from evaluator.spec import GAMES, GameSpec
 
 from ._layout import HOLE_CARDS, STREET_CARDS
@@ -81,16 +81,8 @@ class TableSetup:
             raise TableError(f"blinds {small}/{big}: chips come in units of {unit}")
         if dilemma and unit % 10:
             raise TableError("structure unit: Dilemma Hold'em chips come in $10 units")
-        if len(self.bank) != 3 or any(
-                isinstance(b, bool) or not isinstance(b, Integral) or b < 0 for b in self.bank):
-            raise TableError(f"bank {list(self.bank)}: three whole numbers of chips, none negative")
-        if dilemma:
-            problem = bank_order_problem(self.bank)
-            if problem:
-                raise TableError(problem)
-        level = self.blind_level
-        if isinstance(level, bool) or not isinstance(level, Integral) or level not in (0, 1, 2):
-            raise TableError(f"blind_level: 0, 1 or 2, got {self.blind_level!r}")
+        if problem := bank_problem(self.bank, self.blind_level):
+            raise TableError(problem)
         return self
 
     @property

@@ -64,7 +64,7 @@ TABLE_VERSION = 1
 """Bumped when the method changes, so saved runs are not resumed into a different method."""
 
 
-class TableError(LabError):
+class StartingHandsError(LabError):
     """A starting-hand table that cannot be made as asked."""
 
 
@@ -82,17 +82,17 @@ def parse_opponents(text: str | int | Iterable[int]) -> list[int]:
                 a = int(lo)
                 b = int(hi) if sep else a
             except ValueError:
-                raise TableError(f"opponents {text!r}: expected counts like 1-9 or 1,2,5") from None
+                raise StartingHandsError(f"opponents {text!r}: expected counts like 1-9 or 1,2,5") from None
             if a > b:
-                raise TableError(f"opponents {text!r}: {part} runs backwards")
+                raise StartingHandsError(f"opponents {text!r}: {part} runs backwards")
             values.extend(range(a, b + 1))
     else:
         values = [int(v) for v in text]
     if not values:
-        raise TableError("no opponent count given")
+        raise StartingHandsError("no opponent count given")
     for v in values:
         if not 1 <= v <= MAX_OPPONENTS:
-            raise TableError(f"opponent count {v} is not in 1..{MAX_OPPONENTS}")
+            raise StartingHandsError(f"opponent count {v} is not in 1..{MAX_OPPONENTS}")
     return sorted(set(values))
 
 
@@ -240,9 +240,9 @@ def _multiway(game: str | GameSpec, opponents: int | Sequence[int], *, seed: int
     counts = [opponents] if isinstance(opponents, int) else list(opponents)
     for n in counts:
         if not 1 <= n <= MAX_OPPONENTS:
-            raise TableError(f"opponent count {n} is not in 1..{MAX_OPPONENTS}")
+            raise StartingHandsError(f"opponent count {n} is not in 1..{MAX_OPPONENTS}")
     if not stderr > 0:
-        raise TableError(f"the standard-error target must be positive; got {stderr}")
+        raise StartingHandsError(f"the standard-error target must be positive; got {stderr}")
     plan = MultiwayPlan(spec, counts, seed, stderr, max_deals, kickers)
     result = run(plan, backend=backend, state_dir=state_dir, progress=progress,
                  label=f"{spec.name}: {', '.join(map(str, counts))} opponents")
@@ -325,9 +325,9 @@ def starting_hand_table(
     counts = parse_opponents(opponents)
     check_kickers(kickers)
     if seed < 0:
-        raise TableError(f"seed must be a non-negative integer; got {seed}")
+        raise StartingHandsError(f"seed must be a non-negative integer; got {seed}")
     if any(n > 1 for n in counts) and not stderr > 0:  # before the exact heads-up part compiles and runs
-        raise TableError(f"the standard-error target must be positive; got {stderr}")
+        raise StartingHandsError(f"the standard-error target must be positive; got {stderr}")
     parts: list[pd.DataFrame] = []
     timings: dict[str, float] = {}
     if 1 in counts:

@@ -18,9 +18,6 @@ from tests.conftest import ROOT
 MAX_POSITIONAL = 8
 KERNEL_DECORATORS = {"kernel", "njit", "jit"}
 
-FOLD_VS_CHECK = ("the fold-vs-check kernels (and evaluator.strength.board_strengths, which "
-                 "fold_vs_check/_deal.py calls) are being reworked for the cold start (issue 22); "
-                 "group them with that work")
 TERMINALS3_HOT = ("the sorted terminals' helpers, inlined in the per-holding loop: grouped into tuples "
                   "(hands, (row, cum, cc), one side tuple per opponent) a three-handed river step with "
                   "three random ranges took about 9% more CPU (cards18s8: 7 of 7 alternating pinned runs, "
@@ -32,15 +29,6 @@ WIDE = {
     "analysis/solvers/cards/_terminals3.py::_bands": (13, TERMINALS3_HOT),
     "analysis/solvers/cards/_terminals3.py::_by_card": (15, TERMINALS3_HOT),
     "analysis/solvers/cards/_terminals3.py::_beaten_by": (22, TERMINALS3_HOT),
-    "analysis/studies/fold_vs_check/_deal.py::relative_script": (10, FOLD_VS_CHECK),
-    "analysis/studies/fold_vs_check/_kernels.py::_begin_deal": (9, FOLD_VS_CHECK),
-    "analysis/studies/fold_vs_check/_kernels.py::backward_induction": (12, FOLD_VS_CHECK),
-    "analysis/studies/fold_vs_check/_kernels.py::chain": (13, FOLD_VS_CHECK),
-    "analysis/studies/fold_vs_check/_kernels.py::eval_deal": (14, FOLD_VS_CHECK),
-    "analysis/studies/fold_vs_check/_kernels.py::eval_stream": (10, FOLD_VS_CHECK),
-    "analysis/studies/fold_vs_check/_kernels.py::train_cell": (10, FOLD_VS_CHECK),
-    "analysis/studies/fold_vs_check/_play.py::play": (16, FOLD_VS_CHECK),
-    "evaluator/strength.py::board_strengths": (11, FOLD_VS_CHECK),
 }
 """``"path::kernel": (positional arguments today, why it is still wide)``."""
 

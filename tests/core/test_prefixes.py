@@ -40,10 +40,13 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
         "analysis/solvers/_layout.py", "analysis/solvers/cards/_kernels.py"}),
     "CL": ("a column of the abstracted solver's settlement classes", {
         "analysis/solvers/abstracted/public_tree.py"}),
+    "CE": ("a column of a fold-vs-check cell (one spot of the grid)", {
+        "analysis/studies/fold_vs_check/layout.py"}),
     "CD": ("an entry of the engine's card data", {"analysis/engine/_layout.py"}),
     "D": ("a row of a deck's kernel arrays", {"analysis/dilemma/decks/__init__.py"}),
     "DK": ("a kind of Bluffjack decision (hit or bet)", {
         "analysis/engine/bluffjack/strategy.py"}),
+    "DL": ("a slot of the fold-vs-check deal's arrays", {"analysis/studies/fold_vs_check/_deal.py"}),
     "DN": ("a column of the card solver's downward sweep", {"analysis/solvers/cards/_sweeps.py"}),
     "DR": ("an offset in the Dilemma solver's deal record", {
         "analysis/solvers/abstracted/_deal_kernels.py"}),
@@ -109,12 +112,9 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
 """prefix -> (the kind of thing it names, the modules that define constants of that kind)."""
 
 CARDS = "inside analysis/solvers/cards/ (its kernels are being regrouped by another helper)"
-FVC = "inside analysis/studies/fold_vs_check/ (the lead's cold-start work)"
 CLASHES: dict[str, dict[str, str]] = {
     "C": {"analysis/engine/_batch.py": "a table-configuration column",
-          "analysis/engine/bluffjack/_kernel.py": "a column of a seat's row",
-          "analysis/studies/fold_vs_check/layout.py": f"a column of a cell; {FVC}"},
-    "D": {"analysis/studies/fold_vs_check/_deal.py": f"a slot of a deal's arrays; {FVC}"},
+          "analysis/engine/bluffjack/_kernel.py": "a column of a seat's row"},
     "F": {"analysis/core/features.py": "a policy feature",
           "analysis/engine/bluffjack/strategy.py": "a policy feature",
           "analysis/solvers/cards/_mccfr3.py": f"a sampling factor; {CARDS}"},

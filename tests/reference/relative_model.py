@@ -15,7 +15,14 @@ import random
 
 import numpy as np
 
-from analysis.studies.fold_vs_check._deal import D_BOARD, D_HOLES, new_deal, relative_script
+from analysis.studies.fold_vs_check._deal import (
+    DL_BOARD,
+    DL_HOLES,
+    DL_WOULD_BET,
+    DL_WOULD_CALL,
+    new_deal,
+    relative_script,
+)
 from analysis.studies.fold_vs_check.models import load_model
 from analysis.studies.fold_vs_check.plan import strength_sources
 from evaluator.tables import get_tables
@@ -90,12 +97,13 @@ def check_relative_script(seed: int, deals: int, model: str = "tight") -> None:
         cards = rng.sample(range(40), 5 + 2 * n)
         board, holes = cards[:5], [tuple(cards[5 + 2 * i: 7 + 2 * i]) for i in range(n)]
         dl = new_deal(n, 40)
-        dl[D_BOARD][:] = board
-        dl[D_HOLES][:] = np.array(holes)
-        dl[6][:] = False
-        dl[7][:] = False
-        relative_script(1, dl, n, params, strength_sources("dilemma", False), tables, 40,
-                        np.zeros((n, n_pairs)), np.zeros(n_pairs, np.int64),
-                        np.zeros(2 * n_pairs + 2))
+        dl[DL_BOARD][:] = board
+        dl[DL_HOLES][:] = np.array(holes)
+        dl[DL_WOULD_BET][:] = False
+        dl[DL_WOULD_CALL][:] = False
+        relative_script(1, dl, n, params, (strength_sources("dilemma", False), tables), 40,
+                        (np.zeros((n, n_pairs)), np.zeros(n_pairs, np.int64),
+                         np.zeros(2 * n_pairs + 2)))
         wb, wc = slow_script(board, holes, m)
-        assert (dl[6][1:, 1:] == wb[1:, 1:]).all() and (dl[7][1:, 1:] == wc[1:, 1:]).all(), (board, holes)
+        assert ((dl[DL_WOULD_BET][1:, 1:] == wb[1:, 1:]).all()
+                and (dl[DL_WOULD_CALL][1:, 1:] == wc[1:, 1:]).all()), (board, holes)

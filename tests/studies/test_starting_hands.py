@@ -163,7 +163,7 @@ def test_parse_opponents(text, expected) -> None:
 
 @pytest.mark.parametrize("text", ["0-3", "10", "x", "5-2", ""])
 def test_parse_opponents_errors(text) -> None:
-    with pytest.raises(SH.TableError):
+    with pytest.raises(SH.StartingHandsError):
         SH.parse_opponents(text)
 
 

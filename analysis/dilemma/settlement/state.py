@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -234,12 +235,33 @@ def parse_bank(text: str | Sequence[int]) -> tuple[int, int, int]:
     if len(bank) != 3 or min(bank) < 0 or any(b % 10 for b in bank):
         raise SettlementError(f"bank {text!r}: three stacks of chips >= 0 in $10 units, "
                               "e.g. 300,700,500")
-    if not sum(bank):
-        raise SettlementError(f"bank {'/'.join(map(str, bank))} is empty: the game is over "
-                              "(RULES §1.5)")
-    if problem := bank_order_problem(bank):
+    if problem := bank_problem(bank):
         raise SettlementError(problem)
     return bank  # type: ignore[return-value]
+
+
+def bank_problem(bank: Sequence[object], level: object = None) -> str | None:
+    """Why three bank stacks and a blind level cannot start a hand, or ``None``: three whole
+    numbers of chips >= 0, not all empty (the game is over), emptied in order (RULES §1.8),
+    level 0-2 and never below the level the bank has reached (RULES §1.5; not checked when
+    ``level`` is None). The one check of a spot's table (:class:`analysis.dilemma.table.Table`),
+    the engine's table and the abstracted solver's spec."""
+    if len(bank) != 3 or any(isinstance(b, bool) or not isinstance(b, Integral) or b < 0
+                             for b in bank):
+        return f"bank is three stacks of chips >= 0; got {tuple(bank)}"
+    stacks = "/".join(str(b) for b in bank)
+    if not sum(bank):  # type: ignore[arg-type]
+        return f"bank {stacks} is empty: the game is over (RULES §1.5)"
+    if problem := bank_order_problem(bank):  # type: ignore[arg-type]
+        return problem
+    if level is None:
+        return None
+    if isinstance(level, bool) or not isinstance(level, Integral) or level not in (0, 1, 2):
+        return f"blind_level: 0, 1 or 2; got {level!r}"
+    if level < lowest_level(bank):  # type: ignore[arg-type]
+        return (f"blind level {level} cannot go with bank {stacks}: blinds rose to level "
+                f"{lowest_level(bank)} when the bank first emptied and never go down (RULES §1.5)")  # type: ignore[arg-type]
+    return None
 
 
 def lowest_level(bank: Sequence[int]) -> int:

@@ -93,8 +93,8 @@ def deal_streams(streams, trials, offsets, key, game, eval_tables, records, stat
         strength = np.empty(m * n)
         row0 = offsets[i]
         for s in range(n_streets):
-            board_strengths(first + 2 + s, board, holes, m * n, eval_tables, n_cards, pair_score,
-                            flat, nonb, hand, strength)
+            board_strengths(first + 2 + s, board, holes, m * n, eval_tables, n_cards,
+                            (pair_score, flat, nonb, hand), strength)
             for t in range(m):
                 for p in range(n):
                     b = np.int64(strength[t * n + p] * n_buckets)

@@ -22,7 +22,7 @@ from analysis.dilemma.decks import Deck, load_deck
 from analysis.dilemma.effects import STREETS
 from analysis.dilemma.extremes import board_extremes
 from analysis.dilemma.settlement import Rules
-from analysis.dilemma.settlement.state import bank_order_problem
+from analysis.dilemma.settlement.state import bank_problem
 
 from ..errors import SolverError
 
@@ -119,9 +119,7 @@ class DilemmaSpec:
             raise DilemmaError(f"preflop in ({self.preflop_in}) must be below the stack ({self.stack})")
         if len(self.bank) != 3 or any(b < 0 or b % 10 for b in self.bank):
             raise DilemmaError(f"bank must be three multiples of $10; got {self.bank}")
-        if not sum(self.bank):
-            raise DilemmaError(f"bank {'/'.join(map(str, self.bank))} is empty: the game is over")
-        if problem := bank_order_problem(self.bank):
+        if problem := bank_problem(self.bank):
             raise DilemmaError(problem)
         self.deck_obj  # noqa: B018 - load now: a bad deck is an error here
         self.rules_obj  # noqa: B018

@@ -20,20 +20,22 @@ from evaluator.kernels import score_cards
 from evaluator.strength import board_rank, board_strengths, holding_rank, strength_row
 
 from .layout import (
-    C_BOARD_LO,
-    C_BOARD_N,
-    C_HERO_HI,
-    C_HERO_LO,
-    C_MODEL,
-    C_NOPP,
-    C_POT,
-    C_STACK,
+    CE_BOARD_LO,
+    CE_BOARD_N,
+    CE_HERO_HI,
+    CE_HERO_LO,
+    CE_MODEL,
+    CE_NOPP,
+    CE_POT,
+    CE_STACK,
     M_BET,
     M_CALL,
 )
 
-# deal arrays (a tuple, allocated once per stream by new_deal)
-(D_BOARD, D_HOLES, D_SCORES, D_STRENGTH, D_HAVE, D_SORTED, D_WOULD_BET, D_WOULD_CALL) = range(8)
+# deal arrays (a tuple, allocated once per stream by new_deal); the last four are the
+# scratch of evaluator.strength.board_strengths
+(DL_BOARD, DL_HOLES, DL_SCORES, DL_STRENGTH, DL_HAVE, DL_SORTED, DL_WOULD_BET, DL_WOULD_CALL,
+ DL_PAIR_SCORE, DL_FLAT, DL_NONB, DL_HAND) = range(12)
 
 
 @kernel
@@ -51,24 +53,24 @@ def deal_trial(state, cell, spots, opponents, n_cards, avail, dl):
     """Deal the hero's combo, the rest of the board and the opponents' holes; False if no deal."""
     _cells, _keys, hero_combos, board_cards = spots
     _models, _flags, range_lo, range_hi, range_combos, range_cumw = opponents
-    board = dl[D_BOARD]
-    holes = dl[D_HOLES]
-    lo = cell[C_HERO_LO]
-    h = lo + (bounded(state, cell[C_HERO_HI] - lo) if cell[C_HERO_HI] - lo > 1 else 0)
+    board = dl[DL_BOARD]
+    holes = dl[DL_HOLES]
+    lo = cell[CE_HERO_LO]
+    h = lo + (bounded(state, cell[CE_HERO_HI] - lo) if cell[CE_HERO_HI] - lo > 1 else 0)
     holes[0, 0] = hero_combos[h, 0]
     holes[0, 1] = hero_combos[h, 1]
     used = (np.uint64(1) << np.uint64(holes[0, 0])) | (np.uint64(1) << np.uint64(holes[0, 1]))
-    n_fixed = cell[C_BOARD_N]
+    n_fixed = cell[CE_BOARD_N]
     for b in range(n_fixed):
-        board[b] = board_cards[cell[C_BOARD_LO] + b]
+        board[b] = board_cards[cell[CE_BOARD_LO] + b]
         used |= np.uint64(1) << np.uint64(board[b])
     n_avail = 0
     for c in range(n_cards):
         if not (used >> np.uint64(c)) & np.uint64(1):
             avail[n_avail] = c
             n_avail += 1
-    n_opp = cell[C_NOPP]
-    m = cell[C_MODEL]
+    n_opp = cell[CE_NOPP]
+    m = cell[CE_MODEL]
     ranged = range_hi[m] > range_lo[m]
     need = 5 - n_fixed + (0 if ranged else 2 * n_opp)
     deal(state, avail, n_avail, need)
@@ -99,17 +101,17 @@ def deal_trial(state, cell, spots, opponents, n_cards, avail, dl):
 @kernel
 def prepare(dl, n, eval_tables):
     """Showdown scores of every player and a fresh strength cache (call once per deal)."""
-    board = dl[D_BOARD]
-    holes = dl[D_HOLES]
-    scores = dl[D_SCORES]
-    hand = dl[11]
+    board = dl[DL_BOARD]
+    holes = dl[DL_HOLES]
+    scores = dl[DL_SCORES]
+    hand = dl[DL_HAND]
     for b in range(5):
         hand[2 + b] = board[b]
     for i in range(n):
         hand[0] = holes[i, 0]
         hand[1] = holes[i, 1]
         scores[i] = score_cards(hand, 7, eval_tables)
-    dl[D_HAVE][:] = False
+    dl[DL_HAVE][:] = False
 
 
 @kernel(inline=True)
@@ -124,33 +126,35 @@ def _sorted_prefix(board, nb, out):
 
 
 @kernel
-def street_strengths(s, dl, n, sources, eval_tables, n_cards):
-    """Fill the strengths of every player on street ``s`` (from the tables when given)."""
+def street_strengths(s, dl, n, strength, n_cards):
+    """Fill the strengths of every player on street ``s`` (from the tables when given);
+    ``strength = (sources, eval_tables)`` (:mod:`.layout`)."""
+    sources, eval_tables = strength
     use_tables, flop, turn, river = sources
     nb = s + 2
-    out = dl[D_STRENGTH][s]
+    out = dl[DL_STRENGTH][s]
     if use_tables:
-        sb = dl[D_SORTED]
-        _sorted_prefix(dl[D_BOARD], nb, sb)
+        sb = dl[DL_SORTED]
+        _sorted_prefix(dl[DL_BOARD], nb, sb)
         m = n_cards - nb - 2
         denom = np.float64(m * (m - 1))  # 2 * C(m, 2)
         tab = flop if s == 1 else (turn if s == 2 else river)
         row = board_rank(sb, nb)
-        holes = dl[D_HOLES]
+        holes = dl[DL_HOLES]
         for i in range(n):
             out[i] = tab[row, holding_rank(holes[i, 0], holes[i, 1], sb, nb)] / denom
     else:
-        board_strengths(nb, dl[D_BOARD], dl[D_HOLES], n, eval_tables, n_cards, dl[8], dl[9],
-                        dl[10], dl[11], out)
-    dl[D_HAVE][s] = True
+        board_strengths(nb, dl[DL_BOARD], dl[DL_HOLES], n, eval_tables, n_cards,
+                        (dl[DL_PAIR_SCORE], dl[DL_FLAT], dl[DL_NONB], dl[DL_HAND]), out)
+    dl[DL_HAVE][s] = True
 
 
 @kernel(inline=True)
-def strength_of(s, seat, dl, n, sources, eval_tables, n_cards):
+def strength_of(s, seat, dl, n, strength, n_cards):
     """A player's strength on street ``s`` (the street is computed on first use)."""
-    if not dl[D_HAVE][s]:
-        street_strengths(s, dl, n, sources, eval_tables, n_cards)
-    return dl[D_STRENGTH][s, seat]
+    if not dl[DL_HAVE][s]:
+        street_strengths(s, dl, n, strength, n_cards)
+    return dl[DL_STRENGTH][s, seat]
 
 
 @kernel
@@ -171,8 +175,12 @@ def range_histogram(weights, on, n_cards, nums, sb, nb, hist, top):
 
 
 @kernel
-def relative_script(street0, dl, n, model, sources, eval_tables, n_cards, weights, nums, hist):
+def relative_script(street0, dl, n, model, strength, n_cards, scratch):
     """Would-bet and would-call of every opponent of a *relative* model, street by street.
+
+    ``strength = (sources, eval_tables)`` (:mod:`.layout`); ``scratch = (weights, nums,
+    hist)``: each opponent's range float64[n, holdings], a holding's strength rank
+    int64[holdings] and a histogram of ranks float64 (see :func:`range_histogram`).
 
     Each opponent's range starts as every holding off the board (equally likely)
     and keeps, after each street, the holdings that would have acted as it did;
@@ -180,11 +188,13 @@ def relative_script(street0, dl, n, model, sources, eval_tables, n_cards, weight
     Actions do not depend on the hero (who never bets), so the script is worked
     out once per deal; bet sizes still follow the pot of each branch.
     """
-    board = dl[D_BOARD]
-    holes = dl[D_HOLES]
-    wb = dl[D_WOULD_BET]
-    wc = dl[D_WOULD_CALL]
-    sb = dl[D_SORTED]
+    sources, eval_tables = strength
+    weights, nums, hist = scratch
+    board = dl[DL_BOARD]
+    holes = dl[DL_HOLES]
+    wb = dl[DL_WOULD_BET]
+    wc = dl[DL_WOULD_CALL]
+    sb = dl[DL_SORTED]
     n_pairs = n_cards * (n_cards - 1) // 2
     on3 = np.zeros(n_cards, np.bool_)
     for b in range(street0 + 2):
@@ -206,8 +216,8 @@ def relative_script(street0, dl, n, model, sources, eval_tables, n_cards, weight
             for p in range(tab.shape[1]):
                 nums[p] = tab[row, p]
         else:
-            strength_row(sb, nb, n_cards, eval_tables, (dl[9], np.empty(n_pairs, np.int64),
-                                                        dl[8], dl[11]), nums)
+            strength_row(sb, nb, n_cards, eval_tables, (dl[DL_FLAT], np.empty(n_pairs, np.int64),
+                                                        dl[DL_PAIR_SCORE], dl[DL_HAND]), nums)
         on = np.zeros(n_cards, np.bool_)
         for b in range(nb):
             on[board[b]] = True
@@ -282,7 +292,7 @@ def starting_chips(cell, n):
     the others would be all-in); the rest of the pot is dead money from a player
     who folded pre-flop (seat n), who takes no further part and pays nothing.
     """
-    pot = cell[C_POT]
+    pot = cell[CE_POT]
     share = pot // (10 * n) * 10
     dead = pot - share * n
     n_seats = n + 1 if dead > 0 else n
@@ -290,8 +300,8 @@ def starting_chips(cell, n):
     behind0 = np.empty(n_seats, np.int64)
     for i in range(n):
         in0[i] = share
-        behind0[i] = cell[C_STACK]
+        behind0[i] = cell[CE_STACK]
     if dead > 0:
         in0[n] = dead
-        behind0[n] = cell[C_STACK]
+        behind0[n] = cell[CE_STACK]
     return in0, behind0, n_seats

@@ -56,9 +56,9 @@ from analysis.dilemma.settlement.layout import (
 from evaluator.jit import kernel
 
 from ._deal import (
-    D_BOARD,
-    D_HOLES,
-    D_SCORES,
+    DL_BOARD,
+    DL_HOLES,
+    DL_SCORES,
     deal_trial,
     new_deal,
     prepare,
@@ -69,12 +69,12 @@ from ._deal import (
 from ._play import CONTINUE, FIXED, MAX_DECISIONS, TABLE, _continues, play
 from .layout import (
     BOARD_CLASS_BASE,
-    C_MODEL,
-    C_NOPP,
-    C_PLAN,
-    C_PLAN_NOFREE,
-    C_POLICY,
-    C_STREET,
+    CE_MODEL,
+    CE_NOPP,
+    CE_PLAN,
+    CE_PLAN_NOFREE,
+    CE_POLICY,
+    CE_STREET,
     CMP_BASE,
     DEC_BASE,
     G_BUCKETS,
@@ -131,8 +131,24 @@ def _record(m):
 
 @kernel
 def _relative_scratch(n, n_cards):
+    """The scratch of :func:`._deal.relative_script` for ``n`` players."""
     n_pairs = n_cards * (n_cards - 1) // 2
     return np.zeros((n, n_pairs)), np.zeros(n_pairs, np.int64), np.zeros(2 * n_pairs + 2)
+
+
+@kernel(inline=True)
+def _setup(c, spots, opponents, n_cards):
+    """What a stream of cell ``c``'s deals reuses: the cell's row, ``hand = (street0, n, dl,
+    chips)`` (:func:`._play.play`), ``opp = (model, relative)``, ``scratch = (work, rec,
+    empty)`` (the settlement's arrays, a decision record and an empty one) and the relative
+    models' scratch."""
+    cell = spots[0][c]
+    n = cell[CE_NOPP] + 1
+    opp = (opponents[0][cell[CE_MODEL]], opponents[1][cell[CE_MODEL]])
+    in0, behind0, n_seats = starting_chips(cell, n)
+    hand = (cell[CE_STREET], n, new_deal(n, n_cards), (in0, behind0))
+    scratch = (_work(n_seats), _record(MAX_DECISIONS), _record(0))
+    return cell, hand, opp, scratch, _relative_scratch(n, n_cards)
 
 
 @kernel
@@ -162,29 +178,30 @@ def _add_bin(stats, base, index, gap):
 
 
 @kernel(inline=True)
-def _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch):
+def _begin_deal(hand, opp, strength, n_cards, rel_scratch):
     """Scores, a fresh strength cache and (relative models) the opponents' script."""
-    prepare(dl, n, eval_tables)
+    street0, n, dl, _chips = hand
+    model, relative = opp
+    prepare(dl, n, strength[1])
     if relative:
-        weights, nums, hist = rel_scratch
-        relative_script(cell[C_STREET], dl, n, model, sources, eval_tables, n_cards, weights,
-                        nums, hist)
+        relative_script(street0, dl, n, model, strength, n_cards, rel_scratch)
 
 
 @kernel(inline=True)
-def eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tables, chips, work,
-              rec, empty, stats):
+def eval_deal(hand, opp, table, strength, policies2, scratch, stats):
     """Play one deal by folding and by checking with the ``main`` policy (and the other
     continuations: the first ``G_N_CMP`` fixed policies, and ``nofree`` when its kind is not
-    ``CONTINUE``); add the hero's results to ``stats``."""
-    game, policies, deck, rules = table
-    in0, behind0 = chips
+    ``CONTINUE``); add the hero's results to ``stats``. ``policies2 = (main, nofree)``;
+    ``hand``, ``opp`` and ``scratch = (work, rec, empty)`` as :func:`_setup` makes them."""
+    main, nofree = policies2
+    work, rec, empty = scratch
+    game, policies, deck, _rules = table
+    street, n, dl, chips = hand
+    in0 = chips[0]
     players, _board2, out_table, _out = work
-    n = cell[C_NOPP] + 1
-    street = cell[C_STREET]
     n_cards = game[G_N_CARDS]
-    board = dl[D_BOARD]
-    scores = dl[D_SCORES]
+    board = dl[DL_BOARD]
+    scores = dl[DL_SCORES]
     best = -1
     n_best = 0
     for i in range(n):
@@ -199,15 +216,13 @@ def eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tabl
         board_penalty += minus[board[b]]
     fold_policy = (CONTINUE, main[1], main[2], main[3])
 
-    fold = play(0, fold_policy, street, n, dl, model, relative, game, in0, behind0,
-                sources, eval_tables, deck, rules, work, empty)
+    fold = play(0, fold_policy, hand, opp, table, strength, work, empty)
     extra = players[0, P_IN] - in0[0]
     f_pot = players[0, P_POT] - extra
     f_bonus = players[0, P_BONUS]
     f_pen = players[0, P_PENALTY]
     f_eff = players[0, P_EFFECT]
-    check = play(-1, main, street, n, dl, model, relative, game, in0, behind0,
-                 sources, eval_tables, deck, rules, work, rec)
+    check = play(-1, main, hand, opp, table, strength, work, rec)
     extra = players[0, P_IN] - in0[0]
     gap = np.float64(check - fold)
     stats[S_N] += 1.0
@@ -237,7 +252,7 @@ def eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tabl
         if k == n_dec[0] - 1 and folded:
             stats[DEC_BASE + 2 * lv + 1] += 1.0
     if game[G_STRENGTH_BINS]:
-        st = strength_of(street, 0, dl, n, sources, eval_tables, n_cards)
+        st = strength_of(street, 0, dl, n, strength, n_cards)
         stats[S_STRENGTH] += st
         sbin = min(int(st * N_STRENGTH_BINS), N_STRENGTH_BINS - 1)
         _add_bin(stats, STRENGTH_BASE, sbin, gap)
@@ -246,13 +261,11 @@ def eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tabl
     _add_bin(stats, PENALTY_BASE, min(board_penalty // 10, N_PENALTY_BINS - 1), gap)
     for k in range(game[G_N_CMP] + 1):
         if k < game[G_N_CMP]:
-            other = play(-1, (FIXED, policies[k], main[2], main[3]), street, n, dl, model,
-                         relative, game, in0, behind0, sources, eval_tables, deck, rules, work,
-                         empty)
+            other = play(-1, (FIXED, policies[k], main[2], main[3]), hand, opp, table, strength,
+                         work, empty)
             slot = k
         elif nofree[0] != CONTINUE:
-            other = play(-1, nofree, street, n, dl, model, relative, game, in0, behind0, sources,
-                         eval_tables, deck, rules, work, empty)
+            other = play(-1, nofree, hand, opp, table, strength, work, empty)
             slot = 3
         else:
             continue
@@ -267,65 +280,48 @@ def eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tabl
 @kernel(inline=True)
 def cell_policies(cell, policies, plans, no_keys):
     """The ``(main, nofree)`` policies of a Monte Carlo cell (see :mod:`.layout`)."""
-    if cell[C_POLICY] >= 0:
-        main = (FIXED, policies[cell[C_POLICY]], plans[0], no_keys)
+    if cell[CE_POLICY] >= 0:
+        main = (FIXED, policies[cell[CE_POLICY]], plans[0], no_keys)
     else:
-        main = (TABLE, policies[0], plans[cell[C_PLAN]], no_keys)
-    if cell[C_PLAN_NOFREE] >= 0:
-        nofree = (TABLE, policies[0], plans[cell[C_PLAN_NOFREE]], no_keys)
+        main = (TABLE, policies[0], plans[cell[CE_PLAN]], no_keys)
+    if cell[CE_PLAN_NOFREE] >= 0:
+        nofree = (TABLE, policies[0], plans[cell[CE_PLAN_NOFREE]], no_keys)
     else:
         nofree = (CONTINUE, policies[0], plans[0], no_keys)
     return main, nofree
 
 
 @kernel(nogil=True)
-def eval_stream(c, stream, trials, spots, opponents, table, sources, plans, eval_tables, stats):
-    """``trials`` deals of cell ``c`` from its generator stream ``stream`` into ``stats``; one
-    task of :func:`analysis.core.threads.run_tasks` (no ``prange`` driver: see
-    :mod:`analysis.studies.fold_vs_check.plan`). Inputs are the tuples of :mod:`.layout`."""
-    cells, keys = spots[0], spots[1]
-    models, relatives = opponents[0], opponents[1]
-    game = table[0]
-    cell = cells[c]
-    n_cards = game[G_N_CARDS]
-    n = cell[C_NOPP] + 1
-    model = models[cell[C_MODEL]]
-    relative = relatives[cell[C_MODEL]]
+def eval_stream(task, spots, opponents, table, strength, plans, stats):
+    """``trials`` deals of cell ``c`` from its generator stream ``stream`` into ``stats``
+    (``task = (c, stream, trials)``); one task of :func:`analysis.core.threads.run_tasks` (no
+    ``prange`` driver: see :mod:`analysis.studies.fold_vs_check.plan`). The other inputs are
+    the tuples of :mod:`.layout`."""
+    c, stream, trials = task
+    n_cards = table[0][G_N_CARDS]
+    cell, hand, opp, scratch, rel_scratch = _setup(c, spots, opponents, n_cards)
     state = np.empty(4, np.uint64)
-    seed_state(state, keys[c], stream)
+    seed_state(state, spots[1][c], stream)
     avail = np.empty(n_cards, np.int64)
-    dl = new_deal(n, n_cards)
-    rel_scratch = _relative_scratch(n, n_cards)
-    in0, behind0, n_seats = starting_chips(cell, n)
-    work = _work(n_seats)
-    rec = _record(MAX_DECISIONS)
-    empty = _record(0)
-    main, nofree = cell_policies(cell, table[1], plans, np.zeros(0, np.int64))
+    policies2 = cell_policies(cell, table[1], plans, np.zeros(0, np.int64))
     for _ in range(trials):
-        if deal_trial(state, cell, spots, opponents, n_cards, avail, dl):
-            _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch)
-            eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tables,
-                      (in0, behind0), work, rec, empty, stats)
+        if deal_trial(state, cell, spots, opponents, n_cards, avail, hand[2]):
+            _begin_deal(hand, opp, strength, n_cards, rel_scratch)
+            eval_deal(hand, opp, table, strength, policies2, scratch, stats)
 
 
 # -- best responses -------------------------------------------------------------------------
 
 
 @kernel(inline=True)
-def chain(cell, dl, model, relative, table, sources, eval_tables, chips, work, rec, folds,
-          always, empty):
+def chain(hand, opp, table, strength, scratch, folds, always):
     """The deal's decision chain: returns the money of always continuing; ``rec`` holds the
     decisions and ``folds[k]`` the money of folding at decision ``k + 1`` (after continuing).
-    ``always`` is the always-continue policy, ``empty`` an empty record (preallocated)."""
-    game, _policies, deck, rules = table
-    in0, behind0 = chips
-    n = cell[C_NOPP] + 1
-    street = cell[C_STREET]
-    cont = play(-1, always, street, n, dl, model, relative, game, in0, behind0,
-                sources, eval_tables, deck, rules, work, rec)
+    ``always`` is the always-continue policy; ``scratch = (work, rec, empty)`` (:func:`_setup`)."""
+    work, rec, empty = scratch
+    cont = play(-1, always, hand, opp, table, strength, work, rec)
     for k in range(rec[0][0]):
-        folds[k] = play(k + 1, always, street, n, dl, model, relative, game,
-                        in0, behind0, sources, eval_tables, deck, rules, work, empty)
+        folds[k] = play(k + 1, always, hand, opp, table, strength, work, empty)
     return cont
 
 
@@ -334,11 +330,10 @@ FREE_FOLD_Z = 2.0
 
 
 @kernel
-def backward_induction(n_dec, levels, infos, folds, cont, weight, n_info, free, plan, counts,
-                       thresholds, buckets):
+def backward_induction(deals, n_info, free, plan, counts, thresholds, buckets):
     """The best actions per information set, deciding the last level first.
 
-    ``n_dec[t]`` decisions of deal ``t`` with ``levels``/``infos``/``folds`` (money of folding
+    ``deals = (n_dec, levels, infos, folds, cont, weight)``: ``n_dec[t]`` decisions of deal ``t`` with ``levels``/``infos``/``folds`` (money of folding
     there); ``cont[t]`` the money of continuing to the end; ``weight[t]`` the deal's weight.
     Writes ``plan[info]`` (1 continue, 0 fold, -1 never reached) and ``counts[info]``
     (weight reaching it). With ``free = False`` the hero never folds when nobody has bet.
@@ -350,6 +345,7 @@ def backward_induction(n_dec, levels, infos, folds, cont, weight, n_info, free, 
     hands it should check. Without ``thresholds`` every information set takes its
     own best action (exact spots: no noise).
     """
+    n_dec, levels, infos, folds, cont, weight = deals
     n_deals = n_dec.shape[0]
     plan[:] = -1.0
     counts[:] = 0.0
@@ -415,26 +411,19 @@ def backward_induction(n_dec, levels, infos, folds, cont, weight, n_info, free, 
 
 
 @kernel(nogil=True)
-def train_cell(c, n_deals, spots, opponents, table, sources, eval_tables, plan, counts, nofree):
-    """The best response of cell ``c`` over ``n_deals`` training deals (from the cell's key)
-    into ``plan``; with a non-empty ``nofree``, also the best response that never folds for
-    free (on the same deals)."""
-    cells, keys = spots[0], spots[1]
-    models, relatives = opponents[0], opponents[1]
+def train_cell(task, spots, opponents, table, strength, plan, counts, nofree):
+    """The best response of cell ``c`` over ``n_deals`` training deals (from the cell's key;
+    ``task = (c, n_deals)``) into ``plan`` (and the weight reaching each information set into
+    ``counts``); with a non-empty ``nofree``, also the best response that never folds for free
+    (on the same deals). The other inputs are the tuples of :mod:`.layout`."""
+    c, n_deals = task
     game = table[0]
-    cell = cells[c]
     n_cards = game[G_N_CARDS]
-    n = cell[C_NOPP] + 1
-    model = models[cell[C_MODEL]]
-    relative = relatives[cell[C_MODEL]]
+    cell, hand, opp, scratch, rel_scratch = _setup(c, spots, opponents, n_cards)
+    rec = scratch[1]
     state = np.empty(4, np.uint64)
-    seed_state(state, keys[c], 0)
+    seed_state(state, spots[1][c], 0)
     avail = np.empty(n_cards, np.int64)
-    dl = new_deal(n, n_cards)
-    rel_scratch = _relative_scratch(n, n_cards)
-    in0, behind0, n_seats = starting_chips(cell, n)
-    work = _work(n_seats)
-    rec = _record(MAX_DECISIONS)
     n_dec = np.zeros(n_deals, np.int64)
     levels = np.zeros((n_deals, MAX_DECISIONS), np.int64)
     infos = np.zeros((n_deals, MAX_DECISIONS), np.int64)
@@ -442,24 +431,22 @@ def train_cell(c, n_deals, spots, opponents, table, sources, eval_tables, plan, 
     cont = np.zeros(n_deals)
     weight = np.zeros(n_deals)
     always = (CONTINUE, table[1][0], np.zeros(0), np.zeros(0, np.int64))
-    empty = _record(0)
     for t in range(n_deals):
-        if not deal_trial(state, cell, spots, opponents, n_cards, avail, dl):
+        if not deal_trial(state, cell, spots, opponents, n_cards, avail, hand[2]):
             continue
-        _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch)
-        cont[t] = chain(cell, dl, model, relative, table, sources, eval_tables, (in0, behind0),
-                        work, rec, folds[t], always, empty)
+        _begin_deal(hand, opp, strength, n_cards, rel_scratch)
+        cont[t] = chain(hand, opp, table, strength, scratch, folds[t], always)
         n_dec[t] = rec[0][0]
         for k in range(n_dec[t]):
             levels[t, k] = rec[1][k]
             infos[t, k] = rec[2][k]
         weight[t] = 1.0
     buckets = game[G_BUCKETS]
-    backward_induction(n_dec, levels, infos, folds, cont, weight, plan.shape[0], True, plan,
-                       counts, True, buckets)
+    deals = (n_dec, levels, infos, folds, cont, weight)
+    backward_induction(deals, plan.shape[0], True, plan, counts, True, buckets)
     if nofree.shape[0] > 0:
-        backward_induction(n_dec, levels, infos, folds, cont, weight, plan.shape[0], False,
-                           nofree, np.zeros(plan.shape[0]), True, buckets)
+        backward_induction(deals, plan.shape[0], False, nofree, np.zeros(plan.shape[0]), True,
+                           buckets)
 
 
 # -- exact enumeration of small spots --------------------------------------------------------
@@ -474,8 +461,8 @@ def exact_deals(c, spots, table):
     game = table[0]
     cell = cells[c]
     n_cards = game[G_N_CARDS]
-    n = cell[C_NOPP] + 1
-    street = cell[C_STREET]
+    n = cell[CE_NOPP] + 1
+    street = cell[CE_STREET]
     used = np.zeros(n_cards, np.bool_)
     for b in range(street + 2):
         used[board_cards[b]] = True
@@ -513,9 +500,9 @@ def exact_deals(c, spots, table):
 @kernel(inline=True)
 def _set_exact_deal(deals, t, cell, spots, dl, n):
     _cells, _keys, hero_combos, board_cards = spots
-    board = dl[D_BOARD]
-    holes = dl[D_HOLES]
-    for b in range(cell[C_STREET] + 2):
+    board = dl[DL_BOARD]
+    holes = dl[DL_HOLES]
+    for b in range(cell[CE_STREET] + 2):
         board[b] = board_cards[b]
     if deals[t, 4] >= 0:
         board[4] = deals[t, 4]
@@ -539,30 +526,16 @@ def exact_chain_block(blk, deals, c, spots, opponents, table, strength, chains):
     continuing), ``fold_now`` (of folding now), each with a row per deal. ``strength`` is
     ``(sources, eval_tables)``."""
     n_dec, levels, infos, keys, strengths, folds, cont, fold_now = chains
-    sources, eval_tables = strength
-    cells = spots[0]
-    models, relatives = opponents[0], opponents[1]
-    game, policies = table[0], table[1]
-    cell = cells[c]
-    n_cards = game[G_N_CARDS]
-    n = cell[C_NOPP] + 1
-    model = models[cell[C_MODEL]]
-    relative = relatives[cell[C_MODEL]]
+    n_cards = table[0][G_N_CARDS]
+    cell, hand, opp, scratch, rel_scratch = _setup(c, spots, opponents, n_cards)
+    work, rec, empty = scratch
     total = deals.shape[0]
-    dl = new_deal(n, n_cards)
-    in0, behind0, n_seats = starting_chips(cell, n)
-    work = _work(n_seats)
-    rec = _record(MAX_DECISIONS)
-    rel_scratch = _relative_scratch(n, n_cards)
-    always = (CONTINUE, policies[0], np.zeros(0), np.zeros(0, np.int64))
-    empty = _record(0)
+    always = (CONTINUE, table[1][0], np.zeros(0), np.zeros(0, np.int64))
     for t in range(total * blk // EXACT_BLOCKS, total * (blk + 1) // EXACT_BLOCKS):
-        _set_exact_deal(deals, t, cell, spots, dl, n)
-        _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch)
-        fold_now[t] = play(0, always, cell[C_STREET], n, dl, model, relative, game, in0,
-                           behind0, sources, eval_tables, table[2], table[3], work, empty)
-        cont[t] = chain(cell, dl, model, relative, table, sources, eval_tables,
-                        (in0, behind0), work, rec, folds[t], always, empty)
+        _set_exact_deal(deals, t, cell, spots, hand[2], hand[1])
+        _begin_deal(hand, opp, strength, n_cards, rel_scratch)
+        fold_now[t] = play(0, always, hand, opp, table, strength, work, empty)
+        cont[t] = chain(hand, opp, table, strength, scratch, folds[t], always)
         n_dec[t] = rec[0][0]
         for k in range(n_dec[t]):
             levels[t, k] = rec[1][k]
@@ -578,26 +551,13 @@ def exact_eval_block(blk, deals, c, spots, opponents, table, strength, policies_
     ``(main, nofree, stats)``, ``strength`` is ``(sources, eval_tables)``. The caller sums
     the blocks' rows in a fixed order."""
     main, nofree, stats = policies_stats
-    sources, eval_tables = strength
-    cells = spots[0]
-    models, relatives = opponents[0], opponents[1]
-    cell = cells[c]
     n_cards = table[0][G_N_CARDS]
-    n = cell[C_NOPP] + 1
-    model = models[cell[C_MODEL]]
-    relative = relatives[cell[C_MODEL]]
+    cell, hand, opp, scratch, rel_scratch = _setup(c, spots, opponents, n_cards)
     total = deals.shape[0]
-    dl = new_deal(n, n_cards)
-    in0, behind0, n_seats = starting_chips(cell, n)
-    work = _work(n_seats)
-    rec = _record(MAX_DECISIONS)
-    empty = _record(0)
-    rel_scratch = _relative_scratch(n, n_cards)
     for t in range(total * blk // EXACT_BLOCKS, total * (blk + 1) // EXACT_BLOCKS):
-        _set_exact_deal(deals, t, cell, spots, dl, n)
-        _begin_deal(cell, dl, n, model, relative, sources, eval_tables, n_cards, rel_scratch)
-        eval_deal(cell, dl, model, relative, table, sources, main, nofree, eval_tables,
-                  (in0, behind0), work, rec, empty, stats)
+        _set_exact_deal(deals, t, cell, spots, hand[2], hand[1])
+        _begin_deal(hand, opp, strength, n_cards, rel_scratch)
+        eval_deal(hand, opp, table, strength, (main, nofree), scratch, stats)
 
 
 @kernel

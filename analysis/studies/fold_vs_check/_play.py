@@ -43,7 +43,7 @@ from analysis.dilemma.settlement.layout import (
 )
 from evaluator.jit import kernel
 
-from ._deal import D_BOARD, D_HOLES, D_SCORES, D_WOULD_BET, D_WOULD_CALL, strength_of
+from ._deal import DL_BOARD, DL_HOLES, DL_SCORES, DL_WOULD_BET, DL_WOULD_CALL, strength_of
 from .layout import (
     G_BANK1,
     G_BANK2,
@@ -104,10 +104,15 @@ def _continues(policy, s, facing, strength, info, exact_key):
 
 
 @kernel
-def play(fold_at, policy, street0, n, dl, model, relative, game, in0, behind0,
-         sources, eval_tables, deck, rules, work, record):
-    """Play the hand from ``street0`` to its end, settle it, return the hero's money.
+def play(fold_at, policy, hand, opp, table, strength, work, record):
+    """Play the hand from the decision street to its end, settle it, return the hero's money.
 
+    ``hand = (street0, n, dl, (in0, behind0))``: the decision street, the players in (hero
+    first), the deal's arrays (:func:`._deal.new_deal`) and each seat's chips put in and
+    behind at the decision (:func:`._deal.starting_chips`); ``opp = (model, relative)``: the
+    opponents' thresholds float64[4, 3] (``M_*``) and whether they are relative to their
+    range; ``table = (game, policies, deck, rules)`` and ``strength = (sources,
+    eval_tables)`` as in :mod:`.layout`.
     ``work = (players, board2, table, out)`` are the settlement core's arrays
     (filled, so callers can read the breakdown). With ``record`` (arrays, or empty
     ones for none) the hero's decisions are written to ``record = (n_dec, levels,
@@ -116,14 +121,18 @@ def play(fold_at, policy, street0, n, dl, model, relative, game, in0, behind0,
     (``keys``: the exact information set, given the hero's cards and the board). ``relative`` means the opponents follow
     the would-bet / would-call script of the deal instead of absolute thresholds.
     """
-    players, board2, table, out = work
+    street0, n, dl, chips = hand
+    in0, behind0 = chips
+    model, relative = opp
+    game, _policies, deck, rules = table
+    players, board2, settle_table, out = work
     n_cards = game[G_N_CARDS]
     n_buckets = game[G_BUCKETS]
     bb = game[G_BIG_BLIND]
-    holes = dl[D_HOLES]
-    board = dl[D_BOARD]
-    wb = dl[D_WOULD_BET]
-    wc = dl[D_WOULD_CALL]
+    holes = dl[DL_HOLES]
+    board = dl[DL_BOARD]
+    wb = dl[DL_WOULD_BET]
+    wc = dl[DL_WOULD_CALL]
     for i in range(n):
         players[i, P_STACK] = behind0[i]
         players[i, P_IN] = in0[i]
@@ -154,7 +163,7 @@ def play(fold_at, policy, street0, n, dl, model, relative, game, in0, behind0,
                     folds = False  # all in: nothing to decide
                 else:
                     d += 1
-                    st = strength_of(s, 0, dl, n, sources, eval_tables, n_cards)
+                    st = strength_of(s, 0, dl, n, strength, n_cards)
                     info = info_id(2 * (s - 1), live - 1, bucket_of(st, n_buckets), n_buckets)
                     if rec:
                         levels[n_dec[0]] = 2 * (s - 1)
@@ -175,7 +184,7 @@ def play(fold_at, policy, street0, n, dl, model, relative, game, in0, behind0,
             if relative:
                 bets = wb[s, seat]
             else:
-                bets = strength_of(s, seat, dl, n, sources, eval_tables, n_cards) >= model[s, M_BET]
+                bets = strength_of(s, seat, dl, n, strength, n_cards) >= model[s, M_BET]
             if bets:
                 pot = 0
                 for i in range(in0.shape[0]):
@@ -194,7 +203,7 @@ def play(fold_at, policy, street0, n, dl, model, relative, game, in0, behind0,
                     continue
                 if seat == 0:
                     d += 1
-                    st = strength_of(s, 0, dl, n, sources, eval_tables, n_cards)
+                    st = strength_of(s, 0, dl, n, strength, n_cards)
                     info = info_id(2 * (s - 1) + 1, live - 1, bucket_of(st, n_buckets), n_buckets)
                     if rec:
                         levels[n_dec[0]] = 2 * (s - 1) + 1
@@ -210,7 +219,7 @@ def play(fold_at, policy, street0, n, dl, model, relative, game, in0, behind0,
                     thr = model[s, M_CALL]
                     calls = thr <= 0.0 or (
                         thr <= 1.0
-                        and strength_of(s, seat, dl, n, sources, eval_tables, n_cards) >= thr)
+                        and strength_of(s, seat, dl, n, strength, n_cards) >= thr)
                 if calls:
                     pay = min(amount, players[seat, P_STACK])
                     players[seat, P_STACK] -= pay
@@ -222,7 +231,7 @@ def play(fold_at, policy, street0, n, dl, model, relative, game, in0, behind0,
                     hist = hist * 16 + (MAX_OPP + seat if calls else 2 * MAX_OPP + seat)
         if live == 1:
             break
-    scores = dl[D_SCORES]
+    scores = dl[DL_SCORES]
     for i in range(n):
         players[i, P_SCORE] = scores[i] if players[i, P_FOLD] < 0 else -1
     n_seats = in0.shape[0]
@@ -236,12 +245,12 @@ def play(fold_at, policy, street0, n, dl, model, relative, game, in0, behind0,
     for b in range(5):
         board2[0, b] = board[b]
         board2[1, b] = 1 if b < 3 else b - 1
-    table[T_BANK1] = game[G_BANK1]
-    table[T_BANK2] = game[G_BANK2]
-    table[T_BANK3] = game[G_BANK3]
-    table[T_LEVEL] = game[G_LEVEL]
-    table[T_LAST] = last
-    table[T_DEALER] = n_seats - 1
-    table[T_NBOARD] = last + 2
-    settle_core(players, n_seats, board2, table, deck, rules, out)
+    settle_table[T_BANK1] = game[G_BANK1]
+    settle_table[T_BANK2] = game[G_BANK2]
+    settle_table[T_BANK3] = game[G_BANK3]
+    settle_table[T_LEVEL] = game[G_LEVEL]
+    settle_table[T_LAST] = last
+    settle_table[T_DEALER] = n_seats - 1
+    settle_table[T_NBOARD] = last + 2
+    settle_core(players, n_seats, board2, settle_table, deck, rules, out)
     return players[0, P_FINAL] - behind0[0]

@@ -18,7 +18,7 @@ from evaluator import CardError, format_cards, parse_cards
 from evaluator.errors import LabError
 
 from ..ranges import starting_classes
-from .layout import C_POLICY, cell_row, pack_opponents, pack_table
+from .layout import CE_POLICY, cell_row, pack_opponents, pack_table
 from .models import HeroPolicy, OpponentModel, load_model, load_policy
 
 MAX_PLAYERS = 10
@@ -181,7 +181,7 @@ class Cells:
     @property
     def best_response(self) -> np.ndarray:
         """Whether each cell continues by a best response (else by a fixed policy)."""
-        return self.cells[:, C_POLICY] < 0
+        return self.cells[:, CE_POLICY] < 0
 
 
 def resolve_hand(hand: str, deck: Deck, board: list[int]) -> tuple[list[tuple[int, int]], str, int, str]:

@@ -119,11 +119,10 @@ def solve_exact(compiled: Cells) -> ExactSpot:
     weight = np.ones(len(n_dec))
     plan = np.zeros(max(len(uniq), 1))
     counts = np.zeros(max(len(uniq), 1))
-    K.backward_induction(n_dec, levels, dense, folds, cont, weight, len(plan), True, plan, counts,
-                         False, 0)
+    training = (n_dec, levels, dense, folds, cont, weight)
+    K.backward_induction(training, len(plan), True, plan, counts, False, 0)
     plan_nf = np.zeros_like(plan)
-    K.backward_induction(n_dec, levels, dense, folds, cont, weight, len(plan), False, plan_nf,
-                         np.zeros_like(plan), False, 0)
+    K.backward_induction(training, len(plan), False, plan_nf, np.zeros_like(plan), False, 0)
     chains = (n_dec, levels, infos, keys, strengths, folds, cont)
     return ExactSpot(compiled, deals, chains, fold_now, uniq, plan, plan_nf,
                      counts / max(len(n_dec), 1))

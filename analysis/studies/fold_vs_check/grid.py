@@ -33,7 +33,7 @@ from .cells import (
 )
 from .layout import (
     BOARD_CLASS_TEXT,
-    C_PLAN,
+    CE_PLAN,
     N_PENALTY_BINS,
     N_STRENGTH_BINS,
     PENALTY_BASE,
@@ -235,7 +235,7 @@ def plans_frame(compiled: Cells, plans: np.ndarray, reach: np.ndarray) -> pd.Dat
     (below it: folds), and the share of deals reaching that decision."""
     frames = []
     for c, spot in enumerate(compiled.spots):
-        if compiled.cells[c, C_PLAN] < 0:
+        if compiled.cells[c, CE_PLAN] < 0:
             continue
         table = plan_table(plans[c], reach[c], compiled.buckets, spot.opponents)
         if table.empty:

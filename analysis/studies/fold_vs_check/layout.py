@@ -3,7 +3,7 @@
 The kernels take three tuples (plus the evaluator's tables):
 
 - ``spots = (cells, keys, hero_combos, board_cards)``: ``cells`` int64[n, N_CCOLS]
-  (``C_*`` columns: the hero's combos and fixed board as slices of the other two
+  (``CE_*`` columns: the hero's combos and fixed board as slices of the other two
   arrays, street, opponents, pot, stack, model and policy index), ``keys``
   uint64[n] the generator key of each cell;
 - ``opponents = (models, relative, range_lo, range_hi, range_combos, range_cumw)``: per
@@ -14,7 +14,8 @@ The kernels take three tuples (plus the evaluator's tables):
   blind level, big blind, deck size, whether to tally strength bins, strength buckets of
   the best response, fixed policies to compare), the fixed hero policies' call
   thresholds float64[n_policies, 4], the deck and rule arrays;
-- ``sources = (use_tables, flop, turn, river)``: the strength tables (or dummies);
+- ``strength = (sources, eval_tables)``: how strengths are read, ``sources = (use_tables,
+  flop, turn, river)`` the strength tables (or dummies), ``eval_tables`` the evaluator's;
 - ``plans`` float64[n_plans, n_infos(buckets)]: best-response actions per information
   set (1 check/call, 0 fold, -1 never seen in training).
 
@@ -33,10 +34,10 @@ from analysis.dilemma.settlement import Rules
 from ..ranges import parse_range
 from .models import HeroPolicy, OpponentModel
 
-# cells: int64[n_cells, N_CCOLS]; C_POLICY is a fixed hero policy (-1: the best response of
-# plan row C_PLAN); C_PLAN_NOFREE a best response that never folds for free (-1: none)
-(C_HERO_LO, C_HERO_HI, C_BOARD_LO, C_BOARD_N, C_STREET, C_NOPP, C_POT, C_STACK, C_MODEL,
- C_POLICY, C_PLAN, C_PLAN_NOFREE) = range(12)
+# cells: int64[n_cells, N_CCOLS]; CE_POLICY is a fixed hero policy (-1: the best response of
+# plan row CE_PLAN); CE_PLAN_NOFREE a best response that never folds for free (-1: none)
+(CE_HERO_LO, CE_HERO_HI, CE_BOARD_LO, CE_BOARD_N, CE_STREET, CE_NOPP, CE_POT, CE_STACK, CE_MODEL,
+ CE_POLICY, CE_PLAN, CE_PLAN_NOFREE) = range(12)
 N_CCOLS = 12
 
 # game: int64[N_GCOLS]; G_N_CMP fixed policies are also played on every deal (policies 0..n-1)
@@ -97,16 +98,16 @@ def cell_row(*, hero: tuple[int, int], board: tuple[int, int], street: int, oppo
              plan_nofree: int = -1) -> np.ndarray:
     """One row of ``cells``: the hero's combo slice, the fixed board slice and the spot."""
     row = np.zeros(N_CCOLS, np.int64)
-    row[C_HERO_LO], row[C_HERO_HI] = hero
-    row[C_BOARD_LO], row[C_BOARD_N] = board
-    row[C_STREET] = street
-    row[C_NOPP] = opponents
-    row[C_POT] = pot
-    row[C_STACK] = stack
-    row[C_MODEL] = model
-    row[C_POLICY] = policy
-    row[C_PLAN] = plan
-    row[C_PLAN_NOFREE] = plan_nofree
+    row[CE_HERO_LO], row[CE_HERO_HI] = hero
+    row[CE_BOARD_LO], row[CE_BOARD_N] = board
+    row[CE_STREET] = street
+    row[CE_NOPP] = opponents
+    row[CE_POT] = pot
+    row[CE_STACK] = stack
+    row[CE_MODEL] = model
+    row[CE_POLICY] = policy
+    row[CE_PLAN] = plan
+    row[CE_PLAN_NOFREE] = plan_nofree
     return row
 
 

@@ -114,9 +114,9 @@ class TrainPlan(Plan):
         counts = np.zeros((k, self.width))
         nofree = np.zeros((k, self.width if self.no_free else 0))
         ids = self.cell_ids[cells]
-        sources, tables = strength_sources(self.game, self.use_tables), get_tables(self.game).kernel_args
-        run_tasks(lambda i: K.train_cell(ids[i], trials[i], self.spots, self.opponents, self.table,
-                                         sources, tables, plans[i], counts[i], nofree[i]), k)
+        strength = (strength_sources(self.game, self.use_tables), get_tables(self.game).kernel_args)
+        run_tasks(lambda i: K.train_cell((ids[i], trials[i]), self.spots, self.opponents, self.table,
+                                         strength, plans[i], counts[i], nofree[i]), k)
         return np.hstack([plans, counts, nofree])
 
     def plans(self, totals: np.ndarray, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
@@ -166,10 +166,9 @@ class FoldCheckPlan(Plan):
 
     def run(self, cells: np.ndarray, streams: np.ndarray, trials: np.ndarray) -> np.ndarray:
         stats = np.zeros((len(cells), N_STATS))
-        sources, tables = strength_sources(self.game, self.use_tables), get_tables(self.game).kernel_args
-        run_tasks(lambda i: K.eval_stream(cells[i], streams[i], trials[i], self.spots, self.opponents,
-                                          self.table, sources, self.plans, tables, stats[i]),
-                  len(cells))
+        strength = (strength_sources(self.game, self.use_tables), get_tables(self.game).kernel_args)
+        run_tasks(lambda i: K.eval_stream((cells[i], streams[i], trials[i]), self.spots, self.opponents,
+                                          self.table, strength, self.plans, stats[i]), len(cells))
         return stats
 
     def stderr(self, totals: np.ndarray) -> np.ndarray:

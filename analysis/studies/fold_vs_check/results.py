@@ -25,8 +25,8 @@ from .cells import BEST_RESPONSE, FIXED_POLICIES, Cells
 from .layout import (
     BOARD_CLASS_BASE,
     BOARD_CLASSES,
-    C_MODEL,
-    C_POLICY,
+    CE_MODEL,
+    CE_POLICY,
     CMP_BASE,
     DEC_BASE,
     MAX_OPP,
@@ -84,8 +84,8 @@ def summaries(compiled: Cells, totals: np.ndarray) -> pd.DataFrame:
         "opponents": [s.opponents for s in spots],
         "pot": [s.pot for s in spots],
         "stack": [s.behind for s in spots],
-        "model": [compiled.ctx.models[int(c[C_MODEL])].name for c in compiled.cells],
-        "policy": [compiled.ctx.policies[int(c[C_POLICY])].name if c[C_POLICY] >= 0
+        "model": [compiled.ctx.models[int(c[CE_MODEL])].name for c in compiled.cells],
+        "policy": [compiled.ctx.policies[int(c[CE_POLICY])].name if c[CE_POLICY] >= 0
                    else BEST_RESPONSE for c in compiled.cells],
         "trials": totals[:, S_N].astype(np.int64),
         "ev_fold": mean(S_FOLD),
