@@ -131,6 +131,7 @@ def is_flush(acc):
 
 @kernel(inline=True)
 def _flush_suit(acc):
+    """The suit whose flush flag is set in the accumulated key ``acc`` (4 bits a suit counter)."""
     return np.int64(trailing_zeros((acc >> _SUIT_SHIFT) & _FLUSH) >> 2)
 
 
@@ -569,6 +570,7 @@ def _card_bits(n_cards):
 
 @kernel(inline=True)
 def _bit(bits, card):
+    """The card's bit from the table ``bits`` (``bits[c] = 1 << c``), indexed unsigned."""
     return bits[np.uint64(card) & _BYTE]  # unsigned index: no wrap-around code
 
 

@@ -75,6 +75,7 @@ def derive_key(seed: int, *words: int | str) -> np.uint64:
 
 @kernel(inline=True)
 def _rotl(x, k):
+    """``x`` rotated left by ``k`` bits (uint64)."""
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
@@ -166,6 +167,7 @@ def _bounded16_from(state, x, n):
 
 @kernel(inline=True)
 def _swap(a, i, j):
+    """Swap ``a[i]`` and ``a[j]``."""
     t = a[i]
     a[i] = a[j]
     a[j] = t

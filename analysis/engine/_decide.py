@@ -223,6 +223,10 @@ def decide(state, i, menu, feat, game, rng_state, outs):
 
 @kernel
 def strengths(hs, n, board, nb, cardsdata, scratch, strength):
+    """Each seat's strength into ``strength``: pre-flop from the card data's table, after the flop
+    the share of holdings beaten on the ``nb`` board cards
+    (:func:`evaluator.strength.board_strengths`, folded seats skipped). ``hs`` seat rows of ``n``
+    seats, ``cardsdata`` as :mod:`._layout` packs it, ``scratch`` the ``W_*`` work arrays."""
     eval_tables, deck, preflop, n_cards, is_dilemma, rules = cardsdata
     if nb == 0:
         for i in range(n):

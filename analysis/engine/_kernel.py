@@ -140,6 +140,7 @@ from .structures import (
 
 @kernel
 def _live_count(hs, n):
+    """Seats of ``hs`` (``H_*`` rows, ``n`` seats) not folded."""
     k = 0
     for i in range(n):
         if hs[i, H_FOLD] < 0:
@@ -251,6 +252,8 @@ def legal_menu(hs, rs, n, i, structure, menu):
 
 @kernel
 def _put(hs, i, amount):
+    """Seat ``i`` of ``hs`` puts ``amount`` chips in: off its stack, onto its bet this round and
+    its total in."""
     hs[i, H_STACK] -= amount
     hs[i, H_BET] += amount
     hs[i, H_IN] += amount
@@ -287,6 +290,9 @@ def apply_action(hs, rs, n, i, kind, to, structure):
 
 @kernel
 def _needs_action(hs, rs, n, i):
+    """Whether seat ``i`` must still act this round (``hs`` seats, ``rs`` the round's ``R_*`` row,
+    ``n`` seats): live with chips, and facing a bet or not yet acted while someone else can still
+    bet."""
     if hs[i, H_FOLD] >= 0 or hs[i, H_STACK] == 0:
         return False
     if hs[i, H_BET] < rs[R_CUR]:

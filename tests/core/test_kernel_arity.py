@@ -1,6 +1,6 @@
 """Kernel inputs are grouped (issue 18, item 4): no numba kernel takes more than
 ``MAX_POSITIONAL`` positional arguments; related inputs travel as tuples whose parts are
-documented where the kernel is defined. Read from the source with ``ast`` (every function
+documented where the kernel is defined, and every kernel has a docstring. Read from the source with ``ast`` (every function
 under ``analysis/`` and ``evaluator/`` decorated with ``kernel``, ``njit`` or ``jit``).
 
 ``WIDE`` lists the kernels still above the limit, each with its count today and why it is
@@ -33,16 +33,19 @@ WIDE = {
 """``"path::kernel": (positional arguments today, why it is still wide)``."""
 
 
-def kernel_arities(source: str) -> dict[str, int]:
-    """Positional-argument counts of the kernels defined in ``source``, by name."""
+def kernels_in(source: str) -> list[ast.FunctionDef]:
+    """The functions of ``source`` decorated with ``kernel``, ``njit`` or ``jit``."""
     def decorator_name(node: ast.expr) -> str | None:
         node = node.func if isinstance(node, ast.Call) else node
         return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
 
-    return {node.name: len(node.args.posonlyargs) + len(node.args.args)
-            for node in ast.walk(ast.parse(source))
-            if isinstance(node, ast.FunctionDef)
-            and any(decorator_name(d) in KERNEL_DECORATORS for d in node.decorator_list)}
+    return [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.FunctionDef)
+            and any(decorator_name(d) in KERNEL_DECORATORS for d in node.decorator_list)]
+
+
+def kernel_arities(source: str) -> dict[str, int]:
+    """Positional-argument counts of the kernels defined in ``source``, by name."""
+    return {node.name: len(node.args.posonlyargs) + len(node.args.args) for node in kernels_in(source)}
 
 
 def wide_kernels() -> dict[str, int]:
@@ -55,6 +58,14 @@ def wide_kernels() -> dict[str, int]:
                 if n > MAX_POSITIONAL:
                     out[f"{rel}::{name}"] = n
     return out
+
+
+def test_every_kernel_has_a_docstring() -> None:
+    """Where a kernel is defined, it says what it does and what its arguments are."""
+    bare = [f"{path.relative_to(ROOT).as_posix()}::{node.name}"
+            for package in ("analysis", "evaluator") for path in sorted((ROOT / package).rglob("*.py"))
+            for node in kernels_in(path.read_text(encoding="utf-8")) if not ast.get_docstring(node)]
+    assert not bare, f"kernels without a docstring (say what each argument is): {bare}"
 
 
 def test_no_new_wide_kernel() -> None:

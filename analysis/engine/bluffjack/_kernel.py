@@ -53,11 +53,13 @@ DECK = 52
 
 @kernel(inline=True)
 def _can_bet(st, i):
+    """Whether seat ``i`` of ``st`` (seat rows) can still bet: not folded, chips behind."""
     return st[i, C_FOLDED] == 0 and st[i, C_STACK] > 0
 
 
 @kernel
 def _level(st, n):
+    """The highest bet this round among the ``n`` seats of ``st``."""
     m = 0
     for i in range(n):
         m = max(m, st[i, C_BET])
@@ -66,6 +68,7 @@ def _level(st, n):
 
 @kernel
 def _others_can_bet(st, n, i):
+    """Whether a seat of ``st`` other than ``i`` (of ``n``) can still bet."""
     for j in range(n):  # noqa: SIM110 (a plain loop for numba)
         if j != i and _can_bet(st, j):
             return True
@@ -74,6 +77,8 @@ def _others_can_bet(st, n, i):
 
 @kernel
 def _bet_due(st, g, i):
+    """Whether seat ``i`` must act in a betting round (``st`` seat rows, ``g`` the hand's state):
+    it can bet, and faces a raise or has not acted while another can bet."""
     n = g[G_N]
     if not _can_bet(st, i):
         return False
@@ -85,6 +90,9 @@ def _bet_due(st, g, i):
 
 @kernel
 def _turn_due(st, g, stakes, i):
+    """Whether seat ``i`` still plays in the hit-or-stand round (``st`` seat rows, ``g`` the hand's
+    state, ``stakes`` the ``SK_*`` fields): not folded, and not stood, or stood but owing a bet
+    where stakes allow extra bets."""
     if st[i, C_FOLDED] != 0:
         return False
     if st[i, C_STOOD] == 0:
@@ -94,6 +102,8 @@ def _turn_due(st, g, stakes, i):
 
 @kernel
 def _next_due(st, g, stakes, start, play):
+    """The first seat from ``start`` (clockwise) that must act: in the playing round (``play``) or
+    a betting round; -1 if none."""
     n = g[G_N]
     for k in range(n):
         i = (start + k) % n
@@ -104,6 +114,7 @@ def _next_due(st, g, stakes, start, play):
 
 @kernel
 def _in_hand(st, n):
+    """Seats of ``st`` (``n`` seats) not folded."""
     c = 0
     for i in range(n):
         if st[i, C_FOLDED] == 0:
@@ -113,6 +124,7 @@ def _in_hand(st, n):
 
 @kernel
 def _pot(st, n):
+    """Chips the ``n`` seats of ``st`` have put in."""
     p = 0
     for i in range(n):
         p += st[i, C_PUT]
@@ -121,6 +133,8 @@ def _pot(st, n):
 
 @kernel
 def _put(st, i, chips):
+    """Seat ``i`` of ``st`` puts in ``chips`` (at most its stack): off its stack, onto its total
+    and this round's bet."""
     chips = min(chips, st[i, C_STACK])
     st[i, C_STACK] -= chips
     st[i, C_PUT] += chips
@@ -315,6 +329,8 @@ def _pick(pol, s, decision, feats, legal3, u):
 
 @kernel
 def _log(log, g, rnd, i, action, amount):
+    """Append (round ``rnd``, seat ``i``, ``action``, ``amount``) to the action ``log``;
+    ``g[G_ACTIONS]`` counts every action, logged or past the log's end."""
     k = g[G_ACTIONS]
     if k < log.shape[0]:
         log[k, 0] = rnd
@@ -326,6 +342,8 @@ def _log(log, g, rnd, i, action, amount):
 
 @kernel
 def _deal_seat(st, i, card, down):
+    """Give seat ``i`` of ``st`` ``card``: face down (``down``, hidden from the others) or face up
+    (counted in its visible total)."""
     pts = card_points(card)
     ace = 1 if (card >> 2) == ACE_RANK else 0
     st[i, C_HARD] += pts
@@ -462,6 +480,7 @@ def play_hand(deck, stacks, dealer, game, seat_pol, rng, outs):
 
 @kernel
 def _shuffle(rng):
+    """A shuffled deck (card ids ``0 .. DECK - 1``) from generator ``rng``."""
     deck = np.arange(DECK, dtype=np.int64)
     deal(rng, deck, DECK, DECK)
     return deck

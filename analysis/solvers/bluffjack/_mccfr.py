@@ -66,6 +66,7 @@ CLASS_PROB = np.array([1, 1, 1, 1, 1, 1, 1, 1, 4, 1], dtype=np.float64) / 13.0
 
 @kernel(inline=True)
 def _at(p, field):
+    """Index in the hand state ``st`` of seat ``p``'s ``field`` (``ST_*``)."""
     return HS_SEATS + p * SEAT_WIDTH + field
 
 
@@ -91,6 +92,8 @@ def _visible(st, p):
 
 @kernel(inline=True)
 def _best(hard, ace):
+    """A hand's best total from its hard total and whether it holds an ace (an ace counts 11 if
+    that does not bust)."""
     return hard + 10 if ace and hard + 10 <= 21 else hard
 
 
@@ -127,6 +130,7 @@ def init_state(st, params, up, hid):
 
 @kernel
 def _active(st):
+    """Seats of hand state ``st`` not folded."""
     c = 0
     for p in range(st[HS_N]):
         if st[_at(p, ST_FOLD)] == 0:
@@ -145,6 +149,8 @@ def _first_to_play(st, start):
 
 @kernel
 def _start_final(st):
+    """Open the final betting round of hand state ``st``: bets and actions cleared, the first live
+    seat to act."""
     st[HS_PHASE] = PH_FINAL
     st[HS_LEVEL] = 0
     st[HS_RAISES] = 0
@@ -227,6 +233,8 @@ def apply(st, params, a):
 
 @kernel
 def _after_play(st, p):
+    """After seat ``p`` of hand state ``st`` stands, busts or folds: the next seat to play, or the
+    final betting round."""
     q = _first_to_play(st, p + 1)
     if q >= 0:
         st[HS_TOACT] = q
@@ -274,6 +282,8 @@ def payoff(st, params, i):
 
 @kernel(inline=True)
 def _bucket(st, q):
+    """Seat ``q``'s visible best total in hand state ``st`` as a bucket for the bucketed
+    information sets: 0 folded, 1-5 up to 6, 11, 16, 18, above."""
     if st[_at(q, ST_FOLD)] == 1:
         return 0
     hard, ace = _visible(st, q)
@@ -333,6 +343,8 @@ def _row(index, key, grow):
 
 @kernel(inline=True)
 def _draw_class(rng):
+    """A hidden card's class drawn from generator ``rng`` with the deck's class probabilities
+    (``CLASS_CUM``)."""
     u = next_float(rng)
     for c in range(CLASSES - 1):
         if u < CLASS_CUM[c]:
@@ -342,6 +354,8 @@ def _draw_class(rng):
 
 @kernel
 def _check_room(index, regret):
+    """Raise if the information-set ``index`` has filled the ``regret`` table: a safety net, the
+    driver keeps :data:`RESERVE_ROWS` rows free and grows the tables between batches."""
     if len(index) >= regret.shape[0]:
         raise ValueError("the information-set table is full")
 
@@ -413,6 +427,8 @@ def _average_walk(st, params, owner, index, regret, ssum, rng):
 
 @kernel
 def _deal(rng, params, up_fixed, up, hid):
+    """Deal a hand into ``up`` (face-up classes; ``up_fixed[p] >= 0`` keeps a seat's given one) and
+    ``hid`` (hidden classes) for ``params[PV_N]`` seats, from generator ``rng``."""
     n = params[PV_N]
     for p in range(n):
         up[p] = up_fixed[p] if up_fixed[p] >= 0 else _draw_class(rng)
@@ -586,6 +602,7 @@ TALLY_COUNT = 5
 
 @kernel(inline=True)
 def _category(total):
+    """A showdown total's category: 0 bust, 1 up to 16, 2 17-18, 3 19-21."""
     if total == 0:
         return 0
     if total <= 16:

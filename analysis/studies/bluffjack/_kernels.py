@@ -95,6 +95,8 @@ def _deal_start(players, n_players, deck):
 
 @kernel(inline=True)
 def _opponent_stands(players, p, threshold, rules):
+    """Whether opponent ``p`` (``players`` rows) stops drawing: bust, at ``threshold`` or more, or
+    a five-card Charlie under ``rules``."""
     hard = players[p, P_HARD]
     aces = players[p, P_ACES] != 0
     if hard > 21 or best_total(hard, aces) >= threshold:
@@ -104,6 +106,8 @@ def _opponent_stands(players, p, threshold, rules):
 
 @kernel(inline=True)
 def _hero_forced_stand(players, hero, rules):
+    """Whether the hero (row ``hero`` of ``players``) has no choice left: bust, 21, or a Charlie
+    under ``rules``."""
     hard = players[hero, P_HARD]
     aces = players[hero, P_ACES] != 0
     if hard > 21 or best_total(hard, aces) == 21:
@@ -154,6 +158,8 @@ def _advance(players, n_players, hero, seat, ptr, deck, threshold, rules):
 
 @kernel(inline=True)
 def _hero_act(players, hero, action, ptr, deck):
+    """Apply the hero's ``action`` (hit: the card at ``deck[ptr]``; else stand); returns the deck's
+    next position."""
     if action == HIT:
         _give(players, hero, deck[ptr])
         ptr += 1
@@ -164,6 +170,8 @@ def _hero_act(players, hero, action, ptr, deck):
 
 @kernel(inline=True)
 def _hero_choice(players, n_players, hero, policy, rules):
+    """The hero's action: stand when forced, else ``policy`` at its state among ``n_players``
+    (``players`` rows, ``rules``)."""
     if _hero_forced_stand(players, hero, rules):
         return STAND
     return policy[_hero_state(players, n_players, hero)]

@@ -319,6 +319,7 @@ def flush_board_classes(avail, need, k, suit_weight, n_ranks):
 
 @kernel(inline=True)
 def _choose(n, k):
+    """The binomial coefficient C(n, k) (0 outside 0 <= k <= n), exact in int64 for the deck sizes used."""
     if k < 0 or k > n:
         return 0
     r = 1

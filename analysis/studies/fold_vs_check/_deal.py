@@ -116,6 +116,8 @@ def prepare(dl, n, eval_tables):
 
 @kernel(inline=True)
 def _sorted_prefix(board, nb, out):
+    """The first ``nb`` cards of ``board`` in increasing order into ``out`` (insertion sort: at
+    most 5 cards)."""
     for i in range(nb):
         v = board[i]
         j = i

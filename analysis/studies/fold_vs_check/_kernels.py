@@ -172,6 +172,8 @@ def board_class(board, nb, deck):
 
 @kernel(inline=True)
 def _add_bin(stats, base, index, gap):
+    """Add one trial's ``gap`` to bin ``index`` of the binned statistics at ``base`` of ``stats``
+    (count, sum, sum of squares)."""
     stats[base + 3 * index] += 1.0
     stats[base + 3 * index + 1] += gap
     stats[base + 3 * index + 2] += gap * gap
@@ -499,6 +501,8 @@ def exact_deals(c, spots, table):
 
 @kernel(inline=True)
 def _set_exact_deal(deals, t, cell, spots, dl, n):
+    """Put deal ``t`` of :func:`exact_deals` into the deal arrays ``dl``: the cell's fixed board
+    (and river), the hero's cards and the ``n - 1`` opponents' holdings."""
     _cells, _keys, hero_combos, board_cards = spots
     board = dl[DL_BOARD]
     holes = dl[DL_HOLES]
