@@ -63,11 +63,10 @@ def test_table_starting_hands(cli, tmp_path) -> None:
     for name in ("dilemma_heatmap_1opp", "dilemma_heatmap_2opp", "dilemma_equity_vs_opponents"):
         assert (out / f"{name}.png").stat().st_size > 0 and (out / f"{name}.svg").exists()
     assert not list(out.glob(".*.tmp")) and not list(out.glob("*.tmp"))
-    again = cli("table", "starting-hands", "--game", "dilemma", "--opponents", "1-2", "--stderr", "0.01",
-                "--out", out, "--no-progress", "--no-charts")
-    assert again.returncode == 0, again.stderr
     assert not (out / ".partial").exists()  # a finished run removes its resume files
-    assert pd.read_parquet(out / "starting_hands_dilemma.parquet").equals(df)  # same seed, same table
+    # same seed, same table: test_multiway_same_with_any_thread_count (tests/studies/
+    # test_starting_hands.py) computes the Monte Carlo table twice afresh from one seed; a
+    # second command here cost 3.5 s
 
 
 def test_table_streets(cli, tmp_path) -> None:
