@@ -28,11 +28,11 @@ def test_equity_table_monte_carlo_and_options(cli) -> None:
     out = r.stdout
     assert "Monte Carlo, 100,000 deals, seed 4" in out and "random" in out
     assert "straight_flush" in out and out.count("%") > 20
+    # (the same numbers on any thread count: test_same_seed_same_result_whatever_the_thread_count
+    # in tests/studies/test_equity.py, in process; the command passes --threads on unchanged)
     j1 = json.loads(cli("equity", "As Ah", "random", "--trials", "70000", "--seed", "2",
-                        "--threads", "1", "--format", "json").stdout)
-    j2 = json.loads(cli("equity", "As Ah", "random", "--trials", "70000", "--seed", "2",
                         "--threads", "2", "--format", "json").stdout)
-    assert j1["players"] == j2["players"] and j1["exact"] is False and j1["trials"] == 70_000
+    assert j1["exact"] is False and j1["trials"] == 70_000 and len(j1["players"]) == 2
 
 
 def test_bad_input_exit_2_one_line(cli) -> None:
