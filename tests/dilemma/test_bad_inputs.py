@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -402,7 +403,10 @@ def test_settle_command_reports_one_error_line(tmp_path, cli, name, content, fra
 INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 
 
+@cache
 def random_hands(n: int, k: int, n_cards: int = 40, seed: int = 4) -> np.ndarray:
+    """``n`` random ``k``-card rows (uint8), dealt once per arguments: shared, so a test that
+    changes a card does so in a copy (``astype`` or ``copy``)."""
     rng = np.random.default_rng(seed)
     return rng.permuted(np.tile(np.arange(n_cards, dtype=np.uint8), (n, 1)), axis=1)[:, :k]
 
@@ -438,9 +442,10 @@ def test_evaluate_batch_takes_lists_strided_and_big_endian_arrays():
 def test_evaluate_batch_refuses_card_ids_off_the_deck_in_every_dtype(dtype):
     info = np.iinfo(dtype)
     candidates = (-1, info.min, 40, 63, 64, 255, 256, 296, 2**32 + 3, 2**63 + 5, info.max)
+    valid = random_hands(50_000, 7).astype(dtype)  # dealt once, copied for each fault
     for value in sorted({v for v in candidates if info.min <= v <= info.max and not 0 <= v < 40}):
         for threads in (True, False):
-            hands = random_hands(50_000, 7).astype(dtype)
+            hands = valid.copy()
             hands[31_234, 3] = value
             with pytest.raises(CardError, match=r"row 31234: card ids must be in 0\.\.39"):
                 evaluate_batch(hands, threads=threads)
