@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import warnings
 from functools import cache
 from pathlib import Path
 
@@ -41,6 +43,26 @@ REFERENCE_TEXT = builtin_path("reference").read_text(encoding="utf-8")
 RECORD_C = json.loads((EXAMPLES / "hand_example_C.json").read_text(encoding="utf-8"))
 HISTORY_C = json.loads((EXAMPLES / "hand_history_example_C.jsonl").read_text().splitlines()[0])
 HUGE = 10000000000000000000000
+
+
+@pytest.fixture
+def command(cli, capsys):
+    """``command(*args, real=...)`` runs ``dilemma ARGS``: in a real process (the ``cli``
+    fixture) where ``real``, else through the same entry point (:func:`analysis.cli.run`) in
+    this process, warnings as errors, its exit code and output returned as a process's
+    (a process costs about 1.5 s: one bad-input case per command stays one)."""
+    from analysis.cli import run
+
+    def go(*args: str, real: bool) -> subprocess.CompletedProcess:
+        if real:
+            return cli(*args)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            code = run(list(args))
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(list(args), code, out, err)
+
+    return go
 
 
 def one_error_line(result) -> str:
@@ -137,16 +159,16 @@ def test_deck_file_that_is_not_utf8_is_one_error(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("content", "fragments"),
+    ("content", "fragments", "real"),
     [
-        (deck_text('amount = 30', f"amount = {HUGE}").encode(), ["card As", "0 to 10000 dollars"]),
-        (REFERENCE_TEXT.encode().replace(b"ASSUMED", b"ASS\xffUMED", 1), ["not UTF-8", "byte offset"]),
+        (deck_text('amount = 30', f"amount = {HUGE}").encode(), ["card As", "0 to 10000 dollars"], False),
+        (REFERENCE_TEXT.encode().replace(b"ASSUMED", b"ASS\xffUMED", 1), ["not UTF-8", "byte offset"], True),
     ],
 )
-def test_deck_command_reports_one_error_line(tmp_path, cli, content, fragments):
+def test_deck_command_reports_one_error_line(tmp_path, command, content, fragments, real):
     path = tmp_path / "bad.toml"
     path.write_bytes(content)
-    line = one_error_line(cli("deck", "--deck", str(path)))
+    line = one_error_line(command("deck", "--deck", str(path), real=real))
     for fragment in fragments:
         assert fragment in line
 
@@ -379,22 +401,23 @@ def test_history_with_a_byte_order_mark_settles(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("name", "content", "fragment"),
+    ("name", "content", "fragment", "real"),
     [
         ("utf.json", json.dumps(RECORD_C).encode().replace(b'"P1"', b'"P\xff1"', 1),
-         "not UTF-8 text"),
-        ("deep.json", b"[" * 200_000 + b"]" * 200_000, "nested too deeply"),
-        ("exp.json", json.dumps(record(expected={"bank": 5})).encode(), "expected.bank"),
+         "not UTF-8 text", False),
+        # a real process: the nesting must be refused within a fresh interpreter's stack
+        ("deep.json", b"[" * 200_000 + b"]" * 200_000, "nested too deeply", True),
+        ("exp.json", json.dumps(record(expected={"bank": 5})).encode(), "expected.bank", False),
         ("level.json", json.dumps({k: v for k, v in record(blind_level=True).items()
-                                   if k != "blinds"}).encode(), "blind_level"),
-        ("bank.json", json.dumps(record(bank=[10, 0, 500])).encode(), "RULES §1.8"),
-        ("hands.jsonl", json.dumps(history(bank=[10, 0, 500])).encode(), "RULES §1.8"),
+                                   if k != "blinds"}).encode(), "blind_level", False),
+        ("bank.json", json.dumps(record(bank=[10, 0, 500])).encode(), "RULES §1.8", False),
+        ("hands.jsonl", json.dumps(history(bank=[10, 0, 500])).encode(), "RULES §1.8", False),
     ],
 )
-def test_settle_command_reports_one_error_line(tmp_path, cli, name, content, fragment):
+def test_settle_command_reports_one_error_line(tmp_path, command, name, content, fragment, real):
     path = tmp_path / name
     path.write_bytes(content)
-    line = one_error_line(cli("settle", str(path)))
+    line = one_error_line(command("settle", str(path), real=real))
     assert name in line and fragment in line, line
 
 
