@@ -283,6 +283,21 @@ CASES: list[tuple[str, ...]] = [
     ("solve spot --game dilemma --board 4s9h8h6c10s --oop 'AA, 99, 108s, 76s, 2s2h, As2c, 43s' --ip 'A10s, 88, 65s, 2h2d, 3c3d' --pot 40 --stack 980 --bets '100%, a' --raises a --rule kickers=top", 'compares every kicker'),
     ("solve spot --game dilemma --board 4s9h8h6c10s --oop 'AA, 99, 108s, 76s, 2s2h, As2c, 43s' --ip 'A10s, 88, 65s, 2h2d, 3c3d' --pot 40 --stack 980 --bets '100%, a' --raises a --pot 50", 'multiple of 20'),
     ('solve kuhn --game dilemma', 'option of the spot game'),
+    # --- equity (from tests/cli/test_cli_equity.py: one case there in a real process)
+    ("equity 'As Ah' --vs-random 17", "at most 17 players"),
+    ("equity 'As Ah' 'Kd Kc' --game holdem --board '2c 3c'", "0, 3, 4 or 5 cards"),
+    ("equity 'As Ah' A2s --board '2s 3s 4s' --dead 'Ad Ac 2h 2d 2c'", "is empty"),
+    ("equity 'As Ah' 'AA, 77x'", "'77x'"),
+    ("equity 'As Ah' random --exact --trials 10", "choose one of"),
+    # --- study spot (from tests/studies/test_fold_vs_check.py: one case there in a real process)
+    ("study spot --hand 'As 10h' --pot 10", "smaller than the blinds"),
+    ("study spot --hand 'As 10h' --opponents 12", "opponents must be 1 to 9"),
+    ("study spot --hand 'As 10h' --model nobody", "unknown opponent model 'nobody'"),
+    ("study spot --hand 'As 10h' --board 'Kd 2s 3s'", "'Kd' is not in the dilemma deck"),
+    # --- game and settle (from tests/engine/test_games_and_inputs.py: one case there in a real process)
+    ("settle {tmp}/illegal.jsonl --line 1", "illegal action 'bet to 10' by P2"),
+    ("game simulate --out {tmp}/o --stack -10", "must not be negative"),
+    ("game simulate --out {tmp}/o -s {tmp}/many.toml", "line 4, field 'rule[1].players'"),
 ]
 
 
@@ -299,6 +314,10 @@ def bad_files(tmp_path_factory) -> Path:
         "table": {"seats": ["P1", "P2"], "stacks": [50, 50], "dealer": "P1"},
         "down": {"P1": "Kh", "P2": "5c"}, "up": {"P1": "6d", "P2": "9s"},
         "actions": [["initial", "P2", "check"]]}) + "\n")
+    illegal = json.loads(HISTORY.read_text().splitlines()[0])  # a legal hand, one bet made too small
+    illegal["actions"][12] = ["river", "P2", "bet", 10]
+    (tmp / "illegal.jsonl").write_text(json.dumps(illegal) + "\n")
+    (tmp / "many.toml").write_text('[policy]\nname = "s"\n[[rule]]\nplayers = "many"\ndo = { call = 1.0 }\n')
     return tmp
 
 

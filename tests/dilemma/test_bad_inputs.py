@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import warnings
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +43,26 @@ REFERENCE_TEXT = builtin_path("reference").read_text(encoding="utf-8")
 RECORD_C = json.loads((EXAMPLES / "hand_example_C.json").read_text(encoding="utf-8"))
 HISTORY_C = json.loads((EXAMPLES / "hand_history_example_C.jsonl").read_text().splitlines()[0])
 HUGE = 10000000000000000000000
+
+
+@pytest.fixture
+def command(cli, capsys):
+    """``command(*args, real=...)`` runs ``dilemma ARGS``: in a real process (the ``cli``
+    fixture) where ``real``, else through the same entry point (:func:`analysis.cli.run`) in
+    this process, warnings as errors, its exit code and output returned as a process's
+    (a process costs about 1.5 s: one bad-input case per command stays one)."""
+    from analysis.cli import run
+
+    def go(*args: str, real: bool) -> subprocess.CompletedProcess:
+        if real:
+            return cli(*args)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            code = run(list(args))
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(list(args), code, out, err)
+
+    return go
 
 
 def one_error_line(result) -> str:
@@ -136,16 +159,16 @@ def test_deck_file_that_is_not_utf8_is_one_error(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("content", "fragments"),
+    ("content", "fragments", "real"),
     [
-        (deck_text('amount = 30', f"amount = {HUGE}").encode(), ["card As", "0 to 10000 dollars"]),
-        (REFERENCE_TEXT.encode().replace(b"ASSUMED", b"ASS\xffUMED", 1), ["not UTF-8", "byte offset"]),
+        (deck_text('amount = 30', f"amount = {HUGE}").encode(), ["card As", "0 to 10000 dollars"], False),
+        (REFERENCE_TEXT.encode().replace(b"ASSUMED", b"ASS\xffUMED", 1), ["not UTF-8", "byte offset"], True),
     ],
 )
-def test_deck_command_reports_one_error_line(tmp_path, cli, content, fragments):
+def test_deck_command_reports_one_error_line(tmp_path, command, content, fragments, real):
     path = tmp_path / "bad.toml"
     path.write_bytes(content)
-    line = one_error_line(cli("deck", "--deck", str(path)))
+    line = one_error_line(command("deck", "--deck", str(path), real=real))
     for fragment in fragments:
         assert fragment in line
 
@@ -378,22 +401,23 @@ def test_history_with_a_byte_order_mark_settles(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("name", "content", "fragment"),
+    ("name", "content", "fragment", "real"),
     [
         ("utf.json", json.dumps(RECORD_C).encode().replace(b'"P1"', b'"P\xff1"', 1),
-         "not UTF-8 text"),
-        ("deep.json", b"[" * 200_000 + b"]" * 200_000, "nested too deeply"),
-        ("exp.json", json.dumps(record(expected={"bank": 5})).encode(), "expected.bank"),
+         "not UTF-8 text", False),
+        # a real process: the nesting must be refused within a fresh interpreter's stack
+        ("deep.json", b"[" * 200_000 + b"]" * 200_000, "nested too deeply", True),
+        ("exp.json", json.dumps(record(expected={"bank": 5})).encode(), "expected.bank", False),
         ("level.json", json.dumps({k: v for k, v in record(blind_level=True).items()
-                                   if k != "blinds"}).encode(), "blind_level"),
-        ("bank.json", json.dumps(record(bank=[10, 0, 500])).encode(), "RULES §1.8"),
-        ("hands.jsonl", json.dumps(history(bank=[10, 0, 500])).encode(), "RULES §1.8"),
+                                   if k != "blinds"}).encode(), "blind_level", False),
+        ("bank.json", json.dumps(record(bank=[10, 0, 500])).encode(), "RULES §1.8", False),
+        ("hands.jsonl", json.dumps(history(bank=[10, 0, 500])).encode(), "RULES §1.8", False),
     ],
 )
-def test_settle_command_reports_one_error_line(tmp_path, cli, name, content, fragment):
+def test_settle_command_reports_one_error_line(tmp_path, command, name, content, fragment, real):
     path = tmp_path / name
     path.write_bytes(content)
-    line = one_error_line(cli("settle", str(path)))
+    line = one_error_line(command("settle", str(path), real=real))
     assert name in line and fragment in line, line
 
 
@@ -402,7 +426,10 @@ def test_settle_command_reports_one_error_line(tmp_path, cli, name, content, fra
 INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 
 
+@cache
 def random_hands(n: int, k: int, n_cards: int = 40, seed: int = 4) -> np.ndarray:
+    """``n`` random ``k``-card rows (uint8), dealt once per arguments: shared, so a test that
+    changes a card does so in a copy (``astype`` or ``copy``)."""
     rng = np.random.default_rng(seed)
     return rng.permuted(np.tile(np.arange(n_cards, dtype=np.uint8), (n, 1)), axis=1)[:, :k]
 
@@ -438,9 +465,10 @@ def test_evaluate_batch_takes_lists_strided_and_big_endian_arrays():
 def test_evaluate_batch_refuses_card_ids_off_the_deck_in_every_dtype(dtype):
     info = np.iinfo(dtype)
     candidates = (-1, info.min, 40, 63, 64, 255, 256, 296, 2**32 + 3, 2**63 + 5, info.max)
+    valid = random_hands(50_000, 7).astype(dtype)  # dealt once, copied for each fault
     for value in sorted({v for v in candidates if info.min <= v <= info.max and not 0 <= v < 40}):
         for threads in (True, False):
-            hands = random_hands(50_000, 7).astype(dtype)
+            hands = valid.copy()
             hands[31_234, 3] = value
             with pytest.raises(CardError, match=r"row 31234: card ids must be in 0\.\.39"):
                 evaluate_batch(hands, threads=threads)

@@ -226,12 +226,14 @@ def test_seven_card_counts_of_both_decks():
 def test_enumerated_counts_match_hand_by_hand_scores_on_a_small_deck(wheel):
     """The enumeration (partial sums, the last card walked by rank) against every hand of a
     28-card deck scored one row at a time by ``evaluate_batch``, for 5, 6 and 7 cards."""
-    from itertools import combinations
+    from itertools import chain, combinations
 
     spec = GameSpec(name=f"seven-ranks-{wheel}", ranks=("2", "3", "4", "5", "6", "7", "A"),
                     wheel=wheel)
     for k in (5, 6, 7):
-        hands = np.array(list(combinations(range(spec.n_cards), k)), dtype=np.uint8)
+        n = comb(spec.n_cards, k)  # every hand, as rows (fromiter: a third of np.array(list)'s time)
+        hands = np.fromiter(chain.from_iterable(combinations(range(spec.n_cards), k)), np.uint8,
+                            count=n * k).reshape(n, k)
         codes = evaluate_batch(hands, spec) >> 12
         expected = {name: int(np.count_nonzero(codes == i)) for i, name in enumerate(CATEGORIES)}
         assert category_counts(spec, k) == expected
