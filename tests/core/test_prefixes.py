@@ -38,6 +38,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "BS": ("a betting-structure field", {"analysis/engine/structures.py"}),
     "C": ("a float coefficient of a solver (CFR discounts, weights)", {
         "analysis/solvers/_layout.py", "analysis/solvers/cards/_kernels.py"}),
+    "CF": ("a column of the engine's game-runner table configuration (``cfg``)", {
+        "analysis/engine/_batch.py"}),
     "CL": ("a column of the abstracted solver's settlement classes", {
         "analysis/solvers/abstracted/public_tree.py"}),
     "CD": ("an entry of the engine's card data", {"analysis/engine/_layout.py"}),
@@ -50,16 +52,22 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "F": ("a settlement flag bit", {
         "analysis/dilemma/settlement/layout.py", "analysis/engine/_batch.py"}),
     "FF": ("a free-fold mode of the policy features", {"analysis/core/features.py"}),
+    "FT": ("a policy feature (a column of the features a decision reads)", {
+        "analysis/core/features.py", "analysis/engine/bluffjack/strategy.py"}),
     "G": ("an entry of a game's int64 settings vector", {
         "analysis/solvers/abstracted/_deal_kernels.py", "analysis/studies/fold_vs_check/layout.py"}),
-    "H": ("a column of the engine's seat rows", {"analysis/engine/_layout.py"}),
-    "HS": ("an entry of the Bluffjack walk's hand state", {"analysis/solvers/bluffjack/_mccfr.py"}),
+    "GR": ("a column of the engine's per-game record (``rec``)", {"analysis/engine/_batch.py"}),
+    "H": ("a column of a betting engine's seat rows (the engine's, Bluffjack's)", {
+        "analysis/engine/_layout.py", "analysis/engine/bluffjack/_kernel.py"}),
+    "HS": ("an entry of a Bluffjack hand's state (the engine kernel's, the walk's)", {
+        "analysis/engine/bluffjack/_kernel.py", "analysis/solvers/bluffjack/_mccfr.py"}),
     "I": ("a column of a game tree's information sets", {"analysis/solvers/_layout.py"}),
     "IP": ("a seat of the card solver's spot", {"analysis/solvers/cards/_payoffs.py"}),
     "L": ("a column of the engine's action log", {"analysis/engine/_layout.py"}),
     "LK": ("a limit kind of Bluffjack's stakes", {"analysis/engine/bluffjack/_kernel.py"}),
     "M": ("a column of an opponent or betting model", {
         "analysis/studies/brag/_kernels.py", "analysis/studies/fold_vs_check/layout.py"}),
+    "MN": ("an entry of the engine's legal menu (``menu``)", {"analysis/engine/_layout.py"}),
     "N": ("a count (of columns, cards, players, ...)", {
         "analysis/core/features.py", "analysis/dilemma/_board.py",
         "analysis/dilemma/_economy_kernel.py", "analysis/dilemma/decks/__init__.py",
@@ -71,10 +79,13 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
         "analysis/solvers/cards/_kernels.py", "analysis/solvers/cards/_kernels3.py",
         "analysis/solvers/cards/_mccfr3.py", "analysis/solvers/cards/_payoffs.py",
         "analysis/solvers/cards/tree.py", "analysis/solvers/cards/tree3.py",
-        "analysis/solvers/abstracted/_deal_kernels.py", "analysis/studies/bluffjack/_kernels.py",
+        "analysis/solvers/abstracted/_deal_kernels.py", "analysis/solvers/abstracted/public_tree.py",
+        "analysis/studies/bluffjack/_kernels.py",
         "analysis/studies/bluffjack/probabilities.py", "analysis/studies/brag/_kernels.py",
         "analysis/studies/equity/_scoring.py", "analysis/studies/fold_vs_check/layout.py",
         "evaluator/brag.py", "evaluator/kickers.py", "evaluator/suits.py"}),
+    "ND": ("a column of the abstracted solver's public-tree nodes", {
+        "analysis/solvers/abstracted/public_tree.py"}),
     "NT": ("a node type of Bluffjack's public tree", {"analysis/solvers/bluffjack/public_tree.py"}),
     "O": ("an entry of a solver's int64 options", {
         "analysis/solvers/_layout.py", "analysis/solvers/cards/_kernels.py",
@@ -83,7 +94,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "P": ("a column of a player's (seat's) row in a hand record", {
         "analysis/dilemma/settlement/layout.py", "analysis/studies/bluffjack/_kernels.py"}),
     "PF": ("a float field of a compiled policy", {"analysis/engine/_layout.py"}),
-    "PH": ("a phase of a Bluffjack hand", {"analysis/solvers/bluffjack/_mccfr.py"}),
+    "PH": ("a phase (betting round) of a Bluffjack hand", {
+        "analysis/engine/bluffjack/_kernel.py", "analysis/solvers/bluffjack/_mccfr.py"}),
     "PI": ("an int field of a compiled policy", {"analysis/engine/_layout.py"}),
     "PV": ("an entry of the Bluffjack walk's parameter vector", {
         "analysis/solvers/bluffjack/_mccfr.py"}),
@@ -92,6 +104,7 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "S": ("a statistics column (the per-stream sums a runner plan returns)", {
         "analysis/engine/_batch.py", "analysis/studies/brag/multiway.py",
         "analysis/studies/fold_vs_check/layout.py"}),
+    "RS": ("a column of the engine's round state (``rs``)", {"analysis/engine/_layout.py"}),
     "SD": ("a showdown outcome of the card solver", {"analysis/solvers/cards/_payoffs.py"}),
     "SK": ("a field of Bluffjack's stakes", {"analysis/engine/bluffjack/stakes.py"}),
     "SO": ("an entry of a settled hand's outcome (the settlement's ``out``)", {
@@ -111,22 +124,12 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
 CARDS = "inside analysis/solvers/cards/ (its kernels are being regrouped by another helper)"
 FVC = "inside analysis/studies/fold_vs_check/ (the lead's cold-start work)"
 CLASHES: dict[str, dict[str, str]] = {
-    "C": {"analysis/engine/_batch.py": "a table-configuration column",
-          "analysis/engine/bluffjack/_kernel.py": "a column of a seat's row",
-          "analysis/studies/fold_vs_check/layout.py": f"a column of a cell; {FVC}"},
+    "C": {"analysis/studies/fold_vs_check/layout.py": f"a column of a cell; {FVC}"},
     "D": {"analysis/studies/fold_vs_check/_deal.py": f"a slot of a deal's arrays; {FVC}"},
-    "F": {"analysis/core/features.py": "a policy feature",
-          "analysis/engine/bluffjack/strategy.py": "a policy feature",
-          "analysis/solvers/cards/_mccfr3.py": f"a sampling factor; {CARDS}"},
-    "G": {"analysis/engine/_batch.py": "a column of a game's record",
-          "analysis/engine/bluffjack/_kernel.py": "an entry of a hand's state",
-          "analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}"},
+    "F": {"analysis/solvers/cards/_mccfr3.py": f"a sampling factor; {CARDS}"},
+    "G": {"analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}"},
     "I": {"analysis/solvers/cards/_payoffs.py": f"an int entry of a spot; {CARDS}"},
-    "M": {"analysis/engine/_layout.py": "an entry of the legal menu"},
-    "N": {"analysis/solvers/abstracted/public_tree.py": "a column of a tree node"},
     "P": {"analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}"},
-    "R": {"analysis/engine/_layout.py": "a column of the betting round",
-          "analysis/engine/bluffjack/_kernel.py": "a betting round"},
 }
 """prefix -> {module: what the prefix means there}: clashes still to rename (only shrinks)."""
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from analysis.core.actions import CALL, CHECK, RAISE
-from analysis.core.features import F_FACING, F_PRICE, F_STREET, F_STRENGTH, N_FEAT
+from analysis.core.features import FT_FACING, FT_PRICE, FT_STREET, FT_STRENGTH, N_FEAT
 from analysis.core.strategy import (
     NEVER,
     Decision,
@@ -49,11 +49,11 @@ def test_a_model_written_as_rules_plays_its_thresholds(name):
         for street in (1, 2, 3):
             for facing in (False, True):
                 feat = np.zeros(N_FEAT)
-                feat[[F_STREET, F_FACING, F_STRENGTH]] = street, float(facing), min(x, 1.0)
+                feat[[FT_STREET, FT_FACING, FT_STRENGTH]] = street, float(facing), min(x, 1.0)
                 assert strategy.probabilities(feat) == {_model_action(params, street, facing, min(x, 1.0)): 1.0}
     preflop = np.zeros(N_FEAT)
     assert strategy.probabilities(preflop) == {"check": 1.0}
-    preflop[F_FACING] = 1.0
+    preflop[FT_FACING] = 1.0
     assert strategy.probabilities(preflop) == {"call": 1.0}
 
 
@@ -82,8 +82,8 @@ def _reference_thresholds(strategy: Strategy, street: int) -> tuple[float, float
         share = sized = 0.0
         for x in grid:
             feat = np.zeros(N_FEAT)
-            feat[[F_STREET, F_FACING, F_STRENGTH]] = street, float(facing), x
-            feat[F_PRICE] = size / (1 + 2 * size) if facing else 0.0
+            feat[[FT_STREET, FT_FACING, FT_STRENGTH]] = street, float(facing), x
+            feat[FT_PRICE] = size / (1 + 2 * size) if facing else 0.0
             rule = next(r for r in strategy.rules if all(lo <= feat[f] < hi for f, lo, hi in r.conditions))
             acts = [(k, z, p) for k, z, p in rule.actions if not (facing and k == CHECK)]
             norm = sum(p for _, _, p in acts)
