@@ -106,30 +106,29 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
         "analysis/studies/fold_vs_check/layout.py"}),
     "RS": ("a column of the engine's round state (``rs``)", {"analysis/engine/_layout.py"}),
     "SD": ("a showdown outcome of the card solver", {"analysis/solvers/cards/_payoffs.py"}),
+    "SF": ("a sampling factor of the three-player card solver's walk", {
+        "analysis/solvers/cards/_mccfr3.py"}),
     "SK": ("a field of Bluffjack's stakes", {"analysis/engine/bluffjack/stakes.py"}),
     "SO": ("an entry of a settled hand's outcome (the settlement's ``out``)", {
         "analysis/dilemma/settlement/layout.py"}),
     "SM": ("a solver method code", {"analysis/solvers/_layout.py"}),
+    "SP": ("an int entry of the card solver's spot (``ints``)", {"analysis/solvers/cards/_payoffs.py"}),
     "ST": ("a seat's field in the Bluffjack walk's state", {"analysis/solvers/bluffjack/_mccfr.py"}),
     "T": ("a column of the settlement's table row", {"analysis/dilemma/settlement/layout.py"}),
     "TC": ("a column of the abstracted solver's terminals", {
         "analysis/solvers/abstracted/public_tree.py"}),
     "TR": ("a column of the engine's game trace", {"analysis/engine/_batch.py"}),
     "UP": ("a column of the card solver's upward sweep", {"analysis/solvers/cards/_sweeps.py"}),
-    "W": ("a slot of the engine's scratch (work arrays)", {"analysis/engine/_layout.py"}),
+    "W": ("a slot of a kernel's scratch (work arrays: the engine's, the card solver's sweeps)", {
+        "analysis/engine/_layout.py", "analysis/solvers/cards/_sweeps.py"}),
     "X": ("a column of the engine's hand outcome", {"analysis/engine/_layout.py"}),
 }
 """prefix -> (the kind of thing it names, the modules that define constants of that kind)."""
 
-CARDS = "inside analysis/solvers/cards/ (its kernels are being regrouped by another helper)"
 FVC = "inside analysis/studies/fold_vs_check/ (the lead's cold-start work)"
 CLASHES: dict[str, dict[str, str]] = {
     "C": {"analysis/studies/fold_vs_check/layout.py": f"a column of a cell; {FVC}"},
     "D": {"analysis/studies/fold_vs_check/_deal.py": f"a slot of a deal's arrays; {FVC}"},
-    "F": {"analysis/solvers/cards/_mccfr3.py": f"a sampling factor; {CARDS}"},
-    "G": {"analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}"},
-    "I": {"analysis/solvers/cards/_payoffs.py": f"an int entry of a spot; {CARDS}"},
-    "P": {"analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}"},
 }
 """prefix -> {module: what the prefix means there}: clashes still to rename (only shrinks)."""
 

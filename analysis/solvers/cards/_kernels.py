@@ -74,7 +74,19 @@ from numba import prange
 from evaluator.jit import kernel
 
 from ._payoffs import SD_LOSE_MINUS_TIE, SD_TIE, SD_WIN_MINUS_TIE
-from ._sweeps import DN_C1, DN_C2, DN_N, G_DN, G_UP, P_DN, P_UP, UP_C1, UP_C2, UP_N, prefix_sums
+from ._sweeps import (
+    DN_C1,
+    DN_C2,
+    DN_N,
+    UP_C1,
+    UP_C2,
+    UP_N,
+    W_ALL_DN,
+    W_ALL_UP,
+    W_CARD_DN,
+    W_CARD_UP,
+    prefix_sums,
+)
 from .tree import AMOUNT as AMT
 from .tree import BOARD as BRD
 from .tree import (
@@ -208,7 +220,7 @@ def showdown_value(nodes, v, tree, trav, reach, coefs, work, out):
     ht = holding[trav, b]
     prefix_sums(tree[15][opp, b], holding[opp, b], no, tree[16][opp, b], reach, work)
     idx = tree[14][trav, b]
-    gu, gd, pu, pd = work[G_UP], work[G_DN], work[P_UP], work[P_DN]
+    gu, gd, pu, pd = work[W_CARD_UP], work[W_CARD_DN], work[W_ALL_UP], work[W_ALL_DN]
     out[:] = 0.0
     for i in range(nt):
         win = pay * (pu[idx[UP_N, i]] - gu[idx[UP_C1, i]] - gu[idx[UP_C2, i]])
@@ -382,7 +394,7 @@ def _one_group_showdown(tab, rep, mine, theirs, inv, out):
     ends, work): the opponent's count, reach, per-card end positions and prefix sums."""
     nt, ht, ct, tc, same, idx = mine
     no, reach, ends, work = theirs
-    gu, gd, pu, pd = work[G_UP], work[G_DN], work[P_UP], work[P_DN]
+    gu, gd, pu, pd = work[W_CARD_UP], work[W_CARD_DN], work[W_ALL_UP], work[W_ALL_DN]
     all_total = pu[no]
     for i in range(nt):
         h = ht[i]

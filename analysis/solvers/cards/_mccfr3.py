@@ -11,7 +11,7 @@ Chance. A triple of holdings leaves ``D - 10`` cards for the river (``D`` the de
 the board), each as likely; a card held by a player is impossible for that triple. Below
 river card ``i`` every player's reach of a holding that holds the card is 0 (``alive``) and
 so is the traverser's value of such a holding, so the exact value of the river-card node
-is ``sum_i value_i / (D - 10)`` (``factors[F_EXACT]``). A sampled walk draws ``k`` distinct
+is ``sum_i value_i / (D - 10)`` (``factors[SF_EXACT]``). A sampled walk draws ``k`` distinct
 cards uniformly from the ``C = D - 4`` and takes ``sum_(i drawn) value_i x C / (k (D - 10))``,
 an unbiased estimate of the exact value for every holding: this is Monte Carlo CFR with the
 chance event sampled (public chance sampling; every player's actions and every holding are
@@ -50,7 +50,7 @@ from ._kernels3 import (
 from .tree import DECISION
 from .tree3 import CARD, COUNT, KIND
 
-F_EXACT = 0
+SF_EXACT = 0
 N_FACTORS = 1
 
 
@@ -108,7 +108,7 @@ def walk(spot, weights, chance, state, work, iopts, coefs, chosen):
     picked = np.zeros(n_river, np.bool_)
     for j in range(chosen.shape[0]):
         picked[chosen[j]] = True
-    factor = factors[F_EXACT] * n_river / chosen.shape[0]
+    factor = factors[SF_EXACT] * n_river / chosen.shape[0]
     n_nodes = nodes.shape[0]
     active = np.empty(n_nodes, np.bool_)
     for v in range(n_nodes):
@@ -218,4 +218,4 @@ def root_values(spot, weights, chance, cfr, work, mode, chosen, out):
             out[trav, h] = vals[0, h]
 
 
-__all__ = ["F_EXACT", "N_FACTORS", "draw_cards", "iterate", "root_values", "walk"]
+__all__ = ["SF_EXACT", "N_FACTORS", "draw_cards", "iterate", "root_values", "walk"]

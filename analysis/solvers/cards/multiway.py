@@ -41,7 +41,7 @@ from ._kernels import (
     N_COEFS,
     strategy_into,
 )
-from ._payoffs import I_BANK1, I_BANK3, I_LEVEL, I_POT, I_STACK, N_INTS
+from ._payoffs import N_INTS, SP_BANK1, SP_BANK3, SP_LEVEL, SP_POT, SP_STACK
 from ._payoffs3 import settle_situations3
 from .card_spot import CardSpot, SpotError
 from .dilemma import holding_classes
@@ -157,9 +157,9 @@ def payoff_table3(spot: CardSpot, situations: np.ndarray, combos: list[np.ndarra
         cls[p, : len(classes[p])] = classes[p]
     k = len(reps)
     ints = np.zeros(N_INTS, dtype=np.int64)
-    ints[I_POT], ints[I_STACK] = spot.pot, spot.stack
-    ints[I_BANK1 : I_BANK3 + 1] = table.bank
-    ints[I_LEVEL] = table.level
+    ints[SP_POT], ints[SP_STACK] = spot.pot, spot.stack
+    ints[SP_BANK1 : SP_BANK3 + 1] = table.bank
+    ints[SP_LEVEL] = table.level
     tab = np.zeros((s, 3, 8, k, k, k))
     padded = np.zeros(5, dtype=np.int64)
     padded[: len(board)] = board

@@ -130,7 +130,7 @@ class TurnSolver3(NodeTable3):
             raise SpotError("the three ranges have no triple of holdings that fit together on this board")
         unseen = spec.n_cards - len(board) - 2 * N_PLAYERS  # river cards left for any triple
         factors = np.zeros(M3.N_FACTORS)
-        factors[M3.F_EXACT] = 1.0 / unseen
+        factors[M3.SF_EXACT] = 1.0 / unseen
         size = self.weights.shape[1]
         self._chance = (alive, factors, np.ones((3, size), dtype=np.bool_), self._pay_index)
         t = self.tree
