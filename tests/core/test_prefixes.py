@@ -31,13 +31,13 @@ PREFIX = re.compile(r"^([A-Z]{1,2})_[A-Z0-9_]+$")
 PREFIXES: dict[str, tuple[str, set[str]]] = {
     "A": ("an action code of a game tree or kernel", {
         "analysis/engine/bluffjack/_kernel.py", "analysis/solvers/bluffjack/_mccfr.py",
-        "analysis/solvers/cards/tree.py"}),
+        "analysis/solvers/card_level/tree.py"}),
     "BA": ("a counter of a board arrangement (the economy)", {
         "analysis/dilemma/_economy_kernel.py"}),
     "B": ("an entry of the board summary", {"analysis/dilemma/_board.py"}),
     "BS": ("a betting-structure field", {"analysis/engine/structures.py"}),
     "C": ("a float coefficient of a solver (CFR discounts, weights)", {
-        "analysis/solvers/_layout.py", "analysis/solvers/cards/_kernels.py"}),
+        "analysis/solvers/_layout.py", "analysis/solvers/card_level/_kernels.py"}),
     "CF": ("a column of the engine's game-runner table configuration (``cfg``)", {
         "analysis/engine/_batch.py"}),
     "CL": ("a column of the abstracted solver's settlement classes", {
@@ -46,7 +46,7 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "D": ("a row of a deck's kernel arrays", {"analysis/dilemma/decks/__init__.py"}),
     "DK": ("a kind of Bluffjack decision (hit or bet)", {
         "analysis/engine/bluffjack/strategy.py"}),
-    "DN": ("a column of the card solver's downward sweep", {"analysis/solvers/cards/_sweeps.py"}),
+    "DN": ("a column of the card solver's downward sweep", {"analysis/solvers/card_level/_sweeps.py"}),
     "DR": ("an offset in the Dilemma solver's deal record", {
         "analysis/solvers/abstracted/_deal_kernels.py"}),
     "F": ("a settlement flag bit", {
@@ -62,7 +62,7 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "HS": ("an entry of a Bluffjack hand's state (the engine kernel's, the walk's)", {
         "analysis/engine/bluffjack/_kernel.py", "analysis/solvers/bluffjack/_mccfr.py"}),
     "I": ("a column of a game tree's information sets", {"analysis/solvers/_layout.py"}),
-    "IP": ("a seat of the card solver's spot", {"analysis/solvers/cards/_payoffs.py"}),
+    "IP": ("a seat of the card solver's spot", {"analysis/solvers/card_level/_payoffs.py"}),
     "L": ("a column of the engine's action log", {"analysis/engine/_layout.py"}),
     "LK": ("a limit kind of Bluffjack's stakes", {"analysis/engine/bluffjack/_kernel.py"}),
     "M": ("a column of an opponent or betting model", {
@@ -76,9 +76,9 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
         "analysis/engine/_layout.py", "analysis/engine/bluffjack/_kernel.py",
         "analysis/engine/bluffjack/strategy.py", "analysis/engine/structures.py",
         "analysis/solvers/_layout.py", "analysis/solvers/bluffjack/_mccfr.py",
-        "analysis/solvers/cards/_kernels.py", "analysis/solvers/cards/_kernels3.py",
-        "analysis/solvers/cards/_mccfr3.py", "analysis/solvers/cards/_payoffs.py",
-        "analysis/solvers/cards/tree.py", "analysis/solvers/cards/tree3.py",
+        "analysis/solvers/card_level/_kernels.py", "analysis/solvers/card_level/_kernels3.py",
+        "analysis/solvers/card_level/_mccfr3.py", "analysis/solvers/card_level/_payoffs.py",
+        "analysis/solvers/card_level/tree.py", "analysis/solvers/card_level/tree3.py",
         "analysis/solvers/abstracted/_deal_kernels.py", "analysis/solvers/abstracted/public_tree.py",
         "analysis/studies/bluffjack/_kernels.py",
         "analysis/studies/bluffjack/probabilities.py", "analysis/studies/brag/_kernels.py",
@@ -88,8 +88,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
         "analysis/solvers/abstracted/public_tree.py"}),
     "NT": ("a node type of Bluffjack's public tree", {"analysis/solvers/bluffjack/public_tree.py"}),
     "O": ("an entry of a solver's int64 options", {
-        "analysis/solvers/_layout.py", "analysis/solvers/cards/_kernels.py",
-        "analysis/solvers/cards/_kernels3.py", "analysis/solvers/abstracted/_sampled_kernels.py"}),
+        "analysis/solvers/_layout.py", "analysis/solvers/card_level/_kernels.py",
+        "analysis/solvers/card_level/_kernels3.py", "analysis/solvers/abstracted/_sampled_kernels.py"}),
     "OP": ("an effect's operation code", {"analysis/dilemma/effects.py"}),
     "P": ("a column of a player's (seat's) row in a hand record", {
         "analysis/dilemma/settlement/layout.py", "analysis/studies/bluffjack/_kernels.py"}),
@@ -105,22 +105,22 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
         "analysis/engine/_batch.py", "analysis/studies/brag/multiway.py",
         "analysis/studies/fold_vs_check/layout.py"}),
     "RS": ("a column of the engine's round state (``rs``)", {"analysis/engine/_layout.py"}),
-    "SD": ("a showdown outcome of the card solver", {"analysis/solvers/cards/_payoffs.py"}),
+    "SD": ("a showdown outcome of the card solver", {"analysis/solvers/card_level/_payoffs.py"}),
     "SF": ("a sampling factor of the three-player card solver's walk", {
-        "analysis/solvers/cards/_mccfr3.py"}),
+        "analysis/solvers/card_level/_mccfr3.py"}),
     "SK": ("a field of Bluffjack's stakes", {"analysis/engine/bluffjack/stakes.py"}),
     "SO": ("an entry of a settled hand's outcome (the settlement's ``out``)", {
         "analysis/dilemma/settlement/layout.py"}),
     "SM": ("a solver method code", {"analysis/solvers/_layout.py"}),
-    "SP": ("an int entry of the card solver's spot (``ints``)", {"analysis/solvers/cards/_payoffs.py"}),
+    "SP": ("an int entry of the card solver's spot (``ints``)", {"analysis/solvers/card_level/_payoffs.py"}),
     "ST": ("a seat's field in the Bluffjack walk's state", {"analysis/solvers/bluffjack/_mccfr.py"}),
     "T": ("a column of the settlement's table row", {"analysis/dilemma/settlement/layout.py"}),
     "TC": ("a column of the abstracted solver's terminals", {
         "analysis/solvers/abstracted/public_tree.py"}),
     "TR": ("a column of the engine's game trace", {"analysis/engine/_batch.py"}),
-    "UP": ("a column of the card solver's upward sweep", {"analysis/solvers/cards/_sweeps.py"}),
+    "UP": ("a column of the card solver's upward sweep", {"analysis/solvers/card_level/_sweeps.py"}),
     "W": ("a slot of a kernel's scratch (work arrays: the engine's, the card solver's sweeps)", {
-        "analysis/engine/_layout.py", "analysis/solvers/cards/_sweeps.py"}),
+        "analysis/engine/_layout.py", "analysis/solvers/card_level/_sweeps.py"}),
     "X": ("a column of the engine's hand outcome", {"analysis/engine/_layout.py"}),
 }
 """prefix -> (the kind of thing it names, the modules that define constants of that kind)."""

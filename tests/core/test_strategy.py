@@ -130,8 +130,8 @@ def test_an_engine_strategy_is_a_fold_vs_check_opponent(tmp_path):
 
 
 def test_an_engine_strategy_is_a_node_lock():
-    from analysis.solvers.cards import CardSolver, CardSpot
-    from analysis.solvers.cards.locks import lock_to_model
+    from analysis.solvers.card_level import CardSolver, CardSpot
+    from analysis.solvers.card_level.locks import lock_to_model
 
     def locked(name: str) -> tuple[list[np.ndarray], float]:
         spot = CardSpot.dilemma("4s9h3d6c10s", "7d8d", "random", 40, 980, bets="50%", raises="")
@@ -170,7 +170,7 @@ def test_one_spot_value_with_the_run_settings_apart(monkeypatch):
     once per spot."""
     from analysis.dilemma import decks
     from analysis.dilemma.table import Table
-    from analysis.solvers.cards.dilemma import DilemmaTable
+    from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
     from analysis.studies.fold_vs_check import RunSettings, evaluate, evaluate_spot, hero_spot
 
     loads = []

@@ -8,9 +8,9 @@ import numba
 import numpy as np
 import pytest
 
-from analysis.solvers.cards import BetTree, CardSolver, CardSpot, SpotError
-from analysis.solvers.cards import _kernels as K
-from analysis.solvers.cards.tree import (
+from analysis.solvers.card_level import BetTree, CardSolver, CardSpot, SpotError
+from analysis.solvers.card_level import _kernels as K
+from analysis.solvers.card_level.tree import (
     A_ALLIN,
     A_BET,
     A_CALL,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.solvers.cards import CardSolver, CardSpot
-from analysis.solvers.cards import _kernels as K
-from analysis.solvers.cards.tree import AMOUNT, BOARD, KIND, SHOWDOWN
+from analysis.solvers.card_level import CardSolver, CardSpot
+from analysis.solvers.card_level import _kernels as K
+from analysis.solvers.card_level.tree import AMOUNT, BOARD, KIND, SHOWDOWN
 
 
 def _pairwise(solver: CardSolver, v: int, trav: int, reach: np.ndarray) -> np.ndarray:

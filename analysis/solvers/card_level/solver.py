@@ -2,7 +2,7 @@
 
 Typical use::
 
-    from analysis.solvers.cards import CardSpot, CardSolver
+    from analysis.solvers.card_level import CardSpot, CardSolver
     spot = CardSpot.holdem("Td9d6hQc", "66+, A8s+", "QQ-22, ATo+", pot=200, stack=900)
     solver = CardSolver(spot)
     solver.run(target_pct=0.3)              # iterate until exploitability <= 0.3% of the pot
@@ -29,7 +29,7 @@ from . import _kernels as K
 from ._sweeps import slots as sweep_slots
 from ._sweeps import sweep_tables
 from .card_spot import CardSpot, SpotError
-from .dilemma import payoff_tables
+from .dilemma_terminals import payoff_tables
 from .schedule import next_check
 from .tree import (
     CARD,

@@ -3,7 +3,7 @@
 A *situation* is one way the hand can end, without the hole cards: a fold (the
 board so far, the chips each player put in since the root, who folded) or a
 showdown (the river board and the chips put in). A holding's *class* is what
-its cards do in the settlement (its green cards; see :mod:`.dilemma`), so the
+its cards do in the settlement (its green cards; see :mod:`.dilemma_terminals`), so the
 settlement of a situation depends on the two holdings only through their classes
 and, at a showdown, through who wins. :func:`settle_situations` runs the lab's
 settlement core (:func:`analysis.dilemma.settlement._kernel.settle_core`) once

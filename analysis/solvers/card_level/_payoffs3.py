@@ -8,7 +8,7 @@ the four-card board, everything else on the river's five cards). Who wins is a n
 equal stacks there is a single pot, so the winner set is all the settlement needs
 of the hands' strengths. :func:`settle_situations3` runs the lab's settlement core
 (:func:`analysis.dilemma.settlement._kernel.settle_core`) once per situation,
-winner set and triple of holding classes (:mod:`.dilemma`), and writes each
+winner set and triple of holding classes (:mod:`.dilemma_terminals`), and writes each
 player's payoff: the chips it ends the hand with, less its stack at the root and a
 third of the root pot.
 """

@@ -16,7 +16,7 @@ kernel it replaced, :func:`_terminal_pairs`, O(n_t x n_u) per terminal (``u`` an
 opponents, in the order that costs least: fewer pairs, and one prefix sum instead of three when
 ``q`` folded), stays as its check. For a holding ``h`` of the traverser and ``o`` of ``u``, the sum
 over ``q``'s holdings that block neither is read from prefix sums over ``q``'s holdings sorted by
-strength, per group of classes that pay alike at that terminal (:mod:`.dilemma`; usually one
+strength, per group of classes that pay alike at that terminal (:mod:`.dilemma_terminals`; usually one
 group), less per-card prefix sums of the four cards of ``h`` and ``o``, plus the holdings made of
 two of those cards (inclusion-exclusion: a holding has two cards). Who wins depends on ``q``'s
 holding only through its strength against the best of ``h`` and ``o`` still in (below: they win;

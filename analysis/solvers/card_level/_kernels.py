@@ -230,7 +230,7 @@ def showdown_value(nodes, v, tree, trav, reach, coefs, work, out):
 @kernel(inline=True)
 def _class_sums(n_opp, opp_hands, opp_class, groups, reach, sums):
     """Per group ``g`` of the opponent's classes (``groups``: a row of
-    :func:`analysis.solvers.cards.dilemma.class_groups`): ``sums[g, card]`` the reach of its
+    :func:`analysis.solvers.card_level.dilemma_terminals.class_groups`): ``sums[g, card]`` the reach of its
     holdings holding ``card`` and ``sums[g, -1]`` its total reach."""
     k = (groups.shape[0] - 1) // 2
     for g in range(groups[2 * k]):

@@ -2,8 +2,8 @@
 
 Typical use::
 
-    from analysis.solvers.cards import CardSpot
-    from analysis.solvers.cards.turn3 import solve_turn3
+    from analysis.solvers.card_level import CardSpot
+    from analysis.solvers.card_level.turn3 import solve_turn3
     spot = CardSpot.multiway("4s9h3d6c", ("8s7s", "random", "random"), pot=120, stack=980, bank="40,700,500")
     solution = solve_turn3(spot, method="mccfr", seed=1, target_pct=1.0)
     solution.manifest()["exploitability_measure"]     # "NashConv (exact)"

@@ -2,8 +2,8 @@
 
 Typical use::
 
-    from analysis.solvers.cards import CardSpot
-    from analysis.solvers.cards.multiway import solve_multiway
+    from analysis.solvers.card_level import CardSpot
+    from analysis.solvers.card_level.multiway import solve_multiway
     spot = CardSpot.multiway("4s9h3d6c2h", ("8s7s", "random", "random"), pot=120, stack=980, bank="40,700,500")
     solution = solve_multiway(spot, target_pct=0.3)
     solution.fold_or_check()                # the first player's 8s7s: folds for free, checks or indifferent
@@ -44,7 +44,7 @@ from ._kernels import (
 from ._payoffs import N_INTS, SP_BANK1, SP_BANK3, SP_LEVEL, SP_POT, SP_STACK
 from ._payoffs3 import settle_situations3
 from .card_spot import CardSpot, SpotError
-from .dilemma import holding_classes
+from .dilemma_terminals import holding_classes
 from .solution import DEFAULT_TOLERANCE_PCT, FORMAT3, decision_frame, fold_or_check_frame
 from .solver import CHECK_EVERY, Progress
 from .tree import DECISION, action_label
