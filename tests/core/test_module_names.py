@@ -25,7 +25,8 @@ SHARED: dict[str, tuple[str, set[str]]] = {
         "analysis/studies/bluffjack/_kernels.py", "analysis/studies/fold_vs_check/_kernels.py",
         "analysis/studies/brag/_kernels.py", "evaluator/_kernels.py"}),
     "_layout": ("a package's kernel array columns, next to their packers", {
-        "analysis/solvers/_layout.py", "analysis/engine/_layout.py"}),
+        "analysis/solvers/_layout.py", "analysis/engine/_layout.py",
+        "analysis/solvers/card_level/_layout.py"}),
     "layout": ("a package's kernel array columns, next to their packers", {
         "analysis/studies/fold_vs_check/layout.py", "analysis/dilemma/settlement/layout.py"}),
     "kernels": ("the kernels of a package that other packages' kernels may call", {

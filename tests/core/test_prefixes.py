@@ -35,6 +35,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "BA": ("a counter of a board arrangement (the economy)", {
         "analysis/dilemma/_economy_kernel.py"}),
     "B": ("an entry of the board summary", {"analysis/dilemma/_board.py"}),
+    "BF": ("a buffer of a heads-up card solver walk (``bufs``, ``pool``)", {
+        "analysis/solvers/card_level/_layout.py"}),
     "BS": ("a betting-structure field", {"analysis/engine/structures.py"}),
     "C": ("a float coefficient of a solver (CFR discounts, weights)", {
         "analysis/solvers/_layout.py", "analysis/solvers/card_level/_kernels.py"}),
@@ -62,6 +64,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "HS": ("an entry of a Bluffjack hand's state (the engine kernel's, the walk's)", {
         "analysis/engine/bluffjack/_kernel.py", "analysis/solvers/bluffjack/_mccfr.py"}),
     "I": ("a column of a game tree's information sets", {"analysis/solvers/_layout.py"}),
+    "IS": ("an entry of the heads-up card solver's task isomorphism (``iso``)", {
+        "analysis/solvers/card_level/_layout.py"}),
     "IP": ("a seat of the card solver's spot", {"analysis/solvers/card_level/_payoffs.py"}),
     "L": ("a column of the engine's action log", {"analysis/engine/_layout.py"}),
     "LK": ("a limit kind of Bluffjack's stakes", {"analysis/engine/bluffjack/_kernel.py"}),
@@ -77,7 +81,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
         "analysis/engine/bluffjack/strategy.py", "analysis/engine/structures.py",
         "analysis/solvers/_layout.py", "analysis/solvers/bluffjack/_mccfr.py",
         "analysis/solvers/card_level/_kernels.py", "analysis/solvers/card_level/_kernels3.py",
-        "analysis/solvers/card_level/_mccfr3.py", "analysis/solvers/card_level/_payoffs.py",
+        "analysis/solvers/card_level/_layout.py", "analysis/solvers/card_level/_mccfr3.py",
+        "analysis/solvers/card_level/_sweeps.py", "analysis/solvers/card_level/_payoffs.py",
         "analysis/solvers/card_level/tree.py", "analysis/solvers/card_level/tree3.py",
         "analysis/solvers/abstracted/_deal_kernels.py", "analysis/solvers/abstracted/public_tree.py",
         "analysis/studies/bluffjack/_kernels.py",
@@ -117,6 +122,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "T": ("a column of the settlement's table row", {"analysis/dilemma/settlement/layout.py"}),
     "TC": ("a column of the abstracted solver's terminals", {
         "analysis/solvers/abstracted/public_tree.py"}),
+    "TT": ("an entry of the heads-up card solver's kernel tree tuple (``tree``)", {
+        "analysis/solvers/card_level/_layout.py"}),
     "TR": ("a column of the engine's game trace", {"analysis/engine/_batch.py"}),
     "UP": ("a column of the card solver's upward sweep", {"analysis/solvers/card_level/_sweeps.py"}),
     "W": ("a slot of a kernel's scratch (work arrays: the engine's, the card solver's sweeps)", {

@@ -14,6 +14,7 @@ import pytest
 
 from analysis.solvers.card_level import CardSolver, CardSpot, SpotError
 from analysis.solvers.card_level import _kernels as K
+from analysis.solvers.card_level._layout import IS_WORK
 from analysis.solvers.card_level._payoffs import SD_LOSE_MINUS_TIE, SD_TIE, SD_WIN_MINUS_TIE
 from analysis.solvers.card_level.dilemma_terminals import holding_classes
 from analysis.solvers.card_level.tree import (
@@ -261,7 +262,7 @@ def test_check_walk_equals_the_best_response_and_average_walks(deck):
     if deck == "bare":
         spot = CardSpot.dilemma("4s4h3s3h", "AA, 99, 65s", "99, 88, 76s", 40, 200, "100%, a", "a", deck="bare")
         solver = CardSolver(spot)
-        assert len(solver._iso[1]) < len(solver.tree.tasks)  # some tasks are mirrored
+        assert len(solver._iso[IS_WORK]) < len(solver.tree.tasks)  # some tasks are mirrored
     else:
         spot = CardSpot.dilemma("7h9h3d6c", "AsAd, 2s2h, 8d7d, 4d4c", "AhAd, 2h3d, 5d5c, 3c3d", 40, 200,
                             "100%, a", "a")

@@ -7,6 +7,7 @@ import numpy as np
 
 from analysis.solvers.card_level import CardSolver, CardSpot
 from analysis.solvers.card_level import _kernels as K
+from analysis.solvers.card_level._layout import BF_WORK
 from analysis.solvers.card_level.tree import AMOUNT, BOARD, KIND, SHOWDOWN
 
 
@@ -37,7 +38,7 @@ def test_showdowns_equal_the_pairwise_sum():
     solver = CardSolver(spot)
     nodes = solver.tree.nodes
     rng = np.random.default_rng(7)
-    work = solver._pool[8][0]
+    work = solver._pool[BF_WORK][0]
     seen = set()
     for v in np.flatnonzero(nodes[:, KIND] == SHOWDOWN):
         b = int(nodes[v, BOARD])

@@ -33,7 +33,8 @@ import numpy as np
 from evaluator.jit import kernel
 
 UP_N, UP_C1, UP_C2, DN_N, DN_C1, DN_C2 = range(6)
-W_CARD_UP, W_CARD_DN, W_ALL_UP, W_ALL_DN = range(4)  # rows of the scratch ``work`` (float64[4, slots])
+W_CARD_UP, W_CARD_DN, W_ALL_UP, W_ALL_DN = range(4)  # rows of the scratch ``work`` (float64[N_WORK, slots])
+N_WORK = 4
 
 
 def slots(size: int, n_cards: int) -> int:
