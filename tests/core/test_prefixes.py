@@ -42,6 +42,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
         "analysis/solvers/_layout.py", "analysis/solvers/card_level/_kernels.py"}),
     "CF": ("a column of the engine's game-runner table configuration (``cfg``)", {
         "analysis/engine/_batch.py"}),
+    "CH": ("an entry of the three-handed card solver's river cards (``chance``)", {
+        "analysis/solvers/card_level/_layout.py"}),
     "CL": ("a column of the abstracted solver's settlement classes", {
         "analysis/solvers/abstracted/public_tree.py"}),
     "CD": ("an entry of the engine's card data", {"analysis/engine/_layout.py"}),
@@ -59,6 +61,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "G": ("an entry of a game's int64 settings vector", {
         "analysis/solvers/abstracted/_deal_kernels.py", "analysis/studies/fold_vs_check/layout.py"}),
     "GR": ("a column of the engine's per-game record (``rec``)", {"analysis/engine/_batch.py"}),
+    "HD": ("an entry of the three-handed card solver's holding arrays (``hands``)", {
+        "analysis/solvers/card_level/_layout.py"}),
     "H": ("a column of a betting engine's seat rows (the engine's, Bluffjack's)", {
         "analysis/engine/_layout.py", "analysis/engine/bluffjack/_kernel.py"}),
     "HS": ("an entry of a Bluffjack hand's state (the engine kernel's, the walk's)", {
@@ -122,6 +126,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "T": ("a column of the settlement's table row", {"analysis/dilemma/settlement/layout.py"}),
     "TC": ("a column of the abstracted solver's terminals", {
         "analysis/solvers/abstracted/public_tree.py"}),
+    "TH": ("an entry of the three-handed card solver's kernel tree tuple (``tree``)", {
+        "analysis/solvers/card_level/_layout.py"}),
     "TT": ("an entry of the heads-up card solver's kernel tree tuple (``tree``)", {
         "analysis/solvers/card_level/_layout.py"}),
     "TR": ("a column of the engine's game trace", {"analysis/engine/_batch.py"}),

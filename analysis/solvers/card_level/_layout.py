@@ -1,13 +1,20 @@
-"""The heads-up card solver's kernel tuples, each entry named next to the function that packs it.
+"""The card solver's kernel tuples, each entry named next to the function that packs it.
 
-The kernels (:mod:`._kernels`) take numba tuples of arrays and read them by these constants,
-never by bare numbers:
+The kernels take numba tuples of arrays and read them by these constants, never by bare
+numbers. Heads-up (:mod:`._kernels`):
 
 - ``tree`` (:func:`pack_tree`, ``tree[TT_*]``): the spot's arrays, the same for every walk;
 - ``iso`` (:func:`pack_iso`, ``iso[IS_*]``): which task subtrees are walked and which are
   filled by suit isomorphism (one entry of the kernels' ``subtrees``);
 - ``bufs`` (one walk's per-depth buffers, ``bufs[BF_*]``) and ``pool`` (:func:`new_pool`:
   the same arrays with a leading axis of buffer sets, ``pool[BF_*][c]`` set ``c``'s).
+
+Three-handed (:mod:`._kernels3`, :mod:`._mccfr3`, :mod:`._terminals3`):
+
+- ``tree`` (:func:`pack_tree3`, ``tree[TH_*]``): the expanded tree's arrays (:mod:`.tree3`);
+- ``hands`` (:func:`pack_hands`, ``hands[HD_*]``): the holding arrays of
+  :func:`.multiway.board_hands` (a turn spot's: per river card, :func:`._mccfr3._card_hands`);
+- ``chance`` (:func:`pack_chance`, ``chance[CH_*]``): a turn spot's river cards.
 """
 
 from __future__ import annotations
@@ -96,4 +103,58 @@ def new_pool(n_sets: int, shape: tuple[int, int, int], average: tuple[int, int, 
     return tuple(parts)
 
 
-__all__ = ["N_BUFS", "N_TREE", "new_pool", "pack_iso", "pack_tree"]
+
+# the three-handed tree (tree[TH_*])
+TH_NODES, TH_CHILDREN, TH_TERMINALS, TH_DECISIONS, TH_INNER = range(5)
+"""``TH_NODES``, ``TH_CHILDREN``, ``TH_TERMINALS``, ``TH_DECISIONS`` the tables of
+:class:`.tree3.ExpandedTree3`; ``TH_INNER`` (turn spots only) the chance and decision nodes."""
+
+
+def pack_tree3(tree, inner: np.ndarray | None = None) -> tuple:
+    """The three-handed kernels' ``tree`` tuple (``TH_*``) of an expanded tree; with ``inner``
+    (a turn spot's walk), its chance and decision nodes as a fifth entry."""
+    parts: list = [None] * (4 if inner is None else 5)
+    parts[TH_NODES], parts[TH_CHILDREN] = tree.nodes, tree.children
+    parts[TH_TERMINALS], parts[TH_DECISIONS] = tree.terminals, tree.decisions
+    if inner is not None:
+        parts[TH_INNER] = inner
+    return tuple(parts)
+
+
+# the three-handed holding arrays (hands[HD_*])
+(HD_N, HD_CARDS, HD_CLASS, HD_SCORE, HD_ORDER, HD_POS, HD_LO, HD_HI, HD_CARDN, HD_CARDPOS,
+ HD_BEFORE, HD_PAIRIDX) = range(12)
+N_HANDS = 12
+"""``HD_N`` each player's count of holdings; ``HD_CARDS`` their cards, ``HD_CLASS`` classes and
+``HD_SCORE`` strengths; ``HD_ORDER`` the holdings by strength and ``HD_POS`` each one's
+position; ``HD_LO``, ``HD_HI`` the strength band edges in each other player's order;
+``HD_CARDN``, ``HD_CARDPOS``, ``HD_BEFORE`` per card the holdings holding it, their positions
+and how many come before a position; ``HD_PAIRIDX`` the holding index of each pair of cards."""
+
+
+def pack_hands(n, cards, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx) -> tuple:
+    """The three-handed kernels' ``hands`` tuple (``HD_*``)."""
+    parts: list = [None] * N_HANDS
+    parts[HD_N], parts[HD_CARDS], parts[HD_CLASS], parts[HD_SCORE] = n, cards, cls, score
+    parts[HD_ORDER], parts[HD_POS], parts[HD_LO], parts[HD_HI] = order, pos, lo, hi
+    parts[HD_CARDN], parts[HD_CARDPOS], parts[HD_BEFORE], parts[HD_PAIRIDX] = cardn, cardpos, before, pairidx
+    return tuple(parts)
+
+
+# a turn spot's river cards (chance[CH_*])
+CH_ALIVE, CH_FACTORS, CH_KEEP, CH_PIDX = range(4)
+"""``CH_ALIVE`` float64[C, 3, H]: per river card, 0 where a holding holds it; ``CH_FACTORS``
+the sampling factors (``SF_*`` of :mod:`._mccfr3`); ``CH_KEEP`` bool[3, H]: the traverser's
+holdings whose values the terminals compute; ``CH_PIDX`` each river card's payoff table in
+``pay`` (see :func:`._mccfr3.walk`)."""
+
+
+def pack_chance(alive: np.ndarray, factors: np.ndarray, keep: np.ndarray, pidx: np.ndarray) -> tuple:
+    """The turn kernels' ``chance`` tuple (``CH_*``)."""
+    parts: list = [None] * 4
+    parts[CH_ALIVE], parts[CH_FACTORS], parts[CH_KEEP], parts[CH_PIDX] = alive, factors, keep, pidx
+    return tuple(parts)
+
+
+__all__ = ["N_BUFS", "N_HANDS", "N_TREE", "new_pool", "pack_chance", "pack_hands", "pack_iso", "pack_tree",
+           "pack_tree3"]
