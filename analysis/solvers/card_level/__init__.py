@@ -9,7 +9,8 @@ Hold'em spot with the real settlement, per class of holdings; :mod:`._kernels` r
 DCFR / CFR+ over per-node arrays of holdings with O(n) terminals (O(n x groups of
 classes) in Dilemma Hold'em); :mod:`.solver` ties them together with exact
 exploitability (the mean best-response gain, NashConv / 2, in both games) and node locking;
-:mod:`.solution` reads the answers.
+:mod:`.solution` reads the answers. :mod:`._layout` names the entries of the kernels' tuples
+(``tree[TT_*]`` and the rest) beside their packers.
 """
 
 from __future__ import annotations
