@@ -35,7 +35,7 @@ SPOTS = {  # name: (flop, turn, river, target % of the pot)
 _OURS = """
 import json, sys, time, resource
 t0 = time.perf_counter()
-from analysis.solvers.cards import CardSolver, CardSpot
+from analysis.solvers.card_level import CardSolver, CardSpot
 board, oop, ip, target, threads = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5])
 import numba
 numba.set_num_threads(threads)

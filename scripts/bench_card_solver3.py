@@ -6,7 +6,7 @@ issue's question: the first to act holds 8s7s against two random ranges, pot $12
 per check (iterations, NashConv, seconds) and a final line with the holdings, tree size,
 state memory, build and solve seconds, the answer at the root and the peak resident
 memory. NashConv is exact (every triple of holdings; on a turn board, every river card too).
-A 4-card ``--board`` solves a turn spot (:mod:`analysis.solvers.cards.turn3`): ``--method
+A 4-card ``--board`` solves a turn spot (:mod:`analysis.solvers.card_level.turn3`): ``--method
 mccfr`` draws ``--per-walk`` river cards per walk from ``--seed``; ``dcfr`` walks every card.
 
 Run: ``taskset -c 0,1 .venv/bin/python scripts/bench_card_solver3.py [--board 4s9h3d6c2d]
@@ -46,15 +46,15 @@ def main() -> None:
     t0 = time.perf_counter()
     import numba
 
-    from analysis.solvers.cards import CardSpot
-    from analysis.solvers.cards.multiway import MultiwaySolution, MultiwaySolver
+    from analysis.solvers.card_level import CardSpot
+    from analysis.solvers.card_level.multiway import MultiwaySolution, MultiwaySolver
 
     numba.set_num_threads(args.threads)
     spot = CardSpot.multiway(args.board, args.ranges, args.pot, args.stack, args.bets, args.raises, deck=args.deck,
                          bank=args.bank)
     if len(args.board) <= 8:  # a turn spot
-        from analysis.solvers.cards.turn3 import TurnSolution3 as MultiwaySolution  # noqa: N814
-        from analysis.solvers.cards.turn3 import TurnSolver3
+        from analysis.solvers.card_level.turn3 import TurnSolution3 as MultiwaySolution  # noqa: N814
+        from analysis.solvers.card_level.turn3 import TurnSolver3
 
         solver = TurnSolver3(spot, args.method, args.seed, args.per_walk)
     else:

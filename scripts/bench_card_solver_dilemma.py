@@ -44,7 +44,7 @@ def main() -> None:
     t0 = time.perf_counter()
     import numba
 
-    from analysis.solvers.cards import CardSolver, CardSpot
+    from analysis.solvers.card_level import CardSolver, CardSpot
 
     numba.set_num_threads(args.threads)
     spot = CardSpot.dilemma(args.board, args.oop, args.ip, args.pot, args.stack, args.bets, args.raises,

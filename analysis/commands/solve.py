@@ -122,8 +122,14 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
     import numba
 
     from analysis.runners.interrupt import Interrupted, interruptible
-    from analysis.solvers.cards import CardSolver, CardSpot, SpotError, SpotSolution, load_solution
-    from analysis.solvers.cards.locks import lock_to_model, parse_locks
+    from analysis.solvers.card_level import (
+        CardSolver,
+        CardSpot,
+        SpotError,
+        SpotSolution,
+        load_solution,
+    )
+    from analysis.solvers.card_level.locks import lock_to_model, parse_locks
 
     fmt = options.pop("output_format") or "text"
     if fmt not in ("text", "json"):
@@ -140,8 +146,8 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
     if target_pct < 0:
         raise SpotError(f"--target {target_pct}: a % of the pot must be non-negative")
     if turn3:
-        from analysis.solvers.cards.turn3 import SAMPLED_HOLDINGS as turn3_sample
-        from analysis.solvers.cards.turn3 import TurnSolution3, TurnSolver3
+        from analysis.solvers.card_level.turn3 import SAMPLED_HOLDINGS as turn3_sample
+        from analysis.solvers.card_level.turn3 import TurnSolution3, TurnSolver3
 
         if locks or state is not None:
             raise SpotError("--lock and --state: three-handed turn spots do not take them yet")
@@ -157,7 +163,7 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
         if locks and not solver.locked:
             raise SpotError(f"solution file {state} holds an unlocked solve; remove it or give another --state")
     elif spot.players == 3:
-        from analysis.solvers.cards.multiway import MultiwaySolution, MultiwaySolver
+        from analysis.solvers.card_level.multiway import MultiwaySolution, MultiwaySolver
 
         if locks:
             raise SpotError("--lock: node locking is heads-up only for now")
@@ -210,7 +216,7 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
             for g, rows in made.groupby("group", sort=False)}
     free = solution.fold_or_check() if spot.tree.free_fold else None
     if free is not None:
-        from analysis.solvers.cards.solution import fold_or_check_shares
+        from analysis.solvers.card_level.solution import fold_or_check_shares
 
         summary["fold_or_check"] = fold_or_check_shares(free)
     if fmt == "json":

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from analysis.core.actions import ALLIN, CALL, CHECK, FOLD, RAISE
 
-# features of a decision (float64[N_FEAT])
-(F_STREET, F_FACING, F_PLAYERS, F_POSITION, F_BEHIND, F_STRENGTH, F_PRICE, F_SPR, F_POT_BB,
- F_PENALTY, F_CALL_BB) = range(11)
+# features of a decision (feat[FT_*], float64[N_FEAT])
+(FT_STREET, FT_FACING, FT_PLAYERS, FT_POSITION, FT_BEHIND, FT_STRENGTH, FT_PRICE, FT_SPR, FT_POT_BB,
+ FT_PENALTY, FT_CALL_BB) = range(11)
 N_FEAT = 11
 
 FEATURES: dict[str, str] = {

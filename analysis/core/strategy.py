@@ -36,19 +36,19 @@ from evaluator.errors import LabError
 from .actions import ACTION_NAMES, ALLIN, CALL, CHECK, FOLD, RAISE
 from .features import (
     ACTION_KINDS,
-    F_BEHIND,
-    F_CALL_BB,
-    F_FACING,
-    F_PLAYERS,
-    F_POSITION,
-    F_POT_BB,
-    F_PRICE,
-    F_SPR,
-    F_STREET,
-    F_STRENGTH,
     FEATURE_INDEX,
     FEATURES,
     FOLD_FOR_FREE,
+    FT_BEHIND,
+    FT_CALL_BB,
+    FT_FACING,
+    FT_PLAYERS,
+    FT_POSITION,
+    FT_POT_BB,
+    FT_PRICE,
+    FT_SPR,
+    FT_STREET,
+    FT_STRENGTH,
     MAX_SLOTS,
     N_FEAT,
 )
@@ -137,7 +137,7 @@ class Strategy:
         """Whether any rule (or the knob) looks at the hand strength."""
         if self.fold_for_free in ("multiway", "always"):
             return True
-        return any(f == F_STRENGTH for r in self.rules for f, _, _ in r.conditions)
+        return any(f == FT_STRENGTH for r in self.rules for f, _, _ in r.conditions)
 
     def probabilities(self, features: Sequence[float]) -> dict[str, float]:
         """The matching rule's action probabilities (legality not applied; for inspection)."""
@@ -263,17 +263,17 @@ def rules_of_model(model: ThresholdModel) -> tuple[Rule, ...]:
     A ``relative`` model's thresholds are read on the plain strength (the engine does not
     narrow a player's range by its actions)."""
     rules = [
-        Rule(((F_STREET, 0, 1), (F_FACING, 1, 2)), ((CALL, math.nan, 1.0),), "preflop: call"),
-        Rule(((F_STREET, 0, 1),), ((CHECK, math.nan, 1.0),), "preflop: check"),
+        Rule(((FT_STREET, 0, 1), (FT_FACING, 1, 2)), ((CALL, math.nan, 1.0),), "preflop: call"),
+        Rule(((FT_STREET, 0, 1),), ((CHECK, math.nan, 1.0),), "preflop: check"),
     ]
     for s in (1, 2, 3):
         bet, size, call = model.params[s]
-        street = (F_STREET, s, s + 1)
-        rules.append(Rule((street, (F_FACING, 1, 2), (F_STRENGTH, call, math.inf)),
+        street = (FT_STREET, s, s + 1)
+        rules.append(Rule((street, (FT_FACING, 1, 2), (FT_STRENGTH, call, math.inf)),
                           ((CALL, math.nan, 1.0),), f"{STREET_NAMES[s]}: call at {call:g}+"))
-        rules.append(Rule((street, (F_FACING, 1, 2)), ((FOLD, math.nan, 1.0),),
+        rules.append(Rule((street, (FT_FACING, 1, 2)), ((FOLD, math.nan, 1.0),),
                           f"{STREET_NAMES[s]}: fold below {call:g}"))
-        rules.append(Rule((street, (F_STRENGTH, bet, math.inf)), ((RAISE, size, 1.0),),
+        rules.append(Rule((street, (FT_STRENGTH, bet, math.inf)), ((RAISE, size, 1.0),),
                           f"{STREET_NAMES[s]}: bet {size:g} pot at {bet:g}+"))
         rules.append(Rule((street,), ((CHECK, math.nan, 1.0),), f"{STREET_NAMES[s]}: check"))
     return tuple(rules)
@@ -364,24 +364,24 @@ def _integrate(strategy: Strategy, d: Decision, street: int, *, facing: bool, pr
     cuts = {0.0, GRID_TOP}
     for rule in strategy.rules:
         for f, lo, hi in rule.conditions:
-            if f == F_STRENGTH:
+            if f == FT_STRENGTH:
                 cuts.update(x for x in (lo, hi) if 0.0 < x < GRID_TOP)
     points = sorted(cuts)
     feat = np.zeros(N_FEAT)
-    feat[F_STREET] = street
-    feat[F_FACING] = float(facing)
-    feat[F_PLAYERS] = d.players
-    feat[F_POSITION] = d.position
-    feat[F_BEHIND] = d.players - 1 - d.position
+    feat[FT_STREET] = street
+    feat[FT_FACING] = float(facing)
+    feat[FT_PLAYERS] = d.players
+    feat[FT_POSITION] = d.position
+    feat[FT_BEHIND] = d.players - 1 - d.position
     owe = price_size * d.pot if facing else 0.0
     pot = d.pot + owe  # the bet faced is in the pot
-    feat[F_PRICE] = owe / (pot + owe) if pot + owe > 0 else 0.0
-    feat[F_SPR] = spr
-    feat[F_POT_BB] = pot / d.big_blind
-    feat[F_CALL_BB] = owe / d.big_blind
+    feat[FT_PRICE] = owe / (pot + owe) if pot + owe > 0 else 0.0
+    feat[FT_SPR] = spr
+    feat[FT_POT_BB] = pot / d.big_blind
+    feat[FT_CALL_BB] = owe / d.big_blind
     bet = size = keep = 0.0
     for lo, hi in zip(points[:-1], points[1:], strict=True):
-        feat[F_STRENGTH] = 0.5 * (lo + hi)
+        feat[FT_STRENGTH] = 0.5 * (lo + hi)
         b, z, k = _action_shares(strategy, feat, facing, spr)
         bet += (hi - lo) * b
         size += (hi - lo) * b * z
@@ -508,7 +508,7 @@ def _condition(key: str, value: Any) -> tuple[int, float, float]:
                                                                      float(value == "bet") + 1)
         raise ValueError(f"{value!r}: none, bet or any")
     if key == "position" and value in ("first", "last"):
-        return (F_POSITION, 0, 1) if value == "first" else (F_BEHIND, 0, 1)
+        return (FT_POSITION, 0, 1) if value == "first" else (FT_BEHIND, 0, 1)
     if isinstance(value, bool):
         raise ValueError(f"{value!r}: a number or a range like \"3+\", \"< 0.4\", \"0.3-0.6\"")
     if isinstance(value, int | float):
@@ -563,13 +563,13 @@ def policy_from_table(frame: pd.DataFrame, manifest: dict[str, Any] | None = Non
             raise StrategyError(f"{where}: probabilities sum to {total:g}, not 1")
         s = STREET_NAMES.index(street)
         b = int(bucket)
-        conds = [(F_STREET, s, s + 1), (F_FACING, float(facing == "bet"), float(facing == "bet") + 1),
-                 (F_STRENGTH, b / n_buckets if b else -math.inf,
+        conds = [(FT_STREET, s, s + 1), (FT_FACING, float(facing == "bet"), float(facing == "bet") + 1),
+                 (FT_STRENGTH, b / n_buckets if b else -math.inf,
                   (b + 1) / n_buckets if b < n_buckets - 1 else math.inf)]
         if int(players) != 0:
-            conds.append((F_PLAYERS, int(players), int(players) + 1))
+            conds.append((FT_PLAYERS, int(players), int(players) + 1))
         if int(position) != -1:
-            conds.append((F_POSITION, int(position), int(position) + 1))
+            conds.append((FT_POSITION, int(position), int(position) + 1))
         actions = []
         for r in group.itertuples():
             if r.action not in ACTION_KINDS:

@@ -3,7 +3,7 @@
 
 Every spot question takes it: the fold-vs-check study (the hero first, its opponents holding
 random cards: :func:`analysis.studies.fold_vs_check.evaluate`), the card-level solver (one range
-per player plus its bet tree: :class:`analysis.solvers.cards.CardSpot`) and the guide's solved
+per player plus its bet tree: :class:`analysis.solvers.card_level.CardSpot`) and the guide's solved
 spots. How a spot is answered stays apart from it: run settings (trials, seed, backend), a
 solver's bet tree, the opponents' strategy and the hero's continuation.
 

@@ -46,14 +46,14 @@ HANDS_PER_GAME = 1 << 20
 """Card streams per game (the hand cap is far below it)."""
 F_GAME_OVER = 8  # settlement flag (layout.F_GAME_OVER)
 
-# table configuration (cfg[C_*])
-C_N, C_STACK, C_DILEMMA, C_MAX_HANDS, C_BANK1, C_BANK2, C_BANK3 = range(7)
+# table configuration (cfg[CF_*])
+CF_N, CF_STACK, CF_DILEMMA, CF_MAX_HANDS, CF_BANK1, CF_BANK2, CF_BANK3 = range(7)
 N_CFG = 7
-# per-game records (rec[G_*]); stacks and bust hands per original seat follow
-(G_GAME, G_CELL, G_N, G_HANDS, G_WINNER, G_REASON, G_TIER1, G_TIER2, G_TIER3, G_NBUST,
- G_STACK0) = range(11)
-G_BUST0 = G_STACK0 + MAX_SEATS
-N_GCOLS = G_BUST0 + MAX_SEATS
+# per-game records (rec[GR_*]); stacks and bust hands per original seat follow
+(GR_GAME, GR_CELL, GR_N, GR_HANDS, GR_WINNER, GR_REASON, GR_TIER1, GR_TIER2, GR_TIER3, GR_NBUST,
+ GR_STACK0) = range(11)
+GR_BUST0 = GR_STACK0 + MAX_SEATS
+N_GCOLS = GR_BUST0 + MAX_SEATS
 REASON_BANK, REASON_ONE_LEFT, REASON_CAP, REASON_HANDS = 1, 2, 3, 4
 # per-stream statistics (stats[S_*])
 (S_GAMES, S_HANDS, S_HANDS2, S_SHOWDOWN, S_END0, S_END1, S_END2, S_END3, S_FREE_FOLDS, S_POT,
@@ -112,7 +112,7 @@ def play_hands_serial(keys, hands, seating, table, game, outs):
 @kernel
 def play_game(ids, keys, table, game, scratch, outs):
     """One whole game (RULES §1.1, §1.5): hands until the settlement ends it, one player is left
-    or ``cfg[C_MAX_HANDS]`` hands (the cap). Texas Hold'em (``cfg[C_DILEMMA] == 0``): a cash
+    or ``cfg[CF_MAX_HANDS]`` hands (the cap). Texas Hold'em (``cfg[CF_DILEMMA] == 0``): a cash
     session of exactly that many hands, a busted player buying in again (``G_STACK*`` are then
     the net results). Writes the record ``rec`` and adds to ``stats``; ``trace`` rows (if any)
     get the stacks, bank and level after each hand.
@@ -129,9 +129,9 @@ def play_game(ids, keys, table, game, scratch, outs):
     key_cards, key_actions = keys
     cfg, seat_pols, blinds = table
     rec, stats, trace = outs
-    n0 = cfg[C_N]
-    dilemma = cfg[C_DILEMMA] != 0
-    max_hands = cfg[C_MAX_HANDS]
+    n0 = cfg[CF_N]
+    dilemma = cfg[CF_DILEMMA] != 0
+    max_hands = cfg[CF_MAX_HANDS]
     n_cards = game[2][CD_N_CARDS]
     hs = np.zeros((MAX_SEATS, N_HCOLS), np.int64)
     stacks = np.zeros(MAX_SEATS, np.int64)
@@ -144,16 +144,16 @@ def play_game(ids, keys, table, game, scratch, outs):
     bank = np.zeros(3, np.int64)
     empty_log = np.zeros((0, N_LCOLS), np.int64)
     for i in range(n0):
-        stacks[i] = cfg[C_STACK]
-        bought[i] = cfg[C_STACK]
-    bank[0] = cfg[C_BANK1]
-    bank[1] = cfg[C_BANK2]
-    bank[2] = cfg[C_BANK3]
+        stacks[i] = cfg[CF_STACK]
+        bought[i] = cfg[CF_STACK]
+    bank[0] = cfg[CF_BANK1]
+    bank[1] = cfg[CF_BANK2]
+    bank[2] = cfg[CF_BANK3]
     for k in range(N_GCOLS):
         rec[k] = -1
-    rec[G_GAME] = game_id
-    rec[G_CELL] = cell
-    rec[G_N] = n0
+    rec[GR_GAME] = game_id
+    rec[GR_CELL] = cell
+    rec[GR_N] = n0
     level = 0
     dealer_seat = 0
     seed_state(ast, key_actions, game_id)
@@ -203,23 +203,23 @@ def play_game(ids, keys, table, game, scratch, outs):
             stacks[i] = hs[k, H_STACK]
             if stacks[i] == 0:
                 if dilemma:
-                    rec[G_BUST0 + i] = hands
+                    rec[GR_BUST0 + i] = hands
                     n_bust += 1
                 else:  # a cash game: buy in again
-                    stacks[i] = cfg[C_STACK]
-                    bought[i] += cfg[C_STACK]
+                    stacks[i] = cfg[CF_STACK]
+                    bought[i] += cfg[CF_STACK]
         game_over = False
         if dilemma:
             bank[0] = hand_out[X_BANK1]
             bank[1] = hand_out[X_BANK2]
             bank[2] = hand_out[X_BANK3]
             level = hand_out[X_LEVEL]
-            if bank[0] == 0 and rec[G_TIER1] < 0:
-                rec[G_TIER1] = hands
-            if bank[1] == 0 and rec[G_TIER2] < 0:
-                rec[G_TIER2] = hands
-            if bank[0] + bank[1] + bank[2] == 0 and rec[G_TIER3] < 0:
-                rec[G_TIER3] = hands
+            if bank[0] == 0 and rec[GR_TIER1] < 0:
+                rec[GR_TIER1] = hands
+            if bank[1] == 0 and rec[GR_TIER2] < 0:
+                rec[GR_TIER2] = hands
+            if bank[0] + bank[1] + bank[2] == 0 and rec[GR_TIER3] < 0:
+                rec[GR_TIER3] = hands
             if hand_out[X_FLAGS] & F_GAME_OVER:
                 game_over = True
                 reason = REASON_BANK
@@ -250,13 +250,13 @@ def play_game(ids, keys, table, game, scratch, outs):
     best = -1
     for i in range(n0):
         value = stacks[i] if dilemma else stacks[i] - bought[i]
-        rec[G_STACK0 + i] = value
-        if best < 0 or value > rec[G_STACK0 + best]:
+        rec[GR_STACK0 + i] = value
+        if best < 0 or value > rec[GR_STACK0 + best]:
             best = i
-    rec[G_HANDS] = hands
-    rec[G_WINNER] = best
-    rec[G_REASON] = reason
-    rec[G_NBUST] = n_bust
+    rec[GR_HANDS] = hands
+    rec[GR_WINNER] = best
+    rec[GR_REASON] = reason
+    rec[GR_NBUST] = n_bust
     stats[S_GAMES] += 1
     stats[S_HANDS2] += hands * hands
     if reason == REASON_CAP:

@@ -11,20 +11,20 @@ import numpy as np
 
 from analysis.core.actions import ALLIN, BET, CALL, CHECK, FOLD, RAISE
 from analysis.core.features import (
-    F_BEHIND,
-    F_CALL_BB,
-    F_FACING,
-    F_PENALTY,
-    F_PLAYERS,
-    F_POSITION,
-    F_POT_BB,
-    F_PRICE,
-    F_SPR,
-    F_STREET,
-    F_STRENGTH,
     FF_ALWAYS,
     FF_NEVER,
     FF_RULES,
+    FT_BEHIND,
+    FT_CALL_BB,
+    FT_FACING,
+    FT_PENALTY,
+    FT_PLAYERS,
+    FT_POSITION,
+    FT_POT_BB,
+    FT_PRICE,
+    FT_SPR,
+    FT_STREET,
+    FT_STRENGTH,
     MAX_SLOTS,
     N_FEAT,
 )
@@ -40,20 +40,20 @@ from ._layout import (
     H_IN,
     H_POL,
     H_STACK,
-    M_ALLIN_TO,
-    M_CALL,
-    M_CHECK,
-    M_FOLD,
-    M_MAX_TO,
-    M_MIN_TO,
+    MN_ALLIN_TO,
+    MN_CALL,
+    MN_CHECK,
+    MN_FOLD,
+    MN_MAX_TO,
+    MN_MIN_TO,
     PF_FF_BELOW,
     PI_COUNT,
     PI_FF_MODE,
     PI_FIRST,
-    R_BB,
-    R_CUR,
-    R_FIRST,
-    R_STREET,
+    RS_BB,
+    RS_CUR,
+    RS_FIRST,
+    RS_STREET,
     W_FLAT,
     W_HAND,
     W_HOLES,
@@ -68,14 +68,14 @@ from .structures import BS_UNIT
 
 @kernel
 def features_of(hs, rs, n, i, strength, penalty, feat):
-    """What seat ``i`` sees (``F_*``)."""
+    """What seat ``i`` sees (``FT_*``)."""
     pot = 0
     for j in range(n):
         pot += hs[j, H_IN]
-    owe = min(rs[R_CUR] - hs[i, H_BET], hs[i, H_STACK])
+    owe = min(rs[RS_CUR] - hs[i, H_BET], hs[i, H_STACK])
     players = 0
     pos = 0
-    first = rs[R_FIRST]
+    first = rs[RS_FIRST]
     for k in range(n):
         j = first + k
         if j >= n:
@@ -84,26 +84,26 @@ def features_of(hs, rs, n, i, strength, penalty, feat):
             if j == i:
                 pos = players
             players += 1
-    bb = rs[R_BB]
-    feat[F_STREET] = rs[R_STREET]
-    feat[F_FACING] = 1.0 if owe > 0 else 0.0
-    feat[F_PLAYERS] = players
-    feat[F_POSITION] = pos
-    feat[F_BEHIND] = players - 1 - pos
-    feat[F_STRENGTH] = strength[i]
-    feat[F_PRICE] = owe / (pot + owe) if pot + owe > 0 else 0.0
-    feat[F_SPR] = hs[i, H_STACK] / pot if pot > 0 else 1e9
-    feat[F_POT_BB] = pot / bb
-    feat[F_PENALTY] = penalty
-    feat[F_CALL_BB] = owe / bb
+    bb = rs[RS_BB]
+    feat[FT_STREET] = rs[RS_STREET]
+    feat[FT_FACING] = 1.0 if owe > 0 else 0.0
+    feat[FT_PLAYERS] = players
+    feat[FT_POSITION] = pos
+    feat[FT_BEHIND] = players - 1 - pos
+    feat[FT_STRENGTH] = strength[i]
+    feat[FT_PRICE] = owe / (pot + owe) if pot + owe > 0 else 0.0
+    feat[FT_SPR] = hs[i, H_STACK] / pot if pot > 0 else 1e9
+    feat[FT_POT_BB] = pot / bb
+    feat[FT_PENALTY] = penalty
+    feat[FT_CALL_BB] = owe / bb
 
 
 @kernel
 def decide(state, i, menu, feat, game, rng_state, outs):
     """Policy decision of seat ``i``: ``out[0]`` = the action code (:mod:`analysis.core.actions`), ``out[1]`` = round total (bet/raise).
 
-    ``state`` = ``(hs, rs, n)``: seat columns (``H_*``), round state (``R_*``), seats playing;
-    ``menu``: the legal menu (``M_*``); ``feat``: float64[N_FEAT] the actor's features;
+    ``state`` = ``(hs, rs, n)``: seat columns (``H_*``), round state (``RS_*``), seats playing;
+    ``menu``: the legal menu (``MN_*``); ``feat``: float64[N_FEAT] the actor's features;
     ``game`` = ``(structure, pols, cardsdata)`` (:mod:`._kernel`); ``rng_state``: uint64[4] the
     action generator; ``outs`` = ``(out, w)``: int64[2] the decision and float64[MAX_SLOTS]
     the policy slots' weights (scratch ``W_SLOTS``).
@@ -128,8 +128,8 @@ def decide(state, i, menu, feat, game, rng_state, outs):
         if ok:
             rule = r
             break
-    can_raise = menu[M_MIN_TO] >= 0
-    call = menu[M_CALL]
+    can_raise = menu[MN_MIN_TO] >= 0
+    call = menu[MN_CALL]
     # weights per slot after dropping illegal actions (a call of nothing is a check)
     w[:] = 0.0
     total = 0.0
@@ -142,23 +142,23 @@ def decide(state, i, menu, feat, game, rng_state, outs):
             prob = acts[rule, s, 2]
             legal = True
             if kind == FOLD:
-                legal = menu[M_FOLD] != 0
+                legal = menu[MN_FOLD] != 0
             elif kind == CHECK:
-                legal = menu[M_CHECK] != 0
+                legal = menu[MN_CHECK] != 0
             elif kind == RAISE:
                 legal = can_raise
             elif kind == ALLIN:
-                legal = can_raise or call > 0 or menu[M_CHECK] != 0
+                legal = can_raise or call > 0 or menu[MN_CHECK] != 0
             if legal:
                 w[s] = prob
                 total += prob
     # the fold-for-free knob (after the flop, nothing to call): it decides fold versus check
     mode = pol_int[p, PI_FF_MODE]
-    knob = rule >= 0 and menu[M_CHECK] != 0 and rs[R_STREET] >= 1 and mode != FF_RULES
+    knob = rule >= 0 and menu[MN_CHECK] != 0 and rs[RS_STREET] >= 1 and mode != FF_RULES
     want_fold = False
     if knob and mode != FF_NEVER:
-        weak = feat[F_STRENGTH] < pol_float[p, PF_FF_BELOW]
-        want_fold = weak and (mode == FF_ALWAYS or feat[F_PLAYERS] >= 3)
+        weak = feat[FT_STRENGTH] < pol_float[p, PF_FF_BELOW]
+        want_fold = weak and (mode == FF_ALWAYS or feat[FT_PLAYERS] >= 3)
     chosen = -1
     if total > 0.0:
         u = next_float(rng_state) * total
@@ -177,16 +177,16 @@ def decide(state, i, menu, feat, game, rng_state, outs):
         size = acts[rule, chosen, 1]
     if knob and (kind == CHECK or kind == CALL or kind == FOLD):  # noqa: SIM109
         kind = FOLD if want_fold else CHECK
-    elif menu[M_CHECK] != 0 and rs[R_STREET] == 0 and kind == FOLD:
+    elif menu[MN_CHECK] != 0 and rs[RS_STREET] == 0 and kind == FOLD:
         kind = CHECK  # nobody folds for free before the flop
     if kind == CALL and call == 0:
         kind = CHECK
     if kind == -1:
-        kind = CHECK if menu[M_CHECK] != 0 else FOLD
+        kind = CHECK if menu[MN_CHECK] != 0 else FOLD
     if kind == FOLD:
         out[0] = FOLD
         out[1] = 0
-        return 1 if menu[M_CHECK] != 0 else 0
+        return 1 if menu[MN_CHECK] != 0 else 0
     if kind == CHECK:
         out[0] = CHECK
         out[1] = 0
@@ -203,20 +203,20 @@ def decide(state, i, menu, feat, game, rng_state, outs):
     pot = 0
     for j in range(n):
         pot += hs[j, H_IN]
-    owe = rs[R_CUR] - hs[i, H_BET]
+    owe = rs[RS_CUR] - hs[i, H_BET]
     if kind == ALLIN:
-        to = menu[M_ALLIN_TO]
-    elif rs[R_CUR] == 0:
+        to = menu[MN_ALLIN_TO]
+    elif rs[RS_CUR] == 0:
         to = np.int64(size * pot)
     else:
-        to = rs[R_CUR] + np.int64(size * (pot + owe))
+        to = rs[RS_CUR] + np.int64(size * (pot + owe))
     unit = structure[BS_UNIT]
     to = (to + unit // 2) // unit * unit
-    if to < menu[M_MIN_TO]:
-        to = menu[M_MIN_TO]
-    if to > menu[M_MAX_TO]:
-        to = menu[M_MAX_TO]
-    out[0] = BET if rs[R_CUR] == 0 else RAISE
+    if to < menu[MN_MIN_TO]:
+        to = menu[MN_MIN_TO]
+    if to > menu[MN_MAX_TO]:
+        to = menu[MN_MAX_TO]
+    out[0] = BET if rs[RS_CUR] == 0 else RAISE
     out[1] = to
     return 0
 

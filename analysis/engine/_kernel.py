@@ -3,7 +3,7 @@
 The twin of the readable referee, on plain arrays; ``tests/engine/test_kernel.py``
 replays its hands through the referee (every action legal, the same menus, the same
 stacks). A hand is played on the *compact* seats of the players who still have chips
-(``hs`` rows, ``H_*`` columns) and a round state ``rs`` (``R_*`` entries); the Dilemma
+(``hs`` rows, ``H_*`` columns) and a round state ``rs`` (``RS_*`` entries); the Dilemma
 end goes through the settlement core ``settle_core``, Texas Hold'em through
 :func:`holdem_pots`.
 
@@ -66,31 +66,31 @@ from ._layout import (
     L_SEAT,
     L_STREET,
     L_TO,
-    M_ALLIN_TO,
-    M_BET,
-    M_CALL,
-    M_CHECK,
-    M_FOLD,
-    M_MAX_TO,
-    M_MIN_TO,
-    M_PLAYER,
+    MN_ALLIN_TO,
+    MN_BET,
+    MN_CALL,
+    MN_CHECK,
+    MN_FOLD,
+    MN_MAX_TO,
+    MN_MIN_TO,
+    MN_PLAYER,
     N_MENU,
     PI_USES_STRENGTH,
-    R_BB,
-    R_BB_SEAT,
-    R_CUR,
-    R_DEALER,
-    R_FIRST,
-    R_FULL_TO,
-    R_INC,
-    R_LAST_AGG,
-    R_N,
-    R_NB,
-    R_RAISES,
-    R_SB_SEAT,
-    R_SHORT_STACK,
-    R_SHORT_SUM,
-    R_STREET,
+    RS_BB,
+    RS_BB_SEAT,
+    RS_CUR,
+    RS_DEALER,
+    RS_FIRST,
+    RS_FULL_TO,
+    RS_INC,
+    RS_LAST_AGG,
+    RS_N,
+    RS_NB,
+    RS_RAISES,
+    RS_SB_SEAT,
+    RS_SHORT_STACK,
+    RS_SHORT_SUM,
+    RS_STREET,
     W_BOARD,
     W_DECISION,
     W_FEAT,
@@ -151,11 +151,11 @@ def _live_count(hs, n):
 @kernel
 def fl_limit(rs, structure):
     """Mirror of ``Hand.limit``: the most a fixed-limit bet or raise adds this round."""
-    size = rs[R_BB] * structure[BS_CAP]
-    if structure[BS_LIMIT] == LIMIT_PER_ROUND and rs[R_STREET] < structure[BS_BIG_BET_FROM]:
-        size = rs[R_BB]
-    if structure[BS_SHORT_CAP_TABLE] != 0 and rs[R_SHORT_STACK] < size:
-        size = rs[R_SHORT_STACK]
+    size = rs[RS_BB] * structure[BS_CAP]
+    if structure[BS_LIMIT] == LIMIT_PER_ROUND and rs[RS_STREET] < structure[BS_BIG_BET_FROM]:
+        size = rs[RS_BB]
+    if structure[BS_SHORT_CAP_TABLE] != 0 and rs[RS_SHORT_STACK] < size:
+        size = rs[RS_SHORT_STACK]
     return size
 
 
@@ -163,8 +163,8 @@ def fl_limit(rs, structure):
 def fl_least(rs, structure):
     """Mirror of ``Hand.limit_range()[0]``: the least a fixed-limit bet or raise adds."""
     size = fl_limit(rs, structure)
-    if structure[BS_LIMIT] == LIMIT_SPREAD and rs[R_BB] < size:
-        return rs[R_BB]
+    if structure[BS_LIMIT] == LIMIT_SPREAD and rs[RS_BB] < size:
+        return rs[RS_BB]
     return size
 
 
@@ -172,25 +172,25 @@ def fl_least(rs, structure):
 def full_raise(rs, structure):
     """Mirror of ``Hand.full_raise``: what a bet or raise must add to be a full one."""
     if structure[BS_MIN_RAISE_LAST] != 0:
-        return rs[R_INC]
+        return rs[RS_INC]
     if structure[BS_KIND] == FIXED_LIMIT:
         return fl_least(rs, structure)
-    return rs[R_BB]
+    return rs[RS_BB]
 
 
 @kernel
 def _raise_ok(hs, rs, n, i, structure):
     """Mirror of ``Hand._raise_refusal``: may seat ``i`` bet or raise now?"""
-    owe = rs[R_CUR] - hs[i, H_BET]
+    owe = rs[RS_CUR] - hs[i, H_BET]
     if hs[i, H_STACK] <= owe:
         return False
     other = False
     for j in range(n):
-        if j != i and hs[j, H_FOLD] < 0 and hs[j, H_STACK] + hs[j, H_BET] > rs[R_CUR]:
+        if j != i and hs[j, H_FOLD] < 0 and hs[j, H_STACK] + hs[j, H_BET] > rs[RS_CUR]:
             other = True
     if not other:
         return False
-    if structure[BS_MAX_RAISES] > 0 and rs[R_RAISES] >= structure[BS_MAX_RAISES]:
+    if structure[BS_MAX_RAISES] > 0 and rs[RS_RAISES] >= structure[BS_MAX_RAISES]:
         return False
     rpp = structure[BS_RAISES_PER_PLAYER]
     if rpp > 0 and hs[i, H_RAISES] >= rpp:
@@ -201,31 +201,31 @@ def _raise_ok(hs, rs, n, i, structure):
     if hs[i, H_ACTED] == 0 or rule == SHORT_REOPENS:
         return True
     full = full_raise(rs, structure)
-    since_full = hs[i, H_BET] >= rs[R_FULL_TO]
+    since_full = hs[i, H_BET] >= rs[RS_FULL_TO]
     if rule != SHORT_NEVER and owe < full:
         return False
     if rule == SHORT_NEVER and since_full:
         return False
-    if rule == SHORT_CONSECUTIVE and since_full and 0 < rs[R_SHORT_SUM] < full:  # noqa: SIM103
+    if rule == SHORT_CONSECUTIVE and since_full and 0 < rs[RS_SHORT_SUM] < full:  # noqa: SIM103
         return False
     return True
 
 
 @kernel
 def legal_menu(hs, rs, n, i, structure, menu):
-    """Mirror of ``Hand.legal``: fill ``menu`` (``M_*``) for seat ``i``."""
-    owe = rs[R_CUR] - hs[i, H_BET]
+    """Mirror of ``Hand.legal``: fill ``menu`` (``MN_*``) for seat ``i``."""
+    owe = rs[RS_CUR] - hs[i, H_BET]
     stack = hs[i, H_STACK]
-    bb = rs[R_BB]
-    menu[M_PLAYER] = i
-    menu[M_CALL] = min(owe, stack)
-    menu[M_CHECK] = 1 if owe == 0 else 0
-    menu[M_FOLD] = 1 if (owe > 0 or structure[BS_FREE_FOLD] != 0) else 0
+    bb = rs[RS_BB]
+    menu[MN_PLAYER] = i
+    menu[MN_CALL] = min(owe, stack)
+    menu[MN_CHECK] = 1 if owe == 0 else 0
+    menu[MN_FOLD] = 1 if (owe > 0 or structure[BS_FREE_FOLD] != 0) else 0
     all_in_to = hs[i, H_BET] + stack
-    menu[M_ALLIN_TO] = all_in_to
-    menu[M_BET] = 1 if rs[R_CUR] == 0 else 0
-    menu[M_MIN_TO] = -1
-    menu[M_MAX_TO] = -1
+    menu[MN_ALLIN_TO] = all_in_to
+    menu[MN_BET] = 1 if rs[RS_CUR] == 0 else 0
+    menu[MN_MIN_TO] = -1
+    menu[MN_MAX_TO] = -1
     if not _raise_ok(hs, rs, n, i, structure):
         return
     kind = structure[BS_KIND]
@@ -234,20 +234,20 @@ def legal_menu(hs, rs, n, i, structure, menu):
         inc_min = fl_least(rs, structure)
     else:
         inc_min = bb
-        if structure[BS_MIN_RAISE_LAST] != 0 and rs[R_INC] > inc_min:
-            inc_min = rs[R_INC]
-    min_to = rs[R_CUR] + inc_min
+        if structure[BS_MIN_RAISE_LAST] != 0 and rs[RS_INC] > inc_min:
+            inc_min = rs[RS_INC]
+    min_to = rs[RS_CUR] + inc_min
     if kind == NO_LIMIT:
         max_to = all_in_to
     elif kind == FIXED_LIMIT:
-        max_to = rs[R_CUR] + limit
+        max_to = rs[RS_CUR] + limit
     else:
         counted = 0
         for j in range(n):
             counted += hs[j, H_IN] if structure[BS_POT_WHOLE] != 0 else hs[j, H_BET]
-        max_to = max(min_to, rs[R_CUR] + owe + counted)
-    menu[M_MIN_TO] = min(min_to, all_in_to)
-    menu[M_MAX_TO] = min(max_to, all_in_to)
+        max_to = max(min_to, rs[RS_CUR] + owe + counted)
+    menu[MN_MIN_TO] = min(min_to, all_in_to)
+    menu[MN_MAX_TO] = min(max_to, all_in_to)
 
 
 @kernel
@@ -263,28 +263,28 @@ def _put(hs, i, amount):
 def apply_action(hs, rs, n, i, kind, to, structure):
     """Apply a legal action (a code of :mod:`analysis.core.actions`; ``to`` the round total of a bet/raise)."""
     if kind == FOLD:
-        hs[i, H_FOLD] = rs[R_STREET]
+        hs[i, H_FOLD] = rs[RS_STREET]
     elif kind == CHECK:
         hs[i, H_CHECKED] = 1
     elif kind == CALL:
-        _put(hs, i, min(rs[R_CUR] - hs[i, H_BET], hs[i, H_STACK]))
+        _put(hs, i, min(rs[RS_CUR] - hs[i, H_BET], hs[i, H_STACK]))
     else:
-        inc = to - rs[R_CUR]
+        inc = to - rs[RS_CUR]
         full = inc >= full_raise(rs, structure)
         _put(hs, i, to - hs[i, H_BET])
-        rs[R_RAISES] += 1
+        rs[RS_RAISES] += 1
         hs[i, H_RAISES] += 1
-        if inc > rs[R_INC]:
-            rs[R_INC] = inc
+        if inc > rs[RS_INC]:
+            rs[RS_INC] = inc
         if full:
-            rs[R_FULL_TO] = to
-            rs[R_SHORT_SUM] = 0
+            rs[RS_FULL_TO] = to
+            rs[RS_SHORT_SUM] = 0
         else:  # a short all-in
-            rs[R_SHORT_SUM] += inc
-            if rs[R_SHORT_SUM] >= full_raise(rs, structure):
-                rs[R_SHORT_SUM] = 0
-        rs[R_CUR] = to
-        rs[R_LAST_AGG] = i
+            rs[RS_SHORT_SUM] += inc
+            if rs[RS_SHORT_SUM] >= full_raise(rs, structure):
+                rs[RS_SHORT_SUM] = 0
+        rs[RS_CUR] = to
+        rs[RS_LAST_AGG] = i
     hs[i, H_ACTED] = 1
 
 
@@ -295,7 +295,7 @@ def _needs_action(hs, rs, n, i):
     bet."""
     if hs[i, H_FOLD] >= 0 or hs[i, H_STACK] == 0:
         return False
-    if hs[i, H_BET] < rs[R_CUR]:
+    if hs[i, H_BET] < rs[RS_CUR]:
         return True
     if hs[i, H_ACTED] != 0:
         return False
@@ -339,14 +339,14 @@ def start_round(hs, rs, n, first):
         hs[i, H_ACTED] = 0
         hs[i, H_CHECKED] = 0
         hs[i, H_RAISES] = 0
-    rs[R_CUR] = 0
-    rs[R_INC] = 0
-    rs[R_RAISES] = 0
-    rs[R_LAST_AGG] = -1
-    rs[R_FIRST] = first
-    rs[R_FULL_TO] = 0
-    rs[R_SHORT_SUM] = 0
-    rs[R_SHORT_STACK] = short_stack(hs, n)
+    rs[RS_CUR] = 0
+    rs[RS_INC] = 0
+    rs[RS_RAISES] = 0
+    rs[RS_LAST_AGG] = -1
+    rs[RS_FIRST] = first
+    rs[RS_FULL_TO] = 0
+    rs[RS_SHORT_SUM] = 0
+    rs[RS_SHORT_STACK] = short_stack(hs, n)
 
 
 @kernel
@@ -358,20 +358,20 @@ def post_blinds(hs, rs, n, dealer, sb, bb):
     else:
         s_seat = (dealer + 1) % n
         b_seat = (dealer + 2) % n
-    rs[R_STREET] = 0
-    rs[R_BB] = bb
-    rs[R_DEALER] = dealer
-    rs[R_N] = n
-    rs[R_NB] = 0
+    rs[RS_STREET] = 0
+    rs[RS_BB] = bb
+    rs[RS_DEALER] = dealer
+    rs[RS_N] = n
+    rs[RS_NB] = 0
     start_round(hs, rs, n, (b_seat + 1) % n)
     _put(hs, s_seat, min(sb, hs[s_seat, H_STACK]))
     _put(hs, b_seat, min(bb, hs[b_seat, H_STACK]))
-    rs[R_CUR] = max(bb, max(hs[s_seat, H_BET], hs[b_seat, H_BET]))
-    rs[R_RAISES] = 1
-    rs[R_FULL_TO] = rs[R_CUR]  # the big blind counts as a full bet
-    rs[R_SHORT_STACK] = short_stack(hs, n)  # before the blinds: stack + blind
-    rs[R_SB_SEAT] = s_seat
-    rs[R_BB_SEAT] = b_seat
+    rs[RS_CUR] = max(bb, max(hs[s_seat, H_BET], hs[b_seat, H_BET]))
+    rs[RS_RAISES] = 1
+    rs[RS_FULL_TO] = rs[RS_CUR]  # the big blind counts as a full bet
+    rs[RS_SHORT_STACK] = short_stack(hs, n)  # before the blinds: stack + blind
+    rs[RS_SB_SEAT] = s_seat
+    rs[RS_BB_SEAT] = b_seat
 
 
 @kernel
@@ -461,16 +461,16 @@ def play_hand(seats, cards, table, game, scratch, rng_state, outs):
     free_folds = 0
     penalty = 0
     while True:
-        street = rs[R_STREET]
+        street = rs[RS_STREET]
         nb = 0 if street == 0 else street + 2
-        rs[R_NB] = nb
+        rs[RS_NB] = nb
         if need_strength:
             strengths(hs, n, board, nb, cardsdata, scratch, strength)
         if is_dilemma:
             penalty = 0
             for b in range(nb):
                 penalty += deck[D_MINUS, board[b]]
-        i = next_actor(hs, rs, n, rs[R_FIRST])
+        i = next_actor(hs, rs, n, rs[RS_FIRST])
         while i >= 0:
             legal_menu(hs, rs, n, i, structure, menu)
             features_of(hs, rs, n, i, strength, penalty, feat)
@@ -494,16 +494,16 @@ def play_hand(seats, cards, table, game, scratch, rng_state, outs):
         for j in range(n):
             if hs[j, H_FOLD] < 0 and hs[j, H_STACK] > 0:
                 able += 1
-        rs[R_STREET] = street + 1
+        rs[RS_STREET] = street + 1
         start_round(hs, rs, n, dealer + 1 if dealer + 1 < n else 0)
         if able <= 1:  # no more betting: run the board out
-            rs[R_STREET] = 3
+            rs[RS_STREET] = 3
             break
     for j in range(n):
         hs[j, H_BET] = 0
     live = _live_count(hs, n)
     showdown = live >= 2
-    last = 3 if showdown else rs[R_STREET]
+    last = 3 if showdown else rs[RS_STREET]
     nb = 5 if showdown else (0 if last == 0 else last + 2)
     pot = 0
     for j in range(n):

@@ -22,14 +22,14 @@ by seat first. :func:`analysis.engine.table.engine_game` checks a game's spec ag
 (H_STACK, H_BET, H_IN, H_FOLD, H_ACTED, H_CHECKED, H_POL, H_HOLE0, H_HOLE1, H_SEAT, H_SCORE,
  H_FREEFOLD, H_RAISES) = range(13)
 N_HCOLS = 13
-# round state (rs[R_*])
-(R_CUR, R_INC, R_RAISES, R_STREET, R_BB, R_DEALER, R_N, R_LAST_AGG, R_NB, R_FIRST, R_SB_SEAT,
- R_BB_SEAT, R_FULL_TO, R_SHORT_SUM, R_SHORT_STACK) = range(15)
+# round state (rs[RS_*])
+(RS_CUR, RS_INC, RS_RAISES, RS_STREET, RS_BB, RS_DEALER, RS_N, RS_LAST_AGG, RS_NB, RS_FIRST,
+ RS_SB_SEAT, RS_BB_SEAT, RS_FULL_TO, RS_SHORT_SUM, RS_SHORT_STACK) = range(15)
 N_RCOLS = 15
-# legal menu (menu[M_*]); M_MIN_TO = -1 when no bet or raise is allowed
-M_FOLD, M_CHECK, M_CALL, M_MIN_TO, M_MAX_TO, M_ALLIN_TO, M_BET, M_PLAYER = range(8)
+# legal menu (menu[MN_*]); MN_MIN_TO = -1 when no bet or raise is allowed
+MN_FOLD, MN_CHECK, MN_CALL, MN_MIN_TO, MN_MAX_TO, MN_ALLIN_TO, MN_BET, MN_PLAYER = range(8)
 N_MENU = 8
-# action log rows (log[k, L_*]) and kinds; the legal menu follows (log[k, L_MENU + M_*])
+# action log rows (log[k, L_*]) and kinds; the legal menu follows (log[k, L_MENU + MN_*])
 L_STREET, L_SEAT, L_KIND, L_TO, L_MENU = range(5)
 N_LCOLS = L_MENU + N_MENU
 # logged kinds (log[k, L_KIND]): the codes FOLD .. RAISE of analysis.core.actions

@@ -126,11 +126,11 @@ class GamesPlan(Plan):
         self.structure, self.pols, self.cardsdata, _ = kernel_inputs(setup, list(policies))
         self.seatings = np.asarray(seatings, np.int64)
         self.cfg = np.zeros(B.N_CFG, np.int64)
-        self.cfg[B.C_N] = config.n
-        self.cfg[B.C_STACK] = config.stack
-        self.cfg[B.C_DILEMMA] = config.dilemma
-        self.cfg[B.C_MAX_HANDS] = config.max_hands
-        self.cfg[B.C_BANK1:B.C_BANK3 + 1] = setup.bank
+        self.cfg[B.CF_N] = config.n
+        self.cfg[B.CF_STACK] = config.stack
+        self.cfg[B.CF_DILEMMA] = config.dilemma
+        self.cfg[B.CF_MAX_HANDS] = config.max_hands
+        self.cfg[B.CF_BANK1:B.CF_BANK3 + 1] = setup.bank
         levels = config.rules.blinds if config.dilemma else (config.blinds,) * 3
         self.blinds = np.array(levels, np.int64)
         self.key_cards = derive_key(config.seed, "game-cards")
@@ -177,7 +177,7 @@ class GamesPlan(Plan):
         scratch = new_scratch_arrays(self.cardsdata[CD_N_CARDS])
         B.play_game((game, cell), (self.key_cards, self.key_actions), (self.cfg, self.seatings[cell], self.blinds),
                     (self.structure, self.pols, self.cardsdata), scratch, (rec, stats, trace))
-        return trace[: rec[B.G_HANDS] + 1]
+        return trace[: rec[B.GR_HANDS] + 1]
 
 
 @dataclass
@@ -210,29 +210,29 @@ def _frames(plan: GamesPlan, records: np.ndarray, totals: np.ndarray, cell_names
     dilemma = plan.config.dilemma
     rec = records
     games = pd.DataFrame({
-        "game": rec[:, B.G_GAME], "seating": [cell_names[c] for c in rec[:, B.G_CELL]],
-        "cell": rec[:, B.G_CELL], "players": rec[:, B.G_N], "hands": rec[:, B.G_HANDS],
-        "winner_seat": rec[:, B.G_WINNER] + 1,
+        "game": rec[:, B.GR_GAME], "seating": [cell_names[c] for c in rec[:, B.GR_CELL]],
+        "cell": rec[:, B.GR_CELL], "players": rec[:, B.GR_N], "hands": rec[:, B.GR_HANDS],
+        "winner_seat": rec[:, B.GR_WINNER] + 1,
         "winner_strategy": [plan.policy_names[plan.seatings[c, w]]
-                            for c, w in zip(rec[:, B.G_CELL], rec[:, B.G_WINNER], strict=True)],
-        "reason": [REASONS.get(int(r), "?") for r in rec[:, B.G_REASON]],
+                            for c, w in zip(rec[:, B.GR_CELL], rec[:, B.GR_WINNER], strict=True)],
+        "reason": [REASONS.get(int(r), "?") for r in rec[:, B.GR_REASON]],
     })
     if dilemma:
-        for t, col in enumerate((B.G_TIER1, B.G_TIER2, B.G_TIER3), start=1):
+        for t, col in enumerate((B.GR_TIER1, B.GR_TIER2, B.GR_TIER3), start=1):
             games[f"bank{t}_empty_hand"] = pd.array(np.where(rec[:, col] >= 0, rec[:, col], -1)).astype("Int64")
             games.loc[games[f"bank{t}_empty_hand"] < 0, f"bank{t}_empty_hand"] = pd.NA
-        games["bankruptcies"] = rec[:, B.G_NBUST]
+        games["bankruptcies"] = rec[:, B.GR_NBUST]
     for i in range(n):
-        games[f"final_P{i + 1}"] = rec[:, B.G_STACK0 + i]
+        games[f"final_P{i + 1}"] = rec[:, B.GR_STACK0 + i]
     rows = []
     for k in range(len(rec)):
-        c = rec[k, B.G_CELL]
-        top = rec[k, B.G_STACK0:B.G_STACK0 + n].max()
-        tied = int((rec[k, B.G_STACK0:B.G_STACK0 + n] == top).sum())
+        c = rec[k, B.GR_CELL]
+        top = rec[k, B.GR_STACK0:B.GR_STACK0 + n].max()
+        tied = int((rec[k, B.GR_STACK0:B.GR_STACK0 + n] == top).sum())
         for i in range(n):
-            final = int(rec[k, B.G_STACK0 + i])
-            bust = int(rec[k, B.G_BUST0 + i])
-            rows.append((int(rec[k, B.G_GAME]), cell_names[c], i + 1, plan.policy_names[plan.seatings[c, i]],
+            final = int(rec[k, B.GR_STACK0 + i])
+            bust = int(rec[k, B.GR_BUST0 + i])
+            rows.append((int(rec[k, B.GR_GAME]), cell_names[c], i + 1, plan.policy_names[plan.seatings[c, i]],
                          final, (final == top) / tied, bust if bust >= 0 else None))
     seats = pd.DataFrame(rows, columns=["game", "seating", "seat", "strategy",
                                         plan.config.value, "win_share",

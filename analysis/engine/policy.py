@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.core.features import F_PLAYERS, FF_RULES, FOLD_FOR_FREE, MAX_SLOTS, N_FEAT
+from analysis.core.features import FF_RULES, FOLD_FOR_FREE, FT_PLAYERS, MAX_SLOTS, N_FEAT
 from analysis.core.strategy import ENGINE_DATA as DATA
 from analysis.core.strategy import (
     TABLE_COLUMNS,
@@ -88,6 +88,6 @@ def compile_policies(policies: Sequence[Policy]) -> tuple[np.ndarray, np.ndarray
     return pol_int, pol_float, cond, acts
 
 
-__all__ = ["DATA", "FF_RULES", "F_PLAYERS", "TABLE_COLUMNS", "Policy", "PolicyError", "Rule",
+__all__ = ["DATA", "FF_RULES", "FT_PLAYERS", "TABLE_COLUMNS", "Policy", "PolicyError", "Rule",
            "builtin_policies", "compile_policies", "load_policy", "parse_policy_toml",
            "policy_from_table"]

@@ -30,8 +30,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.dilemma.decks import load_deck
-from analysis.solvers.cards import CardSpot, SpotError, SpotSolution, load_solution, solve_spot
-from analysis.solvers.cards.solution import fold_or_check_shares
+from analysis.solvers.card_level import CardSpot, SpotError, SpotSolution, load_solution, solve_spot
+from analysis.solvers.card_level.solution import fold_or_check_shares
 from evaluator.errors import LabError
 
 from .fold_vs_check.results import classify_board

@@ -1,6 +1,6 @@
 """Three-handed solved spots read as the guide's tables: the free fold and facing a bet, seat by seat.
 
-A three-handed river solution (:class:`~analysis.solvers.cards.multiway.MultiwaySolution`) has
+A three-handed river solution (:class:`~analysis.solvers.card_level.multiway.MultiwaySolution`) has
 every decision on the river; each row says which seat acts (``first``, ``second``, ``third``
 in the order of action), how many other players are still in (``others_in``) and what the
 penalty question costs there:
@@ -24,9 +24,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from analysis.solvers.cards.multiway import SEATS, MultiwaySolution
-from analysis.solvers.cards.solution import fold_or_check_frame, fold_or_check_shares
-from analysis.solvers.cards.tree3 import PLAYER
+from analysis.solvers.card_level.multiway import SEATS, MultiwaySolution
+from analysis.solvers.card_level.solution import fold_or_check_frame, fold_or_check_shares
+from analysis.solvers.card_level.tree3 import PLAYER
 from evaluator.strength import holding_strengths
 
 from .spot_questions import CLEAR_PCT, best_cut, call_shares

@@ -27,11 +27,11 @@ import numpy as np
 import pandas as pd
 
 from analysis.dilemma.decks import load_deck
-from analysis.solvers.cards import CardSpot, SpotSolution, load_solution, solve_spot
-from analysis.solvers.cards.locks import PLAYERS, lock_to_model
-from analysis.solvers.cards.solution import fold_or_check_shares
-from analysis.solvers.cards.solver import CardSolver
-from analysis.solvers.cards.tree import AMOUNT, PLAYER
+from analysis.solvers.card_level import CardSpot, SpotSolution, load_solution, solve_spot
+from analysis.solvers.card_level.locks import PLAYERS, lock_to_model
+from analysis.solvers.card_level.solution import fold_or_check_shares
+from analysis.solvers.card_level.solver import CardSolver
+from analysis.solvers.card_level.tree import AMOUNT, PLAYER
 from evaluator import evaluate_batch
 from evaluator.strength import holding_strengths
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis.solvers.cards import load_solution
+from analysis.solvers.card_level import load_solution
 from tests.conftest import as_at_a_terminal, cpu_seconds
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ from analysis.core import actions as A
 from analysis.core import features
 from analysis.engine import referee
 from analysis.solvers.abstracted import public_tree
-from analysis.solvers.cards import tree as card_tree
+from analysis.solvers.card_level import tree as card_tree
 
 
 def test_codes_index_the_names():

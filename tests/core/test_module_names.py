@@ -21,11 +21,12 @@ SHARED: dict[str, tuple[str, set[str]]] = {
         "analysis/engine/_kernel.py", "analysis/engine/bluffjack/_kernel.py",
         "analysis/dilemma/settlement/_kernel.py"}),
     "_kernels": ("a package's private numba kernels", {
-        "analysis/solvers/bluffjack/_kernels.py", "analysis/solvers/cards/_kernels.py",
+        "analysis/solvers/bluffjack/_kernels.py", "analysis/solvers/card_level/_kernels.py",
         "analysis/studies/bluffjack/_kernels.py", "analysis/studies/fold_vs_check/_kernels.py",
         "analysis/studies/brag/_kernels.py", "evaluator/_kernels.py"}),
     "_layout": ("a package's kernel array columns, next to their packers", {
-        "analysis/solvers/_layout.py", "analysis/engine/_layout.py"}),
+        "analysis/solvers/_layout.py", "analysis/engine/_layout.py",
+        "analysis/solvers/card_level/_layout.py"}),
     "layout": ("a package's kernel array columns, next to their packers", {
         "analysis/studies/fold_vs_check/layout.py", "analysis/dilemma/settlement/layout.py"}),
     "kernels": ("the kernels of a package that other packages' kernels may call", {
@@ -81,23 +82,17 @@ SHARED: dict[str, tuple[str, set[str]]] = {
     "exact": ("a study's exact computation", {
         "analysis/studies/bluffjack/exact.py", "analysis/studies/fold_vs_check/exact.py"}),
     "multiway": ("a package's three-or-more-player part", {
-        "analysis/solvers/cards/multiway.py", "analysis/studies/brag/multiway.py"}),
+        "analysis/solvers/card_level/multiway.py", "analysis/studies/brag/multiway.py"}),
     "results": ("a package's result values and tables", {
         "analysis/studies/fold_vs_check/results.py", "analysis/dilemma/settlement/results.py"}),
     "schedule": ("when a run checks its progress or stops", {
-        "analysis/solvers/cards/schedule.py", "analysis/runners/schedule.py"}),
+        "analysis/solvers/card_level/schedule.py", "analysis/runners/schedule.py"}),
     "table": ("the table a hand or spot is played at", {
         "analysis/engine/table.py", "analysis/dilemma/table.py"}),
 }
 """name -> (the job its modules share, every path with that name)."""
 
-CARDS = "inside analysis/solvers/cards/ (being reworked by another helper)"
-TO_RENAME: dict[str, tuple[str, set[str]]] = {
-    "cards": (f"the card-level solver, the evaluator's commands and card notation; {CARDS}", {
-        "analysis/solvers/cards/", "analysis/commands/cards.py", "evaluator/cards.py"}),
-    "dilemma": (f"the game's money rules and the card solver's Dilemma tables; {CARDS}", {
-        "analysis/dilemma/", "analysis/solvers/cards/dilemma.py"}),
-}
+TO_RENAME: dict[str, tuple[str, set[str]]] = {}
 """name -> (what differs, its paths): repeats for different jobs, still to rename (only shrinks)."""
 
 

@@ -31,13 +31,19 @@ PREFIX = re.compile(r"^([A-Z]{1,2})_[A-Z0-9_]+$")
 PREFIXES: dict[str, tuple[str, set[str]]] = {
     "A": ("an action code of a game tree or kernel", {
         "analysis/engine/bluffjack/_kernel.py", "analysis/solvers/bluffjack/_mccfr.py",
-        "analysis/solvers/cards/tree.py"}),
+        "analysis/solvers/card_level/tree.py"}),
     "BA": ("a counter of a board arrangement (the economy)", {
         "analysis/dilemma/_economy_kernel.py"}),
     "B": ("an entry of the board summary", {"analysis/dilemma/_board.py"}),
+    "BF": ("a buffer of a heads-up card solver walk (``bufs``, ``pool``)", {
+        "analysis/solvers/card_level/_layout.py"}),
     "BS": ("a betting-structure field", {"analysis/engine/structures.py"}),
     "C": ("a float coefficient of a solver (CFR discounts, weights)", {
-        "analysis/solvers/_layout.py", "analysis/solvers/cards/_kernels.py"}),
+        "analysis/solvers/_layout.py", "analysis/solvers/card_level/_kernels.py"}),
+    "CF": ("a column of the engine's game-runner table configuration (``cfg``)", {
+        "analysis/engine/_batch.py"}),
+    "CH": ("an entry of the three-handed card solver's river cards (``chance``)", {
+        "analysis/solvers/card_level/_layout.py"}),
     "CL": ("a column of the abstracted solver's settlement classes", {
         "analysis/solvers/abstracted/public_tree.py"}),
     "CE": ("a column of a fold-vs-check cell (one spot of the grid)", {
@@ -47,22 +53,32 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "DK": ("a kind of Bluffjack decision (hit or bet)", {
         "analysis/engine/bluffjack/strategy.py"}),
     "DL": ("a slot of the fold-vs-check deal's arrays", {"analysis/studies/fold_vs_check/_deal.py"}),
-    "DN": ("a column of the card solver's downward sweep", {"analysis/solvers/cards/_sweeps.py"}),
+    "DN": ("a column of the card solver's downward sweep", {"analysis/solvers/card_level/_sweeps.py"}),
     "DR": ("an offset in the Dilemma solver's deal record", {
         "analysis/solvers/abstracted/_deal_kernels.py"}),
     "F": ("a settlement flag bit", {
         "analysis/dilemma/settlement/layout.py", "analysis/engine/_batch.py"}),
     "FF": ("a free-fold mode of the policy features", {"analysis/core/features.py"}),
+    "FT": ("a policy feature (a column of the features a decision reads)", {
+        "analysis/core/features.py", "analysis/engine/bluffjack/strategy.py"}),
     "G": ("an entry of a game's int64 settings vector", {
         "analysis/solvers/abstracted/_deal_kernels.py", "analysis/studies/fold_vs_check/layout.py"}),
-    "H": ("a column of the engine's seat rows", {"analysis/engine/_layout.py"}),
-    "HS": ("an entry of the Bluffjack walk's hand state", {"analysis/solvers/bluffjack/_mccfr.py"}),
+    "GR": ("a column of the engine's per-game record (``rec``)", {"analysis/engine/_batch.py"}),
+    "HD": ("an entry of the three-handed card solver's holding arrays (``hands``)", {
+        "analysis/solvers/card_level/_layout.py"}),
+    "H": ("a column of a betting engine's seat rows (the engine's, Bluffjack's)", {
+        "analysis/engine/_layout.py", "analysis/engine/bluffjack/_kernel.py"}),
+    "HS": ("an entry of a Bluffjack hand's state (the engine kernel's, the walk's)", {
+        "analysis/engine/bluffjack/_kernel.py", "analysis/solvers/bluffjack/_mccfr.py"}),
     "I": ("a column of a game tree's information sets", {"analysis/solvers/_layout.py"}),
-    "IP": ("a seat of the card solver's spot", {"analysis/solvers/cards/_payoffs.py"}),
+    "IS": ("an entry of the heads-up card solver's task isomorphism (``iso``)", {
+        "analysis/solvers/card_level/_layout.py"}),
+    "IP": ("a seat of the card solver's spot", {"analysis/solvers/card_level/_payoffs.py"}),
     "L": ("a column of the engine's action log", {"analysis/engine/_layout.py"}),
     "LK": ("a limit kind of Bluffjack's stakes", {"analysis/engine/bluffjack/_kernel.py"}),
     "M": ("a column of an opponent or betting model", {
         "analysis/studies/brag/_kernels.py", "analysis/studies/fold_vs_check/layout.py"}),
+    "MN": ("an entry of the engine's legal menu (``menu``)", {"analysis/engine/_layout.py"}),
     "N": ("a count (of columns, cards, players, ...)", {
         "analysis/core/features.py", "analysis/dilemma/_board.py",
         "analysis/dilemma/_economy_kernel.py", "analysis/dilemma/decks/__init__.py",
@@ -71,22 +87,27 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
         "analysis/engine/_layout.py", "analysis/engine/bluffjack/_kernel.py",
         "analysis/engine/bluffjack/strategy.py", "analysis/engine/structures.py",
         "analysis/solvers/_layout.py", "analysis/solvers/bluffjack/_mccfr.py",
-        "analysis/solvers/cards/_kernels.py", "analysis/solvers/cards/_kernels3.py",
-        "analysis/solvers/cards/_mccfr3.py", "analysis/solvers/cards/_payoffs.py",
-        "analysis/solvers/cards/tree.py", "analysis/solvers/cards/tree3.py",
-        "analysis/solvers/abstracted/_deal_kernels.py", "analysis/studies/bluffjack/_kernels.py",
+        "analysis/solvers/card_level/_kernels.py", "analysis/solvers/card_level/_kernels3.py",
+        "analysis/solvers/card_level/_layout.py", "analysis/solvers/card_level/_mccfr3.py",
+        "analysis/solvers/card_level/_sweeps.py", "analysis/solvers/card_level/_payoffs.py",
+        "analysis/solvers/card_level/tree.py", "analysis/solvers/card_level/tree3.py",
+        "analysis/solvers/abstracted/_deal_kernels.py", "analysis/solvers/abstracted/public_tree.py",
+        "analysis/studies/bluffjack/_kernels.py",
         "analysis/studies/bluffjack/probabilities.py", "analysis/studies/brag/_kernels.py",
         "analysis/studies/equity/_scoring.py", "analysis/studies/fold_vs_check/layout.py",
         "evaluator/brag.py", "evaluator/kickers.py", "evaluator/suits.py"}),
+    "ND": ("a column of the abstracted solver's public-tree nodes", {
+        "analysis/solvers/abstracted/public_tree.py"}),
     "NT": ("a node type of Bluffjack's public tree", {"analysis/solvers/bluffjack/public_tree.py"}),
     "O": ("an entry of a solver's int64 options", {
-        "analysis/solvers/_layout.py", "analysis/solvers/cards/_kernels.py",
-        "analysis/solvers/cards/_kernels3.py", "analysis/solvers/abstracted/_sampled_kernels.py"}),
+        "analysis/solvers/_layout.py", "analysis/solvers/card_level/_kernels.py",
+        "analysis/solvers/card_level/_kernels3.py", "analysis/solvers/abstracted/_sampled_kernels.py"}),
     "OP": ("an effect's operation code", {"analysis/dilemma/effects.py"}),
     "P": ("a column of a player's (seat's) row in a hand record", {
         "analysis/dilemma/settlement/layout.py", "analysis/studies/bluffjack/_kernels.py"}),
     "PF": ("a float field of a compiled policy", {"analysis/engine/_layout.py"}),
-    "PH": ("a phase of a Bluffjack hand", {"analysis/solvers/bluffjack/_mccfr.py"}),
+    "PH": ("a phase (betting round) of a Bluffjack hand", {
+        "analysis/engine/bluffjack/_kernel.py", "analysis/solvers/bluffjack/_mccfr.py"}),
     "PI": ("an int field of a compiled policy", {"analysis/engine/_layout.py"}),
     "PV": ("an entry of the Bluffjack walk's parameter vector", {
         "analysis/solvers/bluffjack/_mccfr.py"}),
@@ -95,38 +116,32 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "S": ("a statistics column (the per-stream sums a runner plan returns)", {
         "analysis/engine/_batch.py", "analysis/studies/brag/multiway.py",
         "analysis/studies/fold_vs_check/layout.py"}),
-    "SD": ("a showdown outcome of the card solver", {"analysis/solvers/cards/_payoffs.py"}),
+    "RS": ("a column of the engine's round state (``rs``)", {"analysis/engine/_layout.py"}),
+    "SD": ("a showdown outcome of the card solver", {"analysis/solvers/card_level/_payoffs.py"}),
+    "SF": ("a sampling factor of the three-player card solver's walk", {
+        "analysis/solvers/card_level/_mccfr3.py"}),
     "SK": ("a field of Bluffjack's stakes", {"analysis/engine/bluffjack/stakes.py"}),
     "SO": ("an entry of a settled hand's outcome (the settlement's ``out``)", {
         "analysis/dilemma/settlement/layout.py"}),
     "SM": ("a solver method code", {"analysis/solvers/_layout.py"}),
+    "SP": ("an int entry of the card solver's spot (``ints``)", {"analysis/solvers/card_level/_payoffs.py"}),
     "ST": ("a seat's field in the Bluffjack walk's state", {"analysis/solvers/bluffjack/_mccfr.py"}),
     "T": ("a column of the settlement's table row", {"analysis/dilemma/settlement/layout.py"}),
     "TC": ("a column of the abstracted solver's terminals", {
         "analysis/solvers/abstracted/public_tree.py"}),
+    "TH": ("an entry of the three-handed card solver's kernel tree tuple (``tree``)", {
+        "analysis/solvers/card_level/_layout.py"}),
+    "TT": ("an entry of the heads-up card solver's kernel tree tuple (``tree``)", {
+        "analysis/solvers/card_level/_layout.py"}),
     "TR": ("a column of the engine's game trace", {"analysis/engine/_batch.py"}),
-    "UP": ("a column of the card solver's upward sweep", {"analysis/solvers/cards/_sweeps.py"}),
-    "W": ("a slot of the engine's scratch (work arrays)", {"analysis/engine/_layout.py"}),
+    "UP": ("a column of the card solver's upward sweep", {"analysis/solvers/card_level/_sweeps.py"}),
+    "W": ("a slot of a kernel's scratch (work arrays: the engine's, the card solver's sweeps)", {
+        "analysis/engine/_layout.py", "analysis/solvers/card_level/_sweeps.py"}),
     "X": ("a column of the engine's hand outcome", {"analysis/engine/_layout.py"}),
 }
 """prefix -> (the kind of thing it names, the modules that define constants of that kind)."""
 
-CARDS = "inside analysis/solvers/cards/ (its kernels are being regrouped by another helper)"
 CLASHES: dict[str, dict[str, str]] = {
-    "C": {"analysis/engine/_batch.py": "a table-configuration column",
-          "analysis/engine/bluffjack/_kernel.py": "a column of a seat's row"},
-    "F": {"analysis/core/features.py": "a policy feature",
-          "analysis/engine/bluffjack/strategy.py": "a policy feature",
-          "analysis/solvers/cards/_mccfr3.py": f"a sampling factor; {CARDS}"},
-    "G": {"analysis/engine/_batch.py": "a column of a game's record",
-          "analysis/engine/bluffjack/_kernel.py": "an entry of a hand's state",
-          "analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}"},
-    "I": {"analysis/solvers/cards/_payoffs.py": f"an int entry of a spot; {CARDS}"},
-    "M": {"analysis/engine/_layout.py": "an entry of the legal menu"},
-    "N": {"analysis/solvers/abstracted/public_tree.py": "a column of a tree node"},
-    "P": {"analysis/solvers/cards/_sweeps.py": f"a scratch row; {CARDS}"},
-    "R": {"analysis/engine/_layout.py": "a column of the betting round",
-          "analysis/engine/bluffjack/_kernel.py": "a betting round"},
 }
 """prefix -> {module: what the prefix means there}: clashes still to rename (only shrinks)."""
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from analysis.core.actions import CALL, CHECK, RAISE
-from analysis.core.features import F_FACING, F_PRICE, F_STREET, F_STRENGTH, N_FEAT
+from analysis.core.features import FT_FACING, FT_PRICE, FT_STREET, FT_STRENGTH, N_FEAT
 from analysis.core.strategy import (
     NEVER,
     Decision,
@@ -49,11 +49,11 @@ def test_a_model_written_as_rules_plays_its_thresholds(name):
         for street in (1, 2, 3):
             for facing in (False, True):
                 feat = np.zeros(N_FEAT)
-                feat[[F_STREET, F_FACING, F_STRENGTH]] = street, float(facing), min(x, 1.0)
+                feat[[FT_STREET, FT_FACING, FT_STRENGTH]] = street, float(facing), min(x, 1.0)
                 assert strategy.probabilities(feat) == {_model_action(params, street, facing, min(x, 1.0)): 1.0}
     preflop = np.zeros(N_FEAT)
     assert strategy.probabilities(preflop) == {"check": 1.0}
-    preflop[F_FACING] = 1.0
+    preflop[FT_FACING] = 1.0
     assert strategy.probabilities(preflop) == {"call": 1.0}
 
 
@@ -82,8 +82,8 @@ def _reference_thresholds(strategy: Strategy, street: int) -> tuple[float, float
         share = sized = 0.0
         for x in grid:
             feat = np.zeros(N_FEAT)
-            feat[[F_STREET, F_FACING, F_STRENGTH]] = street, float(facing), x
-            feat[F_PRICE] = size / (1 + 2 * size) if facing else 0.0
+            feat[[FT_STREET, FT_FACING, FT_STRENGTH]] = street, float(facing), x
+            feat[FT_PRICE] = size / (1 + 2 * size) if facing else 0.0
             rule = next(r for r in strategy.rules if all(lo <= feat[f] < hi for f, lo, hi in r.conditions))
             acts = [(k, z, p) for k, z, p in rule.actions if not (facing and k == CHECK)]
             norm = sum(p for _, _, p in acts)
@@ -130,8 +130,8 @@ def test_an_engine_strategy_is_a_fold_vs_check_opponent(tmp_path):
 
 
 def test_an_engine_strategy_is_a_node_lock():
-    from analysis.solvers.cards import CardSolver, CardSpot
-    from analysis.solvers.cards.locks import lock_to_model
+    from analysis.solvers.card_level import CardSolver, CardSpot
+    from analysis.solvers.card_level.locks import lock_to_model
 
     def locked(name: str) -> tuple[list[np.ndarray], float]:
         spot = CardSpot.dilemma("4s9h3d6c10s", "7d8d", "random", 40, 980, bets="50%", raises="")
@@ -170,7 +170,7 @@ def test_one_spot_value_with_the_run_settings_apart(monkeypatch):
     once per spot."""
     from analysis.dilemma import decks
     from analysis.dilemma.table import Table
-    from analysis.solvers.cards.dilemma import DilemmaTable
+    from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
     from analysis.studies.fold_vs_check import RunSettings, evaluate, evaluate_spot, hero_spot
 
     loads = []

@@ -17,9 +17,9 @@ from analysis.engine import make_table
 from analysis.engine.errors import TableError
 from analysis.engine.games import GameConfig, simulate_games
 from analysis.engine.simulate import hand_histories, play_hands
-from analysis.solvers.cards import CardSolver, CardSpot
-from analysis.solvers.cards import _kernels as K
-from analysis.solvers.cards.tree import DECISION, KIND
+from analysis.solvers.card_level import CardSolver, CardSpot
+from analysis.solvers.card_level import _kernels as K
+from analysis.solvers.card_level.tree import DECISION, KIND
 from analysis.studies.equity import EquityError
 from evaluator import CardError, evaluate, parse_cards
 from evaluator.spec import GAMES, HOLDEM, GameSpec, register_game

@@ -8,13 +8,13 @@ import pytest
 from analysis.engine import Hand, TableSetup, get_structure
 from analysis.engine._layout import (
     L_MENU,
-    M_ALLIN_TO,
-    M_CALL,
-    M_CHECK,
-    M_FOLD,
-    M_MAX_TO,
-    M_MIN_TO,
-    M_PLAYER,
+    MN_ALLIN_TO,
+    MN_CALL,
+    MN_CHECK,
+    MN_FOLD,
+    MN_MAX_TO,
+    MN_MIN_TO,
+    MN_PLAYER,
     N_MENU,
     X_N_ACTIONS,
 )
@@ -74,11 +74,11 @@ def test_kernel_hands_replay_through_the_referee(game, structure, n, policies):
                 while ref.street < ["preflop", "flop", "turn", "river"].index(street):
                     ref.deal_board([0, 1, 2] if ref.street == 0 else [3 + ref.street])
                 legal = ref.legal()
-                assert legal.player == menu[M_PLAYER]
-                assert legal.call == menu[M_CALL] and legal.check == bool(menu[M_CHECK])
-                assert legal.fold == bool(menu[M_FOLD]) and legal.all_in_to == menu[M_ALLIN_TO]
+                assert legal.player == menu[MN_PLAYER]
+                assert legal.call == menu[MN_CALL] and legal.check == bool(menu[MN_CHECK])
+                assert legal.fold == bool(menu[MN_FOLD]) and legal.all_in_to == menu[MN_ALLIN_TO]
                 want = (-1, -1) if legal.min_to is None else (legal.min_to, legal.max_to)
-                assert want == (menu[M_MIN_TO], menu[M_MAX_TO]), (line, k)
+                assert want == (menu[MN_MIN_TO], menu[MN_MAX_TO]), (line, k)
                 ref.act(kind, to[0] if to else None)
             # same final stacks, chips conserved
             assert list(result.stacks) == list(batch.stacks[h]), line
@@ -95,7 +95,7 @@ def test_same_hands_whatever_the_thread_count():
 
 def test_the_fold_for_free_knob_and_exact_strength_in_the_kernel():
     from analysis.core.actions import CHECK, FOLD
-    from analysis.engine._layout import L_KIND, L_SEAT, L_STREET, M_CHECK
+    from analysis.engine._layout import L_KIND, L_SEAT, L_STREET, MN_CHECK
     from evaluator.strength import strength
 
     setup = TableSetup(names=tuple(f"P{i + 1}" for i in range(4)), stacks=(1000,) * 4).validate()
@@ -106,7 +106,7 @@ def test_the_fold_for_free_knob_and_exact_strength_in_the_kernel():
         cards = batch.cards[h]
         for row in batch.logs[h, : batch.summary[h, X_N_ACTIONS]]:
             street, seat, kind = int(row[L_STREET]), int(row[L_SEAT]), int(row[L_KIND])
-            if street == 0 or not row[L_MENU + M_CHECK] or kind not in (FOLD, CHECK):
+            if street == 0 or not row[L_MENU + MN_CHECK] or kind not in (FOLD, CHECK):
                 continue
             nb = street + 2
             s = strength(list(cards[2 * seat: 2 * seat + 2]), list(cards[8: 8 + nb]))

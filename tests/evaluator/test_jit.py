@@ -170,7 +170,7 @@ def test_a_kernel_module_is_recompiled_when_any_module_it_imports_changes():
             if hasattr(target, "__path__"):
                 continue  # a package: what it re-exports is checked where it is defined
             assert target.__file__ in deps, (name, imported)
-    for name in ("analysis.solvers.cards._kernels3", "analysis.studies.fold_vs_check._kernels",
+    for name in ("analysis.solvers.card_level._kernels3", "analysis.studies.fold_vs_check._kernels",
                  "analysis.engine._kernel", "evaluator._kernels"):
         alone = _stamps(name)
         assert alone[name] == everything[name], name

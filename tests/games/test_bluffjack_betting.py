@@ -321,7 +321,7 @@ def test_same_hands_whatever_the_thread_count():
     with numba_threads(2):
         two = play_hands(table, 2000, seed=4)
     assert np.array_equal(one.logs, two.logs) and np.array_equal(one.stacks, two.stacks)
-    assert int(one.summary[:, K.G_ACTIONS].max()) <= K.MAX_LOG
+    assert int(one.summary[:, K.HS_ACTIONS].max()) <= K.MAX_LOG
     part = play_hands(table, 500, seed=4, first=1500)  # a chunk is the same hands
     assert np.array_equal(part.logs, one.logs[1500:]) and np.array_equal(part.decks, one.decks[1500:])
     bare = play_hands(table, 2000, seed=4, log=False)

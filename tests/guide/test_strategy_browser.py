@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.solvers.cards import load_solution
+from analysis.solvers.card_level import load_solution
 from analysis.studies.made_hands import made_hand
 from analysis.studies.solved_spots import family_state
 from tests.conftest import ROOT, run_cli
@@ -52,7 +52,7 @@ def test_tables_come_from_the_stored_solutions(study):
 
 
 def test_an_interrupted_batch_resumes_without_solving_again(tmp_path):
-    from analysis.solvers.cards import solve_spot
+    from analysis.solvers.card_level import solve_spot
     from analysis.studies.solved_spots import FAMILIES, GAME_STATES, sample_boards, solve_family
 
     family, states = FAMILIES[0], GAME_STATES[:1]
@@ -129,7 +129,7 @@ def test_the_turn_browser_data_is_the_solve_it_names(study):
     """The turn's solution file is dropped (large): solving the same spot again gives the stored data."""
     import base64
 
-    from analysis.solvers.cards import solve_spot
+    from analysis.solvers.card_level import solve_spot
     from analysis.studies.solved_spots import FAMILIES, FREQ_SCALE, GAME_STATES
 
     data = json.loads((study / "solved_spots" / "spots_browser.json").read_text())

@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from analysis.dilemma.settlement import HandState, PlayerState, settle
-from analysis.solvers.cards.tree import CHANCE, DECISION, END, FOLD, SHOWDOWN, action_tree
+from analysis.solvers.card_level.tree import CHANCE, DECISION, END, FOLD, SHOWDOWN, action_tree
 from evaluator import evaluate
 
 SETTLEMENT_STREET = {3: 1, 4: 2, 5: 3}

@@ -17,8 +17,8 @@ from functools import cache
 import numpy as np
 
 from analysis.dilemma.settlement import HandState, PlayerState, settle
-from analysis.solvers.cards.tree import DECISION
-from analysis.solvers.cards.tree3 import action_tree3
+from analysis.solvers.card_level.tree import DECISION
+from analysis.solvers.card_level.tree3 import action_tree3
 from evaluator import evaluate
 
 RIVER = 3
@@ -118,11 +118,11 @@ _SETTLED: dict = {}
 
 def turn_values3(spot, solver, trav: int, best_response: bool = False) -> np.ndarray:
     """Values of ``trav``'s holdings at the root of a three-handed *turn* spot (a
-    :class:`~analysis.solvers.cards.turn3.TurnSolver3`'s average strategies, read per node by
+    :class:`~analysis.solvers.card_level.turn3.TurnSolver3`'s average strategies, read per node by
     its line), divided by the weighted compatible triples: every river card that no player of
     the triple holds, each with probability ``1 / (cards left for the river)``; terminals settled
     by the readable referee on four (a fold on the turn) or five cards."""
-    from analysis.solvers.cards.tree import CHANCE, action_label
+    from analysis.solvers.card_level.tree import CHANCE, action_label
 
     spec = spot.spec
     hands = [[tuple(int(c) for c in h) for h in spot.holdings(p)[0]] for p in range(3)]

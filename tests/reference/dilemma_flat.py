@@ -17,12 +17,12 @@ from collections import defaultdict
 import numpy as np
 
 from analysis.solvers.abstracted.public_tree import (
-    N_COUNT,
-    N_FIRST,
-    N_INDEX,
-    N_KIND,
-    N_PLAYER,
-    N_STREET,
+    ND_COUNT,
+    ND_FIRST,
+    ND_INDEX,
+    ND_KIND,
+    ND_PLAYER,
+    ND_STREET,
     STREET,
     TC_CLASS,
     TERMINAL,
@@ -66,23 +66,23 @@ def flat_game(tree, deals):
         stack.append((0, (h0, h1), root, k / n_deals))
     while stack:
         v, (h0, h1), parent, prob = stack.pop()
-        kind = nodes[v, N_KIND]
-        s = int(nodes[v, N_STREET])
+        kind = nodes[v, ND_KIND]
+        s = int(nodes[v, ND_STREET])
         if kind == TERMINAL:
-            t = int(nodes[v, N_INDEX])
+            t = int(nodes[v, ND_INDEX])
             b.terminal(payoff_sum[(t, h0, h1)] / count[s][(h0, h1)], parent, prob=prob)
         elif kind == STREET:
             node = b.chance(parent, prob=prob)
-            child = int(nodes[v, N_FIRST])
+            child = int(nodes[v, ND_FIRST])
             nb = spec.buckets
             here = count[s][(h0, h1)]
             for (g0, g1), k in sorted(count[s + 1].items(), reverse=True):
                 if g0 // nb == h0 and g1 // nb == h1:
                     stack.append((child, (g0, g1), node, k / here))
         else:
-            p = int(nodes[v, N_PLAYER])
-            k = int(nodes[v, N_COUNT])
-            f = int(nodes[v, N_FIRST])
+            p = int(nodes[v, ND_PLAYER])
+            k = int(nodes[v, ND_COUNT])
+            f = int(nodes[v, ND_FIRST])
             labels = [tree.action_label(f + a) for a in range(k)]
             node = b.decision(p, (v, (h0, h1)[p]), labels, parent, prob=prob)
             for a in reversed(range(k)):  # popped in action order
@@ -93,5 +93,5 @@ def flat_game(tree, deals):
 def vector_index(tree, label: str) -> tuple[int, int]:
     """The vector form's (offset, actions) of a flat infoset labelled ``"node|history"``."""
     v, h = (int(x) for x in label.split("|"))
-    k = int(tree.nodes[v, N_COUNT])
-    return int(tree.nodes[v, N_INDEX]) + h * k, k
+    k = int(tree.nodes[v, ND_COUNT])
+    return int(tree.nodes[v, ND_INDEX]) + h * k, k

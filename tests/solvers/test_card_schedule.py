@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.solvers.cards import CardSolver, CardSpot
-from analysis.solvers.cards.schedule import next_check
+from analysis.solvers.card_level import CardSolver, CardSpot
+from analysis.solvers.card_level.schedule import next_check
 
 
 def test_fixed_schedule_is_every_multiple():

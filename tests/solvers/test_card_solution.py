@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import analysis
-from analysis.solvers.cards import CardSolver, CardSpot, SpotError, SpotSolution, load_solution
-from analysis.solvers.cards.solution import _compatible_mass
-from analysis.solvers.cards.tree import DECISION, KIND
+from analysis.solvers.card_level import CardSolver, CardSpot, SpotError, SpotSolution, load_solution
+from analysis.solvers.card_level.solution import _compatible_mass
+from analysis.solvers.card_level.tree import DECISION, KIND
 from tests.reference.card_solver import counterfactual_values
 
 OOP, IP = "AA, KK, T9s, 76s, AKs", "QQ, JJ, AKs, 98s"

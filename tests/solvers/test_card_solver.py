@@ -8,9 +8,10 @@ import numba
 import numpy as np
 import pytest
 
-from analysis.solvers.cards import BetTree, CardSolver, CardSpot, SpotError
-from analysis.solvers.cards import _kernels as K
-from analysis.solvers.cards.tree import (
+from analysis.solvers.card_level import BetTree, CardSolver, CardSpot, SpotError
+from analysis.solvers.card_level import _kernels as K
+from analysis.solvers.card_level._layout import IS_WORK
+from analysis.solvers.card_level.tree import (
     A_ALLIN,
     A_BET,
     A_CALL,
@@ -140,7 +141,7 @@ def test_suit_isomorphism_skips_mirror_turn_cards_and_keeps_the_values():
     # iteration of this flop spot costs in proportion to the holdings
     spot = CardSpot.holdem("Td9d6h", "AA, T9s, 76s, AKs", "QQ, AKs, 98s", 200, 900, "100%", "")
     full, iso = CardSolver(spot, isomorphism=False), CardSolver(spot)
-    assert len(iso._iso[1]) < len(full._iso[1]) == len(full.tree.tasks)  # spades and clubs mirror
+    assert len(iso._iso[IS_WORK]) < len(full._iso[IS_WORK]) == len(full.tree.tasks)  # spades and clubs mirror
     # below a heart or diamond turn card, the club river cards mirror the spades (ISO)
     assert (full.tree.nodes[:, ISO] == 0).all() and (iso.tree.nodes[:, ISO] < 0).sum() > 0
     assert iso.tree.storage[0] < full.tree.storage[0]

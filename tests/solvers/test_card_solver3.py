@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from analysis.core.threads import max_threads, numba_threads
-from analysis.solvers.cards import CardSpot, SpotError
-from analysis.solvers.cards import _kernels3 as K3
-from analysis.solvers.cards._kernels import MODE_BR, MODE_EV
-from analysis.solvers.cards.multiway import MultiwaySolution, MultiwaySolver, solve_multiway
-from analysis.solvers.cards.solution import load_solution
-from analysis.solvers.cards.tree import A_ALLIN, A_CHECK, A_FOLD, DECISION, FOLD, SHOWDOWN
-from analysis.solvers.cards.tree3 import COUNT, KIND, LIVE, PLAYER, action_tree3
+from analysis.solvers.card_level import CardSpot, SpotError
+from analysis.solvers.card_level import _kernels3 as K3
+from analysis.solvers.card_level._kernels import MODE_BR, MODE_EV
+from analysis.solvers.card_level.multiway import MultiwaySolution, MultiwaySolver, solve_multiway
+from analysis.solvers.card_level.solution import load_solution
+from analysis.solvers.card_level.tree import A_ALLIN, A_CHECK, A_FOLD, DECISION, FOLD, SHOWDOWN
+from analysis.solvers.card_level.tree3 import COUNT, KIND, LIVE, PLAYER, action_tree3
 from tests.reference.card_solver3 import counterfactual_values3
 
 # green cards in the hands (As/Ah/Ad dividend, 2s/2h insurance), overlapping ranges

@@ -13,12 +13,12 @@ import numba
 import numpy as np
 import pytest
 
-from analysis.solvers.cards import CardSpot
-from analysis.solvers.cards import _kernels3 as K3
-from analysis.solvers.cards._kernels import MODE_BR, MODE_CFR, MODE_EV, dcfr_coefs
-from analysis.solvers.cards._mccfr3 import draw_cards, walk
-from analysis.solvers.cards.tree import CHANCE, DECISION, FOLD, SHOWDOWN
-from analysis.solvers.cards.tree3 import (
+from analysis.solvers.card_level import CardSpot
+from analysis.solvers.card_level import _kernels3 as K3
+from analysis.solvers.card_level._kernels import MODE_BR, MODE_CFR, MODE_EV, dcfr_coefs
+from analysis.solvers.card_level._mccfr3 import draw_cards, walk
+from analysis.solvers.card_level.tree import CHANCE, DECISION, FOLD, SHOWDOWN
+from analysis.solvers.card_level.tree3 import (
     CARD,
     COUNT,
     PLAYER,
@@ -27,7 +27,7 @@ from analysis.solvers.cards.tree3 import (
     SLOT,
     action_tree3,
 )
-from analysis.solvers.cards.turn3 import TurnSolution3, TurnSolver3, solve_turn3
+from analysis.solvers.card_level.turn3 import TurnSolution3, TurnSolver3, solve_turn3
 from tests.reference.card_solver3 import turn_values3
 
 R0 = "AsAh, 9d9c, 2s2h"

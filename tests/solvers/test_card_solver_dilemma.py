@@ -12,11 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.solvers.cards import CardSolver, CardSpot, SpotError
-from analysis.solvers.cards import _kernels as K
-from analysis.solvers.cards._payoffs import SD_LOSE_MINUS_TIE, SD_TIE, SD_WIN_MINUS_TIE
-from analysis.solvers.cards.dilemma import holding_classes
-from analysis.solvers.cards.tree import (
+from analysis.solvers.card_level import CardSolver, CardSpot, SpotError
+from analysis.solvers.card_level import _kernels as K
+from analysis.solvers.card_level._layout import IS_WORK
+from analysis.solvers.card_level._payoffs import SD_LOSE_MINUS_TIE, SD_TIE, SD_WIN_MINUS_TIE
+from analysis.solvers.card_level.dilemma_terminals import holding_classes
+from analysis.solvers.card_level.tree import (
     A_CHECK,
     A_FOLD,
     COUNT,
@@ -94,7 +95,7 @@ def test_payoff_tables_equal_the_referee():
                 pays = dilemma_payoff(spot, FOLD, int(folder), int(amount), spot.board, (a, b))
                 assert t.fold_tab[f, 0, classes[0][i], classes[1][j]] == pays[0]
                 assert t.fold_tab[f, 1, classes[1][j], classes[0][i]] == pays[1]
-    from analysis.solvers.cards.tree import SHOWDOWN
+    from analysis.solvers.card_level.tree import SHOWDOWN
     from evaluator import evaluate
 
     for s, (_, _, amount) in enumerate(tree.showdown_keys):
@@ -165,7 +166,7 @@ def test_fold_or_check_answers():
     """Bare deck: checking never costs anything, so no holding folds for free (ties at most).
     Reference deck on the turn, no bets (check or fold only): a hand drawing dead against quads
     folds for free (checking takes it to the river, which adds penalty and may add a red effect)."""
-    from analysis.solvers.cards import SpotSolution
+    from analysis.solvers.card_level import SpotSolution
 
     bare = CardSolver(CardSpot.dilemma("10d9d6hAc", "AA, 99, 54s, 3c2d", "A10s, 88, 65s", 60, 200, "100%", "",
                                    deck="bare"))
@@ -240,7 +241,7 @@ def test_bare_deck_flop_isomorphism_keeps_the_values():
     """The bare deck keeps suit swaps: below a turn card the swap fixes, river cards mirror
     (``ISO``) and the values equal the solve without isomorphism (before rounding noise at zero
     regrets flips regret matching, as in the Texas flop test)."""
-    from analysis.solvers.cards.tree import ISO
+    from analysis.solvers.card_level.tree import ISO
 
     spot = CardSpot.dilemma("10d9d6h", "AA, 88, 109s, 76s, A5s", "55, 44, A5s, 98s, 87s", 40, 60, "100%", "",
                         deck="bare")
@@ -261,7 +262,7 @@ def test_check_walk_equals_the_best_response_and_average_walks(deck):
     if deck == "bare":
         spot = CardSpot.dilemma("4s4h3s3h", "AA, 99, 65s", "99, 88, 76s", 40, 200, "100%, a", "a", deck="bare")
         solver = CardSolver(spot)
-        assert len(solver._iso[1]) < len(solver.tree.tasks)  # some tasks are mirrored
+        assert len(solver._iso[IS_WORK]) < len(solver.tree.tasks)  # some tasks are mirrored
     else:
         spot = CardSpot.dilemma("7h9h3d6c", "AsAd, 2s2h, 8d7d, 4d4c", "AhAd, 2h3d, 5d5c, 3c3d", 40, 200,
                             "100%, a", "a")

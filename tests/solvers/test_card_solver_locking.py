@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 
 import analysis
-from analysis.solvers.cards import CardSolver, CardSpot
-from analysis.solvers.cards.card_spot import POT, BetSize, BetTree, StreetSizes
-from analysis.solvers.cards.dilemma import DilemmaTable
-from analysis.solvers.cards.locks import lock_to_model, parse_locks
-from analysis.solvers.cards.tree import A_BET, A_CHECK, A_FOLD
+from analysis.solvers.card_level import CardSolver, CardSpot
+from analysis.solvers.card_level.card_spot import POT, BetSize, BetTree, StreetSizes
+from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
+from analysis.solvers.card_level.locks import lock_to_model, parse_locks
+from analysis.solvers.card_level.tree import A_BET, A_CHECK, A_FOLD
 from analysis.studies.fold_vs_check import evaluate_spot
 from analysis.studies.fold_vs_check.models import load_model
 from analysis.studies.ranges import parse_range
@@ -83,7 +83,7 @@ def test_a_hand_written_strength_table_equals_the_library_lock():
 
 
 def test_locks_are_refused_with_one_clear_error():
-    from analysis.solvers.cards import SpotError
+    from analysis.solvers.card_level import SpotError
 
     solver = CardSolver(_model_spot("7d 8d", "4s 9h 3d 6c 10s", load_model("threshold"), 40, "300,700,500"),
                         isomorphism=False)

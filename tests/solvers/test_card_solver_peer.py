@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.solvers.cards import CardSolver, CardSpot
+from analysis.solvers.card_level import CardSolver, CardSpot
 
 PEER = Path(os.environ.get("SPOTBENCH", "/tmp/postflop-solver/target/release/examples/spotbench"))
 OOP = "66+,A8s+,A5s-A4s,AJo+,K9s+,KQo,QTs+,JTs,96s+,85s+,75s+,65s,54s"

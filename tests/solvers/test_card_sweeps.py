@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from analysis.solvers.cards import CardSolver, CardSpot
-from analysis.solvers.cards import _kernels as K
-from analysis.solvers.cards.tree import AMOUNT, BOARD, KIND, SHOWDOWN
+from analysis.solvers.card_level import CardSolver, CardSpot
+from analysis.solvers.card_level import _kernels as K
+from analysis.solvers.card_level._layout import BF_WORK
+from analysis.solvers.card_level.tree import AMOUNT, BOARD, KIND, SHOWDOWN
 
 
 def _pairwise(solver: CardSolver, v: int, trav: int, reach: np.ndarray) -> np.ndarray:
@@ -37,7 +38,7 @@ def test_showdowns_equal_the_pairwise_sum():
     solver = CardSolver(spot)
     nodes = solver.tree.nodes
     rng = np.random.default_rng(7)
-    work = solver._pool[8][0]
+    work = solver._pool[BF_WORK][0]
     seen = set()
     for v in np.flatnonzero(nodes[:, KIND] == SHOWDOWN):
         b = int(nodes[v, BOARD])

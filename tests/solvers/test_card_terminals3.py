@@ -12,14 +12,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analysis.solvers.cards import CardSpot
-from analysis.solvers.cards import _kernels3 as K3
-from analysis.solvers.cards._kernels import MODE_EV
-from analysis.solvers.cards._mccfr3 import _card_hands
-from analysis.solvers.cards._terminals3 import _class_groups_of, terminal_values
-from analysis.solvers.cards.multiway import MultiwaySolver
-from analysis.solvers.cards.tree3 import CARD, LIVE, PAY
-from analysis.solvers.cards.turn3 import TurnSolver3
+from analysis.solvers.card_level import CardSpot
+from analysis.solvers.card_level import _kernels3 as K3
+from analysis.solvers.card_level._kernels import MODE_EV
+from analysis.solvers.card_level._mccfr3 import _card_hands
+from analysis.solvers.card_level._terminals3 import _class_groups_of, terminal_values
+from analysis.solvers.card_level.multiway import MultiwaySolver
+from analysis.solvers.card_level.tree3 import CARD, LIVE, PAY
+from analysis.solvers.card_level.turn3 import TurnSolver3
 from tests.solvers.test_card_solver3 import runs_by_threads
 
 R0 = "AsAh, AsAd, 9d9c, 2s2h, 8d7d, 4d4c, 10s10d"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.solvers.cards import CardSolver, CardSpot, SpotError
+from analysis.solvers.card_level import CardSolver, CardSpot, SpotError
 from analysis.solvers.errors import SolverError
 from analysis.solvers.methods import METHODS, method_named
 from analysis.solvers.tree_solver import SolverSettings

@@ -15,11 +15,11 @@ from analysis.solvers.bluffjack.public_tree import (
     BluffjackTreeSpec,
     build_public_tree,
 )
-from analysis.solvers.cards import CardSpot, MultiwaySolver
-from analysis.solvers.cards.tree import DECISION as CARD_DECISION
-from analysis.solvers.cards.tree import KIND as CARD_KIND
-from analysis.solvers.cards.tree import action_tree, expand
-from analysis.solvers.cards.turn3 import TurnSolver3
+from analysis.solvers.card_level import CardSpot, MultiwaySolver
+from analysis.solvers.card_level.tree import DECISION as CARD_DECISION
+from analysis.solvers.card_level.tree import KIND as CARD_KIND
+from analysis.solvers.card_level.tree import action_tree, expand
+from analysis.solvers.card_level.turn3 import TurnSolver3
 from analysis.solvers.known_games import kuhn, leduc
 from analysis.solvers.protocol import CHANCE, DECISION, TERMINAL, SolverTree, render, summary
 

@@ -43,7 +43,7 @@ BOARD3 = "9d 10d 3h 3d 6s"  # no active effect card, corner penalty $40
 
 
 def _three_handed(folder):
-    from analysis.solvers.cards import load_solution
+    from analysis.solvers.card_level import load_solution
     from analysis.studies.solved_spots import Family
     from analysis.studies.spot_questions import question_tables
 

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from analysis.solvers.cards import CardSpot, solve_spot
+from analysis.solvers.card_level import CardSpot, solve_spot
 from analysis.studies.spot_questions import (
     best_cut,
     equilibrium_against,

@@ -1,8 +1,8 @@
 """The numba Bluffjack kernel: hands and whole games played by threshold strategies.
 
 The same rules as the referee (:mod:`.referee`, which the tests replay every logged hand
-through), written over two small arrays: ``st[seat, C_*]`` (chips, cards, flags of each
-seat) and ``g[G_*]`` (the round, raises, who acts). A hand's cards are a shuffled deck:
+through), written over two small arrays: ``st[seat, H_*]`` (chips, cards, flags of each
+seat) and ``g[HS_*]`` (the round, raises, who acts). A hand's cards are a shuffled deck:
 face-down cards to the seats clockwise from the dealer's left, then the face-up cards,
 then the hits in order. Every decision draws one uniform number (the forced opening bet
 draws none), so a hand depends only on its deck, its seed stream and the strategies.
@@ -24,27 +24,29 @@ from .stakes import SK_ANTE, SK_BET, SK_EXTRA, SK_LIMIT, SK_MAX_RAISES, SK_SECON
 from .strategy import (
     DK_BET,
     DK_HIT,
-    F_FACING,
-    F_HIDDEN,
-    F_OPP,
-    F_PLAYERS,
-    F_RAISES,
-    F_ROUND,
-    F_TOTAL,
-    F_VISIBLE,
+    FT_FACING,
+    FT_HIDDEN,
+    FT_OPP,
+    FT_PLAYERS,
+    FT_RAISES,
+    FT_ROUND,
+    FT_TOTAL,
+    FT_VISIBLE,
     N_FEAT,
 )
 
 A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_HIT, A_STAND = range(7)
 ACTION_NAMES = ("fold", "check", "call", "bet", "raise", "hit", "stand")
-R_FIRST, R_INITIAL, R_PLAY, R_FINAL, R_OVER = range(5)
+PH_FIRST, PH_INITIAL, PH_PLAY, PH_FINAL, PH_OVER = range(5)  # phases of a hand (g[HS_ROUND])
 LK_FIXED, LK_POT, LK_NO = range(3)  # limit kinds (stakes[SK_LIMIT])
 
-(C_STACK, C_PUT, C_BET, C_FOLDED, C_STOOD, C_ACTED, C_SEEN, C_DOWN, C_UP, C_HARD, C_ACE, C_VHARD,
- C_VACE, C_CARDS) = range(14)
+# seat columns (st[seat, H_*])
+(H_STACK, H_PUT, H_BET, H_FOLDED, H_STOOD, H_ACTED, H_SEEN, H_DOWN, H_UP, H_HARD, H_ACE, H_VHARD,
+ H_VACE, H_CARDS) = range(14)
 N_COLS = 14
-(G_ROUND, G_RAISES, G_FULL, G_LAST, G_OPENED, G_PENDING, G_TO_ACT, G_DECK, G_N, G_DEALER, G_HOUSE,
- G_CARRY, G_SHOWDOWN, G_ACTIONS) = range(14)
+# the hand's state (g[HS_*])
+(HS_ROUND, HS_RAISES, HS_FULL, HS_LAST, HS_OPENED, HS_PENDING, HS_TO_ACT, HS_DECK, HS_N, HS_DEALER,
+ HS_HOUSE, HS_CARRY, HS_SHOWDOWN, HS_ACTIONS) = range(14)
 N_G = 14
 MAX_LOG = 512
 """Log rows per hand (a hand with more actions stops logging; the tests check the count)."""
@@ -54,7 +56,7 @@ DECK = 52
 @kernel(inline=True)
 def _can_bet(st, i):
     """Whether seat ``i`` of ``st`` (seat rows) can still bet: not folded, chips behind."""
-    return st[i, C_FOLDED] == 0 and st[i, C_STACK] > 0
+    return st[i, H_FOLDED] == 0 and st[i, H_STACK] > 0
 
 
 @kernel
@@ -62,7 +64,7 @@ def _level(st, n):
     """The highest bet this round among the ``n`` seats of ``st``."""
     m = 0
     for i in range(n):
-        m = max(m, st[i, C_BET])
+        m = max(m, st[i, H_BET])
     return m
 
 
@@ -79,13 +81,13 @@ def _others_can_bet(st, n, i):
 def _bet_due(st, g, i):
     """Whether seat ``i`` must act in a betting round (``st`` seat rows, ``g`` the hand's state):
     it can bet, and faces a raise or has not acted while another can bet."""
-    n = g[G_N]
+    n = g[HS_N]
     if not _can_bet(st, i):
         return False
     lvl = _level(st, n)
-    if st[i, C_ACTED] != 0 and st[i, C_BET] >= lvl:
+    if st[i, H_ACTED] != 0 and st[i, H_BET] >= lvl:
         return False
-    return st[i, C_BET] < lvl or _others_can_bet(st, n, i)
+    return st[i, H_BET] < lvl or _others_can_bet(st, n, i)
 
 
 @kernel
@@ -93,18 +95,18 @@ def _turn_due(st, g, stakes, i):
     """Whether seat ``i`` still plays in the hit-or-stand round (``st`` seat rows, ``g`` the hand's
     state, ``stakes`` the ``SK_*`` fields): not folded, and not stood, or stood but owing a bet
     where stakes allow extra bets."""
-    if st[i, C_FOLDED] != 0:
+    if st[i, H_FOLDED] != 0:
         return False
-    if st[i, C_STOOD] == 0:
+    if st[i, H_STOOD] == 0:
         return True
-    return stakes[SK_EXTRA] != 0 and _can_bet(st, i) and st[i, C_BET] < _level(st, g[G_N])
+    return stakes[SK_EXTRA] != 0 and _can_bet(st, i) and st[i, H_BET] < _level(st, g[HS_N])
 
 
 @kernel
 def _next_due(st, g, stakes, start, play):
     """The first seat from ``start`` (clockwise) that must act: in the playing round (``play``) or
     a betting round; -1 if none."""
-    n = g[G_N]
+    n = g[HS_N]
     for k in range(n):
         i = (start + k) % n
         if (_turn_due(st, g, stakes, i) if play else _bet_due(st, g, i)):
@@ -117,7 +119,7 @@ def _in_hand(st, n):
     """Seats of ``st`` (``n`` seats) not folded."""
     c = 0
     for i in range(n):
-        if st[i, C_FOLDED] == 0:
+        if st[i, H_FOLDED] == 0:
             c += 1
     return c
 
@@ -127,7 +129,7 @@ def _pot(st, n):
     """Chips the ``n`` seats of ``st`` have put in."""
     p = 0
     for i in range(n):
-        p += st[i, C_PUT]
+        p += st[i, H_PUT]
     return p
 
 
@@ -135,92 +137,92 @@ def _pot(st, n):
 def _put(st, i, chips):
     """Seat ``i`` of ``st`` puts in ``chips`` (at most its stack): off its stack, onto its total
     and this round's bet."""
-    chips = min(chips, st[i, C_STACK])
-    st[i, C_STACK] -= chips
-    st[i, C_PUT] += chips
-    st[i, C_BET] += chips
+    chips = min(chips, st[i, H_STACK])
+    st[i, H_STACK] -= chips
+    st[i, H_PUT] += chips
+    st[i, H_BET] += chips
 
 
 @kernel
 def _showdown(st, g, rules, out):
     """Pots by what the players put in; strengths; house or carry for all-bust pots."""
-    n = g[G_N]
-    first = (g[G_DEALER] + 1) % n
+    n = g[HS_N]
+    first = (g[HS_DEALER] + 1) % n
     stren = np.full(n, -1, np.int64)
     for i in range(n):
-        if st[i, C_FOLDED] == 0:
-            stren[i] = blackjack_strength(st[i, C_HARD], st[i, C_ACE] > 0, st[i, C_CARDS], st[i, C_DOWN], st[i, C_UP], rules)
-        out[i] = st[i, C_STACK]
+        if st[i, H_FOLDED] == 0:
+            stren[i] = blackjack_strength(st[i, H_HARD], st[i, H_ACE] > 0, st[i, H_CARDS], st[i, H_DOWN], st[i, H_UP], rules)
+        out[i] = st[i, H_STACK]
     below = 0
     while True:
         top = -1
         for i in range(n):  # the next live level above ``below``
-            p = st[i, C_PUT]
-            if st[i, C_FOLDED] == 0 and p > below and (top < 0 or p < top):
+            p = st[i, H_PUT]
+            if st[i, H_FOLDED] == 0 and p > below and (top < 0 or p < top):
                 top = p
         if top < 0:
             break
         amount = 0
         for i in range(n):
-            amount += min(st[i, C_PUT], top) - min(st[i, C_PUT], below)
+            amount += min(st[i, H_PUT], top) - min(st[i, H_PUT], below)
         below = top
         best = -1
         count = 0
         for i in range(n):
-            if st[i, C_FOLDED] == 0 and st[i, C_PUT] >= top:
+            if st[i, H_FOLDED] == 0 and st[i, H_PUT] >= top:
                 count += 1
                 best = max(best, stren[i])
         if count == 1:
             for i in range(n):
-                if st[i, C_FOLDED] == 0 and st[i, C_PUT] >= top:
+                if st[i, H_FOLDED] == 0 and st[i, H_PUT] >= top:
                     out[i] += amount
             continue
         if best == 0:
             if rules[R_HOUSE] != 0:
-                g[G_HOUSE] += amount
+                g[HS_HOUSE] += amount
             else:
-                g[G_CARRY] += amount
+                g[HS_CARRY] += amount
             continue
         won = 0
         for i in range(n):
-            if st[i, C_FOLDED] == 0 and st[i, C_PUT] >= top and stren[i] == best:
+            if st[i, H_FOLDED] == 0 and st[i, H_PUT] >= top and stren[i] == best:
                 won += 1
         share = amount // won
         odd = amount - share * won
         for k in range(n):
             i = (first + k) % n
-            if st[i, C_FOLDED] == 0 and st[i, C_PUT] >= top and stren[i] == best:
+            if st[i, H_FOLDED] == 0 and st[i, H_PUT] >= top and stren[i] == best:
                 out[i] += share + (1 if odd > 0 else 0)
                 odd -= 1
-    g[G_SHOWDOWN] = 1
-    g[G_ROUND] = R_OVER
+    g[HS_SHOWDOWN] = 1
+    g[HS_ROUND] = PH_OVER
 
 
 @kernel
 def _next_round(st, g, stakes, rules, out):
     """Start the next phase (skipping betting rounds nobody can bet in), or the showdown."""
-    n = g[G_N]
-    first = (g[G_DEALER] + 1) % n
+    n = g[HS_N]
+    first = (g[HS_DEALER] + 1) % n
     while True:
-        g[G_ROUND] += 1
-        if g[G_ROUND] == R_FIRST and stakes[SK_SECOND] == 0:
+        g[HS_ROUND] += 1
+        if g[HS_ROUND] == PH_FIRST and stakes[SK_SECOND] == 0:
             continue
-        if g[G_ROUND] == R_OVER:
+        if g[HS_ROUND] == PH_OVER:
             _showdown(st, g, rules, out)
             return
         for i in range(n):
-            st[i, C_BET] = 0
-            st[i, C_ACTED] = 0
-            st[i, C_SEEN] = -1
-        g[G_RAISES] = 0
-        g[G_FULL] = 0
-        g[G_LAST] = stakes[SK_BET]
-        g[G_OPENED] = 1 if g[G_ROUND] >= R_PLAY else 0
-        g[G_PENDING] = 0
-        if g[G_ROUND] == R_PLAY:
+            st[i, H_BET] = 0
+            st[i, H_ACTED] = 0
+            st[i, H_SEEN] = -1
+        g[HS_RAISES] = 0
+        g[HS_FULL] = 0
+        g[HS_LAST] = stakes[SK_BET]
+        g[HS_OPENED] = 1 if g[HS_ROUND] >= PH_PLAY else 0
+        g[HS_PENDING] = 0
+        if g[HS_ROUND] == PH_PLAY:
             nxt = _next_due(st, g, stakes, first, True)
             if nxt >= 0:
-                g[G_TO_ACT] = nxt
+                g[HS_TO_ACT] = nxt
                 return
             continue
         can = 0
@@ -228,37 +230,37 @@ def _next_round(st, g, stakes, rules, out):
             if _can_bet(st, i):
                 can += 1
         if can >= 2:
-            g[G_TO_ACT] = _next_due(st, g, stakes, first, False)
+            g[HS_TO_ACT] = _next_due(st, g, stakes, first, False)
             return
 
 
 @kernel
 def _menu(st, g, stakes, menu):
     """The betting menu of the player to act: ``menu = [fold, call, min_to, max_to, forced]``."""
-    n = g[G_N]
-    i = g[G_TO_ACT]
+    n = g[HS_N]
+    i = g[HS_TO_ACT]
     lvl = _level(st, n)
-    call = min(lvl - st[i, C_BET], st[i, C_STACK])
-    stood_turn = g[G_ROUND] == R_PLAY and st[i, C_STOOD] != 0 and g[G_PENDING] == 0
+    call = min(lvl - st[i, H_BET], st[i, H_STACK])
+    stood_turn = g[HS_ROUND] == PH_PLAY and st[i, H_STOOD] != 0 and g[HS_PENDING] == 0
     menu[0] = 1 if call > 0 and not stood_turn else 0
     menu[1] = call
     menu[4] = 0
-    if g[G_OPENED] == 0:
-        to = st[i, C_BET] + min(stakes[SK_BET], st[i, C_STACK])
+    if g[HS_OPENED] == 0:
+        to = st[i, H_BET] + min(stakes[SK_BET], st[i, H_STACK])
         menu[0], menu[1], menu[2], menu[3], menu[4] = 0, 0, to, to, 1
         return
     menu[2] = -1
     menu[3] = -1
-    all_in_to = st[i, C_BET] + st[i, C_STACK]
+    all_in_to = st[i, H_BET] + st[i, H_STACK]
     cap = stakes[SK_MAX_RAISES]
-    if (_others_can_bet(st, n, i) and all_in_to > lvl and st[i, C_SEEN] != g[G_FULL]
-            and not (cap > 0 and g[G_RAISES] >= cap and lvl > 0)):
-        step = stakes[SK_BET] if stakes[SK_LIMIT] == LK_FIXED else max(stakes[SK_BET], g[G_LAST])
+    if (_others_can_bet(st, n, i) and all_in_to > lvl and st[i, H_SEEN] != g[HS_FULL]
+            and not (cap > 0 and g[HS_RAISES] >= cap and lvl > 0)):
+        step = stakes[SK_BET] if stakes[SK_LIMIT] == LK_FIXED else max(stakes[SK_BET], g[HS_LAST])
         want = lvl + step
         if stakes[SK_LIMIT] == LK_FIXED:
             top = want
         elif stakes[SK_LIMIT] == LK_POT:
-            top = lvl + _pot(st, n) + (lvl - st[i, C_BET])
+            top = lvl + _pot(st, n) + (lvl - st[i, H_BET])
         else:
             top = all_in_to
         menu[2] = min(want, all_in_to)
@@ -268,24 +270,24 @@ def _menu(st, g, stakes, menu):
 @kernel
 def _features(st, g, i, feats):
     """What seat ``i`` sees (``strategy.FEATURES``)."""
-    n = g[G_N]
-    feats[F_ROUND] = g[G_ROUND]
-    feats[F_FACING] = 1 if _level(st, n) > st[i, C_BET] else 0
-    feats[F_TOTAL] = best_total(st[i, C_HARD], st[i, C_ACE] > 0) if g[G_ROUND] > R_FIRST \
-        else best_total(card_points(st[i, C_DOWN]), (st[i, C_DOWN] >> 2) == ACE_RANK)
-    d = card_points(st[i, C_DOWN])
-    feats[F_HIDDEN] = 11 if d == 1 else d
-    feats[F_VISIBLE] = best_total(st[i, C_VHARD], st[i, C_VACE] > 0) if g[G_ROUND] > R_FIRST else 0
+    n = g[HS_N]
+    feats[FT_ROUND] = g[HS_ROUND]
+    feats[FT_FACING] = 1 if _level(st, n) > st[i, H_BET] else 0
+    feats[FT_TOTAL] = best_total(st[i, H_HARD], st[i, H_ACE] > 0) if g[HS_ROUND] > PH_FIRST \
+        else best_total(card_points(st[i, H_DOWN]), (st[i, H_DOWN] >> 2) == ACE_RANK)
+    d = card_points(st[i, H_DOWN])
+    feats[FT_HIDDEN] = 11 if d == 1 else d
+    feats[FT_VISIBLE] = best_total(st[i, H_VHARD], st[i, H_VACE] > 0) if g[HS_ROUND] > PH_FIRST else 0
     opp = 0
-    if g[G_ROUND] > R_FIRST:
+    if g[HS_ROUND] > PH_FIRST:
         for j in range(n):
-            if j != i and st[j, C_FOLDED] == 0:
-                v = best_total(st[j, C_VHARD], st[j, C_VACE] > 0)
+            if j != i and st[j, H_FOLDED] == 0:
+                v = best_total(st[j, H_VHARD], st[j, H_VACE] > 0)
                 if v <= 21:
                     opp = max(opp, v)
-    feats[F_OPP] = opp
-    feats[F_PLAYERS] = _in_hand(st, n)
-    feats[F_RAISES] = g[G_RAISES]
+    feats[FT_OPP] = opp
+    feats[FT_PLAYERS] = _in_hand(st, n)
+    feats[FT_RAISES] = g[HS_RAISES]
 
 
 @kernel
@@ -330,14 +332,14 @@ def _pick(pol, s, decision, feats, legal3, u):
 @kernel
 def _log(log, g, rnd, i, action, amount):
     """Append (round ``rnd``, seat ``i``, ``action``, ``amount``) to the action ``log``;
-    ``g[G_ACTIONS]`` counts every action, logged or past the log's end."""
-    k = g[G_ACTIONS]
+    ``g[HS_ACTIONS]`` counts every action, logged or past the log's end."""
+    k = g[HS_ACTIONS]
     if k < log.shape[0]:
         log[k, 0] = rnd
         log[k, 1] = i
         log[k, 2] = action
         log[k, 3] = amount
-    g[G_ACTIONS] = k + 1
+    g[HS_ACTIONS] = k + 1
 
 
 @kernel
@@ -346,14 +348,14 @@ def _deal_seat(st, i, card, down):
     (counted in its visible total)."""
     pts = card_points(card)
     ace = 1 if (card >> 2) == ACE_RANK else 0
-    st[i, C_HARD] += pts
-    st[i, C_ACE] += ace
-    st[i, C_CARDS] += 1
+    st[i, H_HARD] += pts
+    st[i, H_ACE] += ace
+    st[i, H_CARDS] += 1
     if down:
-        st[i, C_DOWN] = card
+        st[i, H_DOWN] = card
     else:
-        st[i, C_VHARD] += pts
-        st[i, C_VACE] += ace
+        st[i, H_VHARD] += pts
+        st[i, H_VACE] += ace
 
 
 @kernel
@@ -365,55 +367,55 @@ def play_hand(deck, stacks, dealer, game, seat_pol, rng, outs):
     ``game`` = ``(stakes, rules, pol)``: ``Stakes.kernel_args`` (``SK_*``), the rule options and
     the compiled strategies, the same for every hand; ``dealer``: the dealer's seat; ``rng``:
     uint64[4] the hand's generator; ``outs`` = ``(log, out, g)``: int64[rows, 4] the action log
-    (no rows: none), int64[n] the final stacks, int64[N_G] the hand's summary (``G_*``).
+    (no rows: none), int64[n] the final stacks, int64[N_G] the hand's summary (``HS_*``).
     """
     stakes, rules, pol = game
     log, out, g = outs
     n = stacks.shape[0]
     st = np.zeros((n, N_COLS), np.int64)
     g[:] = 0
-    g[G_N] = n
-    g[G_DEALER] = dealer
-    g[G_ROUND] = -1
+    g[HS_N] = n
+    g[HS_DEALER] = dealer
+    g[HS_ROUND] = -1
     first = (dealer + 1) % n
     for k in range(n):
         i = (first + k) % n
-        st[i, C_STACK] = stacks[i]
+        st[i, H_STACK] = stacks[i]
         _deal_seat(st, i, deck[k], True)
-        st[i, C_UP] = deck[n + k]
+        st[i, H_UP] = deck[n + k]
         _deal_seat(st, i, deck[n + k], False)
         _put(st, i, stakes[SK_ANTE])
-    g[G_DECK] = 2 * n
+    g[HS_DECK] = 2 * n
     _next_round(st, g, stakes, rules, out)
     feats = np.zeros(N_FEAT, np.int64)
     menu = np.zeros(5, np.int64)
     legal3 = np.zeros(3, np.bool_)
-    while g[G_ROUND] != R_OVER:
-        i = g[G_TO_ACT]
-        rnd = g[G_ROUND]
-        if rnd == R_PLAY and g[G_PENDING] == 0 and st[i, C_STOOD] == 0:
+    while g[HS_ROUND] != PH_OVER:
+        i = g[HS_TO_ACT]
+        rnd = g[HS_ROUND]
+        if rnd == PH_PLAY and g[HS_PENDING] == 0 and st[i, H_STOOD] == 0:
             _features(st, g, i, feats)
-            legal3[0] = g[G_DECK] < DECK
+            legal3[0] = g[HS_DECK] < DECK
             legal3[1] = True
             legal3[2] = False
             a, _ = _pick(pol, seat_pol[i], DK_HIT, feats, legal3, next_float(rng))
             if a == 0:
-                card = deck[g[G_DECK]]
-                g[G_DECK] += 1
+                card = deck[g[HS_DECK]]
+                g[HS_DECK] += 1
                 _deal_seat(st, i, card, False)
                 _log(log, g, rnd, i, A_HIT, card)
             else:
-                st[i, C_STOOD] = 1
+                st[i, H_STOOD] = 1
                 _log(log, g, rnd, i, A_STAND, -1)
             if stakes[SK_EXTRA] != 0 and _can_bet(st, i) and (
-                    st[i, C_BET] < _level(st, n) or _others_can_bet(st, n, i)):
-                g[G_PENDING] = 1
+                    st[i, H_BET] < _level(st, n) or _others_can_bet(st, n, i)):
+                g[HS_PENDING] = 1
                 continue
             nxt = _next_due(st, g, stakes, i + 1, True)
             if nxt < 0:
                 _next_round(st, g, stakes, rules, out)
             else:
-                g[G_TO_ACT] = nxt
+                g[HS_TO_ACT] = nxt
             continue
         # a betting decision
         _menu(st, g, stakes, menu)
@@ -434,48 +436,48 @@ def play_hand(deck, stacks, dealer, game, seat_pol, rng, outs):
                 if stakes[SK_LIMIT] == LK_FIXED:
                     to = menu[2]
                 else:
-                    call = lvl - st[i, C_BET]
+                    call = lvl - st[i, H_BET]
                     to = lvl + int(size * (_pot(st, n) + call) + 0.5)
                     to = min(max(to, menu[2]), menu[3])
             else:
                 action = A_CHECK if menu[1] == 0 else A_CALL
         if action == A_FOLD:
-            st[i, C_FOLDED] = 1
+            st[i, H_FOLDED] = 1
             _log(log, g, rnd, i, A_FOLD, -1)
         elif action == A_CHECK or action == A_CALL:  # noqa: SIM109
             _put(st, i, menu[1])
             _log(log, g, rnd, i, action, -1)
         else:
             inc = to - lvl
-            step = stakes[SK_BET] if stakes[SK_LIMIT] == LK_FIXED else max(stakes[SK_BET], g[G_LAST])
+            step = stakes[SK_BET] if stakes[SK_LIMIT] == LK_FIXED else max(stakes[SK_BET], g[HS_LAST])
             if action == A_RAISE:
-                g[G_RAISES] += 1
+                g[HS_RAISES] += 1
             if inc >= step:
-                g[G_FULL] += 1
+                g[HS_FULL] += 1
                 if stakes[SK_LIMIT] != LK_FIXED:
-                    g[G_LAST] = max(g[G_LAST], inc)
-            _put(st, i, to - st[i, C_BET])
-            g[G_OPENED] = 1
+                    g[HS_LAST] = max(g[HS_LAST], inc)
+            _put(st, i, to - st[i, H_BET])
+            g[HS_OPENED] = 1
             _log(log, g, rnd, i, action, to)
-        st[i, C_ACTED] = 1
-        st[i, C_SEEN] = g[G_FULL]
+        st[i, H_ACTED] = 1
+        st[i, H_SEEN] = g[HS_FULL]
         if _in_hand(st, n) == 1:
             for j in range(n):
-                out[j] = st[j, C_STACK]
+                out[j] = st[j, H_STACK]
             for j in range(n):
-                if st[j, C_FOLDED] == 0:
+                if st[j, H_FOLDED] == 0:
                     out[j] += _pot(st, n)
-            g[G_ROUND] = R_OVER
+            g[HS_ROUND] = PH_OVER
             break
-        if rnd == R_PLAY:
-            g[G_PENDING] = 0
+        if rnd == PH_PLAY:
+            g[HS_PENDING] = 0
             nxt = _next_due(st, g, stakes, i + 1, True)
         else:
             nxt = _next_due(st, g, stakes, i + 1, False)
         if nxt < 0:
             _next_round(st, g, stakes, rules, out)
         else:
-            g[G_TO_ACT] = nxt
+            g[HS_TO_ACT] = nxt
 
 
 @kernel
@@ -562,8 +564,8 @@ def play_games(stacks, game, seat_pol, key, games, rec):
             play_hand(deck, sub_st, d_sub, (stakes, rules, pol), sub_pol, rng, (log, res, g))
             for a in range(alive):
                 chips[idx[a]] = res[a]
-            house += g[G_HOUSE]
-            carry += g[G_CARRY]
+            house += g[HS_HOUSE]
+            carry += g[HS_CARRY]
             hands += 1
             dealer += 1
         winner = -1

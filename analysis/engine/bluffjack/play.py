@@ -80,7 +80,7 @@ class BluffjackTable:
 
 @dataclass(frozen=True)
 class HandBatch:
-    """Kernel hands from number ``first``: decks, logs, final stacks and the per-hand ``G_*`` summary."""
+    """Kernel hands from number ``first``: decks, logs, final stacks and the per-hand ``HS_*`` summary."""
 
     first: int
     decks: np.ndarray
@@ -107,7 +107,7 @@ def history_from_log(table: BluffjackTable, h: int, batch: HandBatch) -> dict[st
     names = table.names
     dealer = (batch.first + h) % n
     deck = batch.decks[h]
-    count = int(batch.summary[h, K.G_ACTIONS])
+    count = int(batch.summary[h, K.HS_ACTIONS])
     if count > batch.logs.shape[1]:
         raise TableError(f"hand {batch.first + h + 1} took {count} actions, more than the log holds "
                          f"({batch.logs.shape[1]})")
@@ -132,8 +132,8 @@ def history_from_log(table: BluffjackTable, h: int, batch: HandBatch) -> dict[st
             "actions": actions,
             "strategies": dict(zip(names, table.strategies, strict=True)),
             "result": {"stacks": dict(zip(names, batch.stacks[h].tolist(), strict=True)),
-                       "house": int(g[K.G_HOUSE]), "carry": int(g[K.G_CARRY]),
-                       "showdown": bool(g[K.G_SHOWDOWN])}}
+                       "house": int(g[K.HS_HOUSE]), "carry": int(g[K.HS_CARRY]),
+                       "showdown": bool(g[K.HS_SHOWDOWN])}}
 
 
 CHUNK_HANDS = 10_000

@@ -45,7 +45,7 @@ __all__ = ["FEATURES", "Rule", "Strategy", "builtin_strategies", "compile_strate
 
 DATA = Path(__file__).parent / "data"
 FEATURES = ("round", "facing", "total", "hidden", "visible", "opp", "players", "raises")
-F_ROUND, F_FACING, F_TOTAL, F_HIDDEN, F_VISIBLE, F_OPP, F_PLAYERS, F_RAISES = range(len(FEATURES))
+FT_ROUND, FT_FACING, FT_TOTAL, FT_HIDDEN, FT_VISIBLE, FT_OPP, FT_PLAYERS, FT_RAISES = range(len(FEATURES))
 N_FEAT = len(FEATURES)
 HIT_ACTIONS = ("hit", "stand")
 BET_ACTIONS = ("fold", "call", "raise")

@@ -21,7 +21,7 @@ the abstraction's chance), settles it once per terminal class
   at zero (regret-matching+; worse here, kept as an option).
 
 The information set of player ``p`` at decision node ``v`` is the block row
-``nodes[v, N_INDEX] + hist[d, street, p] * actions``. Walks are iterative
+``nodes[v, ND_INDEX] + hist[d, street, p] * actions``. Walks are iterative
 (a preorder stack, then a reverse pass). Scratch: ``iwork`` int64[3, N],
 ``value`` float64[N], ``sigma`` float64[max actions], ``money``/``winners`` and the
 settlement arrays.
@@ -42,12 +42,12 @@ from evaluator.jit import kernel
 from .._mccfr_kernels import _match, _sample
 from ._deal_kernels import G_PLAYERS, deal_payoffs, terminal_utility
 from .public_tree import (
-    N_COUNT,
-    N_FIRST,
-    N_INDEX,
-    N_KIND,
-    N_PLAYER,
-    N_STREET,
+    ND_COUNT,
+    ND_FIRST,
+    ND_INDEX,
+    ND_KIND,
+    ND_PLAYER,
+    ND_STREET,
     STREET,
     TERMINAL,
 )
@@ -86,23 +86,23 @@ def _regret_walk(tree, deal, rules, tables, rng, who, work, update):
         v = stack[top]
         order[m] = v
         m += 1
-        kind = nodes[v, N_KIND]
+        kind = nodes[v, ND_KIND]
         if kind == TERMINAL:
             continue
-        f = nodes[v, N_FIRST]
+        f = nodes[v, ND_FIRST]
         if kind == STREET:
             chosen[v] = f
             stack[top] = f
             top += 1
             continue
-        p = nodes[v, N_PLAYER]
-        k = nodes[v, N_COUNT]
+        p = nodes[v, ND_PLAYER]
+        k = nodes[v, ND_COUNT]
         if p == trav:
             for j in range(k):
                 stack[top] = f + j
                 top += 1
             continue
-        off = nodes[v, N_INDEX] + hist_d[nodes[v, N_STREET], p] * k
+        off = nodes[v, ND_INDEX] + hist_d[nodes[v, ND_STREET], p] * k
         _match(regret, off, k, sigma)
         if p == avg_player:
             for j in range(k):
@@ -113,15 +113,15 @@ def _regret_walk(tree, deal, rules, tables, rng, who, work, update):
         top += 1
     for idx in range(m - 1, -1, -1):
         v = order[idx]
-        kind = nodes[v, N_KIND]
+        kind = nodes[v, ND_KIND]
         if kind == TERMINAL:
-            value[v] = terminal_utility(nodes[v, N_INDEX], trav, tree, (money, winners), n, rules)
-        elif kind == STREET or nodes[v, N_PLAYER] != trav:
+            value[v] = terminal_utility(nodes[v, ND_INDEX], trav, tree, (money, winners), n, rules)
+        elif kind == STREET or nodes[v, ND_PLAYER] != trav:
             value[v] = value[chosen[v]]
         else:
-            f = nodes[v, N_FIRST]
-            k = nodes[v, N_COUNT]
-            off = nodes[v, N_INDEX] + hist_d[nodes[v, N_STREET], trav] * k
+            f = nodes[v, ND_FIRST]
+            k = nodes[v, ND_COUNT]
+            off = nodes[v, ND_INDEX] + hist_d[nodes[v, ND_STREET], trav] * k
             _match(regret, off, k, sigma)
             total = 0.0
             for j in range(k):
@@ -146,17 +146,17 @@ def _average_walk(nodes, hist_d, tables, rng, owner, work, weight):
     while top > 0:
         top -= 1
         v = stack[top]
-        kind = nodes[v, N_KIND]
+        kind = nodes[v, ND_KIND]
         if kind == TERMINAL:
             continue
-        f = nodes[v, N_FIRST]
+        f = nodes[v, ND_FIRST]
         if kind == STREET:
             stack[top] = f
             top += 1
             continue
-        k = nodes[v, N_COUNT]
-        if nodes[v, N_PLAYER] == owner:
-            off = nodes[v, N_INDEX] + hist_d[nodes[v, N_STREET], owner] * k
+        k = nodes[v, ND_COUNT]
+        if nodes[v, ND_PLAYER] == owner:
+            off = nodes[v, ND_INDEX] + hist_d[nodes[v, ND_STREET], owner] * k
             _match(regret, off, k, sigma)
             for j in range(k):
                 ssum[off + j] += weight * sigma[j]
@@ -235,10 +235,10 @@ def deal_reach(tree, deals, settle_args, strategy, info_start, span, outs, scrat
         reach[0] = weight
         for v in range(nodes.shape[0]):
             r = reach[v]
-            kind = nodes[v, N_KIND]
-            f = nodes[v, N_FIRST]
+            kind = nodes[v, ND_KIND]
+            f = nodes[v, ND_FIRST]
             if kind == TERMINAL:
-                t = nodes[v, N_INDEX]
+                t = nodes[v, ND_INDEX]
                 c = terms[t, 0]
                 class_reach[c] += r
                 mask_reach[t, winners[c]] += r
@@ -246,11 +246,11 @@ def deal_reach(tree, deals, settle_args, strategy, info_start, span, outs, scrat
             if kind == STREET:
                 reach[f] = r
                 continue
-            p = nodes[v, N_PLAYER]
-            k = nodes[v, N_COUNT]
-            h = hist[d, nodes[v, N_STREET], p]
+            p = nodes[v, ND_PLAYER]
+            k = nodes[v, ND_COUNT]
+            h = hist[d, nodes[v, ND_STREET], p]
             reach_out[info_start[v] + h] += r
-            off = nodes[v, N_INDEX] + h * k
+            off = nodes[v, ND_INDEX] + h * k
             for j in range(k):
                 reach[f + j] = r * strategy[off + j]
         for c in range(classes.shape[0]):

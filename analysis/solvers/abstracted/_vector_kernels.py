@@ -16,9 +16,9 @@ them up the tree for the traversing player:
 Values carry the chance probability and the opponent's reach (they are
 counterfactual values), so the regret of an information set ``(node, h)`` is
 exactly what the flat-tree CFR kernels compute on the expanded tree (tested).
-Layouts: :mod:`.public_tree` (``N_*`` columns); ``reach`` float64[players, V] and
+Layouts: :mod:`.public_tree` (``ND_*`` columns); ``reach`` float64[players, V] and
 ``value`` float64[V] hold one block of ``hist_sizes[street]`` per node at
-``nodes[v, N_VEC]``; terminal blocks are gathered by terminal number
+``nodes[v, ND_VEC]``; terminal blocks are gathered by terminal number
 (``toff``) so that each street's terminals form one matrix.
 """
 
@@ -28,13 +28,13 @@ from evaluator.jit import kernel
 
 from ._deal_kernels import DR_HOLES, deal_payoffs
 from .public_tree import (
-    N_COUNT,
-    N_FIRST,
-    N_INDEX,
-    N_KIND,
-    N_PLAYER,
-    N_STREET,
-    N_VEC,
+    ND_COUNT,
+    ND_FIRST,
+    ND_INDEX,
+    ND_KIND,
+    ND_PLAYER,
+    ND_STREET,
+    ND_VEC,
     STREET,
     TC_NODE,
     TERMINAL,
@@ -47,29 +47,29 @@ MODE_CFR, MODE_EV, MODE_BR = 0, 1, 2
 def forward(nodes, hist_sizes, n_buckets, strategy, reach):
     """Every player's reach of every (node, history) under ``strategy`` (root: 1)."""
     n_players = reach.shape[0]
-    h0 = hist_sizes[nodes[0, N_STREET]]
+    h0 = hist_sizes[nodes[0, ND_STREET]]
     for q in range(n_players):
         for h in range(h0):
-            reach[q, nodes[0, N_VEC] + h] = 1.0
+            reach[q, nodes[0, ND_VEC] + h] = 1.0
     for v in range(nodes.shape[0]):
-        kind = nodes[v, N_KIND]
+        kind = nodes[v, ND_KIND]
         if kind == TERMINAL:
             continue
-        f = nodes[v, N_FIRST]
-        ov = nodes[v, N_VEC]
-        hs = hist_sizes[nodes[v, N_STREET]]
+        f = nodes[v, ND_FIRST]
+        ov = nodes[v, ND_VEC]
+        hs = hist_sizes[nodes[v, ND_STREET]]
         if kind == STREET:
-            oc = nodes[f, N_VEC]
-            hn = hist_sizes[nodes[f, N_STREET]]
+            oc = nodes[f, ND_VEC]
+            hn = hist_sizes[nodes[f, ND_STREET]]
             for q in range(n_players):
                 for h in range(hn):
                     reach[q, oc + h] = reach[q, ov + h // n_buckets]
             continue
-        k = nodes[v, N_COUNT]
-        p = nodes[v, N_PLAYER]
-        base = nodes[v, N_INDEX]
+        k = nodes[v, ND_COUNT]
+        p = nodes[v, ND_PLAYER]
+        base = nodes[v, ND_INDEX]
         for a in range(k):
-            oc = nodes[f + a, N_VEC]
+            oc = nodes[f + a, ND_VEC]
             for q in range(n_players):
                 if q == p:
                     for h in range(hs):
@@ -84,9 +84,9 @@ def gather_terminals(nodes, terms, hist_sizes, toff, reach_row, out):
     """Copy one player's reach at every terminal into ``out`` (blocks by terminal number)."""
     for t in range(terms.shape[0]):
         v = terms[t, TC_NODE]
-        ov = nodes[v, N_VEC]
+        ov = nodes[v, ND_VEC]
         o = toff[t]
-        for h in range(hist_sizes[nodes[v, N_STREET]]):
+        for h in range(hist_sizes[nodes[v, ND_STREET]]):
             out[o + h] = reach_row[ov + h]
 
 
@@ -106,54 +106,54 @@ def backward(layout, strategy, tables, own_reach, values, step):
     term_value, value = values
     trav, mode, weight = step
     for v in range(nodes.shape[0] - 1, -1, -1):
-        kind = nodes[v, N_KIND]
-        ov = nodes[v, N_VEC]
-        hs = hist_sizes[nodes[v, N_STREET]]
+        kind = nodes[v, ND_KIND]
+        ov = nodes[v, ND_VEC]
+        hs = hist_sizes[nodes[v, ND_STREET]]
         if kind == TERMINAL:
-            o = toff[nodes[v, N_INDEX]]
+            o = toff[nodes[v, ND_INDEX]]
             for h in range(hs):
                 value[ov + h] = term_value[o + h]
             continue
-        f = nodes[v, N_FIRST]
+        f = nodes[v, ND_FIRST]
         if kind == STREET:
-            oc = nodes[f, N_VEC]
+            oc = nodes[f, ND_VEC]
             for h in range(hs):
                 total = 0.0
                 for b in range(n_buckets):
                     total += value[oc + h * n_buckets + b]
                 value[ov + h] = total
             continue
-        k = nodes[v, N_COUNT]
-        base = nodes[v, N_INDEX]
-        if nodes[v, N_PLAYER] != trav:
+        k = nodes[v, ND_COUNT]
+        base = nodes[v, ND_INDEX]
+        if nodes[v, ND_PLAYER] != trav:
             for h in range(hs):
                 total = 0.0
                 for a in range(k):
-                    total += value[nodes[f + a, N_VEC] + h]
+                    total += value[nodes[f + a, ND_VEC] + h]
                 value[ov + h] = total
             continue
         for h in range(hs):
             off = base + h * k
             if mode == MODE_BR:
-                best = value[nodes[f, N_VEC] + h]
+                best = value[nodes[f, ND_VEC] + h]
                 for a in range(1, k):
-                    x = value[nodes[f + a, N_VEC] + h]
+                    x = value[nodes[f + a, ND_VEC] + h]
                     if x > best:
                         best = x
                 value[ov + h] = best
                 continue
             total = 0.0
             for a in range(k):
-                total += strategy[off + a] * value[nodes[f + a, N_VEC] + h]
+                total += strategy[off + a] * value[nodes[f + a, ND_VEC] + h]
             value[ov + h] = total
             if mode == MODE_CFR:
                 r = own_reach[ov + h]
                 for a in range(k):
-                    regret[off + a] += value[nodes[f + a, N_VEC] + h] - total
+                    regret[off + a] += value[nodes[f + a, ND_VEC] + h] - total
                     ssum[off + a] += weight * r * strategy[off + a]
     total = 0.0
-    for h in range(hist_sizes[nodes[0, N_STREET]]):
-        total += value[nodes[0, N_VEC] + h]
+    for h in range(hist_sizes[nodes[0, ND_STREET]]):
+        total += value[nodes[0, ND_VEC] + h]
     return total
 
 

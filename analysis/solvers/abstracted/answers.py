@@ -32,15 +32,15 @@ from analysis.dilemma.effects import STREETS
 from . import _sampled_kernels as SK
 from .public_tree import (
     DECISION,
-    N_COUNT,
-    N_FACING,
-    N_FIRST,
-    N_INDEX,
-    N_KIND,
-    N_LIVE,
-    N_PLAYER,
-    N_POSITION,
-    N_STREET,
+    ND_COUNT,
+    ND_FACING,
+    ND_FIRST,
+    ND_INDEX,
+    ND_KIND,
+    ND_LIVE,
+    ND_PLAYER,
+    ND_POSITION,
+    ND_STREET,
 )
 from .solve import DilemmaSolveResult
 from .vector import VectorCFR, pot_share
@@ -109,22 +109,22 @@ def _action_rows(result: DilemmaSolveResult, reach: Reach) -> pd.DataFrame:
     b = game.spec.buckets
     frames = []
     first = game.spec.first_street
-    for v in np.flatnonzero(nodes[:, N_KIND] == DECISION):
-        s = int(nodes[v, N_STREET])
+    for v in np.flatnonzero(nodes[:, ND_KIND] == DECISION):
+        s = int(nodes[v, ND_STREET])
         hs = int(t.hist_sizes[s])
-        k = int(nodes[v, N_COUNT])
-        f = int(nodes[v, N_FIRST])
+        k = int(nodes[v, ND_COUNT])
+        f = int(nodes[v, ND_FIRST])
         start = int(game.info_start[v])
-        off = int(nodes[v, N_INDEX])
+        off = int(nodes[v, ND_INDEX])
         probs = result.average[off: off + hs * k].reshape(hs, k)
         r = reach.infoset[start: start + hs]
         hist = np.arange(hs)
         kinds = t.action_kind[f: f + k]
         sizes = t.action_size[f: f + k]
         frames.append(pd.DataFrame({
-            "node": v, "player": int(nodes[v, N_PLAYER]), "street": STREETS[first + s],
-            "line": t.histories[v], "facing": "bet" if nodes[v, N_FACING] else "none",
-            "players": int(nodes[v, N_LIVE]), "position": int(nodes[v, N_POSITION]),
+            "node": v, "player": int(nodes[v, ND_PLAYER]), "street": STREETS[first + s],
+            "line": t.histories[v], "facing": "bet" if nodes[v, ND_FACING] else "none",
+            "players": int(nodes[v, ND_LIVE]), "position": int(nodes[v, ND_POSITION]),
             "history": np.repeat(hist, k), "bucket": np.repeat(hist % b, k),
             "action": np.tile([ACTION_NAMES[x] for x in kinds], hs),
             "size": np.tile(np.where(np.isin(kinds, (BET, RAISE)), sizes, np.nan), hs),

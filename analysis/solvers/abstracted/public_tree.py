@@ -7,12 +7,12 @@ histories (vector-form CFR) or look the history up from a sampled deal
 
 Arrays (breadth-first: parents before children, siblings consecutive):
 
-``nodes`` int64[N, N_NCOLS]: ``N_KIND`` (DECISION, STREET: the next street's
-buckets are dealt, TERMINAL), ``N_PLAYER`` (actor), ``N_FIRST``/``N_COUNT``
-(children), ``N_STREET`` (abstraction street 0..), ``N_INDEX`` (decision: offset of
+``nodes`` int64[N, N_NCOLS]: ``ND_KIND`` (DECISION, STREET: the next street's
+buckets are dealt, TERMINAL), ``ND_PLAYER`` (actor), ``ND_FIRST``/``ND_COUNT``
+(children), ``ND_STREET`` (abstraction street 0..), ``ND_INDEX`` (decision: offset of
 its block of ``histories x actions`` in the flat regret arrays; terminal: terminal
-number), ``N_FACING`` (1 if a bet is to call), ``N_POSITION`` (actor's place among
-the players still in, in acting order), ``N_LIVE`` (players still in), ``N_VEC``
+number), ``ND_FACING`` (1 if a bet is to call), ``ND_POSITION`` (actor's place among
+the players still in, in acting order), ``ND_LIVE`` (players still in), ``ND_VEC``
 (offset of the node's per-history vector in flat reach/value arrays).
 
 Terminals are numbered by street (so each street's terminals are one block):
@@ -40,8 +40,9 @@ from ..protocol import TreeShape, shape_from
 from .spec import ALLIN, DilemmaSpec
 
 TERMINAL, STREET, DECISION = 0, 1, 2
-(N_KIND, N_PLAYER, N_FIRST, N_COUNT, N_STREET, N_INDEX, N_FACING, N_POSITION, N_LIVE,
- N_VEC) = range(10)
+# node columns (nodes[v, ND_*])
+(ND_KIND, ND_PLAYER, ND_FIRST, ND_COUNT, ND_STREET, ND_INDEX, ND_FACING, ND_POSITION, ND_LIVE,
+ ND_VEC) = range(10)
 N_NCOLS = 10
 TC_CLASS, TC_STREET, TC_NODE = range(3)  # TC_: a column of a terminal
 N_TCOLS = 3
@@ -95,13 +96,13 @@ class PublicTree:
     @property
     def n_infoset_actions(self) -> int:
         """Length of the flat regret arrays (every decision node's histories x actions)."""
-        dec = self.nodes[:, N_KIND] == DECISION
-        return int((self.hist_sizes[self.nodes[dec, N_STREET]] * self.nodes[dec, N_COUNT]).sum())
+        dec = self.nodes[:, ND_KIND] == DECISION
+        return int((self.hist_sizes[self.nodes[dec, ND_STREET]] * self.nodes[dec, ND_COUNT]).sum())
 
     @property
     def n_vector(self) -> int:
         """Length of the flat per-node vectors (reach, values)."""
-        return int((self.hist_sizes[self.nodes[:, N_STREET]]).sum())
+        return int((self.hist_sizes[self.nodes[:, ND_STREET]]).sum())
 
     def street_terminals(self, s: int) -> tuple[int, int]:
         """Terminal numbers ``[lo, hi)`` whose payoffs are settled on abstraction street ``s``."""
@@ -110,10 +111,10 @@ class PublicTree:
 
     def counts(self) -> dict[str, int]:
         """Sizes: public nodes, decision nodes, terminals, classes, infosets, infoset-actions."""
-        dec = self.nodes[:, N_KIND] == DECISION
+        dec = self.nodes[:, ND_KIND] == DECISION
         return {"public_nodes": self.n_nodes, "decision_nodes": int(dec.sum()),
                 "terminals": self.n_terminals, "classes": int(self.classes.shape[0]),
-                "infosets": int(self.hist_sizes[self.nodes[dec, N_STREET]].sum()),
+                "infosets": int(self.hist_sizes[self.nodes[dec, ND_STREET]].sum()),
                 "infoset_actions": self.n_infoset_actions}
 
     @property
@@ -124,10 +125,10 @@ class PublicTree:
     def shape(self) -> TreeShape:
         """The tree in the shared layout of :mod:`analysis.solvers.protocol` (printing, summaries)."""
         nodes = self.nodes
-        kids = [range(f, f + c) for f, c in zip(nodes[:, N_FIRST].tolist(), nodes[:, N_COUNT].tolist(), strict=True)]
+        kids = [range(f, f + c) for f, c in zip(nodes[:, ND_FIRST].tolist(), nodes[:, ND_COUNT].tolist(), strict=True)]
         label = [""] + [self.action_label(c) if self.action_kind[c] >= 0 else "deal" for c in range(1, self.n_nodes)]
         c = self.counts()
-        return shape_from(f"dilemma {self.n_players}-handed", self.n_players, nodes[:, N_KIND], nodes[:, N_PLAYER],
+        return shape_from(f"dilemma {self.n_players}-handed", self.n_players, nodes[:, ND_KIND], nodes[:, ND_PLAYER],
                           kids, label, infosets=c["infosets"], infoset_actions=c["infoset_actions"])
 
     def action_label(self, child: int) -> str:
@@ -270,23 +271,23 @@ def _lay_out(spec: DilemmaSpec, raw: list[dict], classes: dict[tuple, int]) -> P
         r = raw[old]
         ch = r["children"]
         s = r["street"]  # a STREET node's vector is over the histories before the deal
-        nodes[v, N_KIND] = r["kind"]
-        nodes[v, N_PLAYER] = r.get("player", -1)
-        nodes[v, N_FIRST] = new_id[ch[0]] if ch else -1
-        nodes[v, N_COUNT] = len(ch)
-        nodes[v, N_STREET] = s
-        nodes[v, N_FACING] = r.get("facing", 0)
-        nodes[v, N_POSITION] = r.get("position", -1)
-        nodes[v, N_LIVE] = r.get("live", 0)
-        nodes[v, N_VEC] = vec
+        nodes[v, ND_KIND] = r["kind"]
+        nodes[v, ND_PLAYER] = r.get("player", -1)
+        nodes[v, ND_FIRST] = new_id[ch[0]] if ch else -1
+        nodes[v, ND_COUNT] = len(ch)
+        nodes[v, ND_STREET] = s
+        nodes[v, ND_FACING] = r.get("facing", 0)
+        nodes[v, ND_POSITION] = r.get("position", -1)
+        nodes[v, ND_LIVE] = r.get("live", 0)
+        nodes[v, ND_VEC] = vec
         vec += hist[s]
         if r["kind"] == DECISION:
-            nodes[v, N_INDEX] = base
+            nodes[v, ND_INDEX] = base
             base += hist[s] * len(ch)
         elif r["kind"] == TERMINAL:
-            nodes[v, N_INDEX] = term_id[old]
+            nodes[v, ND_INDEX] = term_id[old]
         else:
-            nodes[v, N_INDEX] = -1
+            nodes[v, ND_INDEX] = -1
         kinds[v], sizes[v] = r["act"]
         histories.append(r["history"])
     n = spec.players

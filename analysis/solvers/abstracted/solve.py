@@ -37,7 +37,7 @@ from ..evaluate import ProfileValue
 from ..tree_solver import SolverSettings, read_state, run_chunked, stop_and_save, write_state
 from . import _sampled_kernels as SK
 from .deals import DealTable, game_args, sample_deals
-from .public_tree import DECISION, N_COUNT, N_KIND, N_STREET, PublicTree, build_public_tree
+from .public_tree import DECISION, ND_COUNT, ND_KIND, ND_STREET, PublicTree, build_public_tree
 from .spec import DilemmaError, DilemmaSpec
 from .vector import PayoffMatrices, VectorCFR, build_matrices, infos_of
 
@@ -69,8 +69,8 @@ class DilemmaGame:
         """Per node, the number of its first information set (-1 if not a decision)."""
         t = self.tree
         out = np.full(t.n_nodes, -1, np.int64)
-        dec = np.flatnonzero(t.nodes[:, N_KIND] == DECISION)
-        sizes = t.hist_sizes[t.nodes[dec, N_STREET]]
+        dec = np.flatnonzero(t.nodes[:, ND_KIND] == DECISION)
+        sizes = t.hist_sizes[t.nodes[dec, ND_STREET]]
         out[dec] = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         return out
 
@@ -118,7 +118,7 @@ class DilemmaSolver:
             self._key = derive_key(self.settings.seed, "dilemma-mccfr")
             self.sampled_opts = np.array([1, 0], np.int64)  # linear averaging, plain regrets
             t = game.tree
-            max_k = int(t.nodes[:, N_COUNT].max())
+            max_k = int(t.nodes[:, ND_COUNT].max())
             self._scratch = (np.zeros((3, t.n_nodes), np.int64), np.zeros(t.n_nodes),
                              np.zeros(max_k), *game.settle_scratch())
         else:

@@ -33,12 +33,12 @@ from .public_tree import (
     CL_FOLD0,
     CL_LAST,
     DECISION,
-    N_COUNT,
-    N_INDEX,
-    N_KIND,
-    N_PLAYER,
-    N_STREET,
-    N_VEC,
+    ND_COUNT,
+    ND_INDEX,
+    ND_KIND,
+    ND_PLAYER,
+    ND_STREET,
+    ND_VEC,
     TC_CLASS,
     PublicTree,
 )
@@ -61,12 +61,12 @@ def infos_of(tree: PublicTree) -> np.ndarray:
     """One ``(player, actions, offset)`` row per information set (decision node x history), in
     the order of the flat arrays: the layout the generic regret kernels take."""
     rows = []
-    for v in np.flatnonzero(tree.nodes[:, N_KIND] == DECISION):
-        k = tree.nodes[v, N_COUNT]
-        hs = tree.hist_sizes[tree.nodes[v, N_STREET]]
-        base = tree.nodes[v, N_INDEX]
+    for v in np.flatnonzero(tree.nodes[:, ND_KIND] == DECISION):
+        k = tree.nodes[v, ND_COUNT]
+        hs = tree.hist_sizes[tree.nodes[v, ND_STREET]]
+        base = tree.nodes[v, ND_INDEX]
         block = np.empty((hs, L.N_INFO_COLS), np.int32)
-        block[:, L.I_PLAYER] = tree.nodes[v, N_PLAYER]
+        block[:, L.I_PLAYER] = tree.nodes[v, ND_PLAYER]
         block[:, L.I_COUNT] = k
         block[:, L.I_OFFSET] = base + k * np.arange(hs)
         rows.append(block)
@@ -285,11 +285,11 @@ class VectorCFR:
         t = self.tree
         VK.forward(t.nodes, t.hist_sizes, t.spec.buckets, strategy, self.reach)
         out = []
-        for v in np.flatnonzero(t.nodes[:, N_KIND] == DECISION):
-            s = int(t.nodes[v, N_STREET])
+        for v in np.flatnonzero(t.nodes[:, ND_KIND] == DECISION):
+            s = int(t.nodes[v, ND_STREET])
             h = int(t.hist_sizes[s])
-            o = int(t.nodes[v, N_VEC])
-            p = int(t.nodes[v, N_PLAYER])
+            o = int(t.nodes[v, ND_VEC])
+            p = int(t.nodes[v, ND_PLAYER])
             own = self.reach[p, o:o + h]
             opp = self.reach[1 - p, o:o + h]
             prob = self.m.mats[s][MAT_P]

@@ -16,7 +16,7 @@ kernel it replaced, :func:`_terminal_pairs`, O(n_t x n_u) per terminal (``u`` an
 opponents, in the order that costs least: fewer pairs, and one prefix sum instead of three when
 ``q`` folded), stays as its check. For a holding ``h`` of the traverser and ``o`` of ``u``, the sum
 over ``q``'s holdings that block neither is read from prefix sums over ``q``'s holdings sorted by
-strength, per group of classes that pay alike at that terminal (:mod:`.dilemma`; usually one
+strength, per group of classes that pay alike at that terminal (:mod:`.dilemma_terminals`; usually one
 group), less per-card prefix sums of the four cards of ``h`` and ``o``, plus the holdings made of
 two of those cards (inclusion-exclusion: a holding has two cards). Who wins depends on ``q``'s
 holding only through its strength against the best of ``h`` and ``o`` still in (below: they win;
@@ -29,8 +29,10 @@ everything else is serial.
 
 Kernel inputs (tuples, one numba type each):
 
-- ``tree`` = (nodes, children, terminals, decisions): the expanded tree (:mod:`.tree3`).
-- ``hands`` = (n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx): the
+- ``tree`` = (nodes, children, terminals, decisions): the expanded tree (:mod:`.tree3`), read
+  as ``tree[TH_*]`` (:func:`._layout.pack_tree3`).
+- ``hands`` = (n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx)
+  (``hands[HD_*]``, :func:`._layout.pack_hands`): the
   holding arrays of :func:`.multiway.board_hands` (each player's count of holdings, their
   cards, classes and strengths, the holdings by strength and each one's position, the strength
   band edges in each other player's order, per card the holdings holding it, their positions
@@ -63,6 +65,7 @@ from ._kernels import (
     dcfr_coefs,
     strategy_into,
 )
+from ._layout import HD_N, TH_CHILDREN, TH_DECISIONS, TH_NODES, TH_TERMINALS
 from ._terminals3 import _class_groups_of, payoff_cube, terminal_values_of
 from .tree3 import COUNT, LIVE, PAY, PLAYER, SLOT
 
@@ -168,7 +171,7 @@ def _pair_cost(n, live, trav, u, q):
 @kernel(inline=True)
 def _terminal(v, trav, tree, hands, pay, reach, inv, out):
     """Counterfactual values of ``trav``'s holdings at terminal ``v``."""
-    _terminal_keep(v, trav, (tree, hands, pay), reach, inv, out, np.ones(hands[0][trav], np.bool_))
+    _terminal_keep(v, trav, (tree, hands, pay), reach, inv, out, np.ones(hands[HD_N][trav], np.bool_))
 
 
 @kernel(inline=True)
@@ -176,7 +179,7 @@ def _terminal_keep(v, trav, spot, reach, inv, out, keep):
     """The same for the holdings with ``keep[h]`` (the others 0): by pairs of holdings when a range
     is narrow (:data:`PAIRS_BELOW`), else by strength bands (O(n x cards))."""
     tree, hands, pay = spot
-    n = hands[0]
+    n = hands[HD_N]
     nu, nq = n[(trav + 1) % 3], n[(trav + 2) % 3]
     if n[trav] * (min(nu, nq) - PAIRS_BELOW) <= PAIRS_SETUP * (nu + nq):
         _terminal_pairs(v, trav, spot, reach, inv, out, keep)
@@ -190,7 +193,7 @@ def _terminal_pairs(v, trav, spot, reach, inv, out, keep):
     (see the module doc): O(n_t x n_u), the check of :func:`._terminals3.terminal_values` and the
     faster of the two when an opponent holds a few holdings. ``spot`` is ``(tree, hands, pay)``."""
     tree, hands, pay = spot
-    nodes = tree[0]
+    nodes = tree[TH_NODES]
     n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
     s, live = nodes[v, PAY], nodes[v, LIVE]
     u, q = (trav + 1) % 3, (trav + 2) % 3
@@ -307,7 +310,7 @@ def _terminal_pairs(v, trav, spot, reach, inv, out, keep):
 @kernel(parallel=True)
 def _terminals_parallel(trav, tree, hands, pay, reach, inv, vals):
     """Every terminal's values of ``trav``'s holdings (one task per terminal)."""
-    terminals = tree[2]
+    terminals = tree[TH_TERMINALS]
     for i in prange(terminals.shape[0]):
         v = terminals[i]
         _terminal(v, trav, tree, hands, pay, reach, inv, vals[v])
@@ -316,11 +319,11 @@ def _terminals_parallel(trav, tree, hands, pay, reach, inv, vals):
 @kernel(inline=True)
 def _terminals(trav, tree, hands, pay, reach, inv, vals, parallel_pairs):
     """Every terminal's values of ``trav``'s holdings: in parallel when a terminal has enough pairs."""
-    n = hands[0]
+    n = hands[HD_N]
     if n[trav] * min(n[(trav + 1) % 3], n[(trav + 2) % 3]) >= parallel_pairs:
         _terminals_parallel(trav, tree, hands, pay, reach, inv, vals)
         return
-    terminals = tree[2]
+    terminals = tree[TH_TERMINALS]
     for i in range(terminals.shape[0]):
         v = terminals[i]
         _terminal(v, trav, tree, hands, pay, reach, inv, vals[v])
@@ -329,7 +332,7 @@ def _terminals(trav, tree, hands, pay, reach, inv, vals, parallel_pairs):
 @kernel
 def _close(tree, n, cfr, work):
     """Decisions bottom-up: values from the children's; the traverser's updates (CFR) or best response."""
-    decisions = tree[3]
+    decisions = tree[TH_DECISIONS]
     for i in range(decisions.shape[0] - 1, -1, -1):
         close_decision(decisions[i], tree, n, cfr, work)
 
@@ -340,7 +343,7 @@ def close_decision(v, tree, n, cfr, work):
     traverser's best response (BR) or its strategy's mix, then its regret and sum updates (CFR;
     ``iopts[O_REACH_AVERAGE]``: the strategy sum weighted by the traverser's reach of ``v``,
     ``reach[v, trav]``, as sampled walks need: an unreached node's current strategy is noise)."""
-    nodes, children = tree[0], tree[1]
+    nodes, children = tree[TH_NODES], tree[TH_CHILDREN]
     regrets, sums, iopts, coefs = cfr
     strat, reach, vals = work
     trav, mode, method = iopts[O_TRAV], iopts[O_MODE], iopts[O_METHOD]
@@ -398,7 +401,7 @@ def traverse(spot, weights, cfr, work):
     tree, hands, pay = spot
     regrets, sums, iopts, coefs = cfr
     strat, reach, vals = work
-    n = hands[0]
+    n = hands[HD_N]
     trav, mode = iopts[O_TRAV], iopts[O_MODE]
     _strategies(tree, n, regrets, sums, mode, strat)
     _reach(tree, n, weights, strat, reach)
@@ -423,7 +426,7 @@ def root_values(spot, weights, cfr, work, mode, out):
     """Every player's root value row under the average strategies (EV) or its best response (BR)."""
     _, _, iopts, _ = cfr
     _, hands, _ = spot
-    n = hands[0]
+    n = hands[HD_N]
     iopts[O_MODE] = mode
     _, _, vals = work
     for trav in range(3):

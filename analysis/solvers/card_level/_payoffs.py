@@ -3,7 +3,7 @@
 A *situation* is one way the hand can end, without the hole cards: a fold (the
 board so far, the chips each player put in since the root, who folded) or a
 showdown (the river board and the chips put in). A holding's *class* is what
-its cards do in the settlement (its green cards; see :mod:`.dilemma`), so the
+its cards do in the settlement (its green cards; see :mod:`.dilemma_terminals`), so the
 settlement of a situation depends on the two holdings only through their classes
 and, at a showdown, through who wins. :func:`settle_situations` runs the lab's
 settlement core (:func:`analysis.dilemma.settlement._kernel.settle_core`) once
@@ -14,7 +14,7 @@ pot (the Texas Hold'em kernels' convention: a share of the pot above an even
 split), so ``pot / 2 + value`` is the chips a player ends the hand with, less
 what it had behind at the root.
 
-Kernel inputs: ``spot`` = (ints, root, reps): the spot's ``I_*`` ints, its board (int64 card
+Kernel inputs: ``spot`` = (ints, root, reps): the spot's ``SP_*`` ints, its board (int64 card
 numbers) and a holding of each class (``reps[k]``: two hole cards); ``state`` = (players,
 board, table): the settlement core's player rows, board (cards and streets) and table row
 (:mod:`analysis.dilemma.settlement.layout`), filled per situation by :func:`_fill`.
@@ -49,8 +49,8 @@ from evaluator.jit import kernel
 # showdown table rows (per player, from that player's side): the tie payoff, then win and
 # loss as differences from it (what the kernels' sweeps add)
 SD_TIE, SD_WIN_MINUS_TIE, SD_LOSE_MINUS_TIE = 0, 1, 2
-# ints: one row per spot
-I_POT, I_STACK, I_BANK1, I_BANK2, I_BANK3, I_LEVEL, I_N_ROOT, I_ROOT_STREET = range(8)
+# the spot's ints (ints[SP_*])
+SP_POT, SP_STACK, SP_BANK1, SP_BANK2, SP_BANK3, SP_LEVEL, SP_N_ROOT, SP_ROOT_STREET = range(8)
 N_INTS = 8
 IP_SEAT = 1
 """Heads-up the DEALER posts the small blind and acts last after the flop: the second player
@@ -67,9 +67,9 @@ def _fill(state, spot, end, last, a, b):
     players, board, table = state
     ints, root, reps = spot
     dealt0, dealt1, amount = end
-    half = ints[I_POT] // 2
+    half = ints[SP_POT] // 2
     for p in range(2):
-        players[p, P_STACK] = ints[I_STACK] - amount
+        players[p, P_STACK] = ints[SP_STACK] - amount
         players[p, P_IN] = half + amount
         players[p, P_FOLD] = -1
         players[p, P_SCORE] = 0
@@ -77,7 +77,7 @@ def _fill(state, spot, end, last, a, b):
     players[0, P_HOLE1] = reps[a, 1]
     players[1, P_HOLE0] = reps[b, 0]
     players[1, P_HOLE1] = reps[b, 1]
-    nb = ints[I_N_ROOT]
+    nb = ints[SP_N_ROOT]
     for i in range(nb):
         board[0, i] = root[i]
         board[1, i] = STREET_OF_CARD[i]
@@ -86,10 +86,10 @@ def _fill(state, spot, end, last, a, b):
             board[0, nb] = c
             board[1, nb] = STREET_OF_CARD[nb]
             nb += 1
-    table[T_BANK1] = ints[I_BANK1]
-    table[T_BANK2] = ints[I_BANK2]
-    table[T_BANK3] = ints[I_BANK3]
-    table[T_LEVEL] = ints[I_LEVEL]
+    table[T_BANK1] = ints[SP_BANK1]
+    table[T_BANK2] = ints[SP_BANK2]
+    table[T_BANK3] = ints[SP_BANK3]
+    table[T_LEVEL] = ints[SP_LEVEL]
     table[T_LAST] = last
     table[T_DEALER] = IP_SEAT
     table[T_NBOARD] = nb
@@ -113,11 +113,11 @@ def settle_situations(spot, situations, deck, rules, tabs):
     out = np.zeros(N_OUT, np.int64)
     state = (players, board, table)
     n_classes = reps.shape[0]
-    base = ints[I_STACK] + ints[I_POT] // 2
+    base = ints[SP_STACK] + ints[SP_POT] // 2
     pays = np.zeros((3, 2))  # first player wins, ties, loses
     for f in range(folds.shape[0]):
         d0, d1, amount, folder = folds[f, 0], folds[f, 1], folds[f, 2], folds[f, 3]
-        street = ints[I_ROOT_STREET] + (1 if d0 >= 0 else 0) + (1 if d1 >= 0 else 0)
+        street = ints[SP_ROOT_STREET] + (1 if d0 >= 0 else 0) + (1 if d1 >= 0 else 0)
         for a in range(n_classes):
             for b in range(n_classes):
                 _fill(state, spot, (d0, d1, amount), street, a, b)

@@ -8,7 +8,7 @@ the four-card board, everything else on the river's five cards). Who wins is a n
 equal stacks there is a single pot, so the winner set is all the settlement needs
 of the hands' strengths. :func:`settle_situations3` runs the lab's settlement core
 (:func:`analysis.dilemma.settlement._kernel.settle_core`) once per situation,
-winner set and triple of holding classes (:mod:`.dilemma`), and writes each
+winner set and triple of holding classes (:mod:`.dilemma_terminals`), and writes each
 player's payoff: the chips it ends the hand with, less its stack at the root and a
 third of the root pot.
 """
@@ -39,7 +39,7 @@ from analysis.dilemma.settlement.layout import (
 )
 from evaluator.jit import kernel
 
-from ._payoffs import I_BANK1, I_BANK2, I_BANK3, I_LEVEL, I_POT, I_STACK
+from ._payoffs import SP_BANK1, SP_BANK2, SP_BANK3, SP_LEVEL, SP_POT, SP_STACK
 
 TURN, RIVER = 2, 3
 """The settlement's streets of the turn and river betting rounds."""
@@ -64,8 +64,8 @@ def settle_situations3(ints, board, nboard, reps, situations, deck, rules, tab):
     table = np.zeros(N_TCOLS, np.int64)
     out = np.zeros(N_OUT, np.int64)
     k = reps.shape[0]
-    third = ints[I_POT] // n
-    base = ints[I_STACK] + third
+    third = ints[SP_POT] // n
+    base = ints[SP_STACK] + third
     for i in range(nboard):
         brd[0, i] = board[i]
         brd[1, i] = 1 if i < 3 else i - 1
@@ -84,7 +84,7 @@ def settle_situations3(ints, board, nboard, reps, situations, deck, rules, tab):
                     for c2 in range(k):
                         for p in range(n):
                             put = situations[s, _PUT + p]
-                            players[p, P_STACK] = ints[I_STACK] - put
+                            players[p, P_STACK] = ints[SP_STACK] - put
                             players[p, P_IN] = third + put
                             folded = (live >> p) & 1 == 0
                             players[p, P_FOLD] = (TURN if (turn_folds >> p) & 1 else RIVER) if folded else -1
@@ -95,10 +95,10 @@ def settle_situations3(ints, board, nboard, reps, situations, deck, rules, tab):
                         players[1, P_HOLE1] = reps[c1, 1]
                         players[2, P_HOLE0] = reps[c2, 0]
                         players[2, P_HOLE1] = reps[c2, 1]
-                        table[T_BANK1] = ints[I_BANK1]
-                        table[T_BANK2] = ints[I_BANK2]
-                        table[T_BANK3] = ints[I_BANK3]
-                        table[T_LEVEL] = ints[I_LEVEL]
+                        table[T_BANK1] = ints[SP_BANK1]
+                        table[T_BANK2] = ints[SP_BANK2]
+                        table[T_BANK3] = ints[SP_BANK3]
+                        table[T_LEVEL] = ints[SP_LEVEL]
                         table[T_LAST] = last
                         table[T_DEALER] = DEALER_SEAT
                         table[T_NBOARD] = nboard

@@ -49,18 +49,18 @@ the lower card's values, permuted, stand in for its.
 
 Kernel inputs (tuples, one numba type each; the solver's ``_args`` packs them):
 
-- ``tree``: the spot's arrays (:meth:`CardSolver._tree_args`): ``tree[0]`` nodes,
-  ``tree[1:4]`` = (hands, same, n_hands), ``tree[4:8]`` the showdown orders (count,
-  holding, score, cards), ``tree[8:13]`` Dilemma's (hclass, fold_tab, showdown_tab,
-  fold_groups, showdown_groups), ``tree[13]`` the suit swaps' holding permutations,
-  ``tree[14:17]`` the sweep positions (:mod:`._sweeps`).
+- ``tree``: the spot's arrays (:func:`._layout.pack_tree`), read as ``tree[TT_*]``: the
+  nodes, each player's holdings, the showdown orders, Dilemma's payoff classes and tables,
+  the suit swaps' holding permutations and the sweep positions (:mod:`._layout` names each).
 - ``cfr`` = (regrets, sums, iopts, coefs): the solve's state, a float32 row per player of
   cumulative regrets and of strategy sums, and this call's settings (``O_*`` ints, ``C_*``
   floats, both written by the kernels: the traverser, the mode, the DCFR discounts).
-- ``bufs`` = (reach, acc, vals, strat, opened, minus, acc2, vals2, work): one set of a
+- ``bufs`` = (reach, acc, vals, strat, opened, minus, acc2, vals2, work) (``BF_*`` of
+  :mod:`._layout`, :func:`._layout.new_pool`): one set of a
   walk's per-depth buffers (see above; ``minus`` the per-card sums of the fold terminals,
   ``work`` the sweeps' prefix sums, ``acc2``/``vals2`` the average strategy's in
-  ``MODE_BR_EV``); ``pool``: the same nine arrays with a leading axis of buffer sets.
+  ``MODE_BR_EV``); ``pool``: the same nine arrays with a leading axis of buffer sets
+  (``pool[BF_*][c]``: set ``c``'s).
 - ``subtrees`` = (tasks, iso, task_vals, chance_reach): the task subtrees' roots, their
   isomorphism (see :func:`_run_tasks`), their value rows (float64[layers, tasks, H]) and the
   opponent's reach at their chance nodes (float64[tasks, H]).
@@ -73,8 +73,53 @@ from numba import prange
 
 from evaluator.jit import kernel
 
+from ._layout import (
+    BF_ACC,
+    BF_ACC2,
+    BF_MINUS,
+    BF_OPENED,
+    BF_REACH,
+    BF_STRAT,
+    BF_VALS,
+    BF_VALS2,
+    BF_WORK,
+    IS_PARENT,
+    IS_PERM,
+    IS_REF,
+    IS_SWAP,
+    IS_WORK,
+    TT_CARDS,
+    TT_COUNT,
+    TT_ENDS,
+    TT_FOLD_GROUPS,
+    TT_FOLD_TAB,
+    TT_HANDS,
+    TT_HCLASS,
+    TT_HOLDING,
+    TT_IDX,
+    TT_N_HANDS,
+    TT_NODES,
+    TT_PERM,
+    TT_SAME,
+    TT_SCORE,
+    TT_SHOWDOWN_GROUPS,
+    TT_SHOWDOWN_TAB,
+    TT_SRC,
+)
 from ._payoffs import SD_LOSE_MINUS_TIE, SD_TIE, SD_WIN_MINUS_TIE
-from ._sweeps import DN_C1, DN_C2, DN_N, G_DN, G_UP, P_DN, P_UP, UP_C1, UP_C2, UP_N, prefix_sums
+from ._sweeps import (
+    DN_C1,
+    DN_C2,
+    DN_N,
+    UP_C1,
+    UP_C2,
+    UP_N,
+    W_ALL_DN,
+    W_ALL_UP,
+    W_CARD_DN,
+    W_CARD_UP,
+    prefix_sums,
+)
 from .tree import AMOUNT as AMT
 from .tree import BOARD as BRD
 from .tree import (
@@ -163,7 +208,7 @@ def _dealt_bits(nodes, v):
 def fold_value(nodes, v, tree, trav, reach, coefs, minus, out):
     """Counterfactual values of the traverser's holdings at fold terminal ``v`` (``minus``:
     float64[cards] scratch for the opponent's per-card reach)."""
-    hands, same, n_hands = tree[1], tree[2], tree[3]
+    hands, same, n_hands = tree[TT_HANDS], tree[TT_SAME], tree[TT_N_HANDS]
     opp = 1 - trav
     pay = (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS]
     if nodes[v, PLAYER] == trav:
@@ -195,20 +240,20 @@ def showdown_value(nodes, v, tree, trav, reach, coefs, work, out):
     """Counterfactual values of the traverser's holdings at showdown ``v``: the opponent's reach
     below less above in strength, per-card corrections, read from prefix sums (see :mod:`._sweeps`).
 
-    ``tree[4:8]`` = (count, holding, score, cards): per player and river board, the holdings
-    that do not touch the board in increasing order of strength; ``tree[14:17]`` their sweep
-    positions; ``work`` float64[4, slots] scratch. Holdings the board blocks get 0.
+    ``tree[TT_COUNT .. TT_CARDS]`` (count, holding, score, cards): per player and river board, the
+    holdings that do not touch the board in increasing order of strength; ``tree[TT_IDX ..
+    TT_ENDS]`` (idx, src, ends) their sweep positions; ``work`` float64[N_WORK, slots] scratch. Holdings the board blocks get 0.
     """
-    count, holding = tree[4], tree[5]
+    count, holding = tree[TT_COUNT], tree[TT_HOLDING]
     opp = 1 - trav
     b = nodes[v, BRD]
     pay = (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS]
     nt = count[trav, b]
     no = count[opp, b]
     ht = holding[trav, b]
-    prefix_sums(tree[15][opp, b], holding[opp, b], no, tree[16][opp, b], reach, work)
-    idx = tree[14][trav, b]
-    gu, gd, pu, pd = work[G_UP], work[G_DN], work[P_UP], work[P_DN]
+    prefix_sums(tree[TT_SRC][opp, b], holding[opp, b], no, tree[TT_ENDS][opp, b], reach, work)
+    idx = tree[TT_IDX][trav, b]
+    gu, gd, pu, pd = work[W_CARD_UP], work[W_CARD_DN], work[W_ALL_UP], work[W_ALL_DN]
     out[:] = 0.0
     for i in range(nt):
         win = pay * (pu[idx[UP_N, i]] - gu[idx[UP_C1, i]] - gu[idx[UP_C2, i]])
@@ -218,7 +263,7 @@ def showdown_value(nodes, v, tree, trav, reach, coefs, work, out):
 @kernel(inline=True)
 def _class_sums(n_opp, opp_hands, opp_class, groups, reach, sums):
     """Per group ``g`` of the opponent's classes (``groups``: a row of
-    :func:`analysis.solvers.cards.dilemma.class_groups`): ``sums[g, card]`` the reach of its
+    :func:`analysis.solvers.card_level.dilemma_terminals.class_groups`): ``sums[g, card]`` the reach of its
     holdings holding ``card`` and ``sums[g, -1]`` its total reach."""
     k = (groups.shape[0] - 1) // 2
     for g in range(groups[2 * k]):
@@ -260,11 +305,11 @@ def dilemma_fold_value(nodes, v, tree, trav, reach, coefs, sums, out):
     ``tab[own class, opponent class]``, the settled payoff of the fold's situation, is
     weighted by the opponent's reach per group of classes that pay alike, with the per-card
     corrections of :func:`fold_value` (O(n x groups))."""
-    hands, same, n_hands, hclass = tree[1], tree[2], tree[3], tree[8]
+    hands, same, n_hands, hclass = tree[TT_HANDS], tree[TT_SAME], tree[TT_N_HANDS], tree[TT_HCLASS]
     opp = 1 - trav
     f = nodes[v, PAY]
-    tab = tree[9][f, trav]
-    groups = tree[11][f, trav]
+    tab = tree[TT_FOLD_TAB][f, trav]
+    groups = tree[TT_FOLD_GROUPS][f, trav]
     _class_sums(n_hands[opp], hands[opp], hclass[opp], groups, reach, sums)
     dead = _dealt_bits(nodes, v)
     inv = coefs[C_INV_PAIRS]
@@ -310,13 +355,13 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, scratch, out):
     scalar sums, the Texas Hold'em sweeps with a payoff per own class. ``scratch`` = ``(sums,
     work)``: the per-group sums and the prefix-sum rows (:func:`prefix_sums`)."""
     sums, work = scratch
-    same, hclass = tree[2], tree[8]
-    count, holding, score, cards = tree[4], tree[5], tree[6], tree[7]
+    same, hclass = tree[TT_SAME], tree[TT_HCLASS]
+    count, holding, score, cards = tree[TT_COUNT], tree[TT_HOLDING], tree[TT_SCORE], tree[TT_CARDS]
     opp = 1 - trav
     b = nodes[v, BRD]
     sid = nodes[v, PAY]
-    tab = tree[10][sid, trav]
-    groups = tree[12][sid, trav]
+    tab = tree[TT_SHOWDOWN_TAB][sid, trav]
+    groups = tree[TT_SHOWDOWN_GROUPS][sid, trav]
     tie, win, lose = tab[SD_TIE], tab[SD_WIN_MINUS_TIE], tab[SD_LOSE_MINUS_TIE]
     nt = count[trav, b]
     no = count[opp, b]
@@ -328,9 +373,9 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, scratch, out):
     inv = coefs[C_INV_PAIRS]
     out[:] = 0.0
     if n_groups == 1:
-        prefix_sums(tree[15][opp, b], ho, no, tree[16][opp, b], reach, work)
-        _one_group_showdown(tab, groups[k], (nt, ht, ct, tc, same[trav], tree[14][trav, b]),
-                            (no, reach, tree[16][opp, b], work), inv, out)
+        prefix_sums(tree[TT_SRC][opp, b], ho, no, tree[TT_ENDS][opp, b], reach, work)
+        _one_group_showdown(tab, groups[k], (nt, ht, ct, tc, same[trav], tree[TT_IDX][trav, b]),
+                            (no, reach, tree[TT_ENDS][opp, b], work), inv, out)
         return
     # wins: opponent holdings strictly weaker
     for g in range(n_groups):
@@ -382,7 +427,7 @@ def _one_group_showdown(tab, rep, mine, theirs, inv, out):
     ends, work): the opponent's count, reach, per-card end positions and prefix sums."""
     nt, ht, ct, tc, same, idx = mine
     no, reach, ends, work = theirs
-    gu, gd, pu, pd = work[G_UP], work[G_DN], work[P_UP], work[P_DN]
+    gu, gd, pu, pd = work[W_CARD_UP], work[W_CARD_DN], work[W_ALL_UP], work[W_ALL_DN]
     all_total = pu[no]
     for i in range(nt):
         h = ht[i]
@@ -402,13 +447,13 @@ def _deposit(nodes, u, d, tree, trav, acc, vals):
     (a dealt card's child also stands in for the siblings that mirror it: ``ISO`` bits)."""
     if d == 0:
         return
-    trav_n = tree[3][trav]
+    trav_n = tree[TT_N_HANDS][trav]
     if nodes[u, CARD] >= 0:
         for h in range(trav_n):
             acc[d - 1, 0, h] += vals[d, h]
         bits = nodes[u, ISO]
         if bits > 0:
-            perm = tree[13]
+            perm = tree[TT_PERM]
             for k in range(perm.shape[0]):
                 if bits & (1 << k):
                     for h in range(trav_n):
@@ -423,7 +468,7 @@ def _deposit(nodes, u, d, tree, trav, acc, vals):
 def _close(nodes, u, d, tree, cfr, bufs):
     """Finish the open node ``u`` at depth ``d``: its value from its children's, and the updates."""
     regrets, sums, iopts, coefs = cfr
-    n_hands = tree[3]
+    n_hands = tree[TT_N_HANDS]
     _, acc, vals, strat, _, _, acc2, vals2, _ = bufs
     trav = iopts[O_TRAV]
     mode = iopts[O_MODE]
@@ -526,7 +571,7 @@ def _unseen(nodes, u, iopts):
 @kernel
 def _child_reach(nodes, v, d, u, tree, bufs, iopts):
     """The opponent's reach at node ``v`` (depth ``d``) from its parent ``u``'s."""
-    hands, n_hands = tree[1], tree[3]
+    hands, n_hands = tree[TT_HANDS], tree[TT_N_HANDS]
     reach, _, _, strat, _, _, _, _, _ = bufs
     trav = iopts[O_TRAV]
     opp = 1 - trav
@@ -550,7 +595,7 @@ def _child_reach(nodes, v, d, u, tree, bufs, iopts):
 
 @kernel
 def walk(tree, cfr, bufs, root, reach0, top, values, subtrees):
-    """Traverse the subtree at ``root`` (opponent reach ``reach0``); the root's values end in ``bufs[2][0]``.
+    """Traverse the subtree at ``root`` (opponent reach ``reach0``); the root's values end in ``bufs[BF_VALS][0]``.
 
     With ``top``, the chance nodes that own tasks are leaves: their values are the
     sums of ``task_vals[0]`` rows (``values``), or their reach is stored in
@@ -559,7 +604,7 @@ def walk(tree, cfr, bufs, root, reach0, top, values, subtrees):
     strategy's beside them in ``acc2``/``vals2`` (``task_vals[1]``): one walk, terminals
     evaluated once (the opponent's reach is the same in both).
     """
-    nodes, n_hands = tree[0], tree[3]
+    nodes, n_hands = tree[TT_NODES], tree[TT_N_HANDS]
     regrets, sums, iopts, coefs = cfr
     _, _, task_vals, chance_reach = subtrees
     reach, acc, vals, strat, opened, minus, acc2, vals2, work = bufs
@@ -650,16 +695,16 @@ def walk(tree, cfr, bufs, root, reach0, top, values, subtrees):
 @kernel(inline=True)
 def _run_set(tree, cfr, pool, subtrees, c):
     """Walk the tasks of buffer set ``c`` (tasks ``work[c::n_sets]``), each into its ``task_vals`` row."""
-    nodes, hands, n_hands = tree[0], tree[1], tree[3]
+    nodes, hands, n_hands = tree[TT_NODES], tree[TT_HANDS], tree[TT_N_HANDS]
     _, _, iopts, _ = cfr
     tasks, iso, task_vals, chance_reach = subtrees
-    task_parent, work = iso[0], iso[1]
-    n_sets = pool[0].shape[0]
+    task_parent, work = iso[IS_PARENT], iso[IS_WORK]
+    n_sets = pool[BF_REACH].shape[0]
     trav = iopts[O_TRAV]
     opp = 1 - trav
     no = n_hands[opp]
-    bufs = (pool[0][c], pool[1][c], pool[2][c], pool[3][c], pool[4][c], pool[5][c], pool[6][c], pool[7][c],
-            pool[8][c])
+    bufs = (pool[BF_REACH][c], pool[BF_ACC][c], pool[BF_VALS][c], pool[BF_STRAT][c], pool[BF_OPENED][c],
+            pool[BF_MINUS][c], pool[BF_ACC2][c], pool[BF_VALS2][c], pool[BF_WORK][c])
     dual = iopts[O_MODE] == MODE_BR_EV
     reach0 = np.empty(no)
     for i in range(c, work.shape[0], n_sets):
@@ -675,10 +720,10 @@ def _run_set(tree, cfr, pool, subtrees, c):
                 reach0[h] = src[h] * inv
         walk(tree, cfr, bufs, r, reach0, False, True, subtrees)
         for h in range(n_hands[trav]):
-            task_vals[0, t, h] = bufs[2][0, h]
+            task_vals[0, t, h] = bufs[BF_VALS][0, h]
         if dual:
             for h in range(n_hands[trav]):
-                task_vals[1, t, h] = bufs[7][0, h]
+                task_vals[1, t, h] = bufs[BF_VALS2][0, h]
 
 
 @kernel(parallel=True)
@@ -686,15 +731,15 @@ def _run_tasks(tree, cfr, pool, subtrees):
     """Walk every task subtree that is not isomorphic to another (threads over buffer sets, each
     task's row written by one thread), then fill the isomorphic ones by permuting holdings.
 
-    ``iso`` = (task_parent, work, iso_ref, iso_swap, perm): the chance node of each task, the
+    ``iso`` = (task_parent, work, iso_ref, iso_swap, perm) (``IS_*``, :func:`._layout.pack_iso`): the chance node of each task, the
     tasks to walk, for each task its reference task (-1: none) and suit swap, and the holding
     permutation of each swap (``perm[k, p, h]``: the index of holding ``h`` with the suits swapped).
     """
-    n_hands = tree[3]
+    n_hands = tree[TT_N_HANDS]
     regrets, sums, iopts, coefs = cfr
     tasks, iso, task_vals, chance_reach = subtrees
-    iso_ref, iso_swap, perm = iso[2], iso[3], iso[4]
-    n_sets = pool[0].shape[0]
+    iso_ref, iso_swap, perm = iso[IS_REF], iso[IS_SWAP], iso[IS_PERM]
+    n_sets = pool[BF_REACH].shape[0]
     trav = iopts[O_TRAV]
     for c in prange(n_sets):  # callers set numba's parallel chunk size to 1 (see CardSolver)
         # a prange index is unsigned in the parallel body: np.int64, one signature; the tuples are
@@ -716,15 +761,15 @@ def traverse(tree, cfr, pool, subtrees, weights):
     (``weights``: float64[2, H], each player's weight of each of its holdings)."""
     _, _, iopts, _ = cfr
     trav = iopts[O_TRAV]
-    bufs0 = (pool[0][0], pool[1][0], pool[2][0], pool[3][0], pool[4][0], pool[5][0], pool[6][0], pool[7][0],
-             pool[8][0])
+    bufs0 = (pool[BF_REACH][0], pool[BF_ACC][0], pool[BF_VALS][0], pool[BF_STRAT][0], pool[BF_OPENED][0],
+             pool[BF_MINUS][0], pool[BF_ACC2][0], pool[BF_VALS2][0], pool[BF_WORK][0])
     reach0 = weights[1 - trav]
     tasks, _, _, _ = subtrees
     if tasks.shape[0] > 0:
         walk(tree, cfr, bufs0, 0, reach0, True, False, subtrees)
         _run_tasks(tree, cfr, pool, subtrees)
     walk(tree, cfr, bufs0, 0, reach0, True, True, subtrees)
-    return bufs0[2][0]
+    return bufs0[BF_VALS][0]
 
 
 @kernel
@@ -764,4 +809,4 @@ def check_values(tree, cfr, pool, subtrees, weights, best, average):
         row = traverse(tree, cfr, pool, subtrees, weights)
         for h in range(best.shape[1]):
             best[trav, h] = row[h]
-            average[trav, h] = pool[7][0, 0, h]
+            average[trav, h] = pool[BF_VALS2][0, 0, h]

@@ -2,8 +2,8 @@
 
 Typical use::
 
-    from analysis.solvers.cards import CardSpot
-    from analysis.solvers.cards.turn3 import solve_turn3
+    from analysis.solvers.card_level import CardSpot
+    from analysis.solvers.card_level.turn3 import solve_turn3
     spot = CardSpot.multiway("4s9h3d6c", ("8s7s", "random", "random"), pot=120, stack=980, bank="40,700,500")
     solution = solve_turn3(spot, method="mccfr", seed=1, target_pct=1.0)
     solution.manifest()["exploitability_measure"]     # "NashConv (exact)"
@@ -41,6 +41,7 @@ from ._kernels import (
     MODE_EV,
     N_COEFS,
 )
+from ._layout import CH_KEEP, HD_CLASS, HD_N, pack_chance, pack_tree3
 from .card_spot import CardSpot, SpotError
 from .multiway import MultiwaySolution, NodeTable3, board_hands, payoff_table3
 from .solver import CHECK_EVERY, Progress
@@ -109,14 +110,14 @@ class TurnSolver3(NodeTable3):
         """River cards drawn per walk (all of them: exact CFR)."""
         self.sampled = self.per_walk < n_river
         self.hands, self.weights, alive = build_turn_hands(spot, self.river_cards)
-        n = self.hands[0]
+        n = self.hands[HD_N]
         self.tree: Tree3 = expand3(action_tree3(spot), tuple(int(x) for x in n), self.river_cards,
                                    tuple(spec.card_name(c) for c in self.river_cards))
         combos = [spot.holdings(p)[0] for p in range(N_PLAYERS)]
         board = list(spot.board)
-        tables = [payoff_table3(spot, self.tree.situations, combos, self.hands[2], [*board, c])
+        tables = [payoff_table3(spot, self.tree.situations, combos, self.hands[HD_CLASS], [*board, c])
                   for c in self.river_cards]
-        tables.append(payoff_table3(spot, self.tree.situations, combos, self.hands[2], board))
+        tables.append(payoff_table3(spot, self.tree.situations, combos, self.hands[HD_CLASS], board))
         # river cards that settle alike share one table (the reference deck: 18 tables for 37)
         self._pay_index = np.zeros(len(tables), dtype=np.int64)
         """Table of each river card index (the last: the turn's fold ends) in ``pay``."""
@@ -130,9 +131,9 @@ class TurnSolver3(NodeTable3):
             raise SpotError("the three ranges have no triple of holdings that fit together on this board")
         unseen = spec.n_cards - len(board) - 2 * N_PLAYERS  # river cards left for any triple
         factors = np.zeros(M3.N_FACTORS)
-        factors[M3.F_EXACT] = 1.0 / unseen
+        factors[M3.SF_EXACT] = 1.0 / unseen
         size = self.weights.shape[1]
-        self._chance = (alive, factors, np.ones((3, size), dtype=np.bool_), self._pay_index)
+        self._chance = pack_chance(alive, factors, np.ones((3, size), dtype=np.bool_), self._pay_index)
         t = self.tree
         if nash_conv not in ("auto", "exact", "sampled"):
             raise SpotError(f"NashConv {nash_conv!r}: exact, sampled or auto")
@@ -142,8 +143,7 @@ class TurnSolver3(NodeTable3):
         """How NashConv is measured: ``exact``, or ``sampled`` (:meth:`nash_conv_sampled`)."""
         self.nash_conv_se = 0.0
         """The standard error of the last NashConv (0 when exact)."""
-        self._tree_args = (t.nodes, t.children, t.terminals, t.decisions,
-                           np.flatnonzero(np.isin(t.nodes[:, KIND], (CHANCE, DECISION))).astype(np.int64))
+        self._tree_args = pack_tree3(t, np.flatnonzero(np.isin(t.nodes[:, KIND], (CHANCE, DECISION))).astype(np.int64))
         self.regrets = tuple(np.zeros(max(s, 1)) for s in t.storage)
         self.sums = tuple(np.zeros(max(s, 1)) for s in t.storage)
         n_nodes = t.nodes.shape[0]
@@ -212,8 +212,8 @@ class TurnSolver3(NodeTable3):
             raise SpotError(f"a sampled NashConv needs at least 2 holdings per player, not {holdings}")
         key = derive_key(self.seed if seed is None else int(seed), "nash conv", self.iterations)
         rng = np.random.default_rng(int(key))
-        keep = self._chance[2]
-        n = self.hands[0]
+        keep = self._chance[CH_KEEP]
+        n = self.hands[HD_N]
         drawn, mass = [], []
         keep[:] = False
         for p in range(N_PLAYERS):
@@ -271,7 +271,7 @@ class TurnSolver3(NodeTable3):
         holdings]; NaN where unreached."""
         nodes = self.tree.nodes
         p = int(nodes[v, PLAYER])
-        m = int(self.hands[0][p])
+        m = int(self.hands[HD_N][p])
         if p not in self._ev_walks:  # one exact walk per player gives every node's values
             self._iopts[K3.O_TRAV], self._iopts[K3.O_MODE] = p, MODE_EV
             M3.walk((self._tree_args, self.hands, self.pay), self.weights, self._chance, (self.regrets, self.sums),
@@ -282,7 +282,7 @@ class TurnSolver3(NodeTable3):
         k = i if i >= 0 else len(self.river_cards)
         ones = np.ones((1, 3, 8, *self.pay.shape[4:]))
         mass = np.zeros(m)
-        K3._terminal(v, p, self._tree_args[:4], M3._card_hands(self.hands, k), ones, reach, 1.0 / self.triples,
+        K3._terminal(v, p, pack_tree3(self.tree), M3._card_hands(self.hands, k), ones, reach, 1.0 / self.triples,
                      mass)
         kids = self.tree.children[v, : int(nodes[v, COUNT])]
         with np.errstate(invalid="ignore", divide="ignore"):

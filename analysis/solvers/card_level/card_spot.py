@@ -15,7 +15,7 @@ the pot (a fold gives it to the other player, a showdown to the best hand, split
 on a tie); decks ``holdem`` (52 cards) and ``dilemma`` (the 40-card deck played
 for the pot). ``dilemma`` (Dilemma Hold'em, RULES §1): a :class:`DilemmaTable`
 (deck with its corners and effects, rule options, bank, blind level) and every
-terminal settled by the real settlement (:mod:`.dilemma`); amounts are whole $10
+terminal settled by the real settlement (:mod:`.dilemma_terminals`); amounts are whole $10
 units, the smallest bet is the big blind of the level, and ``free_fold`` lets a
 player fold when nobody has bet (RULES §1.2: legal, and the question of §1.6).
 """
@@ -34,7 +34,7 @@ from analysis.dilemma.spot import Spot
 from evaluator import GameSpec, get_game, parse_cards
 
 from ..errors import SolverError
-from .dilemma import DilemmaTable
+from .dilemma_terminals import DilemmaTable
 
 __all__ = [
     "BetSize",

@@ -183,11 +183,11 @@ def payoff_tables(spot: Any, fold_keys: np.ndarray, showdown_keys: np.ndarray,
         hclass[p, : len(classes[p])] = classes[p]
     k = len(reps)
     ints = np.zeros(P.N_INTS, dtype=np.int64)
-    ints[P.I_POT], ints[P.I_STACK] = spot.pot, spot.stack
-    ints[P.I_BANK1 : P.I_BANK3 + 1] = table.bank
-    ints[P.I_LEVEL] = table.level
-    ints[P.I_N_ROOT] = len(spot.board)
-    ints[P.I_ROOT_STREET] = spot.street + 1  # the settlement's streets: flop 1, turn 2, river 3
+    ints[P.SP_POT], ints[P.SP_STACK] = spot.pot, spot.stack
+    ints[P.SP_BANK1 : P.SP_BANK3 + 1] = table.bank
+    ints[P.SP_LEVEL] = table.level
+    ints[P.SP_N_ROOT] = len(spot.board)
+    ints[P.SP_ROOT_STREET] = spot.street + 1  # the settlement's streets: flop 1, turn 2, river 3
     fold_tab = np.zeros((len(fold_keys), 2, k, k))
     sd_tab = np.zeros((len(showdown_keys), 2, 3, k, k))
     P.settle_situations((ints, np.array(spot.board, dtype=np.int64), reps),

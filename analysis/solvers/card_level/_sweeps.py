@@ -33,7 +33,8 @@ import numpy as np
 from evaluator.jit import kernel
 
 UP_N, UP_C1, UP_C2, DN_N, DN_C1, DN_C2 = range(6)
-G_UP, G_DN, P_UP, P_DN = range(4)  # rows of the scratch ``work`` (float64[4, slots])
+W_CARD_UP, W_CARD_DN, W_ALL_UP, W_ALL_DN = range(4)  # rows of the scratch ``work`` (float64[N_WORK, slots])
+N_WORK = 4
 
 
 def slots(size: int, n_cards: int) -> int:
@@ -102,8 +103,8 @@ def sweep_tables(count, holding, score, cards, n_cards):
 
 @kernel(inline=True)
 def prefix_sums(opp_src, ho, no, opp_ends, reach, work):
-    """The opponent's reach summed in strength order into ``work``: overall (``P_UP``, ``P_DN``:
-    the ``k`` weakest, strongest) and per card (``G_UP``, ``G_DN``, laid out as ``src``).
+    """The opponent's reach summed in strength order into ``work``: overall (``W_ALL_UP``, ``W_ALL_DN``:
+    the ``k`` weakest, strongest) and per card (``W_CARD_UP``, ``W_CARD_DN``, laid out as ``src``).
 
     ``opp_src``, ``opp_ends``: ``src[opp, b]``, ``ends[opp, b]``; ``ho``: the opponent's
     holdings by strength on that board. Each sum starts at 0.0 and adds in sweep order, so it
@@ -111,8 +112,8 @@ def prefix_sums(opp_src, ho, no, opp_ends, reach, work):
     by side (up and down, and the two halves of the per-card segments) so that the processor
     overlaps their latencies.
     """
-    pu = work[P_UP]
-    pd = work[P_DN]
+    pu = work[W_ALL_UP]
+    pd = work[W_ALL_DN]
     a = 0.0
     z = 0.0
     pu[0] = 0.0
@@ -125,8 +126,8 @@ def prefix_sums(opp_src, ho, no, opp_ends, reach, work):
     n_cards = opp_ends.shape[0] - 1
     n_slots = 2 * no + n_cards
     mid = opp_ends[n_cards]
-    gu = work[G_UP]
-    gd = work[G_DN]
+    gu = work[W_CARD_UP]
+    gd = work[W_CARD_DN]
     su = opp_src[0]
     sd = opp_src[1]
     a1 = 0.0

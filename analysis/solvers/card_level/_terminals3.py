@@ -28,6 +28,7 @@ import numpy as np
 
 from evaluator.jit import kernel
 
+from ._layout import HD_N, TH_NODES
 from .tree3 import LIVE, PAY
 
 B, E, A = 0, 1, 2
@@ -227,7 +228,7 @@ def _class_groups_of(tt, axis):
 @kernel
 def terminal_values(v, trav, tree, hands, pay, reach, inv, out):
     """Counterfactual values of ``trav``'s holdings at terminal ``v`` (see the module doc)."""
-    terminal_values_of(v, trav, (tree, hands, pay), reach, inv, out, np.ones(hands[0][trav], np.bool_))
+    terminal_values_of(v, trav, (tree, hands, pay), reach, inv, out, np.ones(hands[HD_N][trav], np.bool_))
 
 
 @kernel
@@ -239,7 +240,7 @@ def terminal_values_of(v, trav, spot, reach, inv, out, keep):
     The helpers below keep their arrays apart (issue 18's WIDE list says why): grouped into
     tuples, a three-handed river step with three wide ranges measured about 9% slower."""
     tree, hands, pay = spot
-    nodes = tree[0]
+    nodes = tree[TH_NODES]
     n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
     s, live = nodes[v, PAY], nodes[v, LIVE]
     u, q = (trav + 1) % 3, (trav + 2) % 3

@@ -2,8 +2,8 @@
 
 Typical use::
 
-    from analysis.solvers.cards import CardSpot
-    from analysis.solvers.cards.multiway import solve_multiway
+    from analysis.solvers.card_level import CardSpot
+    from analysis.solvers.card_level.multiway import solve_multiway
     spot = CardSpot.multiway("4s9h3d6c2h", ("8s7s", "random", "random"), pot=120, stack=980, bank="40,700,500")
     solution = solve_multiway(spot, target_pct=0.3)
     solution.fold_or_check()                # the first player's 8s7s: folds for free, checks or indifferent
@@ -41,10 +41,11 @@ from ._kernels import (
     N_COEFS,
     strategy_into,
 )
-from ._payoffs import I_BANK1, I_BANK3, I_LEVEL, I_POT, I_STACK, N_INTS
+from ._layout import HD_CLASS, HD_N, pack_hands, pack_tree3
+from ._payoffs import N_INTS, SP_BANK1, SP_BANK3, SP_LEVEL, SP_POT, SP_STACK
 from ._payoffs3 import settle_situations3
 from .card_spot import CardSpot, SpotError
-from .dilemma import holding_classes
+from .dilemma_terminals import holding_classes
 from .solution import DEFAULT_TOLERANCE_PCT, FORMAT3, decision_frame, fold_or_check_frame
 from .solver import CHECK_EVERY, Progress
 from .tree import DECISION, action_label
@@ -122,7 +123,7 @@ def board_hands(spot: CardSpot, held: list[tuple[np.ndarray, np.ndarray]], board
             lo[p, q, : n[p]] = np.searchsorted(ranked, score[p, : n[p]], side="left")
             hi[p, q, : n[p]] = np.searchsorted(ranked, score[p, : n[p]], side="right")
     cls = np.zeros((3, size), dtype=np.int64)
-    hands = (n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx)
+    hands = pack_hands(n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx)
     return hands, weights
 
 
@@ -157,9 +158,9 @@ def payoff_table3(spot: CardSpot, situations: np.ndarray, combos: list[np.ndarra
         cls[p, : len(classes[p])] = classes[p]
     k = len(reps)
     ints = np.zeros(N_INTS, dtype=np.int64)
-    ints[I_POT], ints[I_STACK] = spot.pot, spot.stack
-    ints[I_BANK1 : I_BANK3 + 1] = table.bank
-    ints[I_LEVEL] = table.level
+    ints[SP_POT], ints[SP_STACK] = spot.pot, spot.stack
+    ints[SP_BANK1 : SP_BANK3 + 1] = table.bank
+    ints[SP_LEVEL] = table.level
     tab = np.zeros((s, 3, 8, k, k, k))
     padded = np.zeros(5, dtype=np.int64)
     padded[: len(board)] = board
@@ -190,7 +191,7 @@ class NodeTable3:
         if nodes[v, KIND] != DECISION:
             raise SpotError(f"node {v} is not a decision")
         p, k = int(nodes[v, PLAYER]), int(nodes[v, COUNT])
-        m = int(self.hands[0][p])
+        m = int(self.hands[HD_N][p])
         out = np.zeros((k, m))
         strategy_into(self.sums[p], int(nodes[v, SLOT]), k, m, out, np.zeros(m))
         return out
@@ -213,9 +214,9 @@ class MultiwaySolver(NodeTable3):
         self.method = method
         self.public = action_tree3(spot)
         self.hands, self.weights, combos = build_hands(spot)
-        n = self.hands[0]
+        n = self.hands[HD_N]
         self.tree: Tree3 = expand3(self.public, tuple(int(x) for x in n))
-        self.pay = payoff_table3(spot, self.tree.situations, combos, self.hands[2])
+        self.pay = payoff_table3(spot, self.tree.situations, combos, self.hands[HD_CLASS])
         self.triples = float(K3.triples(self.hands, self.weights))
         if self.triples <= 0.0:
             raise SpotError("the three ranges have no triple of holdings that fit together on this board")
@@ -239,8 +240,7 @@ class MultiwaySolver(NodeTable3):
 
     @property
     def _tree_args(self) -> tuple:
-        t = self.tree
-        return (t.nodes, t.children, t.terminals, t.decisions)
+        return pack_tree3(self.tree)
 
     def _args(self) -> tuple:
         """The kernels' (spot, weights, cfr, work) (tuples described in :mod:`._kernels3`)."""
@@ -307,7 +307,7 @@ class MultiwaySolver(NodeTable3):
         """EV (chips, less the stack at the root) of each action per holding of the actor at ``v``
         given that the holding reaches ``v``: float64[actions, holdings]; NaN where unreached."""
         nodes = self.tree.nodes
-        m = int(self.hands[0][int(nodes[v, PLAYER])])
+        m = int(self.hands[HD_N][int(nodes[v, PLAYER])])
         mass, vals = self._mass(v)
         kids = self.tree.children[v, : int(nodes[v, COUNT])]
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -319,7 +319,7 @@ class MultiwaySolver(NodeTable3):
         """Per holding of the actor at ``v``, the reach of the other two players' holdings it can
         meet (over the weighted triples), and the EV walk's node values of the actor."""
         p = int(self.tree.nodes[v, PLAYER])
-        m = int(self.hands[0][p])
+        m = int(self.hands[HD_N][p])
         if p not in self._ev_walks:  # one traversal per player gives every node's values
             self._iopts[K3.O_TRAV], self._iopts[K3.O_MODE] = p, MODE_EV
             K3.traverse(*self._args())
@@ -335,7 +335,7 @@ class MultiwaySolver(NodeTable3):
         times its average-strategy probabilities on the way) times the reach of the others' holdings
         it can meet, over the weighted triples (sums to the share of deals reaching ``v``)."""
         p = int(self.tree.nodes[v, PLAYER])
-        m = int(self.hands[0][p])
+        m = int(self.hands[HD_N][p])
         mass, _ = self._mass(v)
         return self._ev_walks[p][0][v, p, :m] * mass
 

@@ -52,6 +52,7 @@ import pandas as pd
 from analysis.core.io import atomic_path
 
 from . import _kernels as K
+from ._layout import BF_VALS
 from .card_spot import CardSpot, SpotError
 from .solver import CardSolver, Progress
 from .summary import SUMMARY_KEYS, group_order, holding_groups
@@ -198,7 +199,7 @@ class SpotSolution:
         for a, c in enumerate(self._children(v)):
             K.walk(s._tree_args, (s.regrets, s.sums, iopts, s._coefs), bufs, c, reach, False, True,
                    (s.tree.tasks, s._iso, s._task_vals, s._chance_reach))
-            values[a] = bufs[2][0, :n]
+            values[a] = bufs[BF_VALS][0, :n]
         mass = _compatible_mass(s, actor, reach)
         with np.errstate(invalid="ignore", divide="ignore"):
             ev = self.spot.pot / 2.0 + values * s.tables.pairs / mass

@@ -2,7 +2,7 @@
 
 Typical use::
 
-    from analysis.solvers.cards import CardSpot, CardSolver
+    from analysis.solvers.card_level import CardSpot, CardSolver
     spot = CardSpot.holdem("Td9d6hQc", "66+, A8s+", "QQ-22, ATo+", pot=200, stack=900)
     solver = CardSolver(spot)
     solver.run(target_pct=0.3)              # iterate until exploitability <= 0.3% of the pot
@@ -26,10 +26,10 @@ from evaluator import evaluate_batch
 
 from ..methods import method_named
 from . import _kernels as K
-from ._sweeps import slots as sweep_slots
+from ._layout import IS_PERM, IS_WORK, new_pool, pack_iso, pack_tree
 from ._sweeps import sweep_tables
 from .card_spot import CardSpot, SpotError
-from .dilemma import payoff_tables
+from .dilemma_terminals import payoff_tables
 from .schedule import next_check
 from .tree import (
     CARD,
@@ -75,9 +75,9 @@ class Tables:
     # count int64[2, B], holding int16[2, B, H], score int32[2, B, H], cards uint8[2, B, H, 2]
     pairs: float  # weighted number of compatible holding pairs
     hclass: np.ndarray  # int64[2, H]: each holding's class in the Dilemma payoff tables (0 for Texas)
-    fold_tab: np.ndarray  # float64[F, 2, K, K]: Dilemma fold payoffs (see .dilemma); empty for Texas
+    fold_tab: np.ndarray  # float64[F, 2, K, K]: Dilemma fold payoffs (see .dilemma_terminals); empty for Texas
     showdown_tab: np.ndarray  # float64[S, 2, 3, K, K]: Dilemma showdown payoffs; empty for Texas
-    fold_groups: np.ndarray  # int64[F, 2, 2K + 1]: opponent classes that pay alike (.dilemma.class_groups)
+    fold_groups: np.ndarray  # int64[F, 2, 2K + 1]: opponent classes that pay alike (.dilemma_terminals.class_groups)
     showdown_groups: np.ndarray  # int64[S, 2, 2K + 1]
     sweeps: tuple = ()  # (idx, src, ends): the showdown sweeps' positions (see ._sweeps)
 
@@ -259,7 +259,8 @@ class CardSolver:
         for v in np.flatnonzero((nodes[:, KIND] == CHANCE) & (nodes[:, TASK] >= 0)):
             t0, k = nodes[v, TASK], nodes[v, COUNT]
             self._task_parent[t0 : t0 + k] = t0
-        self._iso = (self._task_parent, *isomorphic_tasks(spot, self.tree, t, self._task_parent, swaps, mirrors))
+        self._iso = pack_iso(self._task_parent, *isomorphic_tasks(spot, self.tree, t, self._task_parent, swaps,
+                                                                   mirrors))
         h = t.hands.shape[1]
         # layer 1: the average strategy's task values beside the best response's (check_values)
         layers = 1 if spot.zero_sum else 2
@@ -277,20 +278,15 @@ class CardSolver:
 
     def _buffers(self, n_sets: int) -> tuple:
         d, a, h = self.tree.max_depth, self.tree.max_actions, self.tables.hands.shape[1]
-        n_sets = max(1, min(n_sets, len(self._iso[1])))
+        n_sets = max(1, min(n_sets, len(self._iso[IS_WORK])))
         # acc2, vals2: the average strategy's rows of a check walk (check_values), not zero-sum games only
         d2, a2, h2 = (1, 1, 1) if self.spot.zero_sum else (d, max(a, 1), h)
-        return (np.zeros((n_sets, d, h)), np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d, h)),
-                np.zeros((n_sets, d, max(a, 1), h)), np.zeros((n_sets, d), dtype=np.int64),
-                np.zeros((n_sets, max(self.tables.n_classes, 2), self.spot.spec.n_cards + 1)),
-                np.zeros((n_sets, d2, a2, h2)), np.zeros((n_sets, d2, h2)),
-                np.zeros((n_sets, 4, sweep_slots(h, self.spot.spec.n_cards))))
+        return new_pool(n_sets, (d, max(a, 1), h), (d2, a2, h2), max(self.tables.n_classes, 2),
+                        self.spot.spec.n_cards)
 
     @property
     def _tree_args(self) -> tuple:
-        t = self.tables
-        return (self.tree.nodes, t.hands, t.same, t.n_hands, *t.showdown, t.hclass, t.fold_tab, t.showdown_tab,
-                t.fold_groups, t.showdown_groups, self._iso[4], *t.sweeps)
+        return pack_tree(self.tree.nodes, self.tables, self._iso[IS_PERM])
 
     def _args(self) -> tuple:
         """The kernels' (tree, cfr, pool, subtrees, weights) (tuples described in :mod:`._kernels`)."""
@@ -405,7 +401,7 @@ class CardSolver:
         nodes = self.tree.nodes
         if not 0 <= node < nodes.shape[0] or nodes[node, KIND] != DECISION:
             raise SpotError(f"node {node} is not a decision")
-        if len(self._iso[1]) < len(self.tree.tasks):
+        if len(self._iso[IS_WORK]) < len(self.tree.tasks):
             raise SpotError("node locking needs a solver built with isomorphism=False")
         p, k = int(nodes[node, PLAYER]), int(nodes[node, COUNT])
         n = int(self.tables.n_hands[p])

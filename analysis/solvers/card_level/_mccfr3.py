@@ -11,7 +11,7 @@ Chance. A triple of holdings leaves ``D - 10`` cards for the river (``D`` the de
 the board), each as likely; a card held by a player is impossible for that triple. Below
 river card ``i`` every player's reach of a holding that holds the card is 0 (``alive``) and
 so is the traverser's value of such a holding, so the exact value of the river-card node
-is ``sum_i value_i / (D - 10)`` (``factors[F_EXACT]``). A sampled walk draws ``k`` distinct
+is ``sum_i value_i / (D - 10)`` (``factors[SF_EXACT]``). A sampled walk draws ``k`` distinct
 cards uniformly from the ``C = D - 4`` and takes ``sum_(i drawn) value_i x C / (k (D - 10))``,
 an unbiased estimate of the exact value for every holding: this is Monte Carlo CFR with the
 chance event sampled (public chance sampling; every player's actions and every holding are
@@ -24,7 +24,7 @@ iterations are batched or on the thread count (terminals run in parallel, one ta
 
 Kernel inputs: ``spot``, ``cfr`` and ``work`` as in :mod:`._kernels3` (here ``spot`` = (tree,
 hands, pay) with the turn tree's five arrays, every river card's holding arrays and every
-payoff table: see :func:`walk`); ``chance`` = (alive, factors, keep, pidx) (see :func:`walk`);
+payoff table: see :func:`walk`); ``chance`` = (alive, factors, keep, pidx) (``CH_*`` of :mod:`._layout`; see :func:`walk`);
 ``draws`` = (key, per_walk): the key of the river-card draws and the cards drawn per walk.
 :func:`walk` keeps its arrays apart (tests call it with a copy of the state).
 """
@@ -47,16 +47,18 @@ from ._kernels3 import (
     reach_decision,
     strategy_at,
 )
+from ._layout import CH_ALIVE, HD_N, TH_CHILDREN, TH_DECISIONS, TH_NODES, TH_TERMINALS
 from .tree import DECISION
 from .tree3 import CARD, COUNT, KIND
 
-F_EXACT = 0
+SF_EXACT = 0
 N_FACTORS = 1
 
 
 @kernel
 def _card_hands(hands, i):
-    """The holding arrays (see :mod:`._kernels3`) of river card index ``i`` (the turn's: ``C``)."""
+    """The holding arrays (see :mod:`._kernels3`) of river card index ``i`` (the turn's: ``C``), in
+    the order of ``HD_*`` (:func:`._layout.pack_hands`; a kernel packs a tuple by position)."""
     n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
     return (n, hc, cls, score[i], order[i], pos[i], lo[i], hi[i], cardn[i], cardpos[i], before[i], pairidx)
 
@@ -67,13 +69,13 @@ def _value_terminal(v, trav, spot, chance, reach, inv, out):
     0 for holdings that hold that card; a turn fold end with the turn's."""
     tree, hands, pay = spot
     alive, _, keep, pidx = chance
-    nodes = tree[0]
+    nodes = tree[TH_NODES]
     i = nodes[v, CARD]
     k = i if i >= 0 else alive.shape[0]
-    _terminal_keep(v, trav, ((tree[0], tree[1], tree[2], tree[3]), _card_hands(hands, k), pay[pidx[k]]), reach,
+    _terminal_keep(v, trav, ((tree[TH_NODES], tree[TH_CHILDREN], tree[TH_TERMINALS], tree[TH_DECISIONS]), _card_hands(hands, k), pay[pidx[k]]), reach,
                    inv, out, keep[trav])
     if i >= 0:
-        for h in range(hands[0][trav]):
+        for h in range(hands[HD_N][trav]):
             out[h] *= alive[i, trav, h]
 
 
@@ -102,13 +104,13 @@ def walk(spot, weights, chance, state, work, iopts, coefs, chosen):
     regrets, sums = state
     strat, reach, vals = work
     cfr = (regrets, sums, iopts, coefs)
-    n = hands[0]
+    n = hands[HD_N]
     trav, mode = iopts[O_TRAV], iopts[O_MODE]
     n_river = alive.shape[0]
     picked = np.zeros(n_river, np.bool_)
     for j in range(chosen.shape[0]):
         picked[chosen[j]] = True
-    factor = factors[F_EXACT] * n_river / chosen.shape[0]
+    factor = factors[SF_EXACT] * n_river / chosen.shape[0]
     n_nodes = nodes.shape[0]
     active = np.empty(n_nodes, np.bool_)
     for v in range(n_nodes):
@@ -192,7 +194,7 @@ def iterate(spot, weights, chance, cfr, work, draws, first, count):
     regrets, sums, iopts, coefs = cfr
     key, per_walk = draws
     iopts[O_MODE] = MODE_CFR
-    n_cards = chance[0].shape[0]
+    n_cards = chance[CH_ALIVE].shape[0]
     chosen = np.arange(n_cards) if per_walk >= n_cards else np.zeros(per_walk, np.int64)
     for t in range(first, first + count):
         dcfr_coefs(t, coefs)
@@ -210,12 +212,12 @@ def root_values(spot, weights, chance, cfr, work, mode, chosen, out):
     tree, hands, pay = spot
     regrets, sums, iopts, coefs = cfr
     iopts[O_MODE] = mode
-    vals = work[2]
+    _, _, vals = work
     for trav in range(3):
         iopts[O_TRAV] = trav
         walk(spot, weights, chance, (regrets, sums), work, iopts, coefs, chosen)
-        for h in range(hands[0][trav]):
+        for h in range(hands[HD_N][trav]):
             out[trav, h] = vals[0, h]
 
 
-__all__ = ["F_EXACT", "N_FACTORS", "draw_cards", "iterate", "root_values", "walk"]
+__all__ = ["SF_EXACT", "N_FACTORS", "draw_cards", "iterate", "root_values", "walk"]
