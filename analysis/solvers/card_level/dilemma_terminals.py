@@ -36,7 +36,7 @@ from analysis.dilemma.decks import Deck, load_deck
 from analysis.dilemma.effects import COLOUR_GREEN
 from analysis.dilemma.settlement import Rules
 from analysis.dilemma.settlement.rules import parse_pairs
-from analysis.dilemma.settlement.state import lowest_level, parse_bank
+from analysis.dilemma.settlement.state import bank_problem, lowest_level, parse_bank
 from analysis.dilemma.table import DEFAULT_BANK, Table
 from evaluator.errors import LabError
 
@@ -69,10 +69,8 @@ class DilemmaTable:
             raise SpotError(str(exc)) from None
         if deck.spec.settlement != "dilemma":
             raise SpotError(f"the {deck.name} deck is for {deck.game}; the dilemma game needs a 40-card deck")
-        lowest = lowest_level(bank)
-        if self.level not in (0, 1, 2) or self.level < lowest:
-            raise SpotError(f"blind level {self.level} cannot go with bank {'/'.join(map(str, bank))}: "
-                            f"0, 1 or 2 and at least {lowest} (blinds never go down, RULES §1.5)")
+        if problem := bank_problem(bank, self.level):
+            raise SpotError(problem)
         object.__setattr__(self, "deck", deck)
         object.__setattr__(self, "rules", rules)
 
