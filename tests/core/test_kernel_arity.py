@@ -18,17 +18,8 @@ from tests.conftest import ROOT
 MAX_POSITIONAL = 8
 KERNEL_DECORATORS = {"kernel", "njit", "jit"}
 
-TERMINALS3_HOT = ("the sorted terminals' helpers, inlined in the per-holding loop: grouped into tuples "
-                  "(hands, (row, cum, cc), one side tuple per opponent) a three-handed river step with "
-                  "three random ranges took about 9% more CPU (cards18s8: 7 of 7 alternating pinned runs, "
-                  "min of 9 steps 0.155-0.164 s against 0.142-0.148 s), so they keep their arrays apart")
 
 WIDE = {
-    "analysis/solvers/card_level/_terminals3.py::_below": (10, TERMINALS3_HOT),
-    "analysis/solvers/card_level/_terminals3.py::_from3": (13, TERMINALS3_HOT),
-    "analysis/solvers/card_level/_terminals3.py::_bands": (13, TERMINALS3_HOT),
-    "analysis/solvers/card_level/_terminals3.py::_by_card": (15, TERMINALS3_HOT),
-    "analysis/solvers/card_level/_terminals3.py::_beaten_by": (22, TERMINALS3_HOT),
 }
 """``"path::kernel": (positional arguments today, why it is still wide)``."""
 

@@ -28,7 +28,19 @@ import numpy as np
 
 from evaluator.jit import kernel
 
-from ._layout import HD_N, TH_NODES
+from ._layout import (
+    HD_BEFORE,
+    HD_CARDN,
+    HD_CARDPOS,
+    HD_CARDS,
+    HD_HI,
+    HD_LO,
+    HD_N,
+    HD_ORDER,
+    HD_PAIRIDX,
+    HD_POS,
+    TH_NODES,
+)
 from .tree3 import LIVE, PAY
 
 B, E, A = 0, 1, 2
@@ -49,9 +61,12 @@ def _prefix(x, row, n, order, cardn, cardpos, cum, cc):
 
 
 @kernel
-def _below(x, a, b, p, row, cum, cc, before, pos, pairidx):
+def _below(x, a, b, p, sums, hands):
     """``row`` summed over player ``x``'s holdings at positions ``< p`` holding neither card ``a``
-    nor ``b`` (``a != b``)."""
+    nor ``b`` (``a != b``); ``sums = (row, cum, cc)`` as :func:`_prefix` fills them, ``hands``
+    the holding arrays (``HD_*``)."""
+    row, cum, cc = sums
+    before, pos, pairidx = hands[HD_BEFORE], hands[HD_POS], hands[HD_PAIRIDX]
     s = cum[p] - cc[a, before[x, a, p]] - cc[b, before[x, b, p]]
     j = pairidx[x, a, b]
     if j >= 0 and pos[x, j] < p:
@@ -60,10 +75,12 @@ def _below(x, a, b, p, row, cum, cc, before, pos, pairidx):
 
 
 @kernel
-def _from3(x, p, h0, h1, d, row, cum, cc, n, cardn, before, pos, pairidx):
+def _from3(x, p, h0, h1, d, sums, hands):
     """``row`` summed over player ``x``'s holdings at positions ``>= p`` holding none of the cards
-    ``h0, h1, d`` (``d`` may repeat ``h0`` or ``h1``)."""
-    m = n[x]
+    ``h0, h1, d`` (``d`` may repeat ``h0`` or ``h1``); ``sums = (row, cum, cc)``."""
+    row, cum, cc = sums
+    cardn, before, pos, pairidx = hands[HD_CARDN], hands[HD_BEFORE], hands[HD_POS], hands[HD_PAIRIDX]
+    m = hands[HD_N][x]
     s = cum[m] - cum[p]
     s -= cc[h0, cardn[x, h0]] - cc[h0, before[x, h0, p]]
     s -= cc[h1, cardn[x, h1]] - cc[h1, before[x, h1, p]]
@@ -95,11 +112,17 @@ def _advance(x, upto, at, row, order, hc, acc):
 
 
 @kernel
-def _bands(x, h0, h1, p1, p2, row, alo, ahi, atot, pos, pairidx, band, tot):
+def _bands(x, hole, edges, row, acc, hands, out):
     """``band[k, c]``: ``row`` over player ``x``'s holdings with card ``c`` in band ``k`` (positions
-    ``< p1``, ``[p1, p2)``, ``>= p2``; ``alo``, ``ahi``: the per-card sums below ``p1`` and ``p2``),
-    those touching ``h0`` or ``h1`` left out; ``tot[k]``: the band's sum over holdings clear of both
-    (each holding has two cards: half the per-card sums)."""
+    ``< p1``, ``[p1, p2)``, ``>= p2``; ``acc = (alo, ahi, atot)``: the per-card sums below ``p1``,
+    below ``p2`` and in all), those touching ``hole = (h0, h1)`` left out; ``tot[k]``: the band's
+    sum over holdings clear of both (each holding has two cards: half the per-card sums).
+    ``edges = (p1, p2)``, ``out = (band, tot)``."""
+    h0, h1 = hole
+    p1, p2 = edges
+    alo, ahi, atot = acc
+    band, tot = out
+    pos, pairidx = hands[HD_POS], hands[HD_PAIRIDX]
     n_cards = alo.shape[0]
     for c in range(n_cards):
         band[0, c] = alo[c]
@@ -121,9 +144,14 @@ def _bands(x, h0, h1, p1, p2, row, alo, ahi, atot, pos, pairidx, band, tot):
 
 
 @kernel
-def _by_card(x, y, n, hc, order, lo, cardn, before, pos, pairidx, rx, ccy, ry, yt, ys):
+def _by_card(x, y, hands, rx, ccy, ry, out):
     """``yt[c, o]``: ``r_x(o)`` times ``y``'s reach of the holdings with card ``c`` weaker than ``o``
-    and clear of it (0 when ``o`` holds ``c``); ``ys[c, P]``: its sum over ``x``'s positions ``>= P``."""
+    and clear of it (0 when ``o`` holds ``c``); ``ys[c, P]``: its sum over ``x``'s positions ``>= P``.
+    ``rx``, ``ry`` the players' reach rows, ``ccy`` ``y``'s per-card prefix sums (:func:`_prefix`),
+    ``out = (yt, ys)``."""
+    yt, ys = out
+    n, hc, order, lo = hands[HD_N], hands[HD_CARDS], hands[HD_ORDER], hands[HD_LO]
+    cardn, before, pos, pairidx = hands[HD_CARDN], hands[HD_BEFORE], hands[HD_POS], hands[HD_PAIRIDX]
     m = n[x]
     for c in range(cardn.shape[1]):
         ys[c, m] = 0.0
@@ -151,12 +179,19 @@ def _by_card(x, y, n, hc, order, lo, cardn, before, pos, pairidx, rx, ccy, ry, y
 
 
 @kernel
-def _beaten_by(x, y, h0, h1, start, n, order, hi, cardn, cardpos, before, pos, pairidx, rx, cumx, ccx, ry,
-               rowxy, cumxy, ccxy, yt, ys):
-    """Pairs where ``x``'s holding (positions ``>= start``) beats ``y``'s, both clear of ``h``'s cards
-    and of each other: ``sum_o r_x(o) * (y's reach below o clear of o)`` (``rowxy``) less the inner
-    holdings with a card of ``h`` (``yt``, ``ys``; the outer holdings with ``h``'s other card walked),
-    plus ``h`` itself in ``y``'s range (taken off twice)."""
+def _beaten_by(xy, hole, start, hands, sx, ry, sxy, ycut):
+    """Pairs where ``x``'s holding (positions ``>= start``) beats ``y``'s (``xy = (x, y)``), both
+    clear of ``h``'s cards (``hole = (h0, h1)``) and of each other: ``sum_o r_x(o) * (y's reach
+    below o clear of o)`` (``sxy = (rowxy, cumxy, ccxy)``) less the inner holdings with a card of
+    ``h`` (``ycut = (yt, ys)`` of :func:`_by_card`; the outer holdings with ``h``'s other card
+    walked), plus ``h`` itself in ``y``'s range ``ry`` (taken off twice). ``sx = (rx, cumx, ccx)``."""
+    x, y = xy
+    h0, h1 = hole
+    rowxy, cumxy, ccxy = sxy
+    yt, ys = ycut
+    n, order, hi = hands[HD_N], hands[HD_ORDER], hands[HD_HI]
+    cardn, cardpos = hands[HD_CARDN], hands[HD_CARDPOS]
+    before, pos, pairidx = hands[HD_BEFORE], hands[HD_POS], hands[HD_PAIRIDX]
     s = cumxy[n[x]] - cumxy[start]
     s -= ccxy[h0, cardn[x, h0]] - ccxy[h0, before[x, h0, start]]
     s -= ccxy[h1, cardn[x, h1]] - ccxy[h1, before[x, h1, start]]
@@ -171,7 +206,7 @@ def _beaten_by(x, y, h0, h1, start, n, order, hi, cardn, cardpos, before, pos, p
     j = pairidx[y, h0, h1]
     if j >= 0 and ry[j] != 0.0:
         p = max(start, hi[y, x, j])
-        s += ry[j] * _from3(x, p, h0, h1, h0, rx, cumx, ccx, n, cardn, before, pos, pairidx)
+        s += ry[j] * _from3(x, p, h0, h1, h0, sx, hands)
     return s
 
 
@@ -237,8 +272,8 @@ def terminal_values_of(v, trav, spot, reach, inv, out, keep):
     measured on a sample of holdings costs in proportion (``spot`` = (tree, hands, pay), as in
     :mod:`._kernels3`).
 
-    The helpers below keep their arrays apart (issue 18's WIDE list says why): grouped into
-    tuples, a three-handed river step with three wide ranges measured about 9% slower."""
+    The helpers take ``hands`` whole and their per-player sums as tuples made once per call
+    (``(row, cum, cc)``), not per holding."""
     tree, hands, pay = spot
     nodes = tree[TH_NODES]
     n, hc, cls, score, order, pos, lo, hi, cardn, cardpos, before, pairidx = hands
@@ -267,6 +302,11 @@ def terminal_values_of(v, trav, spot, reach, inv, out, keep):
     m = np.zeros((4, 4))
     yt = np.empty((2, n_cards, size))  # written in full by _by_card
     ys = np.empty((2, n_cards, size + 1))
+    # the helpers' grouped views, made once (not per holding)
+    s_u, s_q, s_s = (ru, cum[0], cc[0]), (rq, cum[1], cc[1]), (rs, cum[2], cc[2])
+    s_us, s_qs = (rus, cum[3], cc[3]), (rqs, cum[4], cc[4])
+    acc_u, acc_q = (acc[0], acc[1], acc[2]), (acc[3], acc[4], acc[5])
+    y_u, y_q = (yt[0], ys[0]), (yt[1], ys[1])
     # the pairs of bands each kind of end needs (band 3: all)
     need = np.zeros((5, 2), np.int64)
     if t_live and u_live and q_live:
@@ -298,14 +338,14 @@ def terminal_values_of(v, trav, spot, reach, inv, out, keep):
             if coupled:
                 for o in range(nu):  # o times q's reach below o, clear of o
                     rus[o] = 0.0 if ru[o] == 0.0 else ru[o] * _below(
-                        q, hc[u, o, 0], hc[u, o, 1], lo[u, q, o], rq, cum[1], cc[1], before, pos, pairidx)
+                        q, hc[u, o, 0], hc[u, o, 1], lo[u, q, o], s_q, hands)
                 for j in range(nq):
                     rqs[j] = 0.0 if rq[j] == 0.0 else rq[j] * _below(
-                        u, hc[q, j, 0], hc[q, j, 1], lo[q, u, j], ru, cum[0], cc[0], before, pos, pairidx)
+                        u, hc[q, j, 0], hc[q, j, 1], lo[q, u, j], s_u, hands)
                 _prefix(u, rus, n, order, cardn, cardpos, cum[3], cc[3])
                 _prefix(q, rqs, n, order, cardn, cardpos, cum[4], cc[4])
-                _by_card(u, q, n, hc, order, lo, cardn, before, pos, pairidx, ru, cc[1], rq, yt[0], ys[0])
-                _by_card(q, u, n, hc, order, lo, cardn, before, pos, pairidx, rq, cc[0], ru, yt[1], ys[1])
+                _by_card(u, q, hands, ru, cc[1], rq, y_u)
+                _by_card(q, u, hands, rq, cc[0], ru, y_q)
             ku, kq = repu[g1], repq[g2]
             acc[:] = 0.0
             _advance(u, nu, 0, ru, order, hc, acc[2])
@@ -322,17 +362,17 @@ def terminal_values_of(v, trav, spot, reach, inv, out, keep):
                 at[1] = _advance(u, hu, at[1], ru, order, hc, acc[1])
                 at[2] = _advance(q, lq, at[2], rq, order, hc, acc[3])
                 at[3] = _advance(q, hq, at[3], rq, order, hc, acc[4])
-                _bands(u, h0, h1, lu, hu, ru, acc[0], acc[1], acc[2], pos, pairidx, ub, ut)
-                _bands(q, h0, h1, lq, hq, rq, acc[3], acc[4], acc[5], pos, pairidx, qb, qt)
+                _bands(u, (h0, h1), (lu, hu), ru, acc_u, hands, (ub, ut))
+                _bands(q, (h0, h1), (lq, hq), rq, acc_q, hands, (qb, qt))
                 for c in range(n_cards):  # band 3: all of them
                     ub[3, c] = ub[0, c] + ub[1, c] + ub[2, c]
                     qb[3, c] = qb[0, c] + qb[1, c] + qb[2, c]
                 ut[3] = ut[0] + ut[1] + ut[2]
                 qt[3] = qt[0] + qt[1] + qt[2]
                 # the same holding in both ranges (q's positions), per band
-                same[3] = _below(q, h0, h1, nq, rs, cum[2], cc[2], before, pos, pairidx)
-                same[0] = _below(q, h0, h1, lq, rs, cum[2], cc[2], before, pos, pairidx)
-                same[1] = _below(q, h0, h1, hq, rs, cum[2], cc[2], before, pos, pairidx) - same[0]
+                same[3] = _below(q, h0, h1, nq, s_s, hands)
+                same[0] = _below(q, h0, h1, lq, s_s, hands)
+                same[1] = _below(q, h0, h1, hq, s_s, hands) - same[0]
                 same[2] = same[3] - same[0] - same[1]
                 # pairs of holdings in bands (x of u, y of q): products less shared cards, the ones needed
                 for i in range(n_need):
@@ -347,10 +387,8 @@ def terminal_values_of(v, trav, spot, reach, inv, out, keep):
                 x = 0.0
                 if t_live and u_live and q_live:
                     mt, mtu, mtq, mtuq = m[B, B], m[E, B], m[B, E], m[E, E]
-                    mu = _beaten_by(u, q, h0, h1, hu, n, order, hi, cardn, cardpos, before, pos, pairidx, ru,
-                                    cum[0], cc[0], rq, rus, cum[3], cc[3], yt[0], ys[0])
-                    mq = _beaten_by(q, u, h0, h1, hq, n, order, hi, cardn, cardpos, before, pos, pairidx, rq,
-                                    cum[1], cc[1], ru, rqs, cum[4], cc[4], yt[1], ys[1])
+                    mu = _beaten_by((u, q), (h0, h1), hu, hands, s_u, rq, s_us, y_u)
+                    mq = _beaten_by((q, u), (h0, h1), hq, hands, s_q, ru, s_qs, y_q)
                     muq = total - mt - mtu - mtq - mtuq - mu - mq
                     x = (mt * tt[bt, a, ku, kq] + mtu * tt[bt | bu, a, ku, kq] + mtq * tt[bt | bq, a, ku, kq]
                          + mtuq * tt[7, a, ku, kq] + mu * tt[bu, a, ku, kq] + mq * tt[bq, a, ku, kq]
@@ -360,10 +398,8 @@ def terminal_values_of(v, trav, spot, reach, inv, out, keep):
                 elif t_live and q_live:
                     x = m[3, B] * tt[bt, a, ku, kq] + m[3, E] * tt[bt | bq, a, ku, kq] + m[3, A] * tt[bq, a, ku, kq]
                 elif u_live and q_live:
-                    mu = _beaten_by(u, q, h0, h1, 0, n, order, hi, cardn, cardpos, before, pos, pairidx, ru,
-                                    cum[0], cc[0], rq, rus, cum[3], cc[3], yt[0], ys[0])
-                    mq = _beaten_by(q, u, h0, h1, 0, n, order, hi, cardn, cardpos, before, pos, pairidx, rq,
-                                    cum[1], cc[1], ru, rqs, cum[4], cc[4], yt[1], ys[1])
+                    mu = _beaten_by((u, q), (h0, h1), 0, hands, s_u, rq, s_us, y_u)
+                    mq = _beaten_by((q, u), (h0, h1), 0, hands, s_q, ru, s_qs, y_q)
                     x = mu * tt[bu, a, ku, kq] + mq * tt[bq, a, ku, kq] + (total - mu - mq) * tt[bu | bq, a, ku, kq]
                 else:
                     x = total * tt[live, a, ku, kq]
