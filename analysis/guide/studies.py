@@ -156,7 +156,7 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     manifest = provenance(study="solved_spots", families={f.name: f.description for f in FAMILIES},
                           samples=samples, deck=options.deck, seed=options.seed,
                           method="dcfr, exact best responses (card-level, every holding)")
-    manifest["strength_boards"] = 4 if options.quick else 60
+    manifest["strength_boards"] = 10 if options.quick else 60
     manifest["versus_models"] = list(BR_MODELS[-1:] if options.quick else BR_MODELS)  # quick: a preview
     manifest["versus_models_target_pct_pot"] = 2.0 if options.quick else 0.3
     tables = {**spot_tables(paths, options.deck),
