@@ -656,12 +656,15 @@ def _bluffjack_equilibrium(folder: Path) -> list:
     w = pairs["weight"]
     value_a = float((w * pairs["value_a"]).sum())
     expl = float((w * pairs["exploitability"]).sum())
+    # the stakes as solved (the quick preview solves a smaller raise cap)
+    spec = json.loads((folder / "bluffjack_eq_pairs.manifest.json").read_text())["betting"]["spec"]
     out = [_block("p", (
         "**The betting game played well (heads-up).** Bluffjack is named for its bluff: the face-down "
         "card is all a player hides, hits are face up, and a player left alone wins the pot even "
         "when bust. Solved by CFR+ on the tree of the whole hand built from the rules (the lab's "
-        "fixed limit: ante 1, bets and raises 2, 3 raises a round; seat A left of the dealer opens "
-        "the first round with the forced 2, acts first when hitting and in the final round). "
+        f"fixed limit: ante {spec['ante']}, bets and raises {spec['bet']}, {spec['max_raises']} "
+        f"raise{'s' if spec['max_raises'] != 1 else ''} a round; seat A left of the dealer opens "
+        f"the first round with the forced {spec['bet']}, acts first when hitting and in the final round). "
         "Abstraction: cards by value class drawn with replacement (no card removal), at most one "
         "hit a player, deep stacks. Every face-up pair is its own game (both are seen before any "
         f"decision); the whole hand is {expl:.4f} chips from equilibrium (NashConv / 2, exact best "

@@ -58,7 +58,7 @@ def equilibrium_variants(deck: str = "reference", quick: bool = False, seed: int
         hu = dict(buckets=3, street="flop", sizes="1,allin", raise_cap=2, deals=10_000,
                   method="dcfr", iterations=100, check_every=50, target_pot_share=0.005)
         three = dict(buckets=3, street="turn", sizes="1,allin", raise_cap=2, deals=10_000,
-                     method="mccfr", iterations=60_000, check_every=20_000)
+                     method="mccfr", iterations=30_000, check_every=15_000)
     else:
         hu = dict(buckets=8, street="flop", sizes="1,allin", raise_cap=2, deals=500_000,
                   method="dcfr", iterations=1500, check_every=100, target_pot_share=0.005)

@@ -102,36 +102,34 @@ def _pot_values(game: Any, mask_reach: np.ndarray) -> np.ndarray:
 
 
 def _action_rows(result: DilemmaSolveResult, reach: Reach) -> pd.DataFrame:
-    """One row per (information set, action) with its keys, probability and reach (long)."""
+    """One row per (information set, action) with its keys, probability and reach (long): decision
+    nodes in order, each node's bucket histories in order, each history's actions in order."""
     game = result.game
     t = game.tree
     nodes = t.nodes
-    b = game.spec.buckets
-    frames = []
-    first = game.spec.first_street
-    for v in np.flatnonzero(nodes[:, ND_KIND] == DECISION):
-        s = int(nodes[v, ND_STREET])
-        hs = int(t.hist_sizes[s])
-        k = int(nodes[v, ND_COUNT])
-        f = int(nodes[v, ND_FIRST])
-        start = int(game.info_start[v])
-        off = int(nodes[v, ND_INDEX])
-        probs = result.average[off: off + hs * k].reshape(hs, k)
-        r = reach.infoset[start: start + hs]
-        hist = np.arange(hs)
-        kinds = t.action_kind[f: f + k]
-        sizes = t.action_size[f: f + k]
-        frames.append(pd.DataFrame({
-            "node": v, "player": int(nodes[v, ND_PLAYER]), "street": STREETS[first + s],
-            "line": t.histories[v], "facing": "bet" if nodes[v, ND_FACING] else "none",
-            "players": int(nodes[v, ND_LIVE]), "position": int(nodes[v, ND_POSITION]),
-            "history": np.repeat(hist, k), "bucket": np.repeat(hist % b, k),
-            "action": np.tile([ACTION_NAMES[x] for x in kinds], hs),
-            "size": np.tile(np.where(np.isin(kinds, (BET, RAISE)), sizes, np.nan), hs),
-            "action_kind": np.tile(kinds, hs),
-            "probability": probs.ravel(), "reach": np.repeat(r, k),
-        }))
-    return pd.concat(frames, ignore_index=True)
+    dec = np.flatnonzero(nodes[:, ND_KIND] == DECISION)
+    hs = np.asarray(t.hist_sizes, dtype=np.int64)[nodes[dec, ND_STREET]]
+    k = nodes[dec, ND_COUNT].astype(np.int64)
+    n = hs * k  # rows of each decision node: its histories x its actions
+    which = np.repeat(np.arange(len(dec)), n)  # each row's decision node (position in ``dec``)
+    i = np.arange(int(n.sum()), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n)
+    hist, j = i // k[which], i % k[which]  # row i of a node: history i // k, action i % k
+    v = dec[which]
+    act = nodes[v, ND_FIRST].astype(np.int64) + j
+    kinds = t.action_kind[act]
+    streets = np.array(STREETS, dtype=object)[game.spec.first_street + nodes[dec, ND_STREET]]
+    lines = np.array([t.histories[d] for d in dec], dtype=object)
+    return pd.DataFrame({
+        "node": v, "player": nodes[v, ND_PLAYER].astype(np.int64), "street": streets[which],
+        "line": lines[which], "facing": np.where(nodes[v, ND_FACING] != 0, "bet", "none").astype(object),
+        "players": nodes[v, ND_LIVE].astype(np.int64), "position": nodes[v, ND_POSITION].astype(np.int64),
+        "history": hist, "bucket": hist % game.spec.buckets,
+        "action": np.array(ACTION_NAMES, dtype=object)[kinds],
+        "size": np.where(np.isin(kinds, (BET, RAISE)), t.action_size[act], np.nan),
+        "action_kind": kinds,
+        "probability": result.average[nodes[v, ND_INDEX].astype(np.int64) + i],
+        "reach": reach.infoset[np.asarray(game.info_start, dtype=np.int64)[v] + hist],
+    })
 
 
 def _weighted(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
