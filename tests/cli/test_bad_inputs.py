@@ -247,7 +247,7 @@ CASES: list[tuple[str, ...]] = [
     ("solve dilemma --rule winners=nope", "winners"),
     ("solve dilemma --level 5", "--level"),
     ("solve kuhn --rule winners=any_pot", "--rule", "dilemma game"),
-    # --- brag and bluffjack (from tests/games/test_games_cli.py: there in a real process, one case each)
+    # --- brag and bluffjack (from tests/cli/test_cli_brag_bluffjack.py: there in a real process, one case each)
     ("brag equity 'As Ks'", 'a Brag hand has 3 cards; got 2'),
     ("brag equity 'As Ks Qs Js'", 'got 4'),
     ("brag equity 'As As Qs'", 'duplicate card'),
