@@ -8,7 +8,7 @@ from numbers import Integral
 from typing import Any
 
 from analysis.dilemma.settlement import Rules
-from analysis.dilemma.table import bank_problem
+from analysis.dilemma.settlement.state import bank_problem
 from evaluator.spec import GAMES, GameSpec
 
 from ._layout import HOLE_CARDS, STREET_CARDS
