@@ -113,16 +113,16 @@ def play_hands_serial(keys, hands, seating, table, game, outs):
 def play_game(ids, keys, table, game, scratch, outs):
     """One whole game (RULES §1.1, §1.5): hands until the settlement ends it, one player is left
     or ``cfg[CF_MAX_HANDS]`` hands (the cap). Texas Hold'em (``cfg[CF_DILEMMA] == 0``): a cash
-    session of exactly that many hands, a busted player buying in again (``G_STACK*`` are then
+    session of exactly that many hands, a busted player buying in again (``GR_STACK*`` are then
     the net results). Writes the record ``rec`` and adds to ``stats``; ``trace`` rows (if any)
     get the stacks, bank and level after each hand.
 
     ``ids`` = ``(game_id, cell)``: the game's number (its generator streams) and cell (recorded);
     ``keys`` = ``(key_cards, key_actions)``; ``table`` = ``(cfg, seat_pols, blinds)``: int64[N_CFG]
-    the table (``C_*``), int64[n] each seat's policy index, int64[3, 2] the blinds per level;
+    the table (``CF_*``), int64[n] each seat's policy index, int64[3, 2] the blinds per level;
     ``game`` = ``(structure, pols, cardsdata)`` as in :mod:`._kernel`; ``scratch``:
     :func:`new_scratch_arrays`; ``outs`` = ``(rec, stats, trace)``: int64[N_GCOLS] the game's
-    record (``G_*``), int64[N_GSTATS] statistics added to (``S_*``), int64[rows, N_TRACE]
+    record (``GR_*``), int64[N_GSTATS] statistics added to (``S_*``), int64[rows, N_TRACE]
     (``TR_*``; no rows: no trace).
     """
     game_id, cell = ids

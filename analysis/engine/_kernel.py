@@ -290,7 +290,7 @@ def apply_action(hs, rs, n, i, kind, to, structure):
 
 @kernel
 def _needs_action(hs, rs, n, i):
-    """Whether seat ``i`` must still act this round (``hs`` seats, ``rs`` the round's ``R_*`` row,
+    """Whether seat ``i`` must still act this round (``hs`` seats, ``rs`` the round's ``RS_*`` row,
     ``n`` seats): live with chips, and facing a bet or not yet acted while someone else can still
     bet."""
     if hs[i, H_FOLD] >= 0 or hs[i, H_STACK] == 0:
