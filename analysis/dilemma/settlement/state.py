@@ -249,18 +249,19 @@ def bank_problem(bank: Sequence[object], level: object = None) -> str | None:
     if len(bank) != 3 or any(isinstance(b, bool) or not isinstance(b, Integral) or b < 0
                              for b in bank):
         return f"bank is three stacks of chips >= 0; got {tuple(bank)}"
-    stacks = "/".join(str(b) for b in bank)
-    if not sum(bank):  # type: ignore[arg-type]
-        return f"bank {stacks} is empty: the game is over (RULES §1.5)"
-    if problem := bank_order_problem(bank):  # type: ignore[arg-type]
+    stacks = tuple(int(b) for b in bank)  # type: ignore[call-overload]  # whole, checked above
+    text = "/".join(map(str, stacks))
+    if not sum(stacks):
+        return f"bank {text} is empty: the game is over (RULES §1.5)"
+    if problem := bank_order_problem(stacks):
         return problem
     if level is None:
         return None
     if isinstance(level, bool) or not isinstance(level, Integral) or level not in (0, 1, 2):
         return f"blind_level: 0, 1 or 2; got {level!r}"
-    if level < lowest_level(bank):  # type: ignore[arg-type]
-        return (f"blind level {level} cannot go with bank {stacks}: blinds rose to level "
-                f"{lowest_level(bank)} when the bank first emptied and never go down (RULES §1.5)")  # type: ignore[arg-type]
+    if level < lowest_level(stacks):
+        return (f"blind level {level} cannot go with bank {text}: blinds rose to level "
+                f"{lowest_level(stacks)} when the bank first emptied and never go down (RULES §1.5)")
     return None
 
 

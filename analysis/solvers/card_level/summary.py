@@ -6,11 +6,8 @@ names the group of every holding of a spot on a given board.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from analysis.studies.made_hands import DRAWS, MADE_HANDS, draw, made_hand
 from analysis.studies.ranges import class_of_combo, combo_index, starting_classes
-from evaluator import GameSpec
 
 from .card_spot import CardSpot
 
@@ -26,17 +23,9 @@ def holding_groups(spot: CardSpot, player: int, board: list[int], by: str) -> li
         names = [c.name for c in starting_classes(spec)]
         index = class_of_combo(spec)
         return [names[index[combo_index(a, b)]] for a, b in combos]
-    pairs = tuple((int(a), int(b)) for a, b in combos)
-    return list(_named_groups(spec, pairs, tuple(int(c) for c in board), by))
-
-
-@lru_cache(maxsize=64)
-def _named_groups(spec: GameSpec, combos: tuple[tuple[int, int], ...], board: tuple[int, ...],
-                  by: str) -> tuple[str, ...]:
-    """Made hand or draw of every holding on a board (``blocked``: it holds a board card); kept for
-    the solutions loaded again on the same board (the tables, the questions, the browser)."""
     name = made_hand if by == "made_hand" else draw
-    return tuple(name(hole, board, spec) if not (set(hole) & set(board)) else "blocked" for hole in combos)
+    return [name((int(a), int(b)), board, spec) if not ({int(a), int(b)} & set(board)) else "blocked"
+            for a, b in combos]
 
 
 def group_order(by: str, spot: CardSpot) -> tuple[str, ...]:

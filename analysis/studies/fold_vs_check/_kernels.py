@@ -190,12 +190,12 @@ def _begin_deal(hand, opp, strength, n_cards, rel_scratch):
 
 
 @kernel(inline=True)
-def eval_deal(hand, opp, table, strength, policies2, scratch, stats):
+def eval_deal(hand, opp, table, strength, continuations, scratch, stats):
     """Play one deal by folding and by checking with the ``main`` policy (and the other
     continuations: the first ``G_N_CMP`` fixed policies, and ``nofree`` when its kind is not
-    ``CONTINUE``); add the hero's results to ``stats``. ``policies2 = (main, nofree)``;
+    ``CONTINUE``); add the hero's results to ``stats``. ``continuations = (main, nofree)``;
     ``hand``, ``opp`` and ``scratch = (work, rec, empty)`` as :func:`_setup` makes them."""
-    main, nofree = policies2
+    main, nofree = continuations
     work, rec, empty = scratch
     game, policies, deck, _rules = table
     street, n, dl, chips = hand
@@ -305,11 +305,11 @@ def eval_stream(task, spots, opponents, table, strength, plans, stats):
     state = np.empty(4, np.uint64)
     seed_state(state, spots[1][c], stream)
     avail = np.empty(n_cards, np.int64)
-    policies2 = cell_policies(cell, table[1], plans, np.zeros(0, np.int64))
+    continuations = cell_policies(cell, table[1], plans, np.zeros(0, np.int64))
     for _ in range(trials):
         if deal_trial(state, cell, spots, opponents, n_cards, avail, hand[2]):
             _begin_deal(hand, opp, strength, n_cards, rel_scratch)
-            eval_deal(hand, opp, table, strength, policies2, scratch, stats)
+            eval_deal(hand, opp, table, strength, continuations, scratch, stats)
 
 
 # -- best responses -------------------------------------------------------------------------
