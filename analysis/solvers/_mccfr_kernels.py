@@ -146,7 +146,7 @@ def _regret_walk(tree, tables, rng, who, work):
             for j in range(k):
                 total += sigma[j] * value[f + j]
             for j in range(k):
-                regret[off + j] += value[f + j] - total
+                regret[off + j] = regret[off + j] + value[f + j] - total
             value[v] = total
     return value[0]
 
