@@ -35,6 +35,8 @@ Kernels take the tree as one tuple ``(nodes, prob, cum, utility, infos)``
 
 from __future__ import annotations
 
+import numpy as np
+
 TERMINAL = 0
 CHANCE = 1
 DECISION = 2
@@ -68,3 +70,33 @@ C_ALPHA = 0
 C_BETA = 1
 C_GAMMA = 2
 N_COEFS = 3
+
+# the node table of the shared MCCFR walk (analysis.solvers._mccfr_kernels), int64[N, N_WALK_COLS]:
+# every tree that runs the walk lays its nodes out this way once (GameTree.walk_args,
+# PublicTree.walk_args)
+WN_KIND = 0
+"""``TERMINAL``, ``CHANCE`` (one child drawn from ``cum``), ``DECISION`` or ``PASS``."""
+WN_PLAYER = 1
+WN_FIRST = 2
+WN_COUNT = 3
+WN_STREET = 4
+"""The street whose private state keys a decision node's information set (0 in a game tree)."""
+WN_INDEX = 5
+"""Decision: the first row of its block of information sets (one per private state, ``WN_COUNT``
+actions each); terminal: its terminal number; -1 otherwise."""
+N_WALK_COLS = 6
+PASS = 3
+"""A walk node kind: a node with one child that draws nothing (the abstracted hand's street deal:
+the deal is drawn once per iteration, so the walk just moves on)."""
+
+
+def walk_nodes(kind: np.ndarray, player: np.ndarray, first: np.ndarray, count: np.ndarray,
+               street: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """A tree's nodes as the shared MCCFR walk reads them: int64[N, N_WALK_COLS], read-only
+    (every stack passes the same array types, so the walk compiles once)."""
+    out = np.zeros((len(kind), N_WALK_COLS), np.int64)
+    for col, values in ((WN_KIND, kind), (WN_PLAYER, player), (WN_FIRST, first), (WN_COUNT, count),
+                        (WN_STREET, street), (WN_INDEX, index)):
+        out[:, col] = values
+    out.flags.writeable = False
+    return out

@@ -1,4 +1,20 @@
-"""External-sampling Monte Carlo CFR (Lanctot et al. 2009) for any number of players.
+"""External-sampling Monte Carlo CFR (Lanctot et al. 2009) for any number of players: the one
+walk every tree-based stack runs (``GameTree`` for Kuhn, Leduc and games written as data; the
+abstracted Dilemma hand's public tree).
+
+A stack hands the walk plain arrays (:data:`walk <es_iteration>`): its nodes in the shared
+``WN_*`` layout (:mod:`._layout`), the running chance sums ``cum``, and per terminal a group
+and a fixed payoff; and, per iteration, the *deal*: each player's private state on each
+street (``priv``: a decision node's information set is row ``WN_INDEX + priv[street, player]
+x actions``) and what each terminal group pays on that deal. A terminal ``t`` pays player
+``p`` ``term_fixed[t, p] + group_value[term_group[t], p]``.
+
+- ``GameTree`` (:func:`es_iterations`): chance nodes are in the tree (drawn from ``cum``),
+  ``priv`` is zero, terminal payoffs are fixed (one group worth zero);
+- the abstracted hand (:mod:`analysis.solvers.abstracted._sampled_kernels`): a deal is drawn
+  per iteration, so ``priv`` is its bucket histories and the street deals are ``PASS`` nodes;
+  a terminal pays ``- chips put in`` plus its (settlement class, pot) group's value on that
+  deal, filled once per deal.
 
 Per iteration ``t`` the generator is seeded from ``(key, t)`` only
 (:func:`analysis.core.rng.seed_state`), so a run split into several calls, or saved
@@ -8,7 +24,8 @@ and resumed, draws the same numbers as one long run. For each traversing player
 - chance nodes and the other players' nodes sample one child (chance by its
   probabilities, players by their current regret-matching strategy);
 - ``i``'s nodes expand every action; on the way back the sampled
-  counterfactual regrets ``v(a) - v`` are added to ``i``'s cumulative regrets.
+  counterfactual regrets ``v(a) - v`` are added to ``i``'s cumulative regrets
+  (floored at zero with regret-matching+).
 
 The average strategy must weight each iteration's strategy at an infoset by the
 owner's own reach only. An update of player ``j``'s infosets with ``j``'s current
@@ -27,6 +44,7 @@ iteration, so it cancels when the sums are normalised). Hence:
   an *averaging walk* (chance and ``j`` sampled, everyone else expanded) before
   ``j``'s regret walk, as Pluribus' blueprint did.
 
+The strategy added to the sums is multiplied by ``weight`` (1, or ``t`` for linear averaging).
 Both walks are iterative: a stack collects the sampled subtree in preorder
 (parents before children), then the regret walk's reverse pass computes values
 children-first. Scratch: ``iwork`` int64[3, N] (stack, preorder, sampled child),
@@ -42,13 +60,15 @@ from evaluator.jit import kernel
 
 from ._layout import (
     CHANCE,
-    COUNT,
-    FIRST,
-    I_OFFSET,
-    INDEX,
-    KIND,
-    PLAYER,
+    DECISION,
+    PASS,
     TERMINAL,
+    WN_COUNT,
+    WN_FIRST,
+    WN_INDEX,
+    WN_KIND,
+    WN_PLAYER,
+    WN_STREET,
 )
 
 
@@ -85,17 +105,25 @@ def _sample(rng, sigma, k):
 
 
 @kernel
-def _regret_walk(tree, tables, rng, who, work):
-    """Sampled regret update for ``trav``; average update at ``avg_player``'s nodes if >= 0.
+def _regret_walk(walk, deal, tables, rng, who, work, update):
+    """Sampled regret update for ``trav``; the average update at ``avg_player``'s nodes if it is
+    >= 0. Returns the root's sampled value.
 
-    ``tree``: ``GameTree.kernel_args``; ``tables`` = ``(regret, ssum)`` flat float64, updated;
-    ``rng``: the generator state; ``who`` = ``(trav, avg_player)``; ``work`` = ``(iwork, value,
-    sigma)``: int64[3, N] stack/order/chosen, float64[N] node values, float64[max actions].
+    ``walk`` = ``(nodes, cum, term_group, term_fixed)``: int64[N, N_WALK_COLS] nodes (``WN_*``),
+    float64[N] chance running sums, int64[T] each terminal's group, float64[T, players] its fixed
+    payoff; ``deal`` = ``(priv, group_value)``: int64[streets, players] private states,
+    float64[groups, players] the groups' payoffs; ``tables`` = ``(regret, ssum)`` flat float64,
+    updated; ``rng``: the generator state; ``who`` = ``(trav, avg_player)``; ``work`` = ``(iwork,
+    value, sigma)``: int64[3, N] stack/order/chosen, float64[N] node values, float64[max
+    actions]; ``update`` = ``(weight, floor)``: the average's weight, and whether regrets are
+    floored at zero.
     """
-    nodes, _, cum, utility, infos = tree
+    nodes, cum, term_group, term_fixed = walk
+    priv, group_value = deal
     regret, ssum = tables
     trav, avg_player = who
     iwork, value, sigma = work
+    weight, floor = update
     stack = iwork[0]
     order = iwork[1]
     chosen = iwork[2]
@@ -107,56 +135,62 @@ def _regret_walk(tree, tables, rng, who, work):
         v = stack[top]
         order[m] = v
         m += 1
-        kind = nodes[v, KIND]
+        kind = nodes[v, WN_KIND]
         if kind == TERMINAL:
             continue
-        f = nodes[v, FIRST]
-        k = nodes[v, COUNT]
+        f = nodes[v, WN_FIRST]
+        k = nodes[v, WN_COUNT]
         if kind == CHANCE:
             c = weighted_index(rng, cum, f, f + k)
+        elif kind == PASS:
+            c = f
         else:
-            p = nodes[v, PLAYER]
+            p = nodes[v, WN_PLAYER]
             if p == trav:
                 for j in range(k):
                     stack[top] = f + j
                     top += 1
                 continue
-            off = infos[nodes[v, INDEX], I_OFFSET]
+            off = nodes[v, WN_INDEX] + priv[nodes[v, WN_STREET], p] * k
             _match(regret, off, k, sigma)
             if p == avg_player:
                 for j in range(k):
-                    ssum[off + j] += sigma[j]
+                    ssum[off + j] += weight * sigma[j]
             c = f + _sample(rng, sigma, k)
         chosen[v] = c
         stack[top] = c
         top += 1
     for idx in range(m - 1, -1, -1):
         v = order[idx]
-        kind = nodes[v, KIND]
+        kind = nodes[v, WN_KIND]
         if kind == TERMINAL:
-            value[v] = utility[nodes[v, INDEX], trav]
-        elif kind == CHANCE or nodes[v, PLAYER] != trav:
+            t = nodes[v, WN_INDEX]
+            value[v] = term_fixed[t, trav] + group_value[term_group[t], trav]
+        elif kind != DECISION or nodes[v, WN_PLAYER] != trav:
             value[v] = value[chosen[v]]
         else:
-            f = nodes[v, FIRST]
-            k = nodes[v, COUNT]
-            off = infos[nodes[v, INDEX], I_OFFSET]
+            f = nodes[v, WN_FIRST]
+            k = nodes[v, WN_COUNT]
+            off = nodes[v, WN_INDEX] + priv[nodes[v, WN_STREET], trav] * k
             _match(regret, off, k, sigma)
             total = 0.0
             for j in range(k):
                 total += sigma[j] * value[f + j]
             for j in range(k):
-                regret[off + j] = regret[off + j] + value[f + j] - total
+                r = regret[off + j] + value[f + j] - total
+                regret[off + j] = 0.0 if floor and r < 0.0 else r
             value[v] = total
     return value[0]
 
 
 @kernel
-def _average_walk(tree, tables, rng, owner, work):
-    """Add ``owner``'s current strategy at the nodes of a walk sampling chance and ``owner``
-    and expanding everyone else (visit probability: chance reach x owner's reach).
-    Arguments as in :func:`_regret_walk`."""
-    nodes, _, cum, _, infos = tree
+def _average_walk(walk, deal, tables, rng, owner, work, weight):
+    """Add ``weight`` x ``owner``'s current strategy to its strategy sums at the nodes of a walk
+    sampling chance and ``owner`` and expanding everyone else (visit probability: chance reach x
+    owner's reach). ``walk``, ``deal``, ``tables``, ``rng``, ``work`` as in :func:`_regret_walk`;
+    ``owner``: the player whose sums are updated; ``weight``: float64."""
+    nodes, cum, _, _ = walk
+    priv = deal[0]
     regret, ssum = tables
     iwork, _, sigma = work
     stack = iwork[0]
@@ -165,19 +199,22 @@ def _average_walk(tree, tables, rng, owner, work):
     while top > 0:
         top -= 1
         v = stack[top]
-        kind = nodes[v, KIND]
+        kind = nodes[v, WN_KIND]
         if kind == TERMINAL:
             continue
-        f = nodes[v, FIRST]
-        k = nodes[v, COUNT]
+        f = nodes[v, WN_FIRST]
+        k = nodes[v, WN_COUNT]
         if kind == CHANCE:
             stack[top] = weighted_index(rng, cum, f, f + k)
             top += 1
-        elif nodes[v, PLAYER] == owner:
-            off = infos[nodes[v, INDEX], I_OFFSET]
+        elif kind == PASS:
+            stack[top] = f
+            top += 1
+        elif nodes[v, WN_PLAYER] == owner:
+            off = nodes[v, WN_INDEX] + priv[nodes[v, WN_STREET], owner] * k
             _match(regret, off, k, sigma)
             for j in range(k):
-                ssum[off + j] += sigma[j]
+                ssum[off + j] += weight * sigma[j]
             stack[top] = f + _sample(rng, sigma, k)
             top += 1
         else:
@@ -187,20 +224,37 @@ def _average_walk(tree, tables, rng, owner, work):
 
 
 @kernel
-def es_iterations(tree, tables, key, iterations, work):
-    """Run external-sampling iterations ``first_iteration ..`` (1-based) in place.
+def es_iteration(walk, deal, tables, rng, work, update):
+    """One external-sampling iteration on one deal: for every player in turn (heads-up) its regret
+    walk, or (three or more players) its averaging walk then its regret walk.
 
-    ``tree``: ``GameTree.kernel_args``; ``tables`` = ``(regret, ssum)``; ``key``: the generator
-    key; ``iterations`` = ``(first_iteration, n_iterations)``; ``work`` as in :func:`_regret_walk`.
+    ``walk``, ``deal``, ``tables``, ``rng``, ``work``, ``update`` = ``(weight, floor)`` as in
+    :func:`_regret_walk` (the generator already seeded for this iteration).
     """
-    n_players = tree[3].shape[1]
+    n = walk[3].shape[1]
+    for i in range(n):
+        if n == 2:
+            _regret_walk(walk, deal, tables, rng, (i, 1 - i), work, update)
+        else:
+            _average_walk(walk, deal, tables, rng, i, work, update[0])
+            _regret_walk(walk, deal, tables, rng, (i, -1), work, update)
+
+
+@kernel
+def es_iterations(walk, tables, key, iterations, work):
+    """Run external-sampling iterations ``first_iteration ..`` (1-based) of a game tree in place:
+    chance in the tree, fixed payoffs, plain averaging.
+
+    ``walk``: ``GameTree.walk_args`` (as in :func:`_regret_walk`); ``tables`` = ``(regret,
+    ssum)``; ``key``: the generator key; ``iterations`` = ``(first_iteration, n_iterations)``;
+    ``work`` = ``(iwork, value, sigma, priv, group_value)``: the walks' scratch, then the zero
+    private states int64[1, players] and the zero group payoffs float64[1, players].
+    """
     first_iteration, n_iterations = iterations
+    iwork, value, sigma, priv, group_value = work
+    scratch = (iwork, value, sigma)
+    deal = (priv, group_value)
     rng = np.empty(4, np.uint64)
     for t in range(first_iteration, first_iteration + n_iterations):
         seed_state(rng, key, t)
-        for i in range(n_players):
-            if n_players == 2:
-                _regret_walk(tree, tables, rng, (i, 1 - i), work)
-            else:
-                _average_walk(tree, tables, rng, i, work)
-                _regret_walk(tree, tables, rng, (i, -1), work)
+        es_iteration(walk, deal, tables, rng, scratch, (1.0, False))

@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -125,6 +126,23 @@ class GameTree:
                     label[c] = f"p={self.prob[c]:.4g}"
         return shape_from(self.name, self.n_players, nodes[:, L.KIND], nodes[:, L.PLAYER], kids, label,
                           infosets=self.n_infosets, infoset_actions=self.n_actions)
+
+    @cached_property
+    def walk_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The tree as the shared MCCFR walk reads it (:mod:`._mccfr_kernels`): ``(nodes, cum,
+        term_group, term_fixed)``: decision nodes keyed by their infoset's first action, chance
+        drawn from ``cum``, every terminal its fixed payoff (one group, worth zero)."""
+        nodes = self.nodes
+        kind = nodes[:, L.KIND]
+        index = nodes[:, L.INDEX].astype(np.int64)
+        dec = kind == L.DECISION
+        index[dec] = self.infos[index[dec], L.I_OFFSET]
+        table = L.walk_nodes(kind, nodes[:, L.PLAYER], nodes[:, L.FIRST], nodes[:, L.COUNT], 0, index)
+        group = np.zeros(self.utility.shape[0], np.int64)
+        fixed = np.array(self.utility, np.float64)
+        for arr in (group, fixed):
+            arr.flags.writeable = False
+        return table, self.cum, group, fixed
 
     @property
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

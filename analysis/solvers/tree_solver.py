@@ -129,6 +129,7 @@ class Solver:
             self._iwork = np.zeros((3, n), np.int64)
             self._value = np.zeros(n)
             self._sigma = np.zeros(tree.max_actions)
+            self._deal = (np.zeros((1, tree.n_players), np.int64), np.zeros((1, tree.n_players)))
         else:
             self._work = np.zeros((3, n))
             self._opts = np.zeros(L.N_OPTS, np.int64)
@@ -147,8 +148,8 @@ class Solver:
         t0 = time.perf_counter()
         tr = self.tree
         if self.settings.method == "mccfr":
-            es_iterations(tr.kernel_args, (self.regret, self.ssum), self._key, (self.iteration + 1, n),
-                          (self._iwork, self._value, self._sigma))
+            es_iterations(tr.walk_args, (self.regret, self.ssum), self._key, (self.iteration + 1, n),
+                          (self._iwork, self._value, self._sigma, *self._deal))
         else:
             cfr_iterations(tr.kernel_args, (self.regret, self.ssum), self._strategy, self._work,
                            (self._opts, self._coefs), (self.iteration + 1, n))

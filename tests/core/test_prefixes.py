@@ -137,6 +137,7 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "UP": ("a column of the card solver's upward sweep", {"analysis/solvers/card_level/_sweeps.py"}),
     "W": ("a slot of a kernel's scratch (work arrays: the engine's, the card solver's sweeps)", {
         "analysis/engine/_layout.py", "analysis/solvers/card_level/_sweeps.py"}),
+    "WN": ("a column of the shared MCCFR walk's node table", {"analysis/solvers/_layout.py"}),
     "X": ("a column of the engine's hand outcome", {"analysis/engine/_layout.py"}),
 }
 """prefix -> (the kind of thing it names, the modules that define constants of that kind)."""

@@ -1,6 +1,7 @@
 """The Dilemma abstraction's chance and payoffs: deals are seeded and reproducible, buckets are
 evaluator.strength's, and every terminal pays exactly what the readable settlement referee pays
-on the real end state (pot, effects, penalty of the last round's losers, river exception, bonus)."""
+on the real end state (pot, effects, penalty of the last round's losers, river exception, bonus),
+both as the reference computes it and as the MCCFR walk is paid (fixed part + group value)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from analysis.dilemma.settlement import HandState, PlayerState, settle
 from analysis.solvers.abstracted import DilemmaError, DilemmaSpec, build_public_tree, sample_deals
+from analysis.solvers.abstracted._deal_kernels import group_values
 from analysis.solvers.abstracted.public_tree import (
     CL_ALLIN,
     CL_FOLD0,
@@ -58,13 +60,19 @@ def test_terminal_payoffs_equal_the_referee(name: str) -> None:
     rng = np.random.default_rng(0)
     picks = rng.choice(deals.n_deals, size=24 if spec.players == 2 else 8, replace=False)
     checked_classes = set()
+    term_group, groups = tree.term_groups
+    term_fixed = tree.walk_args[3]
+    group_value = np.zeros((groups.shape[0], spec.players))
     for d in picks:
         money, winners = deals.payoffs(tree, int(d))
+        group_values(groups, (money, winners), spec.players, spec.rules_obj.kernel_args, group_value)
         for t in range(tree.n_terminals):
             got = utility(tree, deals, t, int(d), money, winners)
             want = referee_utility(tree, deals, t, int(d))
             assert got == want, (name, class_text(tree, int(tree.terms[t, TC_CLASS])),
                                  tree.term_in[t].tolist(), got, want)
+            walk = (term_fixed[t] + group_value[term_group[t]]).tolist()  # what the MCCFR walk is paid
+            assert walk == want, (name, t, walk, want)
             checked_classes.add(int(tree.terms[t, TC_CLASS]))
     assert checked_classes == set(range(tree.classes.shape[0]))  # folds, showdowns, all-ins
 

@@ -88,9 +88,11 @@ print(json.dumps(out))
 
 
 def test_kernels_are_plain_python_and_agree_with_the_compiled_code() -> None:
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONWARNINGS": "ignore"}
+    root = Path(__file__).resolve().parents[2]  # this checkout, not whichever one is installed
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONWARNINGS": "ignore",
+           "PYTHONPATH": os.pathsep.join(filter(None, (str(root), os.environ.get("PYTHONPATH"))))}
     proc = subprocess.run([sys.executable, "-c", _NO_JIT_PROBE], capture_output=True, text=True,
-                          env=env, timeout=300, check=True, cwd=Path(__file__).resolve().parents[1])
+                          env=env, timeout=300, check=True, cwd=root)
     interpreted = json.loads(proc.stdout)
     for players, method in ((2, "cfr+"), (2, "dcfr"), (3, "mccfr"), (2, "mccfr")):
         s = Solver(kuhn(players), SolverSettings(method, seed=5))

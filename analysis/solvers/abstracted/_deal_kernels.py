@@ -13,8 +13,10 @@ public tree (last round, fold streets, all-in), the settlement core
 exhaust (or zero for an all-in player, as in the hand), and returns each
 player's money from everything but the pot (effects, penalty, bonus) and the
 set of main-pot winners. A terminal then pays ``pot share - chips put in +
-that money`` (:func:`terminal_utility`), which equals the settlement of the
-real end state exactly (tested against ``settle_core`` and the readable referee).
+that money``: the pot share plus the money depend only on the terminal's class and
+pot, so they are filled once per deal for each such group (:func:`group_values`),
+and the walk subtracts the chips put in. That equals the settlement of the real end
+state exactly (tested against the readable referee).
 """
 
 from __future__ import annotations
@@ -191,13 +193,18 @@ def pot_share(p, mask, n, pot, rules):
     return share
 
 
-@kernel(inline=True)
-def terminal_utility(t, p, tree, settled, n, rules):
-    """Player ``p``'s net chips at terminal ``t`` of ``tree`` (``PublicTree.kernel_args``) on the
-    deal whose ``settled = (money, winners)`` are given (:func:`deal_payoffs`); ``n`` players;
-    ``rules`` = ``Rules.kernel_args``."""
-    terms, term_in, term_pot = tree[1], tree[2], tree[3]
-    money, winners = settled
-    c = terms[t, 0]
-    return pot_share(p, winners[c], n, term_pot[t], rules) - term_in[t, p] + money[c, p]
+@kernel
+def group_values(groups, settled, n, rules, out):
+    """What each terminal group pays on one deal, before the chips put in: ``out[g, p]`` float64 =
+    player ``p``'s pot share plus its non-pot money in group ``g`` = ``(class, pot)``, so terminal
+    ``t`` pays ``out[term_group[t], p] - term_in[t, p]`` (``PublicTree.walk_args``).
 
+    ``groups`` int64[G, 2] (``PublicTree.term_groups``); ``settled`` = ``(money, winners)`` of the
+    deal (:func:`deal_payoffs`); ``n`` players; ``rules`` = ``Rules.kernel_args``.
+    """
+    money, winners = settled
+    for g in range(groups.shape[0]):
+        c = groups[g, 0]
+        pot = groups[g, 1]
+        for p in range(n):
+            out[g, p] = pot_share(p, winners[c], n, pot, rules) + money[c, p]

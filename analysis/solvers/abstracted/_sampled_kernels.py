@@ -4,27 +4,19 @@ Iteration ``t`` seeds the generator from ``(key, t)`` only
 (:func:`analysis.core.rng.seed_state`), so chunked, saved and resumed runs draw
 the same numbers as one long run. It draws one deal (uniformly from the sample:
 the abstraction's chance), settles it once per terminal class
-(:func:`._deal_kernels.deal_payoffs`), and then for each player ``i``:
-
-- the *regret walk*: ``i``'s actions expanded, the others' sampled from their
-  current (regret-matching) strategy at their bucket history of that deal;
-  sampled counterfactual regrets added on the way back;
-- the average strategy as in :mod:`analysis.solvers._mccfr_kernels`: with two
-  players the other player's strategy is added during ``i``'s regret walk; with
-  three or more an *averaging walk* (owner sampled, everyone else expanded) adds
-  the owner's strategy, so every iteration is weighted by the owner's reach only.
-  With ``opts[O_LINEAR]`` iteration ``t`` counts ``t`` times (linear averaging, as
-  DCFR and Pluribus discount early play): on the three-handed abstraction the
-  uniform play of the first iterations otherwise lingers in the average (a
-  fold-for-free frequency of 7% on the bare deck after 40,000 iterations, 0.6%
-  with linear averaging, 0.07% after 400,000). ``opts[O_PLUS]`` floors regrets
-  at zero (regret-matching+; worse here, kept as an option).
-
+(:func:`._deal_kernels.deal_payoffs`), fills what each terminal group pays on it
+(:func:`._deal_kernels.group_values`), and runs the shared walk
+(:func:`analysis.solvers._mccfr_kernels.es_iteration`: each player's regret walk, the
+others sampled at their bucket history of that deal; averaging as described there).
 The information set of player ``p`` at decision node ``v`` is the block row
-``nodes[v, ND_INDEX] + hist[d, street, p] * actions``. Walks are iterative
-(a preorder stack, then a reverse pass). Scratch: ``iwork`` int64[3, N],
-``value`` float64[N], ``sigma`` float64[max actions], ``money``/``winners`` and the
-settlement arrays.
+``nodes[v, ND_INDEX] + hist[d, street, p] * actions``.
+
+With ``opts[O_LINEAR]`` iteration ``t`` counts ``t`` times (linear averaging, as
+DCFR and Pluribus discount early play): on the three-handed abstraction the
+uniform play of the first iterations otherwise lingers in the average (a
+fold-for-free frequency of 7% on the bare deck after 40,000 iterations, 0.6%
+with linear averaging, 0.07% after 400,000). ``opts[O_PLUS]`` floors regrets
+at zero (regret-matching+; worse here, kept as an option).
 
 :func:`deal_reach` is the exact (deal-by-deal, every line expanded) probability of
 each information set and each player's expected payoff under a strategy profile.
@@ -39,8 +31,8 @@ from analysis.core.rng import bounded, seed_state
 from analysis.dilemma.settlement.layout import N_OUT, N_PCOLS, N_TCOLS
 from evaluator.jit import kernel
 
-from .._mccfr_kernels import _match, _sample
-from ._deal_kernels import G_PLAYERS, deal_payoffs, terminal_utility
+from .._mccfr_kernels import es_iteration
+from ._deal_kernels import G_PLAYERS, deal_payoffs, group_values
 from .public_tree import (
     ND_COUNT,
     ND_FIRST,
@@ -58,130 +50,21 @@ DCFR/Pluribus discount early play); floor regrets at zero after each update (reg
 
 
 @kernel
-def _regret_walk(tree, deal, rules, tables, rng, who, work, update):
-    """Sampled regret update for ``trav`` on one deal; the average update at ``avg_player``'s
-    nodes if it is >= 0. Returns the root's sampled value.
-
-    ``tree``: ``PublicTree.kernel_args``; ``deal`` = ``(hist_d, money, winners)``: the deal's
-    bucket histories int64[streets, players] and its settlement (:func:`deal_payoffs`);
-    ``rules``: ``Rules.kernel_args``; ``tables`` = ``(regret, ssum)``, updated in place;
-    ``rng``: the generator state; ``who`` = ``(trav, avg_player, n)``; ``work`` = ``(iwork,
-    value, sigma)`` scratch; ``update`` = ``(weight, floor)``: the average's weight, and
-    whether regrets are floored at zero.
-    """
-    nodes = tree[0]
-    hist_d, money, winners = deal
-    regret, ssum = tables
-    trav, avg_player, n = who
-    iwork, value, sigma = work
-    weight, floor = update
-    stack = iwork[0]
-    order = iwork[1]
-    chosen = iwork[2]
-    top = 1
-    stack[0] = 0
-    m = 0
-    while top > 0:
-        top -= 1
-        v = stack[top]
-        order[m] = v
-        m += 1
-        kind = nodes[v, ND_KIND]
-        if kind == TERMINAL:
-            continue
-        f = nodes[v, ND_FIRST]
-        if kind == STREET:
-            chosen[v] = f
-            stack[top] = f
-            top += 1
-            continue
-        p = nodes[v, ND_PLAYER]
-        k = nodes[v, ND_COUNT]
-        if p == trav:
-            for j in range(k):
-                stack[top] = f + j
-                top += 1
-            continue
-        off = nodes[v, ND_INDEX] + hist_d[nodes[v, ND_STREET], p] * k
-        _match(regret, off, k, sigma)
-        if p == avg_player:
-            for j in range(k):
-                ssum[off + j] += weight * sigma[j]
-        c = f + _sample(rng, sigma, k)
-        chosen[v] = c
-        stack[top] = c
-        top += 1
-    for idx in range(m - 1, -1, -1):
-        v = order[idx]
-        kind = nodes[v, ND_KIND]
-        if kind == TERMINAL:
-            value[v] = terminal_utility(nodes[v, ND_INDEX], trav, tree, (money, winners), n, rules)
-        elif kind == STREET or nodes[v, ND_PLAYER] != trav:
-            value[v] = value[chosen[v]]
-        else:
-            f = nodes[v, ND_FIRST]
-            k = nodes[v, ND_COUNT]
-            off = nodes[v, ND_INDEX] + hist_d[nodes[v, ND_STREET], trav] * k
-            _match(regret, off, k, sigma)
-            total = 0.0
-            for j in range(k):
-                total += sigma[j] * value[f + j]
-            for j in range(k):
-                r = regret[off + j] + value[f + j] - total
-                regret[off + j] = 0.0 if floor and r < 0.0 else r
-            value[v] = total
-    return value[0]
-
-
-@kernel
-def _average_walk(nodes, hist_d, tables, rng, owner, work, weight):
-    """Add ``weight`` x ``owner``'s current strategy to its strategy sums along one walk (the owner
-    sampled, everyone else expanded). ``nodes``: ``PublicTree.nodes``; ``hist_d``: the deal's
-    bucket histories; ``tables`` = ``(regret, ssum)``; ``work`` = ``(iwork, value, sigma)``."""
-    regret, ssum = tables
-    iwork, _, sigma = work
-    stack = iwork[0]
-    top = 1
-    stack[0] = 0
-    while top > 0:
-        top -= 1
-        v = stack[top]
-        kind = nodes[v, ND_KIND]
-        if kind == TERMINAL:
-            continue
-        f = nodes[v, ND_FIRST]
-        if kind == STREET:
-            stack[top] = f
-            top += 1
-            continue
-        k = nodes[v, ND_COUNT]
-        if nodes[v, ND_PLAYER] == owner:
-            off = nodes[v, ND_INDEX] + hist_d[nodes[v, ND_STREET], owner] * k
-            _match(regret, off, k, sigma)
-            for j in range(k):
-                ssum[off + j] += weight * sigma[j]
-            stack[top] = f + _sample(rng, sigma, k)
-            top += 1
-        else:
-            for j in range(k):
-                stack[top] = f + j
-                top += 1
-
-
-@kernel
 def sampled_iterations(tree, deals, settle_args, tables, key, iterations, opts, scratch):
     """Run MCCFR iterations ``first_iteration ..`` (1-based) in place (see the module doc).
 
-    ``tree`` = ``PublicTree.kernel_args``; ``deals`` = ``(records, hist)``; ``settle_args`` =
-    ``(game, deck, rules)``; ``tables`` = ``(regret, ssum)`` float64 flat arrays, updated;
-    ``key``: the generator key; ``iterations`` = ``(first_iteration, n_iterations)``; ``opts``:
-    int64 ``O_*`` entries; ``scratch`` = ``(iwork, value, sigma, money, winners, players,
-    board, table, out)``.
+    ``tree`` = ``(walk, classes, groups)``: ``PublicTree.walk_args``, ``PublicTree.classes`` and the
+    ``(class, pot)`` rows of ``PublicTree.term_groups``; ``deals`` = ``(records, hist)``;
+    ``settle_args`` = ``(game, deck, rules)``; ``tables`` = ``(regret, ssum)`` float64 flat arrays,
+    updated; ``key``: the generator key; ``iterations`` = ``(first_iteration, n_iterations)``;
+    ``opts``: int64 ``O_*`` entries; ``scratch`` = ``(iwork, value, sigma, money, winners, players,
+    board, table, out, group_value)``: the walks' scratch, the settlement's, and float64[G, players]
+    for the groups' payoffs on the deal.
     """
-    nodes, _, _, _, classes, _ = tree
+    walk, classes, groups = tree
     records, hist = deals
     game, _, rules = settle_args
-    iwork, value, sigma, money, winners, players, board, table, out = scratch
+    iwork, value, sigma, money, winners, players, board, table, out, group_value = scratch
     first_iteration, n_iterations = iterations
     work = (iwork, value, sigma)
     core = (players, board, table, out)
@@ -196,14 +79,8 @@ def sampled_iterations(tree, deals, settle_args, tables, key, iterations, opts, 
         seed_state(rng, key, t)
         d = bounded(rng, n_deals)
         deal_payoffs(records[d], settle_args, classes, core, settled)
-        hist_d = hist[d]
-        deal = (hist_d, money, winners)
-        for i in range(n):
-            if n == 2:
-                _regret_walk(tree, deal, rules, tables, rng, (i, 1 - i, n), work, (weight, floor))
-            else:
-                _average_walk(nodes, hist_d, tables, rng, i, work, weight)
-                _regret_walk(tree, deal, rules, tables, rng, (i, -1, n), work, (weight, floor))
+        group_values(groups, settled, n, rules, group_value)
+        es_iteration(walk, (hist[d], group_value), tables, rng, work, (weight, floor))
 
 
 @kernel

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from analysis.core.actions import ACTION_NAMES, BET, CALL, CHECK, FOLD, RAISE
 from analysis.core.actions import ALLIN as ALLIN_ACT  # ALLIN here is the spec's all-in size
 from analysis.dilemma.effects import STREETS
 
+from .._layout import PASS, walk_nodes
 from ..protocol import TreeShape, shape_from
 from .spec import ALLIN, DilemmaSpec
 
@@ -121,6 +123,31 @@ class PublicTree:
     def kernel_args(self) -> tuple[np.ndarray, ...]:
         """``(nodes, terms, term_in, term_pot, classes, hist_sizes)`` for the kernels."""
         return (self.nodes, self.terms, self.term_in, self.term_pot, self.classes, self.hist_sizes)
+
+    @cached_property
+    def term_groups(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(term_group, groups)``: each terminal's group int64[T], and each group's ``(class,
+        pot)`` int64[G, 2]: terminals of one group are paid the same on every deal, less the chips
+        each player put in (a deal's payoffs are filled per group, not per terminal)."""
+        pairs = np.stack([self.terms[:, TC_CLASS], self.term_pot], axis=1)
+        groups, term_group = np.unique(pairs, axis=0, return_inverse=True)
+        return term_group.reshape(-1).astype(np.int64), np.ascontiguousarray(groups, dtype=np.int64)
+
+    @cached_property
+    def walk_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The tree as the shared MCCFR walk reads it (:mod:`analysis.solvers._mccfr_kernels`):
+        ``(nodes, cum, term_group, term_fixed)``: street deals are ``PASS`` nodes (the deal is drawn
+        once per iteration), a terminal pays its group's value on the deal less ``term_in``."""
+        nodes = self.nodes
+        kind = np.where(nodes[:, ND_KIND] == STREET, PASS, nodes[:, ND_KIND])
+        table = walk_nodes(kind, nodes[:, ND_PLAYER], nodes[:, ND_FIRST], nodes[:, ND_COUNT],
+                           nodes[:, ND_STREET], nodes[:, ND_INDEX])
+        cum = np.zeros(self.n_nodes)
+        fixed = (-self.term_in).astype(np.float64)
+        group = self.term_groups[0].copy()
+        for arr in (cum, fixed, group):
+            arr.flags.writeable = False
+        return table, cum, group, fixed
 
     def shape(self) -> TreeShape:
         """The tree in the shared layout of :mod:`analysis.solvers.protocol` (printing, summaries)."""

@@ -119,8 +119,10 @@ class DilemmaSolver:
             self.sampled_opts = np.array([1, 0], np.int64)  # linear averaging, plain regrets
             t = game.tree
             max_k = int(t.nodes[:, ND_COUNT].max())
+            groups = t.term_groups[1]
+            self._tree_args = (t.walk_args, t.classes, groups)
             self._scratch = (np.zeros((3, t.n_nodes), np.int64), np.zeros(t.n_nodes),
-                             np.zeros(max_k), *game.settle_scratch())
+                             np.zeros(max_k), *game.settle_scratch(), np.zeros((groups.shape[0], game.spec.players)))
         else:
             coefs = np.zeros(L.N_COEFS)
             coefs[L.C_ALPHA] = self.settings.alpha
@@ -141,7 +143,7 @@ class DilemmaSolver:
             self._vector.run(self.iteration + 1, n)
         else:
             g = self.game
-            SK.sampled_iterations(g.tree.kernel_args, (g.deals.records, g.deals.hist),
+            SK.sampled_iterations(self._tree_args, (g.deals.records, g.deals.hist),
                                   g.settle_args(), (self.regret, self.ssum), self._key,
                                   (self.iteration + 1, n), self.sampled_opts, self._scratch)
         self.iteration += n
