@@ -71,7 +71,7 @@ C_BETA = 1
 C_GAMMA = 2
 N_COEFS = 3
 
-# the node table of the shared MCCFR walk (analysis.solvers._mccfr_kernels), int64[N, N_WALK_COLS]:
+# the node table of the shared MCCFR walk (analysis.solvers._mccfr_kernels), int32[N, N_WALK_COLS]:
 # every tree that runs the walk lays its nodes out this way once (GameTree.walk_args,
 # PublicTree.walk_args)
 WN_KIND = 0
@@ -79,8 +79,9 @@ WN_KIND = 0
 WN_PLAYER = 1
 WN_FIRST = 2
 WN_COUNT = 3
-WN_STREET = 4
-"""The street whose private state keys a decision node's information set (0 in a game tree)."""
+WN_KEY = 4
+"""Decision: the street whose private state keys its information set (0 in a game tree);
+terminal: its payoff group (a row of the deal's group payoffs)."""
 WN_INDEX = 5
 """Decision: the first row of its block of information sets (one per private state, ``WN_COUNT``
 actions each); terminal: its terminal number; -1 otherwise."""
@@ -91,12 +92,16 @@ the deal is drawn once per iteration, so the walk just moves on)."""
 
 
 def walk_nodes(kind: np.ndarray, player: np.ndarray, first: np.ndarray, count: np.ndarray,
-               street: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """A tree's nodes as the shared MCCFR walk reads them: int64[N, N_WALK_COLS], read-only
-    (every stack passes the same array types, so the walk compiles once)."""
-    out = np.zeros((len(kind), N_WALK_COLS), np.int64)
+               key: np.ndarray | int, index: np.ndarray) -> np.ndarray:
+    """A tree's nodes as the shared MCCFR walk reads them: int32[N, N_WALK_COLS] (small: the walk
+    is bound by memory), read-only (every stack passes the same array types, so the walk compiles
+    once)."""
+    out = np.zeros((len(kind), N_WALK_COLS), np.int32)
     for col, values in ((WN_KIND, kind), (WN_PLAYER, player), (WN_FIRST, first), (WN_COUNT, count),
-                        (WN_STREET, street), (WN_INDEX, index)):
+                        (WN_KEY, key), (WN_INDEX, index)):
+        values = np.broadcast_to(np.asarray(values, np.int64), (len(kind),))
+        if values.size and (values.max() > np.iinfo(np.int32).max or values.min() < -1):
+            raise ValueError("walk_nodes: a value does not fit the walk's int32 node table")
         out[:, col] = values
     out.flags.writeable = False
     return out

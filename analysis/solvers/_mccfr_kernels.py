@@ -5,9 +5,9 @@ abstracted Dilemma hand's public tree).
 A stack hands the walk plain arrays (:data:`walk <es_iteration>`): its nodes in the shared
 ``WN_*`` layout (:mod:`._layout`), the running chance sums ``cum``, and per terminal a group
 and a fixed payoff; and, per iteration, the *deal*: each player's private state on each
-street (``priv``: a decision node's information set is row ``WN_INDEX + priv[street, player]
-x actions``) and what each terminal group pays on that deal. A terminal ``t`` pays player
-``p`` ``term_fixed[t, p] + group_value[term_group[t], p]``.
+street (``priv``: a decision node's information set is row ``WN_INDEX + priv[WN_KEY, player]
+x actions``) and what each terminal group pays on that deal. Terminal node ``v`` pays player
+``p`` ``term_fixed[WN_INDEX, p] + group_value[WN_KEY, p]`` (its terminal number and group).
 
 - ``GameTree`` (:func:`es_iterations`): chance nodes are in the tree (drawn from ``cum``),
   ``priv`` is zero, terminal payoffs are fixed (one group worth zero);
@@ -66,9 +66,9 @@ from ._layout import (
     WN_COUNT,
     WN_FIRST,
     WN_INDEX,
+    WN_KEY,
     WN_KIND,
     WN_PLAYER,
-    WN_STREET,
 )
 
 
@@ -109,16 +109,15 @@ def _regret_walk(walk, deal, tables, rng, who, work, update):
     """Sampled regret update for ``trav``; the average update at ``avg_player``'s nodes if it is
     >= 0. Returns the root's sampled value.
 
-    ``walk`` = ``(nodes, cum, term_group, term_fixed)``: int64[N, N_WALK_COLS] nodes (``WN_*``),
-    float64[N] chance running sums, int64[T] each terminal's group, float64[T, players] its fixed
-    payoff; ``deal`` = ``(priv, group_value)``: int64[streets, players] private states,
+    ``walk`` = ``(nodes, cum, term_fixed)``: int32[N, N_WALK_COLS] nodes (``WN_*``), float64[N]
+    chance running sums, float64[T, players] each terminal's fixed payoff; ``deal`` = ``(priv, group_value)``: int64[streets, players] private states,
     float64[groups, players] the groups' payoffs; ``tables`` = ``(regret, ssum)`` flat float64,
     updated; ``rng``: the generator state; ``who`` = ``(trav, avg_player)``; ``work`` = ``(iwork,
     value, sigma)``: int64[3, N] stack/order/chosen, float64[N] node values, float64[max
     actions]; ``update`` = ``(weight, floor)``: the average's weight, and whether regrets are
     floored at zero.
     """
-    nodes, cum, term_group, term_fixed = walk
+    nodes, cum, term_fixed = walk
     priv, group_value = deal
     regret, ssum = tables
     trav, avg_player = who
@@ -151,7 +150,7 @@ def _regret_walk(walk, deal, tables, rng, who, work, update):
                     stack[top] = f + j
                     top += 1
                 continue
-            off = nodes[v, WN_INDEX] + priv[nodes[v, WN_STREET], p] * k
+            off = nodes[v, WN_INDEX] + priv[nodes[v, WN_KEY], p] * k
             _match(regret, off, k, sigma)
             if p == avg_player:
                 for j in range(k):
@@ -165,13 +164,13 @@ def _regret_walk(walk, deal, tables, rng, who, work, update):
         kind = nodes[v, WN_KIND]
         if kind == TERMINAL:
             t = nodes[v, WN_INDEX]
-            value[v] = term_fixed[t, trav] + group_value[term_group[t], trav]
+            value[v] = term_fixed[t, trav] + group_value[nodes[v, WN_KEY], trav]
         elif kind != DECISION or nodes[v, WN_PLAYER] != trav:
             value[v] = value[chosen[v]]
         else:
             f = nodes[v, WN_FIRST]
             k = nodes[v, WN_COUNT]
-            off = nodes[v, WN_INDEX] + priv[nodes[v, WN_STREET], trav] * k
+            off = nodes[v, WN_INDEX] + priv[nodes[v, WN_KEY], trav] * k
             _match(regret, off, k, sigma)
             total = 0.0
             for j in range(k):
@@ -189,7 +188,7 @@ def _average_walk(walk, deal, tables, rng, owner, work, weight):
     sampling chance and ``owner`` and expanding everyone else (visit probability: chance reach x
     owner's reach). ``walk``, ``deal``, ``tables``, ``rng``, ``work`` as in :func:`_regret_walk`;
     ``owner``: the player whose sums are updated; ``weight``: float64."""
-    nodes, cum, _, _ = walk
+    nodes, cum, _ = walk
     priv = deal[0]
     regret, ssum = tables
     iwork, _, sigma = work
@@ -211,7 +210,7 @@ def _average_walk(walk, deal, tables, rng, owner, work, weight):
             stack[top] = f
             top += 1
         elif nodes[v, WN_PLAYER] == owner:
-            off = nodes[v, WN_INDEX] + priv[nodes[v, WN_STREET], owner] * k
+            off = nodes[v, WN_INDEX] + priv[nodes[v, WN_KEY], owner] * k
             _match(regret, off, k, sigma)
             for j in range(k):
                 ssum[off + j] += weight * sigma[j]
@@ -231,7 +230,7 @@ def es_iteration(walk, deal, tables, rng, work, update):
     ``walk``, ``deal``, ``tables``, ``rng``, ``work``, ``update`` = ``(weight, floor)`` as in
     :func:`_regret_walk` (the generator already seeded for this iteration).
     """
-    n = walk[3].shape[1]
+    n = walk[2].shape[1]
     for i in range(n):
         if n == 2:
             _regret_walk(walk, deal, tables, rng, (i, 1 - i), work, update)

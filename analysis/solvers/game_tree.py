@@ -128,21 +128,19 @@ class GameTree:
                           infosets=self.n_infosets, infoset_actions=self.n_actions)
 
     @cached_property
-    def walk_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def walk_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The tree as the shared MCCFR walk reads it (:mod:`._mccfr_kernels`): ``(nodes, cum,
-        term_group, term_fixed)``: decision nodes keyed by their infoset's first action, chance
-        drawn from ``cum``, every terminal its fixed payoff (one group, worth zero)."""
+        term_fixed)``: decision nodes keyed by their infoset's first action, chance drawn from
+        ``cum``, every terminal its fixed payoff (all in group 0, worth zero)."""
         nodes = self.nodes
         kind = nodes[:, L.KIND]
         index = nodes[:, L.INDEX].astype(np.int64)
         dec = kind == L.DECISION
         index[dec] = self.infos[index[dec], L.I_OFFSET]
         table = L.walk_nodes(kind, nodes[:, L.PLAYER], nodes[:, L.FIRST], nodes[:, L.COUNT], 0, index)
-        group = np.zeros(self.utility.shape[0], np.int64)
         fixed = np.array(self.utility, np.float64)
-        for arr in (group, fixed):
-            arr.flags.writeable = False
-        return table, self.cum, group, fixed
+        fixed.flags.writeable = False
+        return table, self.cum, fixed
 
     @property
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

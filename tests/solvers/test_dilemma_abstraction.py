@@ -9,13 +9,15 @@ import numpy as np
 import pytest
 
 from analysis.dilemma.settlement import HandState, PlayerState, settle
+from analysis.solvers._layout import WN_KEY
 from analysis.solvers.abstracted import DilemmaError, DilemmaSpec, build_public_tree, sample_deals
-from analysis.solvers.abstracted._deal_kernels import group_values
+from analysis.solvers.abstracted._deal_kernels import group_shares, group_values
 from analysis.solvers.abstracted.public_tree import (
     CL_ALLIN,
     CL_FOLD0,
     CL_LAST,
     TC_CLASS,
+    TC_NODE,
     class_text,
 )
 from evaluator.strength import strength
@@ -60,12 +62,15 @@ def test_terminal_payoffs_equal_the_referee(name: str) -> None:
     rng = np.random.default_rng(0)
     picks = rng.choice(deals.n_deals, size=24 if spec.players == 2 else 8, replace=False)
     checked_classes = set()
-    term_group, groups = tree.term_groups
-    term_fixed = tree.walk_args[3]
+    groups = tree.term_groups[1]
+    walk_nodes, _, term_fixed = tree.walk_args
+    term_group = walk_nodes[tree.terms[:, TC_NODE], WN_KEY]  # what the walk reads at each terminal
     group_value = np.zeros((groups.shape[0], spec.players))
+    shares = np.zeros((groups.shape[0], 2 ** spec.players, spec.players), np.int64)
+    group_shares(groups, spec.players, spec.rules_obj.kernel_args, shares)
     for d in picks:
         money, winners = deals.payoffs(tree, int(d))
-        group_values(groups, (money, winners), spec.players, spec.rules_obj.kernel_args, group_value)
+        group_values(groups, shares, (money, winners), group_value)
         for t in range(tree.n_terminals):
             got = utility(tree, deals, t, int(d), money, winners)
             want = referee_utility(tree, deals, t, int(d))

@@ -194,17 +194,29 @@ def pot_share(p, mask, n, pot, rules):
 
 
 @kernel
-def group_values(groups, settled, n, rules, out):
+def group_shares(groups, n, rules, out):
+    """Every terminal group's pot share for every set of winners, once per tree: ``out[g, m, p]``
+    int64 = what player ``p`` takes from group ``g``'s pot when ``m`` (a bit mask) are the main-pot
+    winners (:func:`pot_share`). ``groups`` int64[G, 2] ``(class, pot)`` rows
+    (``PublicTree.term_groups``); ``n`` players; ``rules`` = ``Rules.kernel_args``."""
+    for g in range(groups.shape[0]):
+        for m in range(out.shape[1]):
+            for p in range(n):
+                out[g, m, p] = pot_share(p, m, n, groups[g, 1], rules)
+
+
+@kernel
+def group_values(groups, shares, settled, out):
     """What each terminal group pays on one deal, before the chips put in: ``out[g, p]`` float64 =
     player ``p``'s pot share plus its non-pot money in group ``g`` = ``(class, pot)``, so terminal
-    ``t`` pays ``out[term_group[t], p] - term_in[t, p]`` (``PublicTree.walk_args``).
+    ``t`` in group ``g`` pays ``out[g, p] - term_in[t, p]`` (``PublicTree.walk_args``).
 
-    ``groups`` int64[G, 2] (``PublicTree.term_groups``); ``settled`` = ``(money, winners)`` of the
-    deal (:func:`deal_payoffs`); ``n`` players; ``rules`` = ``Rules.kernel_args``.
+    ``groups`` int64[G, 2] (``PublicTree.term_groups``); ``shares``: :func:`group_shares`;
+    ``settled`` = ``(money, winners)`` of the deal (:func:`deal_payoffs`).
     """
     money, winners = settled
     for g in range(groups.shape[0]):
         c = groups[g, 0]
-        pot = groups[g, 1]
-        for p in range(n):
-            out[g, p] = pot_share(p, winners[c], n, pot, rules) + money[c, p]
+        row = shares[g, winners[c]]
+        for p in range(out.shape[1]):
+            out[g, p] = row[p] + money[c, p]

@@ -53,23 +53,22 @@ DCFR/Pluribus discount early play); floor regrets at zero after each update (reg
 def sampled_iterations(tree, deals, settle_args, tables, key, iterations, opts, scratch):
     """Run MCCFR iterations ``first_iteration ..`` (1-based) in place (see the module doc).
 
-    ``tree`` = ``(walk, classes, groups)``: ``PublicTree.walk_args``, ``PublicTree.classes`` and the
-    ``(class, pot)`` rows of ``PublicTree.term_groups``; ``deals`` = ``(records, hist)``;
+    ``tree`` = ``(walk, classes, groups, shares)``: ``PublicTree.walk_args``, ``PublicTree.classes``,
+    the ``(class, pot)`` rows of ``PublicTree.term_groups`` and their pot shares
+    (:func:`._deal_kernels.group_shares`); ``deals`` = ``(records, hist)``;
     ``settle_args`` = ``(game, deck, rules)``; ``tables`` = ``(regret, ssum)`` float64 flat arrays,
     updated; ``key``: the generator key; ``iterations`` = ``(first_iteration, n_iterations)``;
     ``opts``: int64 ``O_*`` entries; ``scratch`` = ``(iwork, value, sigma, money, winners, players,
     board, table, out, group_value)``: the walks' scratch, the settlement's, and float64[G, players]
     for the groups' payoffs on the deal.
     """
-    walk, classes, groups = tree
+    walk, classes, groups, shares = tree
     records, hist = deals
-    game, _, rules = settle_args
     iwork, value, sigma, money, winners, players, board, table, out, group_value = scratch
     first_iteration, n_iterations = iterations
     work = (iwork, value, sigma)
     core = (players, board, table, out)
     settled = (money, winners)
-    n = game[G_PLAYERS]
     n_deals = records.shape[0]
     linear = opts[O_LINEAR] != 0
     floor = opts[O_PLUS] != 0
@@ -79,7 +78,7 @@ def sampled_iterations(tree, deals, settle_args, tables, key, iterations, opts, 
         seed_state(rng, key, t)
         d = bounded(rng, n_deals)
         deal_payoffs(records[d], settle_args, classes, core, settled)
-        group_values(groups, settled, n, rules, group_value)
+        group_values(groups, shares, settled, group_value)
         es_iteration(walk, (hist[d], group_value), tables, rng, work, (weight, floor))
 
 
@@ -98,13 +97,12 @@ def deal_reach(tree, deals, settle_args, strategy, info_start, span, outs, scrat
     """
     nodes, terms, _, _, classes, _ = tree
     records, hist = deals
-    game = settle_args[0]
+    n = settle_args[0][G_PLAYERS]
     lo, hi, weight = span
     reach_out, money_out, mask_reach = outs
     reach, money, winners, players, board, table, out = scratch
     core = (players, board, table, out)
     settled = (money, winners)
-    n = game[G_PLAYERS]
     class_reach = np.zeros(classes.shape[0])
     for d in range(lo, hi):
         deal_payoffs(records[d], settle_args, classes, core, settled)

@@ -134,20 +134,23 @@ class PublicTree:
         return term_group.reshape(-1).astype(np.int64), np.ascontiguousarray(groups, dtype=np.int64)
 
     @cached_property
-    def walk_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def walk_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The tree as the shared MCCFR walk reads it (:mod:`analysis.solvers._mccfr_kernels`):
-        ``(nodes, cum, term_group, term_fixed)``: street deals are ``PASS`` nodes (the deal is drawn
-        once per iteration), a terminal pays its group's value on the deal less ``term_in``."""
+        ``(nodes, cum, term_fixed)``: street deals are ``PASS`` nodes (the deal is drawn once per
+        iteration); a terminal is keyed by its group and pays the group's value on the deal less
+        ``term_in`` (``term_fixed``)."""
         nodes = self.nodes
         kind = np.where(nodes[:, ND_KIND] == STREET, PASS, nodes[:, ND_KIND])
-        table = walk_nodes(kind, nodes[:, ND_PLAYER], nodes[:, ND_FIRST], nodes[:, ND_COUNT],
-                           nodes[:, ND_STREET], nodes[:, ND_INDEX])
+        terminal = kind == TERMINAL
+        key = nodes[:, ND_STREET].copy()
+        key[terminal] = self.term_groups[0][nodes[terminal, ND_INDEX]]
+        table = walk_nodes(kind, nodes[:, ND_PLAYER], nodes[:, ND_FIRST], nodes[:, ND_COUNT], key,
+                           nodes[:, ND_INDEX])
         cum = np.zeros(self.n_nodes)
         fixed = (-self.term_in).astype(np.float64)
-        group = self.term_groups[0].copy()
-        for arr in (cum, fixed, group):
+        for arr in (cum, fixed):
             arr.flags.writeable = False
-        return table, cum, group, fixed
+        return table, cum, fixed
 
     def shape(self) -> TreeShape:
         """The tree in the shared layout of :mod:`analysis.solvers.protocol` (printing, summaries)."""

@@ -36,6 +36,7 @@ from .. import _layout as L
 from ..evaluate import ProfileValue
 from ..tree_solver import SolverSettings, read_state, run_chunked, stop_and_save, write_state
 from . import _sampled_kernels as SK
+from ._deal_kernels import group_shares
 from .deals import DealTable, game_args, sample_deals
 from .public_tree import DECISION, ND_COUNT, ND_KIND, ND_STREET, PublicTree, build_public_tree
 from .spec import DilemmaError, DilemmaSpec
@@ -120,7 +121,9 @@ class DilemmaSolver:
             t = game.tree
             max_k = int(t.nodes[:, ND_COUNT].max())
             groups = t.term_groups[1]
-            self._tree_args = (t.walk_args, t.classes, groups)
+            shares = np.zeros((groups.shape[0], 2 ** game.spec.players, game.spec.players), np.int64)
+            group_shares(groups, game.spec.players, game.spec.rules_obj.kernel_args, shares)
+            self._tree_args = (t.walk_args, t.classes, groups, shares)
             self._scratch = (np.zeros((3, t.n_nodes), np.int64), np.zeros(t.n_nodes),
                              np.zeros(max_k), *game.settle_scratch(), np.zeros((groups.shape[0], game.spec.players)))
         else:
