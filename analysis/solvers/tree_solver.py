@@ -26,6 +26,7 @@ from analysis.core.rng import derive_key
 from analysis.runners.interrupt import Interrupted, interruptible
 
 from . import _layout as L
+from . import frames
 from ._cfr_kernels import cfr_iterations, normalise_sums
 from ._mccfr_kernels import es_iterations
 from .errors import SolverError
@@ -250,16 +251,17 @@ class SolveResult:
 
 
 def strategy_frame(tree: GameTree, strategy: np.ndarray) -> pd.DataFrame:
-    """A flat strategy as a table: player, infoset, infoset label, action, probability."""
+    """A flat strategy as a strategy frame (:mod:`.frames`): player, line, infoset label (the
+    private part), action, probability, then the infoset's number. ``line`` is the label's
+    public part, after its first ``|`` (betting specs label ``"Qh Ks|cc/r"``); "" if none."""
     counts = tree.infos[:, L.I_COUNT]
     info = np.repeat(np.arange(tree.n_infosets), counts)
-    return pd.DataFrame({
-        "player": np.repeat(tree.infos[:, L.I_PLAYER], counts),
-        "infoset_id": info,
-        "infoset": [tree.infoset_labels[j] for j in info],
-        "action": [a for acts in tree.action_labels for a in acts],
-        "probability": np.asarray(strategy[: tree.n_actions], np.float64),
-    })
+    labels = [tree.infoset_labels[j] for j in info]
+    return frames.strategy_frame(
+        np.repeat(tree.infos[:, L.I_PLAYER], counts).astype(np.int64),
+        [label.partition("|")[2] for label in labels], {"infoset": labels},
+        [a for acts in tree.action_labels for a in acts], np.asarray(strategy[: tree.n_actions], np.float64),
+        extra={"infoset_id": info})
 
 
 def solve(game: Any, method: str = "cfr+", iterations: int = 1000, *,

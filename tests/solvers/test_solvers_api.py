@@ -31,8 +31,9 @@ def test_every_public_name_is_documented_and_typed() -> None:
 def test_strategy_table_of_kuhn() -> None:
     r = solve(kuhn(), "cfr+", 1000)
     df = r.strategy
-    assert list(df.columns) == ["player", "infoset_id", "infoset", "action", "probability"]
+    assert list(df.columns) == ["player", "line", "infoset", "action", "probability", "infoset_id"]
     assert len(df) == 24
+    assert df.loc[df["infoset"] == "K|r", "line"].eq("r").all() and df.loc[df["infoset"] == "J|", "line"].eq("").all()
     assert df.groupby("infoset")["probability"].sum().round(12).eq(1).all()
     # the equilibrium: player 1 (second to act) always calls a bet with a K, never with a J
     p = df.set_index(["infoset", "action"])["probability"]

@@ -29,6 +29,7 @@ from analysis.core.actions import ACTION_NAMES, BET, FOLD, RAISE
 from analysis.core.actions import ALLIN as ALLIN_ACT
 from analysis.dilemma.effects import STREETS
 
+from ..frames import strategy_frame
 from . import _sampled_kernels as SK
 from .public_tree import (
     DECISION,
@@ -102,7 +103,8 @@ def _pot_values(game: Any, mask_reach: np.ndarray) -> np.ndarray:
 
 
 def _action_rows(result: DilemmaSolveResult, reach: Reach) -> pd.DataFrame:
-    """One row per (information set, action) with its keys, probability and reach (long): decision
+    """One row per (information set, action), a strategy frame (:mod:`..frames`: the private
+    state is the bucket and the bucket history) with the node's keys and the reach: decision
     nodes in order, each node's bucket histories in order, each history's actions in order."""
     game = result.game
     t = game.tree
@@ -119,17 +121,14 @@ def _action_rows(result: DilemmaSolveResult, reach: Reach) -> pd.DataFrame:
     kinds = t.action_kind[act]
     streets = np.array(STREETS, dtype=object)[game.spec.first_street + nodes[dec, ND_STREET]]
     lines = np.array([t.histories[d] for d in dec], dtype=object)
-    return pd.DataFrame({
-        "node": v, "player": nodes[v, ND_PLAYER].astype(np.int64), "street": streets[which],
-        "line": lines[which], "facing": np.where(nodes[v, ND_FACING] != 0, "bet", "none").astype(object),
-        "players": nodes[v, ND_LIVE].astype(np.int64), "position": nodes[v, ND_POSITION].astype(np.int64),
-        "history": hist, "bucket": hist % game.spec.buckets,
-        "action": np.array(ACTION_NAMES, dtype=object)[kinds],
-        "size": np.where(np.isin(kinds, (BET, RAISE)), t.action_size[act], np.nan),
-        "action_kind": kinds,
-        "probability": result.average[nodes[v, ND_INDEX].astype(np.int64) + i],
-        "reach": reach.infoset[np.asarray(game.info_start, dtype=np.int64)[v] + hist],
-    })
+    return strategy_frame(
+        nodes[v, ND_PLAYER].astype(np.int64), lines[which], {"bucket": hist % game.spec.buckets, "history": hist},
+        np.array(ACTION_NAMES, dtype=object)[kinds], result.average[nodes[v, ND_INDEX].astype(np.int64) + i],
+        extra={"node": v, "street": streets[which],
+               "facing": np.where(nodes[v, ND_FACING] != 0, "bet", "none").astype(object),
+               "players": nodes[v, ND_LIVE].astype(np.int64), "position": nodes[v, ND_POSITION].astype(np.int64),
+               "size": np.where(np.isin(kinds, (BET, RAISE)), t.action_size[act], np.nan), "action_kind": kinds,
+               "reach": reach.infoset[np.asarray(game.info_start, dtype=np.int64)[v] + hist]})
 
 
 def _weighted(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SolverError
+from ..frames import strategy_frame
 from . import _kernels as K
 from .public_tree import (
     ACE,
@@ -186,7 +187,8 @@ ACTION_GROUP = {"fold": "fold", "check": "check/call", "call": "check/call", "be
 
 
 def _pair_rows(k: int, p: PairSolution) -> pd.DataFrame:
-    """One row per (decision, hidden class, action) of pair ``k``: probability, reach weight, value."""
+    """One row per (decision, hidden class, action) of pair ``k``, a strategy frame (:mod:`..frames`:
+    the private state is the hidden card's class): probability, action value (``ev``), reach weight."""
     labels = p.labels
     hard = p.vis[:, 0] + CLASS_POINTS[None, :].T  # [C, D]: face-up hard total plus each hidden class
     soft = ((p.vis[:, 1] != 0)[None, :] | (np.arange(CLASSES) == ACE)[:, None]) & (hard + 10 <= 21)
@@ -206,14 +208,14 @@ def _pair_rows(k: int, p: PairSolution) -> pd.DataFrame:
         names, codes = np.unique(np.asarray(values), return_inverse=True)
         return pd.Categorical.from_codes(codes.reshape(-1)[rows], names)
 
-    return pd.DataFrame({
-        "pair": k, "d": d, "j": j, "up_a": CLASS_NAMES[p.up[0]], "up_b": CLASS_NAMES[p.up[1]],
-        "round": text([lab[0] for lab in labels]), "seat": text(["AB"[lab[1]] for lab in labels]),
-        "facing": col([lab[5] for lab in labels]), "own_visible": col([lab[3] for lab in labels]),
-        "opp_visible": col([lab[4] for lab in labels]), "hits": col([lab[7] for lab in labels]),
-        "hidden": text(CLASS_NAMES, h), "total": totals[h, d], "action": text(names[j, d].ravel(), np.arange(len(d))),
-        "probability": p.sigma[d, h, j], "reach": reach[h, d], "value": p.q[d, h, j],
-        "fold_after": folds[j, d]})
+    return strategy_frame(
+        col([lab[1] for lab in labels]), text([lab[8] for lab in labels]), {"hidden": text(CLASS_NAMES, h)},
+        text(names[j, d].ravel(), np.arange(len(d))), p.sigma[d, h, j], ev=p.q[d, h, j],
+        extra={"pair": k, "d": d, "j": j, "up_a": CLASS_NAMES[p.up[0]], "up_b": CLASS_NAMES[p.up[1]],
+               "round": text([lab[0] for lab in labels]), "seat": text(["AB"[lab[1]] for lab in labels]),
+               "facing": col([lab[5] for lab in labels]), "own_visible": col([lab[3] for lab in labels]),
+               "opp_visible": col([lab[4] for lab in labels]), "hits": col([lab[7] for lab in labels]),
+               "total": totals[h, d], "reach": reach[h, d], "fold_after": folds[j, d]})
 
 
 def _fold_after(p: PairSolution, j: int) -> np.ndarray:
@@ -257,7 +259,7 @@ def _hit_sums(rows: pd.DataFrame) -> pd.DataFrame:
     keys = ["pair", "d", "hidden"]
     hit = play[play["action"] == "hit"].set_index(keys)
     stand = play[play["action"] == "stand"].set_index(keys)
-    df = hit[["seat", "total", "probability", "reach"]].assign(gain=hit["value"] - stand["value"])
+    df = hit[["seat", "total", "probability", "reach"]].assign(gain=hit["ev"] - stand["ev"])
     df = df[df["reach"] > 0]
     return pd.DataFrame({"seat": df["seat"], "total": df["total"], "reach": df["reach"],
                          "hit_w": df["reach"] * df["probability"], "gain_w": df["reach"] * df["gain"]}
