@@ -36,12 +36,28 @@ METHODS: tuple[Method, ...] = (
 )
 """Every method any solver of the lab runs."""
 
+STACK_METHODS: dict[str, tuple[str, ...]] = {
+    "game tree": ("cfr", "cfr+", "dcfr", "mccfr"),
+    "abstracted": ("cfr", "cfr+", "dcfr", "mccfr"),
+    "card heads-up": ("dcfr", "cfr+"),
+    "card river three-handed": ("dcfr", "cfr+"),
+    "card turn three-handed": ("mccfr", "dcfr", "cfr+"),
+}
+"""The methods each solver stack runs, in the order its errors list them: ``GameTree`` (Kuhn, Leduc,
+games as data), the abstracted Dilemma hand (full width heads-up only; ``mccfr`` any player count),
+the card-level solver's heads-up spots, three-handed river spots and three-handed turn spots. Each
+stack keeps its kernel codes keyed by these names."""
+
 _BY_NAME = {spelling: m for m in METHODS for spelling in (m.name, *m.aliases)}
 
 
-def method_named(name: str, allowed: Iterable[str] | None = None, error: type[SolverError] = SolverError) -> Method:
-    """The method called ``name`` (any case or alias), one of ``allowed`` canonical names if
-    given; else ``error`` saying which methods there are."""
+def method_named(name: str, allowed: Iterable[str] | str | None = None,
+                 error: type[SolverError] = SolverError) -> Method:
+    """The method called ``name`` (any case or alias), one of ``allowed`` canonical names (or of
+    the stack named ``allowed`` in :data:`STACK_METHODS`) if given; else ``error`` saying which
+    methods there are."""
+    if isinstance(allowed, str):
+        allowed = STACK_METHODS[allowed]
     choices = [m.name for m in METHODS] if allowed is None else list(allowed)
     method = _BY_NAME.get(str(name).strip().lower())
     if method is None or method.name not in choices:

@@ -92,7 +92,7 @@ class SolverSettings:
 
     def normalised(self) -> SolverSettings:
         """The same settings with the method's canonical name, checked."""
-        method = method_named(self.method).name
+        method = method_named(self.method, "game tree").name
         if int(self.seed) < 0:
             raise SolverError(f"seed must be a non-negative integer; got {self.seed}")
         for name in ("alpha", "beta", "gamma"):

@@ -26,3 +26,18 @@ def test_each_stack_refuses_what_it_does_not_run():
         CardSolver(spot, "mccfr")
     assert CardSolver(spot, "DCFR").method == "dcfr"  # the card solver reads the same registry
     assert {m.name for m in METHODS if m.sampled} == {"mccfr"}
+
+
+def test_each_stack_runs_what_the_registry_says():
+    """The stacks' kernel-code tables and the registry's lists of methods agree (names and order)."""
+    from analysis.solvers._layout import METHOD_CODES
+    from analysis.solvers.card_level import multiway, solver, turn3
+    from analysis.solvers.methods import STACK_METHODS
+
+    assert list(solver.METHODS) == list(STACK_METHODS["card heads-up"])
+    assert list(multiway.METHODS) == list(STACK_METHODS["card river three-handed"])
+    assert list(turn3.METHODS) == list(STACK_METHODS["card turn three-handed"])
+    for stack in ("game tree", "abstracted"):  # full width by kernel code, plus the sampled walk
+        assert [*METHOD_CODES, "mccfr"] == list(STACK_METHODS[stack])
+    with pytest.raises(SpotError, match="choose one of dcfr, cfr\\+$"):
+        method_named("mccfr", "card river three-handed", SpotError)

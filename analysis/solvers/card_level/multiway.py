@@ -31,6 +31,7 @@ import pandas as pd
 from analysis.core.io import atomic_path
 from evaluator import evaluate_batch
 
+from ..methods import method_named
 from . import _kernels3 as K3
 from ._kernels import (
     C_INV_PAIRS,
@@ -201,8 +202,7 @@ class MultiwaySolver(NodeTable3):
     """DCFR (postflop-solver's) or CFR+ on one three-handed river spot, with exact NashConv."""
 
     def __init__(self, spot: CardSpot, method: str = "dcfr") -> None:
-        if method not in METHODS:
-            raise SpotError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
+        method = method_named(method, "card river three-handed", SpotError).name
         if spot.players != N_PLAYERS:
             raise SpotError(f"the three-handed solver needs three ranges, not {spot.players}")
         if spot.street != 2:

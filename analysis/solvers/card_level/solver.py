@@ -236,7 +236,7 @@ class CardSolver:
     """DCFR (postflop-solver's) or CFR+ on one heads-up spot, with exact exploitability."""
 
     def __init__(self, spot: CardSpot, method: str = "dcfr", isomorphism: bool = True) -> None:
-        method = method_named(method, METHODS, SpotError).name
+        method = method_named(method, "card heads-up", SpotError).name
         if spot.table is not None and spot.table.rules.kickers != "all":
             raise SpotError("the card-level solver compares every kicker (rule kickers=all): its strengths and "
                             "payoff classes do not follow kickers=top yet")

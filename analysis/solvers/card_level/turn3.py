@@ -92,10 +92,7 @@ class TurnSolver3(NodeTable3):
 
     def __init__(self, spot: CardSpot, method: str = "mccfr", seed: int = 0, per_walk: int = 1,
                  nash_conv: str = "auto") -> None:
-        method = method_named(method, METHODS, SpotError).name
-        if method not in METHODS:
-            raise SpotError(f"unknown method {method!r} for a three-handed turn spot: choose one of "
-                            f"{', '.join(METHODS)}")
+        method = method_named(method, "card turn three-handed", SpotError).name
         if spot.players != N_PLAYERS or spot.street != 1:
             raise SpotError("the three-handed turn solver needs three ranges and a 4-card board")
         if spot.table is not None and spot.table.rules.kickers != "all":
