@@ -2,9 +2,10 @@
 walk every tree-based stack runs (``GameTree`` for Kuhn, Leduc and games written as data; the
 abstracted Dilemma hand's public tree).
 
-A stack hands the walk plain arrays (:data:`walk <es_iteration>`): its nodes in the shared
-``WN_*`` layout (:mod:`._layout`), the running chance sums ``cum``, and per terminal a group
-and a fixed payoff; and, per iteration, the *deal*: each player's private state on each
+A stack hands the walk plain arrays (``walk``, built once per tree: ``GameTree.walk_args``,
+``PublicTree.walk_args``): its nodes in the shared ``WN_*`` layout (:mod:`._layout`; a
+terminal's ``WN_KEY`` is its payoff group), the running chance sums ``cum`` and each terminal's
+fixed payoff ``term_fixed``; and, per iteration, the *deal*: each player's private state on each
 street (``priv``: a decision node's information set is row ``WN_INDEX + priv[WN_KEY, player]
 x actions``) and what each terminal group pays on that deal. Terminal node ``v`` pays player
 ``p`` ``term_fixed[WN_INDEX, p] + group_value[WN_KEY, p]`` (its terminal number and group).
