@@ -72,6 +72,7 @@ from numba import prange, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
+from .blocks import sum_blocks
 from .jit import kernel
 from .tables import (
     CATEGORY_SHIFT,
@@ -542,7 +543,7 @@ def category_counts(n_cards, k, tables):
             _count_unit7(u, n_cards, seven, flush, per_unit[u])
         else:
             _count_unit(u, n_cards, k, tables, per_unit[u, 0])
-    return per_unit.sum(axis=0).sum(axis=0)
+    return sum_blocks(sum_blocks(per_unit))
 
 
 # -- validation ------------------------------------------------------------------------------

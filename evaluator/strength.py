@@ -206,7 +206,14 @@ def strength_row(sorted_board, nb, n_cards, eval_tables, scratch, out):
             fill[j] += 1
     for i in range(cnt):
         card_scores[i, : cnt - 1].sort()
-    order[:n_pairs] = np.argsort(scores[:n_pairs])
+    # pairs in score order: sort (score, pair) packed in one int64 (scores are int32, pairs
+    # < 2**16), with the sort already compiled above; no argsort, no slice assignment, which
+    # each cost a cold compile 1.5-3 s (a second sort and numba's shape-mismatch message)
+    for p in range(n_pairs):
+        order[p] = (scores[p] << 16) | p
+    order[:n_pairs].sort()
+    for p in range(n_pairs):
+        order[p] &= 0xFFFF
     g = 0
     while g < n_pairs:  # groups of equal scores in sorted order
         h = g

@@ -109,7 +109,7 @@ def play_hands_serial(keys, hands, seating, table, game, outs):
             stacks_out[h, i] = hs[i, H_STACK]
 
 
-@kernel
+@kernel(inline=True)
 def play_game(ids, keys, table, game, scratch, outs):
     """One whole game (RULES §1.1, §1.5): hands until the settlement ends it, one player is left
     or ``cfg[CF_MAX_HANDS]`` hands (the cap). Texas Hold'em (``cfg[CF_DILEMMA] == 0``): a cash
@@ -273,20 +273,21 @@ def games_rows(rows, keys, table, game, outs, span):
     (game ``streams[r] * stream_size + t``); ``keys`` = ``(key_cards, key_actions)``; ``table`` =
     ``(cfg, cell_pols, blinds)``: as in :func:`play_game`, with int64[cells, n] the policy of each
     seat per cell; ``game`` = ``(structure, pols, cardsdata)``; ``outs`` = ``(stats, recs,
-    offsets)``: int64[rows, N_GSTATS], int64[games, N_GCOLS] and each row's first record;
-    ``span`` = ``(lo, hi)``: the rows to play.
+    offsets, trace)``: int64[rows, N_GSTATS], int64[games, N_GCOLS], each row's first record
+    and the stacks after every hand (int64[hands + 1, N_TRACE] to trace the only game played,
+    else no rows); ``span`` = ``(lo, hi)``: the rows to play. The only kernel that plays whole
+    games: :func:`play_game` is inlined into it.
     """
     cells, streams, trials, stream_size = rows
     cfg, cell_pols, blinds = table
-    stats, recs, offsets = outs
+    stats, recs, offsets, trace = outs
     lo, hi = span
     scratch = new_scratch_arrays(game[2][CD_N_CARDS])
-    empty = np.zeros((0, N_TRACE), np.int64)
     for r in range(lo, hi):
         for t in range(trials[r]):
             g = streams[r] * stream_size + t
             play_game((g, cells[r]), keys, (cfg, cell_pols[cells[r]], blinds), game, scratch,
-                      (recs[offsets[r] + t], stats[r], empty))
+                      (recs[offsets[r] + t], stats[r], trace))
 
 
 @kernel

@@ -417,7 +417,7 @@ def holdem_pots(hs, n, dealer):
         prev = level
 
 
-@kernel
+@kernel(inline=True)
 def play_hand(seats, cards, table, game, scratch, rng_state, outs):
     """Play one hand on compact seats ``hs[:n]`` (stacks, policies and holes filled in).
 

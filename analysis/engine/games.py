@@ -33,7 +33,6 @@ from analysis.dilemma.settlement import Rules
 from analysis.runners import Backend, FixedTrials, Plan, Progress, Schedule, run
 
 from . import _batch as B
-from ._layout import CD_N_CARDS, new_scratch_arrays
 from .errors import TableError
 from .policy import Policy, load_policy
 from .simulate import kernel_inputs
@@ -165,18 +164,22 @@ class GamesPlan(Plan):
         offsets = np.concatenate([[0], np.cumsum(trials)]).astype(np.int64)
         rows, keys = (cells, streams, trials, int(self.stream_size)), (self.key_cards, self.key_actions)
         table, game = (self.cfg, self.seatings, self.blinds), (self.structure, self.pols, self.cardsdata)
-        run_tasks(lambda r: B.games_rows(rows, keys, table, game, (stats, recs, offsets), (r, r + 1)),
+        no_trace = np.zeros((0, B.N_TRACE), np.int64)
+        run_tasks(lambda r: B.games_rows(rows, keys, table, game, (stats, recs, offsets, no_trace), (r, r + 1)),
                   len(cells))
         return stats, recs
 
     def trace(self, cell: int = 0, game: int = 0) -> np.ndarray:
         """Stacks, bank and level after every hand of one game (row 0: the start)."""
         trace = np.full((self.config.max_hands + 1, B.N_TRACE), -1, np.int64)
-        rec = np.zeros(B.N_GCOLS, np.int64)
-        stats = np.zeros(B.N_GSTATS, np.int64)
-        scratch = new_scratch_arrays(self.cardsdata[CD_N_CARDS])
-        B.play_game((game, cell), (self.key_cards, self.key_actions), (self.cfg, self.seatings[cell], self.blinds),
-                    (self.structure, self.pols, self.cardsdata), scratch, (rec, stats, trace))
+        recs = np.zeros((1, B.N_GCOLS), np.int64)
+        stats = np.zeros((1, B.N_GSTATS), np.int64)
+        one = np.ones(1, np.int64)
+        rows = (np.array([cell], np.int64), np.array([game], np.int64), one, 1)
+        B.games_rows(rows, (self.key_cards, self.key_actions), (self.cfg, self.seatings, self.blinds),
+                     (self.structure, self.pols, self.cardsdata), (stats, recs, np.zeros(2, np.int64), trace),
+                     (0, 1))
+        rec = recs[0]
         return trace[: rec[B.GR_HANDS] + 1]
 
 

@@ -8,6 +8,7 @@ from numba import prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from analysis.core import rng as _rng
+from evaluator.blocks import sum_blocks
 from evaluator.jit import kernel
 from evaluator.kernels import score_acc
 
@@ -258,7 +259,7 @@ def headsup_classes(boards, mult, n_cards, class_of, n_classes, tables, kmap):
             _fill_suited(types[2], mult[bi], suited)
             _tally_types(boards[bi], types, suited, mult[bi], (tables, kmap, rank_class), work,
                          out, blk)
-    return out[0].sum(axis=0), out[1].sum(axis=0), out[2].sum(axis=0)
+    return sum_blocks(out[0]), sum_blocks(out[1]), sum_blocks(out[2])
 
 
 _CHOOSE3 = np.array([1, 3, 3, 1, 0], np.int64)
@@ -423,7 +424,7 @@ def headsup_all(n_cards, class_of, n_classes, tables, kmap):
                         suited[r2, r1] = suited_sum[g, i, jj]
                         suited[r1, r2] = suited_sum[g, i, jj]
                 _tally_types(board, types, suited, w, (tables, kmap, rank_class), work, out, blk)
-    return out[0].sum(axis=0), out[1].sum(axis=0), out[2].sum(axis=0)
+    return sum_blocks(out[0]), sum_blocks(out[1]), sum_blocks(out[2])
 
 
 @kernel

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import numpy as np
 import pytest
 
 from evaluator import get_game, parse_cards
@@ -38,3 +39,24 @@ def test_known_strengths():
     assert strength("As Ah", "Ad Ac 2s") == 1.0
     spec = get_game("dilemma")
     assert 0.9 < strength(parse_cards("As Ah", spec), parse_cards("7s 8d 2c", spec)) < 1.0
+
+
+@pytest.mark.parametrize(("game", "board"), [("dilemma", "4s 9h 3d"), ("holdem", "As Ks Qd 2s")])
+def test_strength_row_counts_every_disjoint_holding(game, board):
+    """The board kernel's numerators (2 x holdings beaten + ties, over the holdings sharing no
+    card; colex order of the unseen cards) against a count with the reference evaluator."""
+    from evaluator.strength import row_scratch_kernel, strength_row
+    from evaluator.tables import get_tables
+
+    spec = get_game(game)
+    cards = sorted(parse_cards(board, spec))
+    unseen = [c for c in range(spec.n_cards) if c not in cards]
+    pairs = [(unseen[i], unseen[j]) for j in range(len(unseen)) for i in range(j)]
+    value = [ref_best(list(p) + cards, spec) for p in pairs]
+    out = np.zeros(len(pairs), np.int64)
+    strength_row(np.array(cards + [0] * (5 - len(cards)), np.int64), len(cards), spec.n_cards,
+                 get_tables(spec).kernel_args, row_scratch_kernel(spec.n_cards), out)
+    for p, (a, b) in enumerate(pairs):
+        expect = sum(2 if value[p] > value[q] else 1 if value[p] == value[q] else 0
+                     for q, other in enumerate(pairs) if a not in other and b not in other)
+        assert out[p] == expect, (p, a, b)

@@ -57,8 +57,7 @@ def test_band_terminals_equal_the_pairs_kernel(board, ranges, options):
     solver = MultiwaySolver(spot)
     solver.step(2)
     rng = np.random.default_rng(7)
-    solver._iopts[K3.O_TRAV], solver._iopts[K3.O_MODE] = 0, MODE_EV
-    K3.traverse(*solver._args())
+    K3.run(*solver._args(), (MODE_EV, 0, 0, 1), np.zeros((3, 0)))
     grouped = _compare(solver._tree_args, solver.hands, solver.pay, solver._work[1], solver.hands[0], rng)
     if ranges[0] == R0:
         assert grouped > 0  # hand effects paid across players: both opponents' classes in groups

@@ -14,7 +14,6 @@ raise, the card of a hit, else -1).
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from analysis.core.rng import deal, next_float, seed_state
 from evaluator.jit import kernel
@@ -488,46 +487,42 @@ def _shuffle(rng):
     return deck
 
 
-@kernel(parallel=True)
-def play_hands(stacks, game, seat_pol, key, first, outs):
-    """Independent hands ``first .. first + len(out) - 1`` at one table, the dealer moving each hand
-    (hand ``h`` has dealer ``h % n`` and generator stream ``h``: thread-count independent). ``logs``
-    may have room for no action (``logs.shape[1] == 0``: results only).
+HANDS = 0
+"""``play_block`` mode: independent hands at one table."""
+GAMES = 1
+"""``play_block`` mode: whole games."""
+
+
+@kernel(nogil=True)
+def play_block(job, stacks, game, seat_pol, key, outs):
+    """Hands or whole games ``lo .. hi - 1`` of a batch (``job = (mode, lo, hi, first,
+    max_hands)``), one task of :func:`analysis.core.threads.run_tasks`: each hand or game
+    has its own generator stream, so results never depend on the threads or the blocks.
+
+    - ``HANDS``: batch row ``k`` is hand ``h = first + k`` at one table, dealer ``h % n``,
+      stream ``h``: its deck into ``decks[k]``, its log (room for no action when
+      ``logs.shape[1] == 0``: results only), final stacks and summary into ``logs[k]``,
+      ``out[k]`` and ``gs[k]`` (:func:`play_hand`'s ``outs``);
+    - ``GAMES``: batch row ``k`` is game ``first + k`` (its stream), played until one player
+      holds every chip or ``max_hands`` hands: ``rec[k] = [hands, winner seat (-1: none),
+      final stacks..., house, carry]``.
 
     ``stacks``: int64[n] before the ante; ``game`` = ``(stakes, rules, pol)`` as in
     :func:`play_hand`; ``seat_pol``: int64[n]; ``key``: the generator key; ``outs`` = ``(logs,
-    out, gs)``: per hand the log, final stacks and summary (:func:`play_hand`'s ``outs``).
-    """
-    logs, out, gs = outs
-    stakes, rules, pol = game  # a prange body takes arrays and flat tuples, not nested ones
+    out, gs, decks, rec)`` (the other mode's arrays may be empty). One entry for both modes
+    (and no ``prange`` driver): each entry would compile and emit :func:`play_hand` again."""
+    mode, lo, hi, first, max_hands = job
+    logs, out, gs, decks, rec = outs
     n = stacks.shape[0]
-    hands = out.shape[0]
-    decks = np.zeros((hands, DECK), np.int64)
-    for k in prange(hands):
-        h = first + k
-        rng = np.empty(4, np.uint64)
-        seed_state(rng, key, h)
-        d = _shuffle(rng)
-        decks[k] = d
-        play_hand(d, stacks, h % n, (stakes, rules, pol), seat_pol, rng, (logs[k], out[k], gs[k]))
-    return decks
-
-
-@kernel(parallel=True)
-def play_games(stacks, game, seat_pol, key, games, rec):
-    """Whole games until one player holds every chip (or ``max_hands``): games ``first ..
-    first + len(rec) - 1``, game ``g`` on stream ``g`` (so any chunking plays the same games).
-    ``rec[k] = [hands, winner seat (-1: none), final stacks..., house, carry]`` of game ``first + k``.
-
-    ``stacks``, ``game``, ``seat_pol``, ``key`` as in :func:`play_hands`; ``games`` =
-    ``(first, max_hands)``.
-    """
-    first, max_hands = games
-    stakes, rules, pol = game  # a prange body takes arrays and flat tuples, not nested ones
-    n = stacks.shape[0]
-    for k in prange(rec.shape[0]):
+    for k in range(lo, hi):
         rng = np.empty(4, np.uint64)
         seed_state(rng, key, first + k)
+        if mode == HANDS:
+            h = first + k
+            d = _shuffle(rng)
+            decks[k] = d
+            play_hand(d, stacks, h % n, game, seat_pol, rng, (logs[k], out[k], gs[k]))
+            continue
         chips = stacks.copy()
         house = 0
         carry = 0
@@ -561,7 +556,7 @@ def play_games(stacks, game, seat_pol, key, games, rec):
                     d_sub = a
             deck = _shuffle(rng)
             res = np.zeros(alive, np.int64)
-            play_hand(deck, sub_st, d_sub, (stakes, rules, pol), sub_pol, rng, (log, res, g))
+            play_hand(deck, sub_st, d_sub, game, sub_pol, rng, (log, res, g))
             for a in range(alive):
                 chips[idx[a]] = res[a]
             house += g[HS_HOUSE]

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.core.rng import derive_key
+from analysis.core.threads import run_tasks
 from analysis.engine.errors import TableError
 from analysis.runners.progress import Progress
 from evaluator.blackjack import BLUFFJACK, BluffjackRules, get_bluffjack_rules
@@ -89,6 +90,11 @@ class HandBatch:
     summary: np.ndarray
 
 
+BLOCKS = 64
+"""Tasks a batch of hands or games is cut into for the threads (:func:`_blocks`)."""
+_NO_LOGS = np.zeros((0, 0, 4), np.int64)
+
+
 def play_hands(table: BluffjackTable, hands: int, seed: int = 0, *, first: int = 0, log: bool = True) -> HandBatch:
     """Hands ``first .. first + hands - 1`` from the table's stacks (hand ``h`` has dealer seat
     ``h % n``); ``log=False`` keeps the results only (no action logs: 16 kB a hand less)."""
@@ -96,9 +102,19 @@ def play_hands(table: BluffjackTable, hands: int, seed: int = 0, *, first: int =
     logs = np.zeros((hands, K.MAX_LOG if log else 0, 4), np.int64)
     out = np.zeros((hands, table.n), np.int64)
     gs = np.zeros((hands, K.N_G), np.int64)
-    decks = K.play_hands(stacks, (stakes, rules, pol), seat_pol, derive_key(seed, "bluffjack-hands"), first,
-                         (logs, out, gs))
+    decks = np.zeros((hands, K.DECK), np.int64)
+    key = derive_key(seed, "bluffjack-hands")
+    outs = (logs, out, gs, decks, np.zeros((0, table.n + 4), np.int64))
+    _blocks(lambda lo, hi: K.play_block((K.HANDS, lo, hi, first, 0), stacks, (stakes, rules, pol), seat_pol, key,
+                                        outs), hands)
     return HandBatch(first, decks, logs, out, gs)
+
+
+def _blocks(task: Any, rows: int) -> None:
+    """``task(lo, hi)`` over blocks of the ``rows`` of a batch, on the lab's threads (each row has its
+    own stream: the blocks never change the numbers)."""
+    n = min(rows, BLOCKS)
+    run_tasks(lambda b: task(rows * b // n, rows * (b + 1) // n), n)
 
 
 def history_from_log(table: BluffjackTable, h: int, batch: HandBatch) -> dict[str, Any]:
@@ -178,7 +194,11 @@ def play_games(table: BluffjackTable, games: int, seed: int = 0, max_hands: int 
     while done < games and not (stop is not None and stop.is_set()):
         k = min(step, games - done)
         started = time.perf_counter()
-        K.play_games(stacks, (stakes, rules, pol), seat_pol, key, (done, max_hands), rec[done:done + k])
+        part = rec[done:done + k]
+        outs = (_NO_LOGS, np.zeros((0, n), np.int64), np.zeros((0, K.N_G), np.int64), np.zeros((0, K.DECK), np.int64),
+                part)
+        _blocks(lambda lo, hi, first=done, outs=outs: K.play_block((K.GAMES, lo, hi, first, max_hands), stacks,
+                                                                   (stakes, rules, pol), seat_pol, key, outs), k)
         seconds = time.perf_counter() - started
         done += k
         if progress is not None:

@@ -410,30 +410,37 @@ def traverse(spot, weights, cfr, work):
 
 
 @kernel
-def iterate(spot, weights, cfr, work, first, count):
-    """Run iterations ``first .. first + count - 1`` (0-based), updates alternating over the players."""
-    _, _, iopts, coefs = cfr
-    iopts[O_MODE] = MODE_CFR
-    for t in range(first, first + count):
-        dcfr_coefs(t, coefs)
-        for trav in range(3):
-            iopts[O_TRAV] = trav
-            traverse(spot, weights, cfr, work)
+def run(spot, weights, cfr, work, job, out):
+    """The solver's one entry kernel, ``job = (mode, trav, first, count)``:
 
+    - ``trav >= 0``: one traversal of ``trav`` in ``mode`` (every node's values in ``work``);
+    - ``MODE_CFR``: iterations ``first .. first + count - 1`` (0-based), updates alternating
+      over the players;
+    - ``MODE_EV`` / ``MODE_BR``: every player's root value row under the average strategies
+      or its best response into ``out`` (float64[3, H]).
 
-@kernel
-def root_values(spot, weights, cfr, work, mode, out):
-    """Every player's root value row under the average strategies (EV) or its best response (BR)."""
-    _, _, iopts, _ = cfr
+    One entry, not one per job: numba links every callee into each entry's library and
+    optimises and emits it again, so each extra entry would cost a cold run the whole
+    traversal's machine code once more."""
+    mode, trav, first, count = job
     _, hands, _ = spot
-    n = hands[HD_N]
-    iopts[O_MODE] = mode
+    _, _, iopts, coefs = cfr
     _, _, vals = work
-    for trav in range(3):
+    iopts[O_MODE] = mode
+    if trav >= 0:
         iopts[O_TRAV] = trav
         traverse(spot, weights, cfr, work)
-        for h in range(n[trav]):
-            out[trav, h] = vals[0, h]
+        return
+    n = hands[HD_N]
+    for t in range(first, first + count if mode == MODE_CFR else first + 1):
+        if mode == MODE_CFR:
+            dcfr_coefs(t, coefs)
+        for p in range(3):
+            iopts[O_TRAV] = p
+            traverse(spot, weights, cfr, work)
+            if mode != MODE_CFR:
+                for h in range(n[p]):
+                    out[p, h] = vals[0, h]
 
 
 @kernel
@@ -467,5 +474,5 @@ def triples(hands, weights):
     return out
 
 
-__all__ = ["N_IOPTS", "O_METHOD", "O_MODE", "O_PARALLEL_PAIRS", "O_REACH_AVERAGE", "O_TRAV", "PARALLEL_PAIRS", "iterate",
-           "root_values", "traverse", "triples"]
+__all__ = ["N_IOPTS", "O_METHOD", "O_MODE", "O_PARALLEL_PAIRS", "O_REACH_AVERAGE", "O_TRAV", "PARALLEL_PAIRS", "run",
+           "traverse", "triples"]

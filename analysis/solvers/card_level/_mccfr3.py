@@ -187,37 +187,42 @@ def draw_cards(key, t, trav, n_cards, out):
 
 
 @kernel
-def iterate(spot, weights, chance, cfr, work, draws, first, count):
-    """Iterations ``first .. first + count - 1`` (0-based), updates alternating over the players;
-    each walk on ``per_walk`` river cards drawn from ``key`` (all of them: exact CFR)."""
-    tree, hands, pay = spot
-    regrets, sums, iopts, coefs = cfr
-    key, per_walk = draws
-    iopts[O_MODE] = MODE_CFR
-    n_cards = chance[CH_ALIVE].shape[0]
-    chosen = np.arange(n_cards) if per_walk >= n_cards else np.zeros(per_walk, np.int64)
-    for t in range(first, first + count):
-        dcfr_coefs(t, coefs)
-        for trav in range(3):
-            iopts[O_TRAV] = trav
-            if per_walk < n_cards:
-                draw_cards(key, t, trav, n_cards, chosen)
-            walk(spot, weights, chance, (regrets, sums), work, iopts, coefs, chosen)
+def run(spot, weights, chance, cfr, work, job, chosen, out):
+    """The turn solver's one entry kernel, ``job = (mode, trav, first, count, key, per_walk)``:
 
+    - ``trav >= 0``: one :func:`walk` of ``trav`` in ``mode`` over the river card indices
+      ``chosen`` (every node's values in ``work``; in ``MODE_CFR`` the updates use ``coefs``
+      as they are);
+    - ``MODE_CFR``: iterations ``first .. first + count - 1`` (0-based), updates alternating
+      over the players, each walk on ``per_walk`` river cards drawn from ``key`` (``chosen``,
+      every river card, when ``per_walk`` is not smaller: exact CFR);
+    - ``MODE_EV`` / ``MODE_BR``: every player's root value row under the average strategies
+      or its best response, over ``chosen`` (all: exact; fewer: an estimate, see
+      :func:`walk`), into ``out`` (float64[3, H]).
 
-@kernel
-def root_values(spot, weights, chance, cfr, work, mode, chosen, out):
-    """Every player's root value row under the average strategies (EV) or its best response (BR),
-    over the river card indices ``chosen`` (all: exact; fewer: an estimate, see :func:`walk`)."""
-    tree, hands, pay = spot
+    One entry with one call of the inlined :func:`walk`, not one entry per job: each entry's
+    library would hold and emit the whole walk again."""
+    mode, trav, first, count, key, per_walk = job
     regrets, sums, iopts, coefs = cfr
-    iopts[O_MODE] = mode
+    _, hands, _ = spot
     _, _, vals = work
-    for trav in range(3):
-        iopts[O_TRAV] = trav
-        walk(spot, weights, chance, (regrets, sums), work, iopts, coefs, chosen)
-        for h in range(hands[HD_N][trav]):
-            out[trav, h] = vals[0, h]
+    iopts[O_MODE] = mode
+    iterations = mode == MODE_CFR and trav < 0
+    sampled = iterations and per_walk < chance[CH_ALIVE].shape[0]
+    cards = np.zeros(per_walk, np.int64) if sampled else chosen
+    for t in range(first, first + (count if iterations else 1)):
+        if iterations:
+            dcfr_coefs(t, coefs)
+        for p in range(3):
+            if trav >= 0 and p != trav:
+                continue
+            iopts[O_TRAV] = p
+            if sampled:
+                draw_cards(key, t, p, chance[CH_ALIVE].shape[0], cards)
+            walk(spot, weights, chance, (regrets, sums), work, iopts, coefs, cards)  # the one call site
+            if mode != MODE_CFR and trav < 0:
+                for h in range(hands[HD_N][p]):
+                    out[p, h] = vals[0, h]
 
 
-__all__ = ["SF_EXACT", "N_FACTORS", "draw_cards", "iterate", "root_values", "walk"]
+__all__ = ["SF_EXACT", "N_FACTORS", "draw_cards", "run", "walk"]

@@ -38,6 +38,7 @@ from ._kernels import (
     METHOD_CFR_PLUS,
     METHOD_DCFR,
     MODE_BR,
+    MODE_CFR,
     MODE_EV,
     N_COEFS,
     strategy_into,
@@ -67,6 +68,8 @@ from .tree3 import (
 __all__ = ["FORMAT3", "MultiwaySolution", "MultiwaySolver", "load_multiway", "solve_multiway"]
 
 METHODS = {"dcfr": METHOD_DCFR, "cfr+": METHOD_CFR_PLUS}
+NO_OUT = np.zeros((N_PLAYERS, 0))
+"""The root-value rows :func:`._kernels3.run` leaves alone (iterations, single traversals)."""
 SEATS = ("first", "second", "third")
 """Player names in outputs: the order of action (small blind's, big blind's, DEALER's seat)."""
 MEASURE = "NashConv (exact)"
@@ -249,7 +252,7 @@ class MultiwaySolver(NodeTable3):
 
     def step(self, count: int = 1) -> None:
         """Run ``count`` more iterations."""
-        K3.iterate(*self._args(), self.iterations, count)
+        K3.run(*self._args(), (MODE_CFR, -1, self.iterations, count), NO_OUT)
         self.iterations += count
         self._nash_conv = None
         self._ev_walks.clear()
@@ -257,7 +260,7 @@ class MultiwaySolver(NodeTable3):
     def root_values(self, mode: int) -> np.ndarray:
         """Every player's root value row (float64[3, H]) under the average strategies or best responses."""
         out = np.zeros((3, self.weights.shape[1]))
-        K3.root_values(*self._args(), mode, out)
+        K3.run(*self._args(), (mode, -1, 0, 1), out)
         return out
 
     def expected_values(self) -> np.ndarray:
@@ -321,8 +324,7 @@ class MultiwaySolver(NodeTable3):
         p = int(self.tree.nodes[v, PLAYER])
         m = int(self.hands[HD_N][p])
         if p not in self._ev_walks:  # one traversal per player gives every node's values
-            self._iopts[K3.O_TRAV], self._iopts[K3.O_MODE] = p, MODE_EV
-            K3.traverse(*self._args())
+            K3.run(*self._args(), (MODE_EV, p, 0, 1), NO_OUT)
             self._ev_walks[p] = (self._work[1].copy(), self._work[2].copy())
         reach, vals = self._ev_walks[p]
         ones = np.ones((1, 3, 8, *self.pay.shape[3:]))

@@ -38,12 +38,13 @@ from ._kernels import (
     METHOD_CFR_PLUS,
     METHOD_DCFR,
     MODE_BR,
+    MODE_CFR,
     MODE_EV,
     N_COEFS,
 )
 from ._layout import CH_KEEP, HD_CLASS, HD_N, pack_chance, pack_tree3
 from .card_spot import CardSpot, SpotError
-from .multiway import MultiwaySolution, NodeTable3, board_hands, payoff_table3
+from .multiway import NO_OUT, MultiwaySolution, NodeTable3, board_hands, payoff_table3
 from .solver import CHECK_EVERY, Progress
 from .tree import CHANCE, DECISION
 from .tree3 import CARD, COUNT, KIND, N_PLAYERS, PLAYER, Tree3, action_tree3, expand3
@@ -166,7 +167,8 @@ class TurnSolver3(NodeTable3):
 
     def step(self, count: int = 1) -> None:
         """Run ``count`` more iterations."""
-        M3.iterate(*self._args(), (self._key, self.per_walk), self.iterations, count)
+        M3.run(*self._args(), (MODE_CFR, -1, self.iterations, count, self._key, self.per_walk),
+               np.arange(len(self.river_cards)), NO_OUT)
         self.iterations += count
         self._nash_conv = None
         self._ev_walks.clear()
@@ -177,7 +179,7 @@ class TurnSolver3(NodeTable3):
         river card indices ``cards`` (distinct) only."""
         chosen = np.arange(len(self.river_cards)) if cards is None else np.asarray(cards, dtype=np.int64)
         out = np.zeros((3, self.weights.shape[1]))
-        M3.root_values(*self._args(), mode, chosen, out)
+        M3.run(*self._args(), (mode, -1, 0, 1, self._key, self.per_walk), chosen, out)
         return out
 
     def expected_values(self) -> np.ndarray:
@@ -270,9 +272,8 @@ class TurnSolver3(NodeTable3):
         p = int(nodes[v, PLAYER])
         m = int(self.hands[HD_N][p])
         if p not in self._ev_walks:  # one exact walk per player gives every node's values
-            self._iopts[K3.O_TRAV], self._iopts[K3.O_MODE] = p, MODE_EV
-            M3.walk((self._tree_args, self.hands, self.pay), self.weights, self._chance, (self.regrets, self.sums),
-                    self._work, self._iopts, self._coefs, np.arange(len(self.river_cards)))
+            M3.run(*self._args(), (MODE_EV, p, 0, 1, self._key, self.per_walk), np.arange(len(self.river_cards)),
+                   NO_OUT)
             self._ev_walks[p] = (self._work[1].copy(), self._work[2].copy())
         reach, vals = self._ev_walks[p]
         i = int(nodes[v, CARD])

@@ -24,6 +24,7 @@ import numpy as np
 from numba import prange
 
 from analysis.core.combinations import next_combination
+from evaluator.blocks import sum_blocks
 from evaluator.jit import kernel
 from evaluator.kernels import hash_score, score_acc
 
@@ -169,7 +170,7 @@ def exact_fixed(hands, board, n_known, avail, perms, tables):
                         prev = acc0[p] if t == 0 else part[t - 1, p]
                         part[t, p] = prev + key[c]
                         buf[p, pos0 + t] = c
-    return wins.sum(axis=0), cats.sum(axis=0), deals.sum()
+    return sum_blocks(wins), sum_blocks(cats), deals.sum()
 
 
 @kernel
@@ -410,7 +411,7 @@ def exact_fixed_split(hands, board, n_known, avail, fboards, fweights, n_ranks, 
                 sr[p] = hash_score(acc, tables)
             _tally(sf, n_players, wins, cats, blk, w)
             _tally(sr, n_players, wins, cats, blk, -w)
-    return wins.sum(axis=0), cats.sum(axis=0), deals.sum()
+    return sum_blocks(wins), sum_blocks(cats), deals.sum()
 
 
 # -- exact: ranges -------------------------------------------------------------------------
@@ -558,4 +559,4 @@ def exact_ranges(ranges, matchups, completions, tables):
                 _tally(sc, n_players, wins, cats, blk, w)
                 total[blk] += w
                 deals[blk] += 1
-    return wins.sum(axis=0), cats.sum(axis=0), total.sum(), deals.sum()
+    return sum_blocks(wins), sum_blocks(cats), total.sum(), deals.sum()

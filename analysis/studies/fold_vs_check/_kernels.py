@@ -1,24 +1,28 @@
 """Numba kernels of the fold-vs-check study: evaluate continuations, train best responses, enumerate.
 
-- :func:`eval_stream` (Monte Carlo): every deal is played to the end by folding now
+- :func:`mc_task` in ``EVAL`` mode (Monte Carlo): every deal is played to the end by folding now
   and by checking and following the cell's continuation (a fixed hero policy or a
   best-response table), plus optional other continuations on the same deals
   (common random numbers, so the gaps have small errors); both are settled by the
   settlement core and the hero's money is tallied into a statistics row.
-- :func:`train_cell`: the best response of a cell in its abstraction (decision
+- :func:`mc_task` in ``TRAIN`` mode: the best response of a cell in its abstraction (decision
   level x opponents still in x strength bucket), by backward induction over
   simulated deals. Each deal's *decision chain* holds the hero's decisions when it
   always checks and calls (they do not depend on its earlier choices, because the
   opponents' actions do not depend on the hero, who never bets), the money of
   folding at each of them, and the money of going to the end. Deciding the last
   level first, each information set takes the action with the larger total.
-- :func:`exact_chain_block`: the same chains for every deal of a small spot (fixed hand
+- :func:`exact_task`: the same chains for every deal of a small spot (fixed hand
   and board, 1-2 opponents holding random cards; for a turn spot, every river
   card too), with the public history as the exact information set.
 
 Each is one task of :func:`analysis.core.threads.run_tasks` (a cell, a stream or a block
 of deals), not the body of a ``prange`` loop: numba compiles a parallel body once more,
 re-optimising every kernel below it, which cost a cold run tens of seconds (issue 22).
+
+Each pair of modes is one entry kernel: numba links every callee into each entry's library
+and optimises and emits the whole again, so two entries sharing play and settlement cost
+a cold run about twice the machine-code work of one.
 
 (Over 500 lines: the three share the deal, play and chain helpers, and numba
 inlines across a module cheaply; splitting them would duplicate the glue.)
@@ -139,16 +143,15 @@ def _relative_scratch(n, n_cards):
 @kernel(inline=True)
 def _setup(c, spots, opponents, n_cards):
     """What a stream of cell ``c``'s deals reuses: the cell's row, ``hand = (street0, n, dl,
-    chips)`` (:func:`._play.play`), ``opp = (model, relative)``, ``scratch = (work, rec,
-    empty)`` (the settlement's arrays, a decision record and an empty one) and the relative
-    models' scratch."""
+    chips)`` (:func:`._play.play`), ``opp = (model, relative)`` and ``scratch = (work, rec,
+    empty)`` (the settlement's arrays, a decision record and an empty one)."""
     cell = spots[0][c]
     n = cell[CE_NOPP] + 1
     opp = (opponents[0][cell[CE_MODEL]], opponents[1][cell[CE_MODEL]])
     in0, behind0, n_seats = starting_chips(cell, n)
     hand = (cell[CE_STREET], n, new_deal(n, n_cards), (in0, behind0))
     scratch = (_work(n_seats), _record(MAX_DECISIONS), _record(0))
-    return cell, hand, opp, scratch, _relative_scratch(n, n_cards)
+    return cell, hand, opp, scratch
 
 
 @kernel
@@ -180,11 +183,14 @@ def _add_bin(stats, base, index, gap):
 
 
 @kernel(inline=True)
-def _begin_deal(hand, opp, strength, n_cards, rel_scratch):
-    """Scores, a fresh strength cache and (relative models) the opponents' script."""
+def _script(hand, opp, strength, n_cards, rel_scratch):
+    """The opponents' script of the deal when the cell's model is relative to its range.
+
+    Call it only under ``if relative is not None`` in an entry kernel: numba then drops the
+    call at compile time when no model of the run is relative (``relative`` typed None), and
+    :func:`._deal.relative_script` is not compiled at all."""
     street0, n, dl, _chips = hand
     model, relative = opp
-    prepare(dl, n, strength[1])
     if relative:
         relative_script(street0, dl, n, model, strength, n_cards, rel_scratch)
 
@@ -293,25 +299,6 @@ def cell_policies(cell, policies, plans, no_keys):
     return main, nofree
 
 
-@kernel(nogil=True)
-def eval_stream(task, spots, opponents, table, strength, plans, stats):
-    """``trials`` deals of cell ``c`` from its generator stream ``stream`` into ``stats``
-    (``task = (c, stream, trials)``); one task of :func:`analysis.core.threads.run_tasks` (no
-    ``prange`` driver: see :mod:`analysis.studies.fold_vs_check.plan`). The other inputs are
-    the tuples of :mod:`.layout`."""
-    c, stream, trials = task
-    n_cards = table[0][G_N_CARDS]
-    cell, hand, opp, scratch, rel_scratch = _setup(c, spots, opponents, n_cards)
-    state = np.empty(4, np.uint64)
-    seed_state(state, spots[1][c], stream)
-    avail = np.empty(n_cards, np.int64)
-    continuations = cell_policies(cell, table[1], plans, np.zeros(0, np.int64))
-    for _ in range(trials):
-        if deal_trial(state, cell, spots, opponents, n_cards, avail, hand[2]):
-            _begin_deal(hand, opp, strength, n_cards, rel_scratch)
-            eval_deal(hand, opp, table, strength, continuations, scratch, stats)
-
-
 # -- best responses -------------------------------------------------------------------------
 
 
@@ -412,31 +399,63 @@ def backward_induction(deals, n_info, free, plan, counts, thresholds, buckets):
                         plan[i] = 1.0 if (s_cont[i] >= s_fold[i] or not (free or facing)) else 0.0
 
 
+TRAIN = 0
+"""``mc_task`` mode: the best response of a cell, trained on simulated deals."""
+EVAL = 1
+"""``mc_task`` mode: play a stream of deals both ways and tally the statistics."""
+
+
 @kernel(nogil=True)
-def train_cell(task, spots, opponents, table, strength, plan, counts, nofree):
-    """The best response of cell ``c`` over ``n_deals`` training deals (from the cell's key;
-    ``task = (c, n_deals)``) into ``plan`` (and the weight reaching each information set into
-    ``counts``); with a non-empty ``nofree``, also the best response that never folds for free
-    (on the same deals). The other inputs are the tuples of :mod:`.layout`."""
-    c, n_deals = task
+def mc_task(job, spots, opponents, table, strength, plans, outs, relative):
+    """One Monte Carlo task of :func:`analysis.core.threads.run_tasks` for cell ``c``
+    (``job = (mode, c, stream, trials)``; no ``prange`` driver: see
+    :mod:`analysis.studies.fold_vs_check.plan`):
+
+    - ``EVAL``: ``trials`` deals from the cell's generator stream ``stream``, each played by
+      folding and by checking with the cell's continuations (from ``plans``), into
+      ``outs[0]`` (the statistics row);
+    - ``TRAIN``: the best response over ``trials`` training deals (stream 0) into
+      ``outs[1]`` (the plan) and ``outs[2]`` (the weight reaching each information set);
+      with a non-empty ``outs[3]``, also the best response that never folds for free (on
+      the same deals).
+
+    One entry for both, so a command compiles the shared play and settlement code into one
+    library, not two. ``relative`` is None when no opponent model of the run is relative to
+    its range (the relative script is then not compiled), else ``opponents[1]``. The other
+    inputs are the tuples of :mod:`.layout`."""
+    mode, c, stream, trials = job
+    stats, plan, counts, nofree = outs
     game = table[0]
     n_cards = game[G_N_CARDS]
-    cell, hand, opp, scratch, rel_scratch = _setup(c, spots, opponents, n_cards)
-    rec = scratch[1]
+    cell, hand, opp, scratch = _setup(c, spots, opponents, n_cards)
+    if relative is not None:
+        rel_scratch = _relative_scratch(hand[1], n_cards)
     state = np.empty(4, np.uint64)
-    seed_state(state, spots[1][c], 0)
+    seed_state(state, spots[1][c], stream)
     avail = np.empty(n_cards, np.int64)
-    n_dec = np.zeros(n_deals, np.int64)
-    levels = np.zeros((n_deals, MAX_DECISIONS), np.int64)
-    infos = np.zeros((n_deals, MAX_DECISIONS), np.int64)
-    folds = np.zeros((n_deals, MAX_DECISIONS))
-    cont = np.zeros(n_deals)
-    weight = np.zeros(n_deals)
+    if mode == EVAL:
+        continuations = cell_policies(cell, table[1], plans, np.zeros(0, np.int64))
+        for _ in range(trials):
+            if deal_trial(state, cell, spots, opponents, n_cards, avail, hand[2]):
+                prepare(hand[2], hand[1], strength[1])
+                if relative is not None:
+                    _script(hand, opp, strength, n_cards, rel_scratch)
+                eval_deal(hand, opp, table, strength, continuations, scratch, stats)
+        return
+    rec = scratch[1]
+    n_dec = np.zeros(trials, np.int64)
+    levels = np.zeros((trials, MAX_DECISIONS), np.int64)
+    infos = np.zeros((trials, MAX_DECISIONS), np.int64)
+    folds = np.zeros((trials, MAX_DECISIONS))
+    cont = np.zeros(trials)
+    weight = np.zeros(trials)
     always = (CONTINUE, table[1][0], np.zeros(0), np.zeros(0, np.int64))
-    for t in range(n_deals):
+    for t in range(trials):
         if not deal_trial(state, cell, spots, opponents, n_cards, avail, hand[2]):
             continue
-        _begin_deal(hand, opp, strength, n_cards, rel_scratch)
+        prepare(hand[2], hand[1], strength[1])
+        if relative is not None:
+            _script(hand, opp, strength, n_cards, rel_scratch)
         cont[t] = chain(hand, opp, table, strength, scratch, folds[t], always)
         n_dec[t] = rec[0][0]
         for k in range(n_dec[t]):
@@ -522,22 +541,43 @@ EXACT_BLOCKS = 64
 :func:`analysis.core.threads.run_tasks`; results never depend on the thread count)."""
 
 
+CHAINS = 0
+"""``exact_task`` mode: the decision chains of a block of deals."""
+STATS = 1
+"""``exact_task`` mode: the statistics row of a block of deals played by given continuations."""
+
+
 @kernel(nogil=True)
-def exact_chain_block(blk, deals, c, spots, opponents, table, strength, chains):
-    """The decision chains of block ``blk`` of the deals of :func:`exact_deals` (deals are
-    equally likely) into ``chains`` = ``n_dec, levels, infos`` (abstract), ``keys`` (exact),
-    ``strengths``, ``folds`` (money of folding at each decision), ``cont`` (of always
-    continuing), ``fold_now`` (of folding now), each with a row per deal. ``strength`` is
-    ``(sources, eval_tables)``."""
-    n_dec, levels, infos, keys, strengths, folds, cont, fold_now = chains
+def exact_task(job, deals, spots, opponents, table, strength, outs, relative):
+    """Block ``blk`` of the deals of :func:`exact_deals` of cell ``c`` (``job = (mode, blk,
+    c)``; deals are equally likely; one task of :func:`analysis.core.threads.run_tasks`):
+
+    - ``CHAINS``: the decision chains into ``outs[0]`` = ``n_dec, levels, infos``
+      (abstract), ``keys`` (exact), ``strengths``, ``folds`` (money of folding at each
+      decision), ``cont`` (of always continuing), ``fold_now`` (of folding now), each with
+      a row per deal;
+    - ``STATS``: the deals played with ``outs[1] = (main, nofree)`` (the continuation and
+      its comparison) into the statistics row ``outs[2]``; the caller sums the blocks' rows
+      in a fixed order.
+
+    ``strength`` is ``(sources, eval_tables)``; ``relative`` as in :func:`mc_task`."""
+    mode, blk, c = job
+    n_dec, levels, infos, keys, strengths, folds, cont, fold_now = outs[0]
     n_cards = table[0][G_N_CARDS]
-    cell, hand, opp, scratch, rel_scratch = _setup(c, spots, opponents, n_cards)
+    cell, hand, opp, scratch = _setup(c, spots, opponents, n_cards)
+    if relative is not None:
+        rel_scratch = _relative_scratch(hand[1], n_cards)
     work, rec, empty = scratch
     total = deals.shape[0]
     always = (CONTINUE, table[1][0], np.zeros(0), np.zeros(0, np.int64))
     for t in range(total * blk // EXACT_BLOCKS, total * (blk + 1) // EXACT_BLOCKS):
         _set_exact_deal(deals, t, cell, spots, hand[2], hand[1])
-        _begin_deal(hand, opp, strength, n_cards, rel_scratch)
+        prepare(hand[2], hand[1], strength[1])
+        if relative is not None:
+            _script(hand, opp, strength, n_cards, rel_scratch)
+        if mode == STATS:
+            eval_deal(hand, opp, table, strength, outs[1], scratch, outs[2])
+            continue
         fold_now[t] = play(0, always, hand, opp, table, strength, work, empty)
         cont[t] = chain(hand, opp, table, strength, scratch, folds[t], always)
         n_dec[t] = rec[0][0]
@@ -546,22 +586,6 @@ def exact_chain_block(blk, deals, c, spots, opponents, table, strength, chains):
             infos[t, k] = rec[2][k]
             strengths[t, k] = rec[3][k]
             keys[t, k] = rec[4][k]
-
-
-@kernel(nogil=True)
-def exact_eval_block(blk, deals, c, spots, opponents, table, strength, policies_stats):
-    """The statistics row of block ``blk`` of the deals of :func:`exact_deals` played with
-    ``main`` (and the comparisons ``nofree``) into ``stats``; ``policies_stats`` is
-    ``(main, nofree, stats)``, ``strength`` is ``(sources, eval_tables)``. The caller sums
-    the blocks' rows in a fixed order."""
-    main, nofree, stats = policies_stats
-    n_cards = table[0][G_N_CARDS]
-    cell, hand, opp, scratch, rel_scratch = _setup(c, spots, opponents, n_cards)
-    total = deals.shape[0]
-    for t in range(total * blk // EXACT_BLOCKS, total * (blk + 1) // EXACT_BLOCKS):
-        _set_exact_deal(deals, t, cell, spots, hand[2], hand[1])
-        _begin_deal(hand, opp, strength, n_cards, rel_scratch)
-        eval_deal(hand, opp, table, strength, (main, nofree), scratch, stats)
 
 
 @kernel

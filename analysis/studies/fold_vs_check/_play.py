@@ -78,6 +78,21 @@ def bucket_of(strength, n_buckets):
     return min(int(strength * n_buckets), n_buckets - 1)
 
 
+@kernel(inline=True)
+def _first_at_least(keys, key):
+    """The first index of the sorted ``keys`` whose key is not below ``key`` (``np.searchsorted``'s
+    left side, written out: numba's generic version costs a cold compile about 2 s)."""
+    lo = 0
+    hi = keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 @kernel
 def _continues(policy, s, facing, strength, info, exact_key):
     """Whether the policy checks/calls (True) or folds (False) at a decision.
@@ -94,7 +109,7 @@ def _continues(policy, s, facing, strength, info, exact_key):
         thr = fixed[s]
         return thr <= 0.0 or (thr <= 1.0 and strength >= thr)
     if kind == EXACT:
-        j = np.searchsorted(plan_keys, exact_key)
+        j = _first_at_least(plan_keys, exact_key)
         a = plan[j] if j < plan_keys.shape[0] and plan_keys[j] == exact_key else -1.0
     else:
         a = plan[info]

@@ -21,7 +21,7 @@ from evaluator.tables import get_tables
 from . import _kernels as K
 from ._play import CONTINUE, EXACT, FIXED, MAX_DECISIONS, TABLE
 from .cells import Cells
-from .layout import N_STATS, n_infos
+from .layout import N_STATS, n_infos, relative_models
 from .plan import strength_sources
 
 
@@ -90,12 +90,20 @@ class ExactSpot:
         game = self.compiled.ctx.deck.game
         strength = (strength_sources(game, False), get_tables(game).kernel_args)
         rows = np.zeros((K.EXACT_BLOCKS, N_STATS))
-        main = self.policy()
-        run_tasks(lambda b: K.exact_eval_block(b, self.deals, 0, spots, opponents, table, strength,
-                                               (main, nofree, rows[b])), K.EXACT_BLOCKS)
+        continuations, no_chains, relative = (self.policy(), nofree), _chains(0), relative_models(opponents)
+        run_tasks(lambda b: K.exact_task((K.STATS, b, 0), self.deals, spots, opponents, table, strength,
+                                         (no_chains, continuations, rows[b]), relative), K.EXACT_BLOCKS)
         for row in rows:  # a fixed order: the sum never depends on the thread count
             stats += row
         return stats
+
+
+def _chains(total: int) -> tuple:
+    """The decision-chain arrays of ``total`` deals (:func:`._kernels.exact_task`)."""
+    width = MAX_DECISIONS
+    return (np.zeros(total, np.int64), np.zeros((total, width), np.int64),
+            np.zeros((total, width), np.int64), np.zeros((total, width), np.int64),
+            np.zeros((total, width)), np.zeros((total, width)), np.zeros(total), np.zeros(total))
 
 
 def solve_exact(compiled: Cells) -> ExactSpot:
@@ -103,14 +111,13 @@ def solve_exact(compiled: Cells) -> ExactSpot:
     game = compiled.ctx.deck.game
     spots, opponents, table = compiled.kernel_inputs()
     deals = K.exact_deals(0, spots, table)
-    total, width = len(deals), MAX_DECISIONS
-    chains_out = (np.zeros(total, np.int64), np.zeros((total, width), np.int64),
-                  np.zeros((total, width), np.int64), np.zeros((total, width), np.int64),
-                  np.zeros((total, width)), np.zeros((total, width)), np.zeros(total),
-                  np.zeros(total))
+    chains_out = _chains(len(deals))
     strength = (strength_sources(game, False), get_tables(game).kernel_args)
-    run_tasks(lambda b: K.exact_chain_block(b, deals, 0, spots, opponents, table, strength,
-                                            chains_out), K.EXACT_BLOCKS)
+    always = (CONTINUE, table[1][0], np.zeros(0), np.zeros(0, np.int64))
+    outs = (chains_out, (always, always), np.zeros(0))
+    relative = relative_models(opponents)
+    run_tasks(lambda b: K.exact_task((K.CHAINS, b, 0), deals, spots, opponents, table, strength, outs,
+                                     relative), K.EXACT_BLOCKS)
     n_dec, levels, infos, keys, strengths, folds, cont, fold_now = chains_out
     used = np.arange(keys.shape[1])[None, :] < n_dec[:, None]
     uniq, inverse = np.unique(keys[used], return_inverse=True)

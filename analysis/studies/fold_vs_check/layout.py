@@ -131,6 +131,13 @@ def pack_opponents(models: Sequence[OpponentModel], deck: Deck) -> tuple:
             range_cumw)
 
 
+def relative_models(opponents: tuple) -> np.ndarray | None:
+    """The kernels' ``relative`` argument: None when no model of ``opponents``
+    (:func:`pack_opponents`) is relative to its range, so numba leaves the relative script
+    out of the compiled code; else the per-model flags."""
+    return opponents[1] if opponents[1].any() else None
+
+
 def pack_table(*, bank: Sequence[int], level: int, big_blind: int, strength_bins: bool,
                policies: Sequence[HeroPolicy], deck: Deck, rules: Rules, buckets: int = 20,
                compare: int = 0) -> tuple:

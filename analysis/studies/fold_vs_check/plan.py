@@ -22,7 +22,7 @@ from evaluator.tables import get_tables
 
 from . import _kernels as K
 from .cells import Cells, SpotError
-from .layout import N_STATS, S_GAP, S_GAP2, S_N, n_infos
+from .layout import N_STATS, S_GAP, S_GAP2, S_N, n_infos, relative_models
 
 STREAM = 1000
 """Trials per stream (each stream has its own generator stream)."""
@@ -115,8 +115,10 @@ class TrainPlan(Plan):
         nofree = np.zeros((k, self.width if self.no_free else 0))
         ids = self.cell_ids[cells]
         strength = (strength_sources(self.game, self.use_tables), get_tables(self.game).kernel_args)
-        run_tasks(lambda i: K.train_cell((ids[i], trials[i]), self.spots, self.opponents, self.table,
-                                         strength, plans[i], counts[i], nofree[i]), k)
+        no_plans, no_stats, relative = np.zeros((1, 1)), np.zeros(0), relative_models(self.opponents)
+        run_tasks(lambda i: K.mc_task((K.TRAIN, ids[i], 0, trials[i]), self.spots, self.opponents, self.table,
+                                      strength, no_plans, (no_stats, plans[i], counts[i], nofree[i]), relative),
+                  k)
         return np.hstack([plans, counts, nofree])
 
     def plans(self, totals: np.ndarray, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
@@ -167,8 +169,10 @@ class FoldCheckPlan(Plan):
     def run(self, cells: np.ndarray, streams: np.ndarray, trials: np.ndarray) -> np.ndarray:
         stats = np.zeros((len(cells), N_STATS))
         strength = (strength_sources(self.game, self.use_tables), get_tables(self.game).kernel_args)
-        run_tasks(lambda i: K.eval_stream((cells[i], streams[i], trials[i]), self.spots, self.opponents,
-                                          self.table, strength, self.plans, stats[i]), len(cells))
+        empty, relative = np.zeros(0), relative_models(self.opponents)
+        run_tasks(lambda i: K.mc_task((K.EVAL, cells[i], streams[i], trials[i]), self.spots, self.opponents,
+                                      self.table, strength, self.plans, (stats[i], empty, empty, empty), relative),
+                  len(cells))
         return stats
 
     def stderr(self, totals: np.ndarray) -> np.ndarray:
