@@ -68,7 +68,7 @@ from .tree3 import (
 __all__ = ["FORMAT3", "MultiwaySolution", "MultiwaySolver", "load_multiway", "solve_multiway"]
 
 METHODS = {"dcfr": METHOD_DCFR, "cfr+": METHOD_CFR_PLUS}
-NO_OUT = np.zeros((N_PLAYERS, 0))
+EMPTY_ROWS = np.zeros((N_PLAYERS, 0))
 """The root-value rows :func:`._kernels3.run` leaves alone (iterations, single traversals)."""
 SEATS = ("first", "second", "third")
 """Player names in outputs: the order of action (small blind's, big blind's, DEALER's seat)."""
@@ -252,7 +252,7 @@ class MultiwaySolver(NodeTable3):
 
     def step(self, count: int = 1) -> None:
         """Run ``count`` more iterations."""
-        K3.run(*self._args(), (MODE_CFR, -1, self.iterations, count), NO_OUT)
+        K3.run(*self._args(), (MODE_CFR, -1, self.iterations, count), EMPTY_ROWS)
         self.iterations += count
         self._nash_conv = None
         self._ev_walks.clear()
@@ -324,7 +324,7 @@ class MultiwaySolver(NodeTable3):
         p = int(self.tree.nodes[v, PLAYER])
         m = int(self.hands[HD_N][p])
         if p not in self._ev_walks:  # one traversal per player gives every node's values
-            K3.run(*self._args(), (MODE_EV, p, 0, 1), NO_OUT)
+            K3.run(*self._args(), (MODE_EV, p, 0, 1), EMPTY_ROWS)
             self._ev_walks[p] = (self._work[1].copy(), self._work[2].copy())
         reach, vals = self._ev_walks[p]
         ones = np.ones((1, 3, 8, *self.pay.shape[3:]))

@@ -44,7 +44,7 @@ from ._kernels import (
 )
 from ._layout import CH_KEEP, HD_CLASS, HD_N, pack_chance, pack_tree3
 from .card_spot import CardSpot, SpotError
-from .multiway import NO_OUT, MultiwaySolution, NodeTable3, board_hands, payoff_table3
+from .multiway import EMPTY_ROWS, MultiwaySolution, NodeTable3, board_hands, payoff_table3
 from .solver import CHECK_EVERY, Progress
 from .tree import CHANCE, DECISION
 from .tree3 import CARD, COUNT, KIND, N_PLAYERS, PLAYER, Tree3, action_tree3, expand3
@@ -168,7 +168,7 @@ class TurnSolver3(NodeTable3):
     def step(self, count: int = 1) -> None:
         """Run ``count`` more iterations."""
         M3.run(*self._args(), (MODE_CFR, -1, self.iterations, count, self._key, self.per_walk),
-               np.arange(len(self.river_cards)), NO_OUT)
+               np.arange(len(self.river_cards)), EMPTY_ROWS)
         self.iterations += count
         self._nash_conv = None
         self._ev_walks.clear()
@@ -273,7 +273,7 @@ class TurnSolver3(NodeTable3):
         m = int(self.hands[HD_N][p])
         if p not in self._ev_walks:  # one exact walk per player gives every node's values
             M3.run(*self._args(), (MODE_EV, p, 0, 1, self._key, self.per_walk), np.arange(len(self.river_cards)),
-                   NO_OUT)
+                   EMPTY_ROWS)
             self._ev_walks[p] = (self._work[1].copy(), self._work[2].copy())
         reach, vals = self._ev_walks[p]
         i = int(nodes[v, CARD])
