@@ -15,7 +15,8 @@ Numbers are identical whatever the number of numba threads (see :mod:`._kernels`
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numba
@@ -155,6 +156,20 @@ def _showdown_tables(strength: np.ndarray, hands: np.ndarray) -> tuple:
     return count, holding, score, cards
 
 
+@contextmanager
+def _chunk_size_one() -> Iterator[None]:
+    """Call the kernels with numba's parallel chunk size at 1. It balances nothing (numba's layers
+    hand a ``prange`` out statically: the task queue does that, see ``_kernels._run_tasks``), but
+    the cached kernels crash (segfault) when called at the default 0 after one process compiled
+    ``root_values`` against a ``_run_tasks`` another process had cached (results/benchmarks.md,
+    issue 17, eleventh session); at 1, as they always were called, they do not."""
+    previous = numba.set_parallel_chunksize(1)
+    try:
+        yield
+    finally:
+        numba.set_parallel_chunksize(previous)
+
+
 def suit_swaps(spot: CardSpot) -> list[tuple[int, int]]:
     """Pairs of suits whose swap leaves the board, both ranges (with their weights) and, in
     Dilemma Hold'em, every card's corners and effect unchanged."""
@@ -291,14 +306,16 @@ class CardSolver:
 
     def step(self, count: int = 1) -> None:
         """Run ``count`` more iterations."""
-        K.iterate(*self._args(), self.iterations, count)
+        with _chunk_size_one():
+            K.iterate(*self._args(), self.iterations, count)
         self.iterations += count
         self._exploitability = None
 
     def root_values(self, mode: int) -> np.ndarray:
         """Both players' root value rows (float64[2, H]) under the average strategy or best responses."""
         out = np.zeros((2, self.tables.hands.shape[1]))
-        K.root_values(*self._args(), mode, out)
+        with _chunk_size_one():
+            K.root_values(*self._args(), mode, out)
         return out
 
     def check_values(self) -> tuple[np.ndarray, np.ndarray]:
@@ -308,7 +325,8 @@ class CardSolver:
             return self.root_values(K.MODE_BR), self.root_values(K.MODE_EV)
         best = np.zeros((2, self.tables.hands.shape[1]))
         average = np.zeros_like(best)
-        K.check_values(*self._args(), best, average)
+        with _chunk_size_one():
+            K.check_values(*self._args(), best, average)
         return best, average
 
     def expected_values(self) -> np.ndarray:
