@@ -36,9 +36,10 @@ its strategy sums (written there by :meth:`CardSolver.lock`) as both its current
 its average strategy, is never updated, and does not best-respond in a best response.
 
 Parallel: the children of the first chance nodes below the root (the turn
-cards of a flop spot, the river cards of a turn spot) are *tasks*; each is
-walked by one thread with its own buffers and its value row is summed in task
-order afterwards, so the numbers do not depend on the thread count. Suit
+cards of a flop spot, the river cards of a turn spot) are *tasks*; threads take
+them one at a time from a queue (:func:`_run_tasks`), each walked with the taking
+worker's buffers, and the value rows are summed in task order afterwards, so the
+numbers do not depend on the thread count or on who walked what. Suit
 isomorphism (postflop-solver's): when swapping two suits leaves the board and
 both ranges unchanged, a task whose card is the swapped image of an earlier
 task's card is not walked; its values are that task's with the holdings'
@@ -73,6 +74,7 @@ from numba import prange
 
 from evaluator.jit import kernel
 
+from ._atomic import fetch_add
 from ._layout import (
     BF_ACC,
     BF_ACC2,
@@ -83,6 +85,7 @@ from ._layout import (
     BF_VALS,
     BF_VALS2,
     BF_WORK,
+    IS_NEXT,
     IS_PARENT,
     IS_PERM,
     IS_REF,
@@ -694,12 +697,12 @@ def walk(tree, cfr, bufs, root, reach0, top, values, subtrees):
 
 @kernel(inline=True)
 def _run_set(tree, cfr, pool, subtrees, c):
-    """Walk the tasks of buffer set ``c`` (tasks ``work[c::n_sets]``), each into its ``task_vals`` row."""
+    """With buffer set ``c``, walk the next task of the queue (``work[iso[IS_NEXT][0]]``, taken
+    atomically) until none is left, each into its ``task_vals`` row."""
     nodes, hands, n_hands = tree[TT_NODES], tree[TT_HANDS], tree[TT_N_HANDS]
     _, _, iopts, _ = cfr
     tasks, iso, task_vals, chance_reach = subtrees
-    task_parent, work = iso[IS_PARENT], iso[IS_WORK]
-    n_sets = pool[BF_REACH].shape[0]
+    task_parent, work, queue = iso[IS_PARENT], iso[IS_WORK], iso[IS_NEXT]
     trav = iopts[O_TRAV]
     opp = 1 - trav
     no = n_hands[opp]
@@ -707,7 +710,10 @@ def _run_set(tree, cfr, pool, subtrees, c):
             pool[BF_MINUS][c], pool[BF_ACC2][c], pool[BF_VALS2][c], pool[BF_WORK][c])
     dual = iopts[O_MODE] == MODE_BR_EV
     reach0 = np.empty(no)
-    for i in range(c, work.shape[0], n_sets):
+    while True:
+        i = fetch_add(queue, np.int64(0), np.int64(1))
+        if i >= work.shape[0]:
+            break
         t = work[i]
         r = tasks[t]
         src = chance_reach[task_parent[t]]
@@ -728,20 +734,27 @@ def _run_set(tree, cfr, pool, subtrees, c):
 
 @kernel(parallel=True)
 def _run_tasks(tree, cfr, pool, subtrees):
-    """Walk every task subtree that is not isomorphic to another (threads over buffer sets, each
-    task's row written by one thread), then fill the isomorphic ones by permuting holdings.
+    """Walk every task subtree that is not isomorphic to another, then fill the isomorphic ones
+    by permuting holdings. One worker per buffer set; each takes the next task of one queue
+    (an atomic counter) until none is left: numba hands a ``prange`` out statically (a block of
+    sets per thread), so without the queue a slowed thread, or one given the heavier tasks,
+    leaves the other waiting at the join. Each task's row is written by the worker that walked
+    it, so the numbers do not depend on which worker or thread walks what.
 
-    ``iso`` = (task_parent, work, iso_ref, iso_swap, perm) (``IS_*``, :func:`._layout.pack_iso`): the chance node of each task, the
-    tasks to walk, for each task its reference task (-1: none) and suit swap, and the holding
-    permutation of each swap (``perm[k, p, h]``: the index of holding ``h`` with the suits swapped).
+    ``iso`` = (task_parent, work, iso_ref, iso_swap, perm, next) (``IS_*``, :func:`._layout.pack_iso`):
+    the chance node of each task, the tasks to walk (largest subtrees first, for an even finish),
+    for each task its reference task (-1: none) and suit swap, the holding permutation of each
+    swap (``perm[k, p, h]``: the index of holding ``h`` with the suits swapped) and the queue's
+    counter (int64[1], reset here).
     """
     n_hands = tree[TT_N_HANDS]
     regrets, sums, iopts, coefs = cfr
     tasks, iso, task_vals, chance_reach = subtrees
     iso_ref, iso_swap, perm = iso[IS_REF], iso[IS_SWAP], iso[IS_PERM]
+    iso[IS_NEXT][0] = 0
     n_sets = pool[BF_REACH].shape[0]
     trav = iopts[O_TRAV]
-    for c in prange(n_sets):  # callers set numba's parallel chunk size to 1 (see CardSolver)
+    for c in prange(n_sets):  # one worker per buffer set, taking tasks from the queue
         # a prange index is unsigned in the parallel body: np.int64, one signature; the tuples are
         # packed in the body (numba's parallel wrapper takes no tuple holding a tuple, and no
         # argument named ``sched``: it has one of its own)
@@ -792,8 +805,9 @@ def root_values(tree, cfr, pool, subtrees, weights, mode, out):
     for trav in range(2):
         iopts[O_TRAV] = trav
         row = traverse(tree, cfr, pool, subtrees, weights)
-        for h in range(out.shape[1]):
-            out[trav, h] = row[h]
+        n = tree[TT_N_HANDS][trav]
+        for h in range(out.shape[1]):  # (0 past the player's holdings: the buffers hold leftovers there)
+            out[trav, h] = row[h] if h < n else 0.0
 
 
 @kernel
@@ -807,6 +821,7 @@ def check_values(tree, cfr, pool, subtrees, weights, best, average):
     for trav in range(2):
         iopts[O_TRAV] = trav
         row = traverse(tree, cfr, pool, subtrees, weights)
-        for h in range(best.shape[1]):
-            best[trav, h] = row[h]
-            average[trav, h] = pool[BF_VALS2][0, 0, h]
+        n = tree[TT_N_HANDS][trav]
+        for h in range(best.shape[1]):  # (0 past the player's holdings, as root_values)
+            best[trav, h] = row[h] if h < n else 0.0
+            average[trav, h] = pool[BF_VALS2][0, 0, h] if h < n else 0.0

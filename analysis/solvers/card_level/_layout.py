@@ -40,10 +40,11 @@ payoff classes and tables (:mod:`.dilemma_terminals`; placeholders in Texas Hold
 ``TT_ENDS`` the sweep positions (:mod:`._sweeps`)."""
 
 # the task isomorphism (iso[IS_*])
-IS_PARENT, IS_WORK, IS_REF, IS_SWAP, IS_PERM = range(5)
-"""``IS_PARENT`` the chance node of each task; ``IS_WORK`` the tasks to walk; ``IS_REF`` each
-task's reference task (-1: none, it is walked) and ``IS_SWAP`` the suit swap that maps it;
-``IS_PERM`` the holding permutation of each swap (the array of ``tree[TT_PERM]``)."""
+IS_PARENT, IS_WORK, IS_REF, IS_SWAP, IS_PERM, IS_NEXT = range(6)
+"""``IS_PARENT`` the chance node of each task; ``IS_WORK`` the tasks to walk, in the order the
+threads take them; ``IS_REF`` each task's reference task (-1: none, it is walked) and ``IS_SWAP``
+the suit swap that maps it; ``IS_PERM`` the holding permutation of each swap (the array of
+``tree[TT_PERM]``); ``IS_NEXT`` the task queue's counter (int64[1]: the next index of ``IS_WORK``)."""
 
 # one walk's buffers (bufs[BF_*]; pool[BF_*][c] buffer set c's)
 BF_REACH, BF_ACC, BF_VALS, BF_STRAT, BF_OPENED, BF_MINUS, BF_ACC2, BF_VALS2, BF_WORK = range(9)
@@ -76,10 +77,11 @@ def pack_tree(nodes: np.ndarray, tables, perm: np.ndarray) -> tuple:
 
 def pack_iso(parent: np.ndarray, work: np.ndarray, ref: np.ndarray, swap: np.ndarray,
              perm: np.ndarray) -> tuple:
-    """The kernels' ``iso`` tuple (``IS_*``)."""
-    parts: list = [None] * 5
+    """The kernels' ``iso`` tuple (``IS_*``; a new queue counter)."""
+    parts: list = [None] * 6
     parts[IS_PARENT], parts[IS_WORK], parts[IS_REF], parts[IS_SWAP], parts[IS_PERM] = (
         parent, work, ref, swap, perm)
+    parts[IS_NEXT] = np.zeros(1, dtype=np.int64)
     return tuple(parts)
 
 
@@ -95,7 +97,7 @@ def new_pool(n_sets: int, shape: tuple[int, int, int], average: tuple[int, int, 
     parts[BF_ACC] = np.zeros((n_sets, d, a, h))
     parts[BF_VALS] = np.zeros((n_sets, d, h))
     parts[BF_STRAT] = np.zeros((n_sets, d, a, h))
-    parts[BF_OPENED] = np.zeros((n_sets, d), dtype=np.int64)
+    parts[BF_OPENED] = np.zeros((n_sets, d + 8), dtype=np.int64)  # (+ a cache line: no false sharing between sets)
     parts[BF_MINUS] = np.zeros((n_sets, n_classes, n_cards + 1))
     parts[BF_ACC2] = np.zeros((n_sets, d2, a2, h2))
     parts[BF_VALS2] = np.zeros((n_sets, d2, h2))

@@ -36,6 +36,7 @@ from .tree import (
     CHANCE,
     COUNT,
     DECISION,
+    END,
     KIND,
     LOCK,
     PLAYER,
@@ -50,9 +51,11 @@ from .tree import (
 
 METHODS = {"dcfr": K.METHOD_DCFR, "cfr+": K.METHOD_CFR_PLUS}
 """The kernel's code of each method it runs (names: :mod:`analysis.solvers.methods`)."""
-BUFFER_SETS = 32
-"""Scratch buffer sets for the parallel tasks (threads take sets one at a time; results do not
-depend on the thread count)."""
+def buffer_sets() -> int:
+    """Scratch buffer sets for the parallel tasks: one per thread numba may run (each set is a
+    worker taking tasks from a queue; results do not depend on the thread count)."""
+    return max(1, int(numba.config.NUMBA_NUM_THREADS))
+
 EXPLOITABILITY_MEASURE = "mean best-response gain (NashConv / 2)"
 """Texas Hold'em (zero-sum): postflop-solver's exploitability. Dilemma Hold'em (not zero-sum, the
 bank pays and takes): half the sum of both players' gains, the lab's ``NashConv / players``."""
@@ -154,8 +157,12 @@ def _showdown_tables(strength: np.ndarray, hands: np.ndarray) -> tuple:
 
 
 @contextmanager
-def _one_set_at_a_time() -> Iterator[None]:
-    """Parallel loops hand out one buffer set at a time (dynamic balance on a busy machine)."""
+def _chunk_size_one() -> Iterator[None]:
+    """Call the kernels with numba's parallel chunk size at 1. It balances nothing (numba's layers
+    hand a ``prange`` out statically: the task queue does that, see ``_kernels._run_tasks``), but
+    the cached kernels crash (segfault) when called at the default 0 after one process compiled
+    ``root_values`` against a ``_run_tasks`` another process had cached (results/benchmarks.md,
+    issue 17, eleventh session); at 1, as they always were called, they do not."""
     previous = numba.set_parallel_chunksize(1)
     try:
         yield
@@ -206,8 +213,8 @@ def mirror_cards(spot: CardSpot, swaps: list[tuple[int, int]]) -> dict[int, tupl
 def isomorphic_tasks(spot: CardSpot, tree: ExpandedTree, tables: Tables, task_parent: np.ndarray,
                      swaps: list[tuple[int, int]], mirrors: dict[int, tuple[int, int]],
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The tasks to walk, each task's reference task (-1 if walked) and swap, and the holding
-    permutation of each swap (see :func:`._kernels._run_tasks`)."""
+    """The tasks to walk (largest subtree first), each task's reference task (-1 if walked) and
+    swap, and the holding permutation of each swap (see :func:`._kernels._run_tasks`)."""
     n_tasks = len(tree.tasks)
     iso_ref = np.full(n_tasks, -1, dtype=np.int64)
     iso_swap = np.zeros(n_tasks, dtype=np.int64)
@@ -229,6 +236,10 @@ def isomorphic_tasks(spot: CardSpot, tree: ExpandedTree, tables: Tables, task_pa
             image, k = mirrors[int(cards[t])]
             iso_ref[t], iso_swap[t] = task_of[(int(task_parent[t]), image)], k
     work = np.flatnonzero(iso_ref < 0).astype(np.int64)
+    # largest subtrees first (ties in task order): the threads taking them from the queue finish together
+    nodes = tree.nodes
+    size = nodes[tree.tasks[work], END] - tree.tasks[work] if n_tasks else np.zeros(0, dtype=np.int64)
+    work = work[np.argsort(-size, kind="stable")]
     return work, iso_ref, iso_swap, perm
 
 
@@ -274,7 +285,7 @@ class CardSolver:
         self._coefs = np.zeros(K.N_COEFS)
         self._coefs[K.C_HALF_POT] = spot.pot / 2.0
         self._coefs[K.C_INV_PAIRS] = 1.0 / t.pairs
-        self._pool = self._buffers(BUFFER_SETS)
+        self._pool = self._buffers(buffer_sets())
 
     def _buffers(self, n_sets: int) -> tuple:
         d, a, h = self.tree.max_depth, self.tree.max_actions, self.tables.hands.shape[1]
@@ -295,7 +306,7 @@ class CardSolver:
 
     def step(self, count: int = 1) -> None:
         """Run ``count`` more iterations."""
-        with _one_set_at_a_time():
+        with _chunk_size_one():
             K.iterate(*self._args(), self.iterations, count)
         self.iterations += count
         self._exploitability = None
@@ -303,7 +314,7 @@ class CardSolver:
     def root_values(self, mode: int) -> np.ndarray:
         """Both players' root value rows (float64[2, H]) under the average strategy or best responses."""
         out = np.zeros((2, self.tables.hands.shape[1]))
-        with _one_set_at_a_time():
+        with _chunk_size_one():
             K.root_values(*self._args(), mode, out)
         return out
 
@@ -314,7 +325,7 @@ class CardSolver:
             return self.root_values(K.MODE_BR), self.root_values(K.MODE_EV)
         best = np.zeros((2, self.tables.hands.shape[1]))
         average = np.zeros_like(best)
-        with _one_set_at_a_time():
+        with _chunk_size_one():
             K.check_values(*self._args(), best, average)
         return best, average
 
