@@ -26,7 +26,7 @@ it restarts at 1, 4, 16, ...) plus the current strategy. CFR+ clips regrets at
 zero and averages the strategy linearly. Updates alternate between players.
 
 Exploitability checks: in ``MODE_BR_EV`` one walk per player gives both the best response's
-values and the average strategy's (:func:`check_values`): the opponent plays its average
+values and the average strategy's (:func:`run` in ``MODE_BR_EV``): the opponent plays its average
 strategy in both, so the reach rows and the terminals are shared and only the traverser's
 decisions differ (a maximum beside a mix). Dilemma Hold'em needs both (it is not zero-sum):
 two walks a check instead of four, the same numbers bit for bit.
@@ -786,42 +786,36 @@ def traverse(tree, cfr, pool, subtrees, weights):
 
 
 @kernel
-def iterate(tree, cfr, pool, subtrees, weights, first, count):
-    """Run iterations ``first .. first + count - 1`` (0-based) of the method in ``iopts``."""
+def run(tree, cfr, pool, subtrees, weights, job, outs):
+    """The solver's one entry kernel, ``job = (mode, first, count)``, ``outs = (rows, average)``
+    (float64[2, H] each):
+
+    - ``MODE_CFR``: iterations ``first .. first + count - 1`` (0-based) of the method in
+      ``iopts``;
+    - ``MODE_EV`` / ``MODE_BR``: both players' root value rows under the average strategy or
+      best responses into ``rows``;
+    - ``MODE_BR_EV``: the best responses' rows into ``rows`` and the average strategies' into
+      ``average`` in one walk per player: the rows of ``MODE_BR`` and ``MODE_EV``, bit for
+      bit, for about half the work (needs ``task_vals`` with two layers and ``pool``'s
+      ``acc2``/``vals2`` sized like ``acc``/``vals``).
+
+    Rows are 0 past a player's holdings (the buffers hold leftovers there). One entry, with
+    one call of the inlined :func:`traverse`, not one per job: numba links :func:`walk` and
+    the ``prange`` driver into each entry's library and optimises and emits them again."""
+    mode, first, count = job
+    rows, average = outs
     _, _, iopts, coefs = cfr
-    iopts[O_MODE] = MODE_CFR
-    for t in range(first, first + count):
-        dcfr_coefs(t, coefs)
+    iopts[O_MODE] = mode
+    for t in range(first, first + (count if mode == MODE_CFR else 1)):
+        if mode == MODE_CFR:
+            dcfr_coefs(t, coefs)
         for trav in range(2):
             iopts[O_TRAV] = trav
-            traverse(tree, cfr, pool, subtrees, weights)
-
-
-@kernel
-def root_values(tree, cfr, pool, subtrees, weights, mode, out):
-    """Root value rows of both players under the average strategy (EV) or best responses (BR)."""
-    _, _, iopts, _ = cfr
-    iopts[O_MODE] = mode
-    for trav in range(2):
-        iopts[O_TRAV] = trav
-        row = traverse(tree, cfr, pool, subtrees, weights)
-        n = tree[TT_N_HANDS][trav]
-        for h in range(out.shape[1]):  # (0 past the player's holdings: the buffers hold leftovers there)
-            out[trav, h] = row[h] if h < n else 0.0
-
-
-@kernel
-def check_values(tree, cfr, pool, subtrees, weights, best, average):
-    """Both players' root value rows under best responses (``best``) and the average strategies
-    (``average``) in one walk per player (``MODE_BR_EV``): the rows of ``root_values`` in
-    ``MODE_BR`` and ``MODE_EV``, bit for bit, for about half the work. Needs ``task_vals`` with
-    two layers and ``pool``'s ``acc2``/``vals2`` sized like ``acc``/``vals``."""
-    _, _, iopts, _ = cfr
-    iopts[O_MODE] = MODE_BR_EV
-    for trav in range(2):
-        iopts[O_TRAV] = trav
-        row = traverse(tree, cfr, pool, subtrees, weights)
-        n = tree[TT_N_HANDS][trav]
-        for h in range(best.shape[1]):  # (0 past the player's holdings, as root_values)
-            best[trav, h] = row[h] if h < n else 0.0
-            average[trav, h] = pool[BF_VALS2][0, 0, h] if h < n else 0.0
+            row = traverse(tree, cfr, pool, subtrees, weights)
+            if mode == MODE_CFR:
+                continue
+            n = tree[TT_N_HANDS][trav]
+            for h in range(rows.shape[1]):
+                rows[trav, h] = row[h] if h < n else 0.0
+                if mode == MODE_BR_EV:
+                    average[trav, h] = pool[BF_VALS2][0, 0, h] if h < n else 0.0

@@ -59,6 +59,8 @@ def buffer_sets() -> int:
 EXPLOITABILITY_MEASURE = "mean best-response gain (NashConv / 2)"
 """Texas Hold'em (zero-sum): postflop-solver's exploitability. Dilemma Hold'em (not zero-sum, the
 bank pays and takes): half the sum of both players' gains, the lab's ``NashConv / players``."""
+_NO_ROWS = np.zeros((2, 0))
+"""Value rows :func:`._kernels.run` leaves alone (iterations, or the second row set unused)."""
 CHECK_EVERY = 10
 """Iterations between two exploitability measurements in :meth:`CardSolver.run` (as postflop-solver)."""
 
@@ -161,7 +163,7 @@ def _chunk_size_one() -> Iterator[None]:
     """Call the kernels with numba's parallel chunk size at 1. It balances nothing (numba's layers
     hand a ``prange`` out statically: the task queue does that, see ``_kernels._run_tasks``), but
     the cached kernels crash (segfault) when called at the default 0 after one process compiled
-    ``root_values`` against a ``_run_tasks`` another process had cached (results/benchmarks.md,
+    the entry kernel against a ``_run_tasks`` another process had cached (results/benchmarks.md,
     issue 17, eleventh session); at 1, as they always were called, they do not."""
     previous = numba.set_parallel_chunksize(1)
     try:
@@ -273,7 +275,7 @@ class CardSolver:
         self._iso = pack_iso(self._task_parent, *isomorphic_tasks(spot, self.tree, t, self._task_parent, swaps,
                                                                    mirrors))
         h = t.hands.shape[1]
-        # layer 1: the average strategy's task values beside the best response's (check_values)
+        # layer 1: the average strategy's task values beside the best response's (run in MODE_BR_EV)
         layers = 1 if spot.zero_sum else 2
         self._task_vals = np.zeros((layers, max(len(self.tree.tasks), 1), h))
         self._chance_reach = np.zeros((max(len(self.tree.tasks), 1), h))
@@ -290,7 +292,7 @@ class CardSolver:
     def _buffers(self, n_sets: int) -> tuple:
         d, a, h = self.tree.max_depth, self.tree.max_actions, self.tables.hands.shape[1]
         n_sets = max(1, min(n_sets, len(self._iso[IS_WORK])))
-        # acc2, vals2: the average strategy's rows of a check walk (check_values), not zero-sum games only
+        # acc2, vals2: the average strategy's rows of a check walk (run in MODE_BR_EV), not zero-sum games only
         d2, a2, h2 = (1, 1, 1) if self.spot.zero_sum else (d, max(a, 1), h)
         return new_pool(n_sets, (d, max(a, 1), h), (d2, a2, h2), max(self.tables.n_classes, 2),
                         self.spot.spec.n_cards)
@@ -307,7 +309,7 @@ class CardSolver:
     def step(self, count: int = 1) -> None:
         """Run ``count`` more iterations."""
         with _chunk_size_one():
-            K.iterate(*self._args(), self.iterations, count)
+            K.run(*self._args(), (K.MODE_CFR, self.iterations, count), (_NO_ROWS, _NO_ROWS))
         self.iterations += count
         self._exploitability = None
 
@@ -315,7 +317,7 @@ class CardSolver:
         """Both players' root value rows (float64[2, H]) under the average strategy or best responses."""
         out = np.zeros((2, self.tables.hands.shape[1]))
         with _chunk_size_one():
-            K.root_values(*self._args(), mode, out)
+            K.run(*self._args(), (mode, 0, 1), (out, _NO_ROWS))
         return out
 
     def check_values(self) -> tuple[np.ndarray, np.ndarray]:
@@ -326,7 +328,7 @@ class CardSolver:
         best = np.zeros((2, self.tables.hands.shape[1]))
         average = np.zeros_like(best)
         with _chunk_size_one():
-            K.check_values(*self._args(), best, average)
+            K.run(*self._args(), (K.MODE_BR_EV, 0, 1), (best, average))
         return best, average
 
     def expected_values(self) -> np.ndarray:
