@@ -72,7 +72,7 @@ from numba import prange, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from .blocks import sum_blocks
+from .block_sums import sum_blocks
 from .jit import kernel
 from .tables import (
     CATEGORY_SHIFT,

@@ -8,7 +8,7 @@ from numba import prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from analysis.core import rng as _rng
-from evaluator.blocks import sum_blocks
+from evaluator.block_sums import sum_blocks
 from evaluator.jit import kernel
 from evaluator.kernels import score_acc
 

@@ -24,7 +24,7 @@ import numpy as np
 from numba import prange
 
 from analysis.core.combinations import next_combination
-from evaluator.blocks import sum_blocks
+from evaluator.block_sums import sum_blocks
 from evaluator.jit import kernel
 from evaluator.kernels import hash_score, score_acc
 
