@@ -597,7 +597,7 @@ def _child_reach(nodes, v, d, u, tree, bufs, iopts):
 
 
 @kernel
-def walk(tree, cfr, bufs, root, reach0, top, values, subtrees):
+def walk(tree, cfr, bufs, root, reach0, phase, subtrees, dilemma):
     """Traverse the subtree at ``root`` (opponent reach ``reach0``); the root's values end in ``bufs[BF_VALS][0]``.
 
     With ``top``, the chance nodes that own tasks are leaves: their values are the
@@ -605,9 +605,12 @@ def walk(tree, cfr, bufs, root, reach0, top, values, subtrees):
     ``chance_reach`` (``values`` false: a forward pass only; both in ``subtrees``). In ``MODE_BR_EV`` the
     best response's values run in ``acc``/``vals`` (``task_vals[0]``) and the average
     strategy's beside them in ``acc2``/``vals2`` (``task_vals[1]``): one walk, terminals
-    evaluated once (the opponent's reach is the same in both).
+    evaluated once (the opponent's reach is the same in both). ``phase = (top, values)``.
+    ``dilemma`` is None for Texas Hold'em (numba then compiles no Dilemma terminal, and for
+    Dilemma, typed bool, no Texas one).
     """
     nodes, n_hands = tree[TT_NODES], tree[TT_N_HANDS]
+    top, values = phase
     regrets, sums, iopts, coefs = cfr
     _, _, task_vals, chance_reach = subtrees
     reach, acc, vals, strat, opened, minus, acc2, vals2, work = bufs
@@ -637,7 +640,7 @@ def walk(tree, cfr, bufs, root, reach0, top, values, subtrees):
         kind = nodes[v, KIND]
         if kind < CHANCE:  # FOLD or SHOWDOWN: a terminal
             if values:
-                if iopts[O_GAME] == GAME_DILEMMA:
+                if dilemma is not None:  # (a compile-time branch: see the docstring)
                     if kind == FOLD:
                         dilemma_fold_value(nodes, v, tree, trav, reach[d], coefs, minus, vals[d])
                     else:
@@ -696,7 +699,7 @@ def walk(tree, cfr, bufs, root, reach0, top, values, subtrees):
 
 
 @kernel(inline=True)
-def _run_set(tree, cfr, pool, subtrees, c):
+def _run_set(tree, cfr, pool, subtrees, c, dilemma):
     """With buffer set ``c``, walk the next task of the queue (``work[iso[IS_NEXT][0]]``, taken
     atomically) until none is left, each into its ``task_vals`` row."""
     nodes, hands, n_hands = tree[TT_NODES], tree[TT_HANDS], tree[TT_N_HANDS]
@@ -724,7 +727,7 @@ def _run_set(tree, cfr, pool, subtrees, c):
                 reach0[h] = 0.0
             else:
                 reach0[h] = src[h] * inv
-        walk(tree, cfr, bufs, r, reach0, False, True, subtrees)
+        walk(tree, cfr, bufs, r, reach0, (False, True), subtrees, dilemma)
         for h in range(n_hands[trav]):
             task_vals[0, t, h] = bufs[BF_VALS][0, h]
         if dual:
@@ -733,7 +736,7 @@ def _run_set(tree, cfr, pool, subtrees, c):
 
 
 @kernel(parallel=True)
-def _run_tasks(tree, cfr, pool, subtrees):
+def _run_tasks(tree, cfr, pool, subtrees, dilemma):
     """Walk every task subtree that is not isomorphic to another, then fill the isomorphic ones
     by permuting holdings. One worker per buffer set; each takes the next task of one queue
     (an atomic counter) until none is left: numba hands a ``prange`` out statically (a block of
@@ -758,7 +761,7 @@ def _run_tasks(tree, cfr, pool, subtrees):
         # a prange index is unsigned in the parallel body: np.int64, one signature; the tuples are
         # packed in the body (numba's parallel wrapper takes no tuple holding a tuple, and no
         # argument named ``sched``: it has one of its own)
-        _run_set(tree, (regrets, sums, iopts, coefs), pool, (tasks, iso, task_vals, chance_reach), np.int64(c))
+        _run_set(tree, (regrets, sums, iopts, coefs), pool, (tasks, iso, task_vals, chance_reach), np.int64(c), dilemma)
     for t in range(tasks.shape[0]):
         ref = iso_ref[t]
         if ref >= 0:
@@ -769,7 +772,7 @@ def _run_tasks(tree, cfr, pool, subtrees):
 
 
 @kernel(inline=True)
-def traverse(tree, cfr, pool, subtrees, weights):
+def traverse(tree, cfr, pool, subtrees, weights, dilemma):
     """One full traversal for ``iopts[O_TRAV]`` in ``iopts[O_MODE]``; returns the root value row
     (``weights``: float64[2, H], each player's weight of each of its holdings)."""
     _, _, iopts, _ = cfr
@@ -779,14 +782,14 @@ def traverse(tree, cfr, pool, subtrees, weights):
     reach0 = weights[1 - trav]
     tasks, _, _, _ = subtrees
     if tasks.shape[0] > 0:
-        walk(tree, cfr, bufs0, 0, reach0, True, False, subtrees)
-        _run_tasks(tree, cfr, pool, subtrees)
-    walk(tree, cfr, bufs0, 0, reach0, True, True, subtrees)
+        walk(tree, cfr, bufs0, 0, reach0, (True, False), subtrees, dilemma)
+        _run_tasks(tree, cfr, pool, subtrees, dilemma)
+    walk(tree, cfr, bufs0, 0, reach0, (True, True), subtrees, dilemma)
     return bufs0[BF_VALS][0]
 
 
 @kernel
-def run(tree, cfr, pool, subtrees, weights, job, outs):
+def run(tree, cfr, pool, subtrees, weights, job, outs, dilemma):
     """The solver's one entry kernel, ``job = (mode, first, count)``, ``outs = (rows, average)``
     (float64[2, H] each):
 
@@ -799,7 +802,8 @@ def run(tree, cfr, pool, subtrees, weights, job, outs):
       bit, for about half the work (needs ``task_vals`` with two layers and ``pool``'s
       ``acc2``/``vals2`` sized like ``acc``/``vals``).
 
-    Rows are 0 past a player's holdings (the buffers hold leftovers there). One entry, with
+    ``dilemma``: None for Texas Hold'em, True for Dilemma (see :func:`walk`). Rows are 0 past
+    a player's holdings (the buffers hold leftovers there). One entry, with
     one call of the inlined :func:`traverse`, not one per job: numba links :func:`walk` and
     the ``prange`` driver into each entry's library and optimises and emits them again."""
     mode, first, count = job
@@ -811,7 +815,7 @@ def run(tree, cfr, pool, subtrees, weights, job, outs):
             dcfr_coefs(t, coefs)
         for trav in range(2):
             iopts[O_TRAV] = trav
-            row = traverse(tree, cfr, pool, subtrees, weights)
+            row = traverse(tree, cfr, pool, subtrees, weights, dilemma)
             if mode == MODE_CFR:
                 continue
             n = tree[TT_N_HANDS][trav]

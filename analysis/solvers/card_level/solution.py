@@ -197,8 +197,8 @@ class SpotSolution:
         bufs = tuple(b[0] for b in s._pool)
         values = np.zeros((int(nodes[v, COUNT]), n))
         for a, c in enumerate(self._children(v)):
-            K.walk(s._tree_args, (s.regrets, s.sums, iopts, s._coefs), bufs, c, reach, False, True,
-                   (s.tree.tasks, s._iso, s._task_vals, s._chance_reach))
+            K.walk(s._tree_args, (s.regrets, s.sums, iopts, s._coefs), bufs, c, reach, (False, True),
+                   (s.tree.tasks, s._iso, s._task_vals, s._chance_reach), s._dilemma)
             values[a] = bufs[BF_VALS][0, :n]
         mass = _compatible_mass(s, actor, reach)
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -284,6 +284,8 @@ class CardSolver:
         self._iopts[K.O_BOARD_LEN] = len(spot.board)
         self._iopts[K.O_METHOD] = METHODS[method]
         self._iopts[K.O_GAME] = K.GAME_HOLDEM if spot.table is None else K.GAME_DILEMMA
+        self._dilemma = None if spot.table is None else True
+        """The kernels' game switch: None compiles Texas Hold'em's terminals only, True Dilemma's."""
         self._coefs = np.zeros(K.N_COEFS)
         self._coefs[K.C_HALF_POT] = spot.pot / 2.0
         self._coefs[K.C_INV_PAIRS] = 1.0 / t.pairs
@@ -309,7 +311,7 @@ class CardSolver:
     def step(self, count: int = 1) -> None:
         """Run ``count`` more iterations."""
         with _chunk_size_one():
-            K.run(*self._args(), (K.MODE_CFR, self.iterations, count), (_NO_ROWS, _NO_ROWS))
+            K.run(*self._args(), (K.MODE_CFR, self.iterations, count), (_NO_ROWS, _NO_ROWS), self._dilemma)
         self.iterations += count
         self._exploitability = None
 
@@ -317,7 +319,7 @@ class CardSolver:
         """Both players' root value rows (float64[2, H]) under the average strategy or best responses."""
         out = np.zeros((2, self.tables.hands.shape[1]))
         with _chunk_size_one():
-            K.run(*self._args(), (mode, 0, 1), (out, _NO_ROWS))
+            K.run(*self._args(), (mode, 0, 1), (out, _NO_ROWS), self._dilemma)
         return out
 
     def check_values(self) -> tuple[np.ndarray, np.ndarray]:
@@ -328,7 +330,7 @@ class CardSolver:
         best = np.zeros((2, self.tables.hands.shape[1]))
         average = np.zeros_like(best)
         with _chunk_size_one():
-            K.run(*self._args(), (K.MODE_BR_EV, 0, 1), (best, average))
+            K.run(*self._args(), (K.MODE_BR_EV, 0, 1), (best, average), self._dilemma)
         return best, average
 
     def expected_values(self) -> np.ndarray:
