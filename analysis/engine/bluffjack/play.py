@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,7 +111,7 @@ def play_hands(table: BluffjackTable, hands: int, seed: int = 0, *, first: int =
     return HandBatch(first, decks, logs, out, gs)
 
 
-def _blocks(task: Any, rows: int) -> None:
+def _blocks(task: Callable[[int, int], object], rows: int) -> None:
     """``task(lo, hi)`` over blocks of the ``rows`` of a batch, on the lab's threads (each row has its
     own stream: the blocks never change the numbers)."""
     n = min(rows, BLOCKS)
