@@ -164,3 +164,13 @@ def test_cli_spot_and_bad_input(cli):
     assert bad.returncode == 2, bad.stderr
     assert bad.stderr.startswith("error: ") and len(bad.stderr.strip().splitlines()) == 1
     assert "a flop board has 3 cards; got 2" in bad.stderr
+
+
+def test_the_exact_policys_key_lookup_is_searchsorted() -> None:
+    from analysis.studies.fold_vs_check._play import _first_at_least
+
+    rng = np.random.default_rng(5)
+    for n in (0, 1, 2, 7, 50):
+        keys = np.sort(rng.integers(0, 20, size=n))
+        for key in range(-1, 22):
+            assert _first_at_least(keys, key) == np.searchsorted(keys, key, side="left"), (keys, key)
