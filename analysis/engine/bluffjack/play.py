@@ -191,13 +191,12 @@ def play_games(table: BluffjackTable, games: int, seed: int = 0, max_hands: int 
     n = table.n
     key = derive_key(seed, "bluffjack-games")
     rec = np.zeros((games, n + 4), np.int64)
+    no_hands = (_NO_LOGS, np.zeros((0, n), np.int64), np.zeros((0, K.N_G), np.int64), np.zeros((0, K.DECK), np.int64))
     done, step = 0, chunk or 1
     while done < games and not (stop is not None and stop.is_set()):
         k = min(step, games - done)
         started = time.perf_counter()
-        part = rec[done:done + k]
-        outs = (_NO_LOGS, np.zeros((0, n), np.int64), np.zeros((0, K.N_G), np.int64), np.zeros((0, K.DECK), np.int64),
-                part)
+        outs = (*no_hands, rec[done:done + k])
         _blocks(lambda lo, hi, first=done, outs=outs: K.play_block((K.GAMES, lo, hi, first, max_hands), stacks,
                                                                    (stakes, rules, pol), seat_pol, key, outs), k)
         seconds = time.perf_counter() - started

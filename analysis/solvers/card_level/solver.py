@@ -59,7 +59,7 @@ def buffer_sets() -> int:
 EXPLOITABILITY_MEASURE = "mean best-response gain (NashConv / 2)"
 """Texas Hold'em (zero-sum): postflop-solver's exploitability. Dilemma Hold'em (not zero-sum, the
 bank pays and takes): half the sum of both players' gains, the lab's ``NashConv / players``."""
-_NO_ROWS = np.zeros((2, 0))
+EMPTY_ROWS = np.zeros((2, 0))
 """Value rows :func:`._kernels.run` leaves alone (iterations, or the second row set unused)."""
 CHECK_EVERY = 10
 """Iterations between two exploitability measurements in :meth:`CardSolver.run` (as postflop-solver)."""
@@ -311,7 +311,7 @@ class CardSolver:
     def step(self, count: int = 1) -> None:
         """Run ``count`` more iterations."""
         with _chunk_size_one():
-            K.run(*self._args(), (K.MODE_CFR, self.iterations, count), (_NO_ROWS, _NO_ROWS), self._dilemma)
+            K.run(*self._args(), (K.MODE_CFR, self.iterations, count), (EMPTY_ROWS, EMPTY_ROWS), self._dilemma)
         self.iterations += count
         self._exploitability = None
 
@@ -319,7 +319,7 @@ class CardSolver:
         """Both players' root value rows (float64[2, H]) under the average strategy or best responses."""
         out = np.zeros((2, self.tables.hands.shape[1]))
         with _chunk_size_one():
-            K.run(*self._args(), (mode, 0, 1), (out, _NO_ROWS), self._dilemma)
+            K.run(*self._args(), (mode, 0, 1), (out, EMPTY_ROWS), self._dilemma)
         return out
 
     def check_values(self) -> tuple[np.ndarray, np.ndarray]:
