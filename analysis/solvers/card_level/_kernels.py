@@ -114,6 +114,11 @@ from ._sweeps import (
     DN_C1,
     DN_C2,
     DN_N,
+    RW_CLASS,
+    RW_END1,
+    RW_END2,
+    RW_HOLDING,
+    RW_SAME,
     UP_C1,
     UP_C2,
     UP_N,
@@ -245,7 +250,8 @@ def showdown_value(nodes, v, tree, trav, reach, coefs, work, out):
 
     ``tree[TT_COUNT .. TT_CARDS]`` (count, holding, score, cards): per player and river board, the
     holdings that do not touch the board in increasing order of strength; ``tree[TT_IDX ..
-    TT_ENDS]`` (idx, src, ends) their sweep positions; ``work`` float64[N_WORK, slots] scratch. Holdings the board blocks get 0.
+    TT_ENDS]`` (idx, src, ends) their sweep positions (``idx``: one row per holding in that
+    order); ``work`` float64[N_WORK, slots] scratch. Holdings the board blocks get 0.
     """
     count, holding = tree[TT_COUNT], tree[TT_HOLDING]
     opp = 1 - trav
@@ -253,14 +259,14 @@ def showdown_value(nodes, v, tree, trav, reach, coefs, work, out):
     pay = (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS]
     nt = count[trav, b]
     no = count[opp, b]
-    ht = holding[trav, b]
     prefix_sums(tree[TT_SRC][opp, b], holding[opp, b], no, tree[TT_ENDS][opp, b], reach, work)
     idx = tree[TT_IDX][trav, b]
     gu, gd, pu, pd = work[W_CARD_UP], work[W_CARD_DN], work[W_ALL_UP], work[W_ALL_DN]
     out[:] = 0.0
     for i in range(nt):
-        win = pay * (pu[idx[UP_N, i]] - gu[idx[UP_C1, i]] - gu[idx[UP_C2, i]])
-        out[ht[i]] = win - pay * (pd[idx[DN_N, i]] - gd[idx[DN_C1, i]] - gd[idx[DN_C2, i]])
+        q = idx[i]
+        win = pay * (pu[q[UP_N]] - gu[q[UP_C1]] - gu[q[UP_C2]])
+        out[q[RW_HOLDING]] = win - pay * (pd[q[DN_N]] - gd[q[DN_C1]] - gd[q[DN_C2]])
 
 
 @kernel(inline=True)
@@ -377,8 +383,7 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, scratch, out):
     out[:] = 0.0
     if n_groups == 1:
         prefix_sums(tree[TT_SRC][opp, b], ho, no, tree[TT_ENDS][opp, b], reach, work)
-        _one_group_showdown(tab, groups[k], (nt, ht, ct, tc, same[trav], tree[TT_IDX][trav, b]),
-                            (no, reach, tree[TT_ENDS][opp, b], work), inv, out)
+        _one_group_showdown(tab, groups[k], (nt, tree[TT_IDX][trav, b]), (no, reach, work), inv, out)
         return
     # wins: opponent holdings strictly weaker
     for g in range(n_groups):
@@ -422,26 +427,26 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, scratch, out):
 def _one_group_showdown(tab, rep, mine, theirs, inv, out):
     """:func:`dilemma_showdown_value` when every opponent class pays alike (class ``rep``): the
     win, tie and loss terms from the prefix sums in ``work`` (:func:`._sweeps.prefix_sums`),
-    the tie's (against every compatible holding) at the per-card totals (``ends``).
+    the tie's (against every compatible holding) at the per-card totals.
 
-    ``mine`` = (nt, ht, ct, tc, same, idx): the traverser's count of holdings clear of the
-    board, those holdings and their cards by strength, its classes, the opponent's identical
-    holding of each of its holdings, and their sweep positions; ``theirs`` = (no, reach,
-    ends, work): the opponent's count, reach, per-card end positions and prefix sums."""
-    nt, ht, ct, tc, same, idx = mine
-    no, reach, ends, work = theirs
+    ``mine`` = (nt, idx): the traverser's count of holdings clear of the board and their rows by
+    strength (:mod:`._sweeps`: sweep positions, the holding, the slots of its cards' totals, its
+    class and the opponent's identical holding); ``theirs`` = (no, reach, work): the opponent's
+    count, reach and prefix sums."""
+    nt, idx = mine
+    no, reach, work = theirs
     gu, gd, pu, pd = work[W_CARD_UP], work[W_CARD_DN], work[W_ALL_UP], work[W_ALL_DN]
     all_total = pu[no]
     for i in range(nt):
-        h = ht[i]
-        a = tc[h]
-        c1, c2 = ct[i, 0], ct[i, 1]
-        win = tab[SD_WIN_MINUS_TIE, a, rep] * (pu[idx[UP_N, i]] - gu[idx[UP_C1, i]] - gu[idx[UP_C2, i]])
-        x = all_total - gu[ends[c1]] - gu[ends[c2]]
-        if same[h] >= 0:
-            x += reach[same[h]]
-        out[h] = (win + tab[SD_TIE, a, rep] * x
-                  + tab[SD_LOSE_MINUS_TIE, a, rep] * (pd[idx[DN_N, i]] - gd[idx[DN_C1, i]] - gd[idx[DN_C2, i]])) * inv
+        q = idx[i]
+        a = q[RW_CLASS]
+        win = tab[SD_WIN_MINUS_TIE, a, rep] * (pu[q[UP_N]] - gu[q[UP_C1]] - gu[q[UP_C2]])
+        x = all_total - gu[q[RW_END1]] - gu[q[RW_END2]]
+        s = q[RW_SAME]
+        if s >= 0:
+            x += reach[s]
+        out[q[RW_HOLDING]] = (win + tab[SD_TIE, a, rep] * x
+                              + tab[SD_LOSE_MINUS_TIE, a, rep] * (pd[q[DN_N]] - gd[q[DN_C1]] - gd[q[DN_C2]])) * inv
 
 
 @kernel
