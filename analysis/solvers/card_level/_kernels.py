@@ -221,14 +221,7 @@ def fold_value(nodes, v, tree, trav, reach, coefs, minus, out):
     pay = (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS]
     if nodes[v, PLAYER] == trav:
         pay = -pay
-    minus[:] = 0.0
-    total = 0.0
-    for o in range(n_hands[opp]):
-        r = reach[o]
-        if r != 0.0:  # (reach is never negative: skipping zeros changes no sum)
-            total += r
-            minus[hands[opp, o, 0]] += r
-            minus[hands[opp, o, 1]] += r
+    total = _card_sums(n_hands[opp], hands[opp], reach, minus)
     dead = _dealt_bits(nodes, v)
     for h in range(n_hands[trav]):
         c1 = hands[trav, h, 0]
@@ -241,6 +234,32 @@ def fold_value(nodes, v, tree, trav, reach, coefs, minus, out):
         if s >= 0:
             x += reach[s]
         out[h] = pay * x
+
+
+@kernel(inline=True)
+def _card_sums(n, hands, reach, minus):
+    """The total of ``reach[:n]`` (returned) and ``minus[card]``, the reach of the holdings holding
+    each card. A run of holdings with one first card (holdings come sorted by it) adds into a
+    register instead of memory: the same additions in the same order (no holding of the run holds
+    that card second), without a store-to-load chain through ``minus`` per holding."""
+    minus[:] = 0.0
+    total = 0.0
+    run_card = hands[0, 0] if n > 0 else 0
+    run = 0.0
+    for o in range(n):
+        r = reach[o]
+        if r != 0.0:  # (reach is never negative: skipping zeros changes no sum)
+            c1 = hands[o, 0]
+            if c1 != run_card:
+                minus[run_card] = run
+                run_card = c1
+                run = minus[c1]
+            total += r
+            run += r
+            minus[hands[o, 1]] += r
+    if n > 0:
+        minus[run_card] = run
+    return total
 
 
 @kernel
@@ -275,6 +294,9 @@ def _class_sums(n_opp, opp_hands, opp_class, groups, reach, sums):
     :func:`analysis.solvers.card_level.dilemma_terminals.class_groups`): ``sums[g, card]`` the reach of its
     holdings holding ``card`` and ``sums[g, -1]`` its total reach."""
     k = (groups.shape[0] - 1) // 2
+    if groups[2 * k] == 1:  # one group: the per-card sums of :func:`fold_value`, the total last
+        sums[0, sums.shape[1] - 1] = _card_sums(n_opp, opp_hands, reach, sums[0, : sums.shape[1] - 1])
+        return
     for g in range(groups[2 * k]):
         sums[g, :] = 0.0
     for o in range(n_opp):
