@@ -134,6 +134,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "TT": ("an entry of the heads-up card solver's kernel tree tuple (``tree``)", {
         "analysis/solvers/card_level/_layout.py"}),
     "TR": ("a column of the engine's game trace", {"analysis/engine/_batch.py"}),
+    "RW": ("a column of the card solver's showdown read rows (a holding's entries beside the sweep's)", {
+        "analysis/solvers/card_level/_sweeps.py"}),
     "UP": ("a column of the card solver's upward sweep", {"analysis/solvers/card_level/_sweeps.py"}),
     "W": ("a slot of a kernel's scratch (work arrays: the engine's, the card solver's sweeps)", {
         "analysis/engine/_layout.py", "analysis/solvers/card_level/_sweeps.py"}),

@@ -52,3 +52,31 @@ def test_showdowns_equal_the_pairwise_sum():
             K.showdown_value(nodes, v, solver._tree_args, trav, reach, solver._coefs, work, out)
             np.testing.assert_allclose(out, _pairwise(solver, int(v), trav, reach), rtol=1e-12, atol=1e-15)
     assert len(seen) == 6
+
+
+def _plain_card_sums(hands: np.ndarray, reach: np.ndarray, n_cards: int) -> tuple[float, np.ndarray]:
+    """The fold terminals' sums, holding by holding in order: the total and each card's reach."""
+    total, minus = 0.0, np.zeros(n_cards)
+    for (c1, c2), r in zip(hands, reach, strict=True):
+        if r != 0.0:
+            total += r
+            minus[c1] += r
+            minus[c2] += r
+    return total, minus
+
+
+def test_fold_card_sums_equal_the_plain_sums_bit_for_bit():
+    """``_card_sums`` adds a run of holdings with one first card in a register: the same numbers
+    as adding holding by holding, whether the holdings come sorted by their first card or not."""
+    rng = np.random.default_rng(11)
+    pairs = np.array([(a, b) for a in range(40) for b in range(a)], dtype=np.int64)  # (high, low), sorted
+    for order in ("sorted", "shuffled"):
+        hands = pairs if order == "sorted" else pairs[rng.permutation(len(pairs))]
+        reach = rng.random(len(hands))
+        reach[rng.random(len(hands)) < 0.4] = 0.0
+        minus = np.full(41, np.nan)
+        total = K._card_sums(len(hands), hands, reach, minus[:40])
+        want_total, want = _plain_card_sums(hands, reach, 40)
+        assert total == want_total
+        np.testing.assert_array_equal(minus[:40], want)
+        assert np.isnan(minus[40])  # nothing past the cards is touched

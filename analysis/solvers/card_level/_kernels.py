@@ -114,6 +114,11 @@ from ._sweeps import (
     DN_C1,
     DN_C2,
     DN_N,
+    RW_CLASS,
+    RW_END1,
+    RW_END2,
+    RW_HOLDING,
+    RW_SAME,
     UP_C1,
     UP_C2,
     UP_N,
@@ -216,14 +221,7 @@ def fold_value(nodes, v, tree, trav, reach, coefs, minus, out):
     pay = (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS]
     if nodes[v, PLAYER] == trav:
         pay = -pay
-    minus[:] = 0.0
-    total = 0.0
-    for o in range(n_hands[opp]):
-        r = reach[o]
-        if r != 0.0:  # (reach is never negative: skipping zeros changes no sum)
-            total += r
-            minus[hands[opp, o, 0]] += r
-            minus[hands[opp, o, 1]] += r
+    total = _card_sums(n_hands[opp], hands[opp], reach, minus)
     dead = _dealt_bits(nodes, v)
     for h in range(n_hands[trav]):
         c1 = hands[trav, h, 0]
@@ -238,6 +236,32 @@ def fold_value(nodes, v, tree, trav, reach, coefs, minus, out):
         out[h] = pay * x
 
 
+@kernel(inline=True)
+def _card_sums(n, hands, reach, minus):
+    """The total of ``reach[:n]`` (returned) and ``minus[card]``, the reach of the holdings holding
+    each card. A run of holdings with one first card (holdings come sorted by it) adds into a
+    register instead of memory: the same additions in the same order (no holding of the run holds
+    that card second), without a store-to-load chain through ``minus`` per holding."""
+    minus[:] = 0.0
+    total = 0.0
+    run_card = hands[0, 0] if n > 0 else 0
+    run = 0.0
+    for o in range(n):
+        r = reach[o]
+        if r != 0.0:  # (reach is never negative: skipping zeros changes no sum)
+            c1 = hands[o, 0]
+            if c1 != run_card:
+                minus[run_card] = run
+                run_card = c1
+                run = minus[c1]
+            total += r
+            run += r
+            minus[hands[o, 1]] += r
+    if n > 0:
+        minus[run_card] = run
+    return total
+
+
 @kernel
 def showdown_value(nodes, v, tree, trav, reach, coefs, work, out):
     """Counterfactual values of the traverser's holdings at showdown ``v``: the opponent's reach
@@ -245,7 +269,8 @@ def showdown_value(nodes, v, tree, trav, reach, coefs, work, out):
 
     ``tree[TT_COUNT .. TT_CARDS]`` (count, holding, score, cards): per player and river board, the
     holdings that do not touch the board in increasing order of strength; ``tree[TT_IDX ..
-    TT_ENDS]`` (idx, src, ends) their sweep positions; ``work`` float64[N_WORK, slots] scratch. Holdings the board blocks get 0.
+    TT_ENDS]`` (idx, src, ends) their sweep positions (``idx``: one row per holding in that
+    order); ``work`` float64[N_WORK, slots] scratch. Holdings the board blocks get 0.
     """
     count, holding = tree[TT_COUNT], tree[TT_HOLDING]
     opp = 1 - trav
@@ -253,14 +278,14 @@ def showdown_value(nodes, v, tree, trav, reach, coefs, work, out):
     pay = (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS]
     nt = count[trav, b]
     no = count[opp, b]
-    ht = holding[trav, b]
     prefix_sums(tree[TT_SRC][opp, b], holding[opp, b], no, tree[TT_ENDS][opp, b], reach, work)
     idx = tree[TT_IDX][trav, b]
     gu, gd, pu, pd = work[W_CARD_UP], work[W_CARD_DN], work[W_ALL_UP], work[W_ALL_DN]
     out[:] = 0.0
     for i in range(nt):
-        win = pay * (pu[idx[UP_N, i]] - gu[idx[UP_C1, i]] - gu[idx[UP_C2, i]])
-        out[ht[i]] = win - pay * (pd[idx[DN_N, i]] - gd[idx[DN_C1, i]] - gd[idx[DN_C2, i]])
+        q = idx[i]
+        win = pay * (pu[q[UP_N]] - gu[q[UP_C1]] - gu[q[UP_C2]])
+        out[q[RW_HOLDING]] = win - pay * (pd[q[DN_N]] - gd[q[DN_C1]] - gd[q[DN_C2]])
 
 
 @kernel(inline=True)
@@ -269,6 +294,9 @@ def _class_sums(n_opp, opp_hands, opp_class, groups, reach, sums):
     :func:`analysis.solvers.card_level.dilemma_terminals.class_groups`): ``sums[g, card]`` the reach of its
     holdings holding ``card`` and ``sums[g, -1]`` its total reach."""
     k = (groups.shape[0] - 1) // 2
+    if groups[2 * k] == 1:  # one group: the per-card sums of :func:`fold_value`, the total last
+        sums[0, sums.shape[1] - 1] = _card_sums(n_opp, opp_hands, reach, sums[0, : sums.shape[1] - 1])
+        return
     for g in range(groups[2 * k]):
         sums[g, :] = 0.0
     for o in range(n_opp):
@@ -377,8 +405,7 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, scratch, out):
     out[:] = 0.0
     if n_groups == 1:
         prefix_sums(tree[TT_SRC][opp, b], ho, no, tree[TT_ENDS][opp, b], reach, work)
-        _one_group_showdown(tab, groups[k], (nt, ht, ct, tc, same[trav], tree[TT_IDX][trav, b]),
-                            (no, reach, tree[TT_ENDS][opp, b], work), inv, out)
+        _one_group_showdown(tab, groups[k], (nt, tree[TT_IDX][trav, b]), (no, reach, work), inv, out)
         return
     # wins: opponent holdings strictly weaker
     for g in range(n_groups):
@@ -422,26 +449,26 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, scratch, out):
 def _one_group_showdown(tab, rep, mine, theirs, inv, out):
     """:func:`dilemma_showdown_value` when every opponent class pays alike (class ``rep``): the
     win, tie and loss terms from the prefix sums in ``work`` (:func:`._sweeps.prefix_sums`),
-    the tie's (against every compatible holding) at the per-card totals (``ends``).
+    the tie's (against every compatible holding) at the per-card totals.
 
-    ``mine`` = (nt, ht, ct, tc, same, idx): the traverser's count of holdings clear of the
-    board, those holdings and their cards by strength, its classes, the opponent's identical
-    holding of each of its holdings, and their sweep positions; ``theirs`` = (no, reach,
-    ends, work): the opponent's count, reach, per-card end positions and prefix sums."""
-    nt, ht, ct, tc, same, idx = mine
-    no, reach, ends, work = theirs
+    ``mine`` = (nt, idx): the traverser's count of holdings clear of the board and their rows by
+    strength (:mod:`._sweeps`: sweep positions, the holding, the slots of its cards' totals, its
+    class and the opponent's identical holding); ``theirs`` = (no, reach, work): the opponent's
+    count, reach and prefix sums."""
+    nt, idx = mine
+    no, reach, work = theirs
     gu, gd, pu, pd = work[W_CARD_UP], work[W_CARD_DN], work[W_ALL_UP], work[W_ALL_DN]
     all_total = pu[no]
     for i in range(nt):
-        h = ht[i]
-        a = tc[h]
-        c1, c2 = ct[i, 0], ct[i, 1]
-        win = tab[SD_WIN_MINUS_TIE, a, rep] * (pu[idx[UP_N, i]] - gu[idx[UP_C1, i]] - gu[idx[UP_C2, i]])
-        x = all_total - gu[ends[c1]] - gu[ends[c2]]
-        if same[h] >= 0:
-            x += reach[same[h]]
-        out[h] = (win + tab[SD_TIE, a, rep] * x
-                  + tab[SD_LOSE_MINUS_TIE, a, rep] * (pd[idx[DN_N, i]] - gd[idx[DN_C1, i]] - gd[idx[DN_C2, i]])) * inv
+        q = idx[i]
+        a = q[RW_CLASS]
+        win = tab[SD_WIN_MINUS_TIE, a, rep] * (pu[q[UP_N]] - gu[q[UP_C1]] - gu[q[UP_C2]])
+        x = all_total - gu[q[RW_END1]] - gu[q[RW_END2]]
+        s = q[RW_SAME]
+        if s >= 0:
+            x += reach[s]
+        out[q[RW_HOLDING]] = (win + tab[SD_TIE, a, rep] * x
+                              + tab[SD_LOSE_MINUS_TIE, a, rep] * (pd[q[DN_N]] - gd[q[DN_C1]] - gd[q[DN_C2]])) * inv
 
 
 @kernel

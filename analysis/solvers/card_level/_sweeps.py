@@ -21,9 +21,15 @@ Layout, per player ``p`` and river board ``b`` (``size`` holdings at most, ``n_c
   (the segment's start, a zero sum) then the holdings in increasing (``0``) or decreasing
   (``1``) strength; ``2 count + n_cards`` slots used.
 - ``ends[p, b, c]``: ``off[c] + m_c``, the slot of card ``c``'s total.
-- ``idx[p, b, k, i]`` for player ``p``'s ``i``-th holding by strength as the traverser:
-  ``k = 0`` the number of weaker opponent holdings, ``1, 2`` the slots of its two cards'
-  sums over them; ``3, 4, 5`` the same for the stronger ones.
+- ``idx[p, b, i, k]`` for player ``p``'s ``i``-th holding by strength as the traverser (one
+  row per holding: a showdown reads one short row, not eleven arrays): ``k = UP_N`` the number of
+  weaker opponent holdings, ``UP_C1, UP_C2`` the slots of its two cards' sums over them;
+  ``DN_*`` the same for the stronger ones; ``RW_HOLDING`` the holding; with Dilemma's columns
+  (``classes`` given): ``RW_END1, RW_END2`` the slots of its cards' totals (``ends``),
+  ``RW_CLASS`` its payoff class and ``RW_SAME`` the opponent's identical holding (-1: none).
+  Everything a showdown reads per holding apart from the reach sums depends on the board only,
+  so it is gathered here once per spot (measured: 14-17% of a Dilemma showdown's time, results/
+  benchmarks.md, issue 17, twelfth session).
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ import numpy as np
 from evaluator.jit import kernel
 
 UP_N, UP_C1, UP_C2, DN_N, DN_C1, DN_C2 = range(6)
+RW_HOLDING, RW_END1, RW_END2, RW_CLASS, RW_SAME = range(6, 11)
+N_RW_HOLDEM, N_RW_DILEMMA = 7, 11  # columns of ``idx``: Texas Hold'em reads the first seven
 W_CARD_UP, W_CARD_DN, W_ALL_UP, W_ALL_DN = range(4)  # rows of the scratch ``work`` (float64[N_WORK, slots])
 N_WORK = 4
 
@@ -43,11 +51,17 @@ def slots(size: int, n_cards: int) -> int:
 
 
 @kernel
-def sweep_tables(count, holding, score, cards, n_cards):
-    """``(idx, src, ends)`` (see the module) from the holdings sorted by strength per board."""
+def sweep_tables(showdown, n_cards, holders):
+    """``(idx, src, ends)`` (see the module) from the holdings sorted by strength per board
+    (``showdown`` = (count, holding, score, cards)); ``holders`` = (classes, same): each
+    player's holdings' payoff classes and identical opponent holdings (int64[2, H]), or
+    empty ``(2, 0)`` arrays (Texas Hold'em: no Dilemma columns)."""
+    count, holding, score, cards = showdown
+    classes, same = holders
     n_b = count.shape[1]
     size = holding.shape[2]
-    idx = np.zeros((2, n_b, 6, size), dtype=np.int16)
+    n_rw = N_RW_DILEMMA if classes.shape[1] > 0 else N_RW_HOLDEM
+    idx = np.zeros((2, n_b, size, n_rw), dtype=np.int16)
     src = np.full((2, n_b, 2, 2 * size + n_cards), -1, dtype=np.int16)
     ends = np.zeros((2, n_b, n_cards + 1), dtype=np.int16)
     off = np.zeros(n_cards + 1, dtype=np.int64)
@@ -85,9 +99,16 @@ def sweep_tables(count, holding, score, cards, n_cards):
                     cnt[co[j, 0]] += 1
                     cnt[co[j, 1]] += 1
                     j += 1
-                idx[t, b, UP_N, i] = j
-                idx[t, b, UP_C1, i] = off[ct[i, 0]] + cnt[ct[i, 0]]
-                idx[t, b, UP_C2, i] = off[ct[i, 1]] + cnt[ct[i, 1]]
+                idx[t, b, i, UP_N] = j
+                idx[t, b, i, UP_C1] = off[ct[i, 0]] + cnt[ct[i, 0]]
+                idx[t, b, i, UP_C2] = off[ct[i, 1]] + cnt[ct[i, 1]]
+                h = holding[t, b, i]
+                idx[t, b, i, RW_HOLDING] = h
+                if n_rw > N_RW_HOLDEM:
+                    idx[t, b, i, RW_END1] = ends[o, b, ct[i, 0]]
+                    idx[t, b, i, RW_END2] = ends[o, b, ct[i, 1]]
+                    idx[t, b, i, RW_CLASS] = classes[t, h]
+                    idx[t, b, i, RW_SAME] = same[t, h]
             cnt[:] = 0
             j = no - 1
             for i in range(nt - 1, -1, -1):
@@ -95,9 +116,9 @@ def sweep_tables(count, holding, score, cards, n_cards):
                     cnt[co[j, 0]] += 1
                     cnt[co[j, 1]] += 1
                     j -= 1
-                idx[t, b, DN_N, i] = no - 1 - j
-                idx[t, b, DN_C1, i] = off[ct[i, 0]] + cnt[ct[i, 0]]
-                idx[t, b, DN_C2, i] = off[ct[i, 1]] + cnt[ct[i, 1]]
+                idx[t, b, i, DN_N] = no - 1 - j
+                idx[t, b, i, DN_C1] = off[ct[i, 0]] + cnt[ct[i, 0]]
+                idx[t, b, i, DN_C2] = off[ct[i, 1]] + cnt[ct[i, 1]]
     return idx, src, ends
 
 

@@ -135,7 +135,8 @@ def build_tables(spot: CardSpot, tree: ExpandedTree) -> Tables:
                    no_groups, no_groups)
     else:
         dilemma = payoff_tables(spot, tree.fold_keys, tree.showdown_keys, [c for c, _ in held], size)
-    sweeps = sweep_tables(*showdown, np.int64(spot.spec.n_cards))
+    holders = (np.zeros((2, 0), dtype=np.int64), same) if spot.table is None else (dilemma[0], same)
+    sweeps = sweep_tables(showdown, np.int64(spot.spec.n_cards), holders)
     return Tables(hands, weights, n, same, strength, showdown, pairs, *dilemma, sweeps=sweeps)
 
 
