@@ -115,7 +115,7 @@ def games_rows(rows, keys, table, game, outs, span, dilemma):
     """Whole games for the runner (RULES §1.1, §1.5): row ``r`` in ``lo:hi`` plays ``trials[r]`` games
     of stream ``streams[r]`` of cell ``cells[r]`` (cell = a seating of strategies) into ``stats[r]``
     and records ``recs[offsets[r]:offsets[r + 1]]``. A game runs until the settlement ends it, one
-    player is left or ``cfg[CF_MAX_HANDS]`` hands (the cap); Texas Hold'em (``dilemma`` None)
+    player is left or ``cfg[CF_MAX_HANDS]`` hands (the cap); Texas Hold'em (``dilemma`` False)
     is a cash session of exactly that many hands, a busted player buying in again (``GR_STACK*`` are
     then the net results).
 
@@ -127,8 +127,8 @@ def games_rows(rows, keys, table, game, outs, span, dilemma):
     trace)``: int64[rows, N_GSTATS] statistics added to (``S_*``), int64[games, N_GCOLS] the games'
     records (``GR_*``), each row's first record, and the stacks, bank and level after every hand
     (int64[hands + 1, N_TRACE], ``TR_*``, to trace the only game played; no rows: no trace);
-    ``span`` = ``(lo, hi)``: the rows to play; ``dilemma``: :func:`._layout.dilemma_arg` of the cards
-    data. The only kernel that plays whole games, written as
+    ``span`` = ``(lo, hi)``: the rows to play; ``dilemma``: whether the cards data settle by Dilemma
+    Hold'em's rules (a bool: Dilemma and Texas Hold'em share this kernel). The only kernel that plays whole games, written as
     one function: numba's inlining copies a callee's IR once per block, so a game function inlined
     here (with the hand inlined into it) cost a cold run seconds more than the loops below.
     """
@@ -138,7 +138,7 @@ def games_rows(rows, keys, table, game, outs, span, dilemma):
     stats_rows, recs, offsets, trace = outs
     lo, hi = span
     n0 = cfg[CF_N]
-    cash = dilemma is None  # Texas Hold'em: a cash session, busted players buy in again
+    cash = not dilemma  # Texas Hold'em: a cash session, busted players buy in again
     max_hands = cfg[CF_MAX_HANDS]
     n_cards = game[2][CD_N_CARDS]
     scratch = new_scratch_arrays(n_cards)
@@ -213,7 +213,7 @@ def games_rows(rows, keys, table, game, outs, span, dilemma):
                             stacks[i] = cfg[CF_STACK]
                             bought[i] += cfg[CF_STACK]
                 game_over = False
-                if dilemma is not None:
+                if dilemma:
                     bank[0] = hand_out[X_BANK1]
                     bank[1] = hand_out[X_BANK2]
                     bank[2] = hand_out[X_BANK3]

@@ -426,9 +426,9 @@ def play_hand(seats, cards, table, game, scratch, rng_state, outs, dilemma):
     ``(sb, bb, bank, level)``: the blinds, int64[3] the bank and the blind level; ``game``:
     see the module's docstring; ``scratch``: the ``W_*`` arrays; ``rng_state``: uint64[4] the
     action generator; ``outs`` = ``(hand_out, log)``: int64[N_XCOLS] the hand's summary
-    (``X_*``) and int64[rows, N_LCOLS] the action log; ``dilemma``: True for Dilemma Hold'em,
-    None for Texas Hold'em (:func:`._layout.dilemma_arg`), so that a Texas Hold'em entry compiles
-    no Dilemma settlement (numba drops a branch on an argument that is None).
+    (``X_*``) and int64[rows, N_LCOLS] the action log; ``dilemma``: whether the hand settles by
+    Dilemma Hold'em's rules, or None for Texas Hold'em known when compiling: numba then drops the
+    Dilemma code (:func:`._layout.dilemma_arg`; a bool keeps one compiled kernel for both games).
 
     Dilemma: settles with ``settle_core`` (bank ``bank[0:3]`` in,
     ``hand_out[X_BANK1..3]``/``X_LEVEL`` out); Texas: plain pots. Final stacks land in
@@ -468,7 +468,7 @@ def play_hand(seats, cards, table, game, scratch, rng_state, outs, dilemma):
         rs[RS_NB] = nb
         if need_strength:
             strengths(hs, n, board, nb, cardsdata, scratch, strength)
-        if dilemma is not None:
+        if dilemma is not None and dilemma:  # None: no Dilemma code compiled
             penalty = 0
             for b in range(nb):
                 penalty += deck[D_MINUS, board[b]]
@@ -518,7 +518,7 @@ def play_hand(seats, cards, table, game, scratch, rng_state, outs, dilemma):
     hand_out[X_PENALTY] = 0
     hand_out[X_BONUS] = 0
     hand_out[X_FLAGS] = 0
-    if dilemma is not None:
+    if dilemma is not None and dilemma:
         players = scratch[W_PLAYERS]
         bd = scratch[W_BOARD]
         table = scratch[W_TABLE]

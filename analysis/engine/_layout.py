@@ -52,8 +52,9 @@ CD_EVAL, CD_DECK, CD_PREFLOP, CD_N_CARDS, CD_DILEMMA, CD_RULES = range(6)
 
 
 def dilemma_arg(cardsdata: tuple) -> bool | None:
-    """The hand entries' ``dilemma`` argument: True when the cards data settle by Dilemma Hold'em's
-    rules, None for Texas Hold'em, whose entries then compile no Dilemma settlement."""
+    """The hand batches' ``dilemma`` argument: True when the cards data settle by Dilemma Hold'em's
+    rules, None for Texas Hold'em, whose hand batches then compile no Dilemma settlement (whole
+    games pass a bool instead: one kernel for both games, as the guide and the tests run both)."""
     return True if cardsdata[CD_DILEMMA] else None
 
 
