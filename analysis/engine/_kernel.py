@@ -418,7 +418,7 @@ def holdem_pots(hs, n, dealer):
 
 
 @kernel(inline=True)
-def play_hand(seats, cards, table, game, scratch, rng_state, outs):
+def play_hand(seats, cards, table, game, scratch, rng_state, outs, dilemma):
     """Play one hand on compact seats ``hs[:n]`` (stacks, policies and holes filled in).
 
     ``seats`` = ``(hs, n, dealer)``: int64[MAX_SEATS, N_HCOLS] seat columns (``H_*``), the seats
@@ -426,7 +426,9 @@ def play_hand(seats, cards, table, game, scratch, rng_state, outs):
     ``(sb, bb, bank, level)``: the blinds, int64[3] the bank and the blind level; ``game``:
     see the module's docstring; ``scratch``: the ``W_*`` arrays; ``rng_state``: uint64[4] the
     action generator; ``outs`` = ``(hand_out, log)``: int64[N_XCOLS] the hand's summary
-    (``X_*``) and int64[rows, N_LCOLS] the action log.
+    (``X_*``) and int64[rows, N_LCOLS] the action log; ``dilemma``: whether the hand settles by
+    Dilemma Hold'em's rules, or None for Texas Hold'em known when compiling: numba then drops the
+    Dilemma code (:func:`._layout.dilemma_arg`; a bool keeps one compiled kernel for both games).
 
     Dilemma: settles with ``settle_core`` (bank ``bank[0:3]`` in,
     ``hand_out[X_BANK1..3]``/``X_LEVEL`` out); Texas: plain pots. Final stacks land in
@@ -437,7 +439,7 @@ def play_hand(seats, cards, table, game, scratch, rng_state, outs):
     sb, bb, bank, level = table
     structure, pols, cardsdata = game
     hand_out, log = outs
-    eval_tables, deck, preflop, n_cards, is_dilemma, rules = cardsdata
+    eval_tables, deck, preflop, n_cards, _, rules = cardsdata
     rs = scratch[W_ROUND]
     menu = scratch[W_MENU]
     feat = scratch[W_FEAT]
@@ -466,7 +468,7 @@ def play_hand(seats, cards, table, game, scratch, rng_state, outs):
         rs[RS_NB] = nb
         if need_strength:
             strengths(hs, n, board, nb, cardsdata, scratch, strength)
-        if is_dilemma:
+        if dilemma is not None and dilemma:  # None: no Dilemma code compiled
             penalty = 0
             for b in range(nb):
                 penalty += deck[D_MINUS, board[b]]
@@ -516,7 +518,7 @@ def play_hand(seats, cards, table, game, scratch, rng_state, outs):
     hand_out[X_PENALTY] = 0
     hand_out[X_BONUS] = 0
     hand_out[X_FLAGS] = 0
-    if is_dilemma:
+    if dilemma is not None and dilemma:
         players = scratch[W_PLAYERS]
         bd = scratch[W_BOARD]
         table = scratch[W_TABLE]

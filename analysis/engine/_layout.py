@@ -51,6 +51,13 @@ N_PF = 1
 CD_EVAL, CD_DECK, CD_PREFLOP, CD_N_CARDS, CD_DILEMMA, CD_RULES = range(6)
 
 
+def dilemma_arg(cardsdata: tuple) -> bool | None:
+    """The hand batches' ``dilemma`` argument: True when the cards data settle by Dilemma Hold'em's
+    rules, None for Texas Hold'em, whose hand batches then compile no Dilemma settlement (whole
+    games pass a bool instead: one kernel for both games, as the guide and the tests run both)."""
+    return True if cardsdata[CD_DILEMMA] else None
+
+
 # slots of the scratch tuple (scratch[W_*], W for work arrays), in new_scratch_arrays order
 (W_SEATS, W_ROUND, W_MENU, W_FEAT, W_STRENGTH, W_PLAYERS, W_BOARD, W_TABLE, W_OUT, W_HAND7,
  W_PAIR_SCORE, W_FLAT, W_NONB, W_HAND, W_HOLES, W_CARDS, W_IDX, W_TMP, W_SLOTS, W_DECISION) = range(20)

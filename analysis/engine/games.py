@@ -33,6 +33,7 @@ from analysis.dilemma.settlement import Rules
 from analysis.runners import Backend, FixedTrials, Plan, Progress, Schedule, run
 
 from . import _batch as B
+from ._layout import CD_DILEMMA
 from .errors import TableError
 from .policy import Policy, load_policy
 from .simulate import kernel_inputs
@@ -127,7 +128,6 @@ class GamesPlan(Plan):
         self.cfg = np.zeros(B.N_CFG, np.int64)
         self.cfg[B.CF_N] = config.n
         self.cfg[B.CF_STACK] = config.stack
-        self.cfg[B.CF_DILEMMA] = config.dilemma
         self.cfg[B.CF_MAX_HANDS] = config.max_hands
         self.cfg[B.CF_BANK1:B.CF_BANK3 + 1] = setup.bank
         levels = config.rules.blinds if config.dilemma else (config.blinds,) * 3
@@ -165,8 +165,9 @@ class GamesPlan(Plan):
         rows, keys = (cells, streams, trials, int(self.stream_size)), (self.key_cards, self.key_actions)
         table, game = (self.cfg, self.seatings, self.blinds), (self.structure, self.pols, self.cardsdata)
         no_trace = np.zeros((0, B.N_TRACE), np.int64)
-        run_tasks(lambda r: B.games_rows(rows, keys, table, game, (stats, recs, offsets, no_trace), (r, r + 1)),
-                  len(cells))
+        dilemma = bool(self.cardsdata[CD_DILEMMA])
+        run_tasks(lambda r: B.games_rows(rows, keys, table, game, (stats, recs, offsets, no_trace), (r, r + 1),
+                                         dilemma), len(cells))
         return stats, recs
 
     def trace(self, cell: int = 0, game: int = 0) -> np.ndarray:
@@ -178,7 +179,7 @@ class GamesPlan(Plan):
         rows = (np.array([cell], np.int64), np.array([game], np.int64), one, 1)
         B.games_rows(rows, (self.key_cards, self.key_actions), (self.cfg, self.seatings, self.blinds),
                      (self.structure, self.pols, self.cardsdata), (stats, recs, np.zeros(2, np.int64), trace),
-                     (0, 1))
+                     (0, 1), bool(self.cardsdata[CD_DILEMMA]))
         rec = recs[0]
         return trace[: rec[B.GR_HANDS] + 1]
 

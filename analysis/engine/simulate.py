@@ -19,7 +19,7 @@ from analysis.dilemma.decks import load_deck
 from evaluator.tables import get_tables
 
 from . import _batch as B
-from ._layout import CD_N_CARDS, MAX_LOG, N_LCOLS, N_XCOLS, X_N_ACTIONS
+from ._layout import CD_N_CARDS, MAX_LOG, N_LCOLS, N_XCOLS, X_N_ACTIONS, dilemma_arg
 from .errors import TableError
 from .policy import Policy, compile_policies, load_policy
 from .preflop import preflop_strength
@@ -75,10 +75,11 @@ def play_hands(setup: TableSetup, policies: Sequence[str | Policy], hands: int, 
     stacks = np.zeros((hands, n), np.int64)
     summary = np.zeros((hands, N_XCOLS), np.int64)
     keys, game = (key_cards, key_actions), (structure, pols, cardsdata)
+    dilemma = dilemma_arg(cardsdata)
     seating, table = (n, stacks0, seat_pols), (blinds, bank, int(setup.blind_level))
     if log:
         logs = np.zeros((hands, MAX_LOG, N_LCOLS), np.int64)
-        B.play_hands_serial(keys, (first, hands), seating, table, game, (stacks, summary, logs))
+        B.play_hands_serial(keys, (first, hands), seating, table, game, (stacks, summary, logs), dilemma)
         cards = np.zeros((hands, setup.spec.deal_size(n)), np.int64)
         B.hand_cards(key_cards, first, hands, n, cardsdata[CD_N_CARDS], cards)
         return HandBatch(stacks, summary, logs, cards)
@@ -87,7 +88,7 @@ def play_hands(setup: TableSetup, policies: Sequence[str | Policy], hands: int, 
     def chunk(c: int) -> None:
         lo, hi = c * HAND_CHUNK, min(hands, (c + 1) * HAND_CHUNK)
         B.play_hands_serial(keys, (first + lo, hi - lo), seating, table, game,
-                            (stacks[lo:hi], summary[lo:hi], no_logs))
+                            (stacks[lo:hi], summary[lo:hi], no_logs), dilemma)
 
     with numba_threads(threads):
         run_tasks(chunk, -(-hands // HAND_CHUNK))

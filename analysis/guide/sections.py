@@ -1154,7 +1154,54 @@ def whole_games(folder: Path, info: dict[str, Any]) -> list:
                  "mean_pot", "mean_penalty", "mean_bonus"]].round(3)
     out.append(_block("p", "Per-hand aggregates by seat rotation (the same deals in every row):"))
     out.append(_block("table", frame=agg))
-    return out
+    return out + _endings(_csv(folder, "game_endings"))
+
+
+def _endings(endings: pd.DataFrame | None) -> list:
+    """How games end at tables that change one factor from the guide's, and which factor decides it."""
+    if endings is None or endings.empty:
+        return []
+    e = endings.set_index("table")
+    guide = e.loc["guide table"]
+    games = int(guide["games"])
+    strat = e[(e["factor"] == "strategies") & (e["deck"] == guide["deck"])]
+    rules = e[e["factor"] == "rules"]
+    decks = e[(e["factor"] == "deck") & e.index.str.startswith("guide table")]
+    lo, hi = strat["share_bank"].idxmin(), strat["share_bank"].idxmax()
+    moved = (rules["share_bank"] - guide["share_bank"]).abs()
+    se = float(np.sqrt(guide["share_bank_se"] ** 2 + rules["share_bank_se"].max() ** 2))
+    fast = ", ".join(f"{t} ({r['share_bank']:.0%})" for t, r in strat.iterrows() if r["share_bank"] < 0.1)
+    text = [
+        f"**How games end, and why.** The designer promises games of 30-60 minutes that end when the "
+        f"bank runs dry; at the guide's table {guide['share_bank']:.0%} of games end by the bank and "
+        f"{guide['share_one_left']:.0%} with one player left. The tables below each change one factor "
+        f"from the guide's table and play {games:,} whole games (one seating, seed as above; shares "
+        f"± one standard error in the CSV `game_endings`).",
+        f"*The strategies decide it.* On the {guide['deck']} deck the share of games that end by the bank "
+        f"runs from {strat.loc[lo, 'share_bank']:.0%} ({lo}) to {strat.loc[hi, 'share_bank']:.0%} ({hi}, "
+        f"{strat.loc[hi, 'mean_hands']:.0f} hands on average). Tables of players who bet and raise end "
+        f"by elimination before the bank is drained" + (f": {fast}." if fast else "."),
+    ]
+    if not decks.empty:
+        parts = ", ".join(f"{r['share_bank']:.0%} on the {r['deck']} deck" for _, r in decks.iterrows())
+        text.append(f"*The deck decides whether and how fast the bank runs dry:* the guide's table ends by "
+                    f"the bank in {guide['share_bank']:.0%} of games on the {guide['deck']} deck, {parts}. "
+                    f"The bank pays the bonuses and the effect cards' gains and takes the penalties, so "
+                    f"without effect cards (`plain`) it drains more slowly and without corner values "
+                    f"(`bare`) it never moves.")
+    if not rules.empty:
+        text.append(f"*The rules as modelled change nothing measurable:* the rule options where the sources "
+                    f"are silent ({', '.join(rules['rules'])}) move the share that ends by the bank by at "
+                    f"most {moved.max():.1%} (one standard error of the difference: {se:.1%}).")
+    text.append("So how the guide's games end is a property of its table of hand-written strategies, not "
+                "of the rules: a table of cautious players gets the designer's game. Game length is in "
+                "hands; at a live table's pace (our assumption: 30-60 seconds a hand) 30-60 minutes is "
+                "about 30-120 hands.")
+    cols = ["deck", "rules", "mean_hands", "median_hands", "share_bank", "share_one_left", "share_cap"]
+    frame = e[cols].reset_index()
+    frame = frame.assign(**{c: frame[c].map(lambda v: f"{v:,.1f}") for c in ("mean_hands", "median_hands")})
+    return [_block("p", t) for t in text] + [_block("table", frame=_percent(
+        frame, ["share_bank", "share_one_left", "share_cap"]))]
 
 
 def page_charts(study: str, charts: list[dict[str, str]]) -> list[dict[str, str]]:

@@ -172,22 +172,35 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- whole games
 
 
-GUIDE_SEATING = ("abc", "fold-free-multiway", "tight-aggressive", "calling-station", "maniac",
-                 "fold-free-always")
+ENDINGS_GAMES = (24, 500)
+"""Games per table of the how-games-end study (quick, full)."""
 
 
 def run_whole_games(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
-    """Six strategies in a duplicate tournament of whole Dilemma games (seats rotated)."""
+    """Six strategies in a duplicate tournament of whole Dilemma games (seats rotated), and how
+    games end at tables that change one factor (strategies, deck, a rule option)."""
+    from analysis.core.io import provenance, write_table
     from analysis.engine.games import GameConfig
+    from analysis.studies.game_endings import GUIDE_TABLE, TABLES, game_endings
 
     from .writers import write_game_study
 
     games = 24 if options.quick else 1000
-    config = GameConfig(strategies=GUIDE_SEATING, deck=options.deck, seed=options.seed)
-    echo(f"  {len(GUIDE_SEATING)} strategies, {games} deals x {len(GUIDE_SEATING)} seat rotations")
+    config = GameConfig(strategies=GUIDE_TABLE, deck=options.deck, seed=options.seed)
+    echo(f"  {len(GUIDE_TABLE)} strategies, {games} deals x {len(GUIDE_TABLE)} seat rotations")
     result = write_game_study(folder, config, games, kind="tournament", preview=options.quick,
                               backend=options.backend, progress=options.progress)
+    per_table = ENDINGS_GAMES[0] if options.quick else ENDINGS_GAMES[1]
+    echo(f"  how games end: {len(TABLES)} tables x {per_table} games, one factor changed at a time")
+    endings = game_endings(per_table, seed=options.seed, deck=options.deck)
+    write_table(endings, folder, "game_endings", provenance(
+        game="dilemma", deck=options.deck, method="whole games, one seating per table", games=per_table,
+        trials=per_table, seed=options.seed, preview=options.quick,
+        description="how whole games end at tables that change one factor from the guide's: the "
+                    "strategies, the deck, a rule option where the sources are silent"))
     return {"manifest": result.manifest, "tables": _tables(folder), "charts": _charts(folder)}
+
+
 # ----------------------------------------------------------------------------- the other games
 
 
@@ -293,7 +306,8 @@ STUDIES: tuple[Study, ...] = (
           run_equilibrium),
     Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
           "strategy browser", run_solved_spots, version=3),
-    Study("whole_games", "Which way of playing wins whole games", run_whole_games),
+    Study("whole_games", "Which way of playing wins whole games, and how games end", run_whole_games,
+          version=2),
     Study("brag", "Three Card Brag: hand odds, equity against 1-16 hands, and blind play", run_brag),
     Study("bluffjack", "Bluffjack: bust odds, and hit or stand against 1-9 opponents", run_bluffjack,
           version=3),
