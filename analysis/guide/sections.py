@@ -1158,50 +1158,76 @@ def whole_games(folder: Path, info: dict[str, Any]) -> list:
 
 
 def _endings(endings: pd.DataFrame | None) -> list:
-    """How games end at tables that change one factor from the guide's, and which factor decides it."""
+    """How games end at tables that change one factor from the guide's, and which factor moves it
+    most: each verdict read from the table (paired differences against the guide table)."""
     if endings is None or endings.empty:
         return []
     e = endings.set_index("table")
-    guide = e.loc["guide table"]
-    games = int(guide["games"])
+    guide = e[e["factor"] == "guide"].iloc[0]
     strat = e[(e["factor"] == "strategies") & (e["deck"] == guide["deck"])]
+    decks = e[(e["factor"] == "deck") & (e["strategies"] == guide["strategies"])]
     rules = e[e["factor"] == "rules"]
-    decks = e[(e["factor"] == "deck") & e.index.str.startswith("guide table")]
+
+    def moved(rows: pd.DataFrame) -> float:
+        return float(rows["bank_diff"].abs().max()) if not rows.empty else 0.0
+
     lo, hi = strat["share_bank"].idxmin(), strat["share_bank"].idxmax()
-    moved = (rules["share_bank"] - guide["share_bank"]).abs()
-    se = float(np.sqrt(guide["share_bank_se"] ** 2 + rules["share_bank_se"].max() ** 2))
-    fast = ", ".join(f"{t} ({r['share_bank']:.0%})" for t, r in strat.iterrows() if r["share_bank"] < 0.1)
+    spread = float(strat.loc[hi, "share_bank"] - strat.loc[lo, "share_bank"])
+    effects = {"the strategies": spread, "the deck": moved(decks), "the rule options": moved(rules)}
+    most = max(effects, key=effects.get)
     text = [
         f"**How games end, and why.** The designer promises games of 30-60 minutes that end when the "
-        f"bank runs dry; at the guide's table {guide['share_bank']:.0%} of games end by the bank and "
-        f"{guide['share_one_left']:.0%} with one player left. The tables below each change one factor "
-        f"from the guide's table and play {games:,} whole games (one seating, seed as above; shares "
-        f"± one standard error in the CSV `game_endings`).",
-        f"*The strategies decide it.* On the {guide['deck']} deck the share of games that end by the bank "
-        f"runs from {strat.loc[lo, 'share_bank']:.0%} ({lo}) to {strat.loc[hi, 'share_bank']:.0%} ({hi}, "
-        f"{strat.loc[hi, 'mean_hands']:.0f} hands on average). Tables of players who bet and raise end "
-        f"by elimination before the bank is drained" + (f": {fast}." if fast else "."),
+        f"bank runs dry. The tables below each change one factor from the guide's table and play "
+        f"{int(guide['games']):,} whole games in one seating (seed as above, the same game numbers at "
+        f"every table, so each is compared with the guide's table game by game: `game_endings` holds "
+        f"the paired differences and standard errors). In that seating {guide['share_bank']:.0%} of the "
+        f"guide table's games end by the bank and {guide['share_one_left']:.0%} with one player left.",
+        f"*{most[0].upper() + most[1:]} {'moves' if most == 'the deck' else 'move'} it most.* On the {guide['deck'].split('@')[0]} deck the share "
+        f"of games that end by the bank runs from {strat.loc[lo, 'share_bank']:.0%} ({lo}) to "
+        f"{strat.loc[hi, 'share_bank']:.0%} ({hi}, {strat.loc[hi, 'mean_hands']:.0f} hands on average), "
+        f"a spread of {100 * spread:.0f} points; changing the deck moves the guide table's share by at most "
+        f"{100 * effects['the deck']:.1f} points and a rule option by at most "
+        f"{100 * effects['the rule options']:.1f} points.",
     ]
+    bank_tables = ", ".join(f"{t} ({r['share_bank']:.0%})" for t, r in strat.iterrows() if r["share_bank"] >= 0.9)
+    out_tables = ", ".join(f"{t} ({r['share_bank']:.0%})" for t, r in strat.iterrows() if r["share_bank"] <= 0.1)
+    if bank_tables:
+        text.append(f"Tables where at least 90% of games end by the bank: {bank_tables}. Tables where at most "
+                    f"10% do: {out_tables or 'none'}. (`tight` is the fold-vs-check opponent model played as "
+                    f"rules: it calls every pre-flop bet, then bets half the pot with about the top quarter of "
+                    f"holdings by strength and calls a bet with about the top half, folding below.)")
     if not decks.empty:
-        parts = ", ".join(f"{r['share_bank']:.0%} on the {r['deck']} deck" for _, r in decks.iterrows())
-        text.append(f"*The deck decides whether and how fast the bank runs dry:* the guide's table ends by "
-                    f"the bank in {guide['share_bank']:.0%} of games on the {guide['deck']} deck, {parts}. "
-                    f"The bank pays the bonuses and the effect cards' gains and takes the penalties, so "
-                    f"without effect cards (`plain`) it drains more slowly and without corner values "
-                    f"(`bare`) it never moves.")
+        parts = ", ".join(f"{r['share_bank']:.0%} on the {r['deck'].split('@')[0]} deck ({_points(r)})" for _, r in decks.iterrows())
+        text.append(f"*The deck:* the guide's table ends by the bank in {guide['share_bank']:.0%} of games on the "
+                    f"{guide['deck'].split('@')[0]} deck, {parts}. The bank pays the bonuses and the effect "
+                    f"cards' gains and takes the penalties: without effect cards (`plain`) it drains more slowly, "
+                    f"without corner values (`bare`) it never pays out.")
     if not rules.empty:
-        text.append(f"*The rules as modelled change nothing measurable:* the rule options where the sources "
-                    f"are silent ({', '.join(rules['rules'])}) move the share that ends by the bank by at "
-                    f"most {moved.max():.1%} (one standard error of the difference: {se:.1%}).")
-    text.append("So how the guide's games end is a property of its table of hand-written strategies, not "
-                "of the rules: a table of cautious players gets the designer's game. Game length is in "
-                "hands; at a live table's pace (our assumption: 30-60 seconds a hand) 30-60 minutes is "
-                "about 30-120 hands.")
+        notable = rules[rules["bank_diff"].abs() > 2 * rules["bank_diff_se"].fillna(0)]
+        verdict = ("none moves the share that ends by the bank by more than two standard errors"
+                   if notable.empty else "beyond two standard errors: " + ", ".join(notable["rules"]))
+        items = "; ".join(
+            f"{r['rules']} ({_RULE_KIND.get(r['rules'].split('=')[0], 'a choice where the sources are silent')}): "
+            f"{_points(r)}, {int(r['games_changed'])} of "
+            f"{int(r['games'])} games changed" for _, r in rules.iterrows())
+        text.append(f"*The rule options,* each against the guide table game by game: {items}. So {verdict}.")
+    text.append("Game length is in hands; at a live table's pace (our assumption: 30-60 seconds a hand) "
+                "30-60 minutes is about 30-120 hands.")
     cols = ["deck", "rules", "mean_hands", "median_hands", "share_bank", "share_one_left", "share_cap"]
-    frame = e[cols].reset_index()
+    frame = e[cols].reset_index().assign(deck=lambda f: f["deck"].str.split("@").str[0])
     frame = frame.assign(**{c: frame[c].map(lambda v: f"{v:,.1f}") for c in ("mean_hands", "median_hands")})
-    return [_block("p", t) for t in text] + [_block("table", frame=_percent(
-        frame, ["share_bank", "share_one_left", "share_cap"]))]
+    frame = _percent(frame, ["share_bank", "share_one_left", "share_cap"]).rename(columns={
+        "share_bank": "bank %", "share_one_left": "one left %", "share_cap": "cap %"})
+    return [_block("p", t) for t in text] + [_block("table", frame=frame)]
+
+
+def _points(row: pd.Series) -> str:
+    """A paired change of the share ending by the bank, in percentage points ± one standard error."""
+    return f"{100 * row['bank_diff']:+.1f} points ± {100 * row['bank_diff_se']:.1f}"
+
+
+_RULE_KIND = {"showdown_exception": "a source rule, RULES §1.4"}
+"""Rule options of the how-games-end study that the sources state (the others are choices)."""
 
 
 def page_charts(study: str, charts: list[dict[str, str]]) -> list[dict[str, str]]:

@@ -180,6 +180,7 @@ def run_whole_games(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """Six strategies in a duplicate tournament of whole Dilemma games (seats rotated), and how
     games end at tables that change one factor (strategies, deck, a rule option)."""
     from analysis.core.io import provenance, write_table
+    from analysis.dilemma.decks import load_deck
     from analysis.engine.games import GameConfig
     from analysis.studies.game_endings import GUIDE_TABLE, TABLES, game_endings
 
@@ -192,12 +193,14 @@ def run_whole_games(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
                               backend=options.backend, progress=options.progress)
     per_table = ENDINGS_GAMES[0] if options.quick else ENDINGS_GAMES[1]
     echo(f"  how games end: {len(TABLES)} tables x {per_table} games, one factor changed at a time")
-    endings = game_endings(per_table, seed=options.seed, deck=options.deck)
+    endings = game_endings(per_table, seed=options.seed, deck=options.deck, backend=options.backend,
+                           progress=options.progress)
     write_table(endings, folder, "game_endings", provenance(
-        game="dilemma", deck=options.deck, method="whole games, one seating per table", games=per_table,
-        trials=per_table, seed=options.seed, preview=options.quick,
+        game="dilemma", deck=load_deck(options.deck).label, method="whole games, one seating per table, "
+        "paired with the guide table game by game", games=per_table, trials=per_table,
+        max_hands=config.max_hands, seed=options.seed, preview=options.quick,
         description="how whole games end at tables that change one factor from the guide's: the "
-                    "strategies, the deck, a rule option where the sources are silent"))
+                    "strategies, the deck, a rule option"))
     return {"manifest": result.manifest, "tables": _tables(folder), "charts": _charts(folder)}
 
 
@@ -307,7 +310,7 @@ STUDIES: tuple[Study, ...] = (
     Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
           "strategy browser", run_solved_spots, version=3),
     Study("whole_games", "Which way of playing wins whole games, and how games end", run_whole_games,
-          version=2),
+          version=3),
     Study("brag", "Three Card Brag: hand odds, equity against 1-16 hands, and blind play", run_brag),
     Study("bluffjack", "Bluffjack: bust odds, and hit or stand against 1-9 opponents", run_bluffjack,
           version=3),
