@@ -31,6 +31,7 @@ import pandas as pd
 
 from analysis.dilemma.decks import load_deck
 from analysis.solvers.card_level import CardSpot, SpotError, SpotSolution, load_solution, solve_spot
+from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
 from analysis.solvers.card_level.solution import fold_or_check_shares
 from evaluator.errors import LabError
 
@@ -83,12 +84,30 @@ class Family:
     keep_solutions: bool = True
     """Keep the solution files once the tables are written (a turn spot's file is about 7 MB:
     the study keeps only its tables and browser data, and ``dilemma solve spot`` re-solves it)."""
+    per_big_blind: bool = False
+    """``pot`` and ``stack`` are stated at the first blind level (big blind $20) and scale with the
+    state's blinds: each player put ``pot / players`` in pre-flop at $20 a big blind, so as many big
+    blinds at a higher level (a bigger pot, taken from the same chips: a shorter stack behind).
+    False: the pot and stack are fixed whatever the level."""
+
+    def pot_stack(self, state: GameState, deck: str) -> tuple[int, int]:
+        """The pot and each player's stack behind in ``state``."""
+        if not self.per_big_blind:
+            return self.pot, self.stack
+        blinds = DilemmaTable.parse(deck, None, ",".join(map(str, state.bank)), state.level).rules.blinds
+        first, big = int(blinds[0][1]), int(blinds[state.level][1])
+        each = self.pot // self.players
+        if each * self.players != self.pot or (each * big) % first:
+            raise SpotFamilyError(f"{self.name}: pot {self.pot} is not a whole number of big blinds a player")
+        put = each * big // first
+        return put * self.players, self.stack + each - put
 
     def spot(self, board: str, state: GameState, deck: str) -> CardSpot:
         """The family's spot on ``board`` in ``state``."""
         ranges = {"oop": self.oop, "ip": self.ip} if self.players == 2 else {
             "ranges": (self.oop, self.ip, self.third)}
-        return CardSpot.from_options(game="dilemma", deck=deck, board=board, pot=self.pot, stack=self.stack,
+        pot, stack = self.pot_stack(state, deck)
+        return CardSpot.from_options(game="dilemma", deck=deck, board=board, pot=pot, stack=stack,
                                      bets=self.bets, raises=self.raises, bank=",".join(map(str, state.bank)),
                                      level=state.level, **ranges)
 
@@ -208,16 +227,23 @@ def spot_tables(paths: list[Path], deck: str) -> dict[str, pd.DataFrame]:
         for line in sol.first_street_lines():
             for by in ("made_hand", "class") if not line else ("made_hand",):  # classes at the root only
                 summaries.append(sol.summary(line, by).assign(**key))
-        table = sol.fold_or_check()
-        reached = table[table["answer"] != "unreached"]
-        costs = (reached.assign(x=-reached["weight"] * reached["ev_fold"]).groupby("line", sort=False)["x"].sum()
-                 / reached.groupby("line", sort=False)["weight"].sum())
-        for line, row in fold_or_check_shares(table).items():
-            free.append({**key, "line": line, "player": row.pop("player"), "others_in": 1,
-                         **{a.replace(" ", "_"): v for a, v in row.items()}, "fold_cost": float(costs[line])})
+        free += [{**key, **row} for row in heads_up_free_rows(sol)]
     spots, free = pd.DataFrame(index), pd.DataFrame(free)
     return {"spots": spots, "spots_summary": pd.concat(summaries, ignore_index=True) if summaries else pd.DataFrame(),
             "spots_fold_or_check": free, "spots_by_texture": by_texture(spots, free)}
+
+
+def heads_up_free_rows(sol: SpotSolution) -> list[dict[str, Any]]:
+    """One row per first-street decision offering fold and check of a heads-up solution: the
+    player, the shares of the answers (folds for free, checks, indifferent), the mean regrets of
+    folding and of checking, and the cost of folding (minus its EV, weighted by reach)."""
+    table = sol.fold_or_check()
+    reached = table[table["answer"] != "unreached"]
+    costs = (reached.assign(x=-reached["weight"] * reached["ev_fold"]).groupby("line", sort=False)["x"].sum()
+             / reached.groupby("line", sort=False)["weight"].sum())
+    return [{"line": line, "player": row.pop("player"), "others_in": 1,
+             **{a.replace(" ", "_"): v for a, v in row.items()}, "fold_cost": float(costs[line])}
+            for line, row in fold_or_check_shares(table).items()]
 
 
 TEXTURES: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
