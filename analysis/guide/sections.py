@@ -20,6 +20,7 @@ from analysis.studies.made_hands import MADE_HANDS
 from analysis.studies.solved_spots import GAME_STATES
 
 from .blocks import Block
+from .chapter_end_game import end_game  # noqa: F401  (the end_game study's chapter: page.py finds it here)
 
 
 def _block(kind: str, text: str = "", frame: pd.DataFrame | None = None) -> Block:
@@ -816,14 +817,17 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
             "best tie. On the turn, a free fold heads-up also makes the folder a loser of the last round, but of the "
             "turn's board: it pays the turn's penalty instead of risking the river's.")))
     same = spots[spots.family == "hu-river"].pivot_table(index="board", columns="state", values="ev_oop")
-    if {"start", "bank1-low"} <= set(same.columns):
-        equal = bool(np.allclose(same["start"], same["bank1-low"], atol=1e-9))
+    alike = [s for s in ("bank1-low", "level2") if {"start", s} <= set(same.columns)
+             and bool(np.allclose(same["start"], same[s], atol=1e-9))]
+    if alike:
         out.append(_block("p", (
-            "A hand's value here is its chips after the settlement. With bank 1 down to $10 the penalty "
-            "and bonus flow exactly as with the starting bank (the blinds rise only after the hand), so "
-            + ("the `bank1-low` river solutions equal the `start` ones on every board." if equal else
-               "the `bank1-low` solutions should equal the `start` ones; here they differ, which needs a look.")
-            + " `bank3-low` (bank 3 at $40, blinds 30/60) caps the bonus and ends the game after the hand.")))
+            "A hand's value here is its chips after the settlement, and every family here keeps its pot and "
+            "stacks at every blind level. So " + " and ".join(f"`{s}`" for s in alike)
+            + " river solutions equal the `start` ones on every board: a one-hand spot sees the blind level only "
+              "through the pot and stacks the blinds put in (and the smallest bet), and a bank only where it caps a "
+              "payment (with bank 1 at $10 bank 2 pays the rest in full; the blinds rise after the hand). Only "
+              "`bank3-low` (bank 3 at $40) differs, by its capped bonus. The end-game chapter solves the states "
+              "with what each really changes: the pot of the level's blinds and a short bank 3.")))
     for family in dict.fromkeys(summary["family"]):
         root = summary[(summary["family"] == family) & (summary["line"] == "(root)") & (summary["by"] == "made_hand")
                        & (summary["state"] == "start")]

@@ -169,6 +169,51 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     return {"manifest": manifest, "tables": _tables(folder), "charts": [], "browser": "spots_browser.json"}
 
 
+# ----------------------------------------------------------------------------- the end of the game
+
+
+def run_end_game(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
+    """Heads-up river spots solved card by card in the game states a hand can see (blind levels,
+    a short bank 3), over pots and stacks, and on boards sampled per active effect card."""
+    from analysis.core.io import provenance, write_table
+    from analysis.studies.end_game import (
+        DROPPED_STATES,
+        QUICK,
+        RIVER,
+        STATES,
+        SWEEP_BLINDS,
+        SWEEP_CHIPS,
+        Plan,
+        answers,
+        changes,
+        end_tables,
+        jobs,
+        solve_jobs,
+    )
+
+    plan = QUICK if options.quick else Plan()
+    todo = jobs(plan, options.seed, options.deck)
+    echo(f"  {len(todo)} heads-up river spots: {plan.state_boards} boards x {len(STATES)} game states, "
+         f"{plan.sweep_boards} boards x {len(SWEEP_BLINDS) * len(SWEEP_CHIPS)} pots and stacks, "
+         f"{plan.class_boards} boards per effect class; each to {plan.target_pct}% of the pot")
+    paths = solve_jobs(folder, todo, options.deck, plan,
+                       progress=lambda i, n, what: options.progress and options.progress(i, n, what))
+    manifest = provenance(study="end_game", family=RIVER.description, deck=options.deck, seed=options.seed,
+                          states={s.name: s.description for s in STATES}, dropped_states=DROPPED_STATES,
+                          sweep={"big_blinds_each": list(SWEEP_BLINDS), "chips_before_hand": list(SWEEP_CHIPS)},
+                          plan={"state_boards": plan.state_boards, "sweep_boards": plan.sweep_boards,
+                                "class_boards": plan.class_boards, "board_weights": "uniform (per class in the "
+                                "effects sample)", "target_exploitability_pct_pot": plan.target_pct,
+                                "max_iterations": plan.max_iterations},
+                          method="dcfr, exact best responses (card-level, every holding)")
+    tables = end_tables(todo, paths, options.deck)
+    tables["end_answers"], tables["end_state_changes"] = answers(tables), changes(tables)
+    for name, frame in tables.items():
+        write_table(frame, folder, name, manifest)
+    shutil.rmtree(folder / "solutions", ignore_errors=True)  # about 25 KB a spot; a rerun solves again in minutes
+    return {"manifest": manifest, "tables": _tables(folder), "charts": []}
+
+
 # ----------------------------------------------------------------------------- whole games
 
 
@@ -293,6 +338,8 @@ STUDIES: tuple[Study, ...] = (
           run_equilibrium),
     Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
           "strategy browser", run_solved_spots, version=3),
+    Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "
+          "hand can see", run_end_game),
     Study("whole_games", "Which way of playing wins whole games", run_whole_games),
     Study("brag", "Three Card Brag: hand odds, equity against 1-16 hands, and blind play", run_brag),
     Study("bluffjack", "Bluffjack: bust odds, and hit or stand against 1-9 opponents", run_bluffjack,
