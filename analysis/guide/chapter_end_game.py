@@ -95,6 +95,7 @@ def end_game(folder: Path, info: dict[str, Any]) -> list[Block]:
                               "the second player's after a check, and the second player facing a pot-sized bet:"))
         out.append(Block("table", frame=frame))
         out.append(Block("note", "; ".join(f"`{k}`: {v}" for k, v in described.items()) + "."))
+        out += _agreement_text(_csv(folder, "end_second_sample"), plan.get("second_sample_seed"))
         out += _state_text(states, _csv(folder, "end_state_changes"))
     sweep = ans[ans["sample"] == "sweep"].reset_index(drop=True)
     if len(sweep):
@@ -115,6 +116,21 @@ def end_game(folder: Path, info: dict[str, Any]) -> list[Block]:
         out.append(Block("table", frame=frame))
         out += _effect_text(eff)
     return out
+
+
+def _agreement_text(table: pd.DataFrame | None, seed: Any) -> list[Block]:
+    """How well a second, independent board sample reproduces the game-state means."""
+    if table is None or not len(table) or not np.isfinite(table["z"]).any():
+        return []
+    z = table["z"].abs().dropna()
+    worst = table.loc[z.idxmax()]
+    return [Block("p", (
+        f"A second, independent sample of {int(table['boards_second'].iloc[0])} boards (seed {seed}) solved in the "
+        f"same states reproduces these means: {int((z <= 2).sum())} of {len(z)} state means (regret of folding, "
+        "betting share, calls, call threshold, first player's value) lie within two combined standard errors of "
+        f"the first sample's; the largest gap is {z.max():.1f} standard errors ({worst['value']} in "
+        f"`{worst['state']}`: {worst['mean']:.3g} against {worst['mean_second']:.3g}). The table `end_second_sample` "
+        "holds every comparison."))]
 
 
 def _change(r: pd.Series, col: str, scale: float = 1.0, unit: str = "$") -> str:

@@ -184,30 +184,34 @@ def run_end_game(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         SWEEP_BLINDS,
         SWEEP_CHIPS,
         Plan,
+        agreement,
         answers,
         changes,
         end_tables,
         jobs,
+        second_jobs,
         solve_jobs,
     )
 
     plan = QUICK if options.quick else Plan()
-    todo = jobs(plan, options.seed, options.deck)
+    todo = jobs(plan, options.seed, options.deck) + second_jobs(plan, options.seed, options.deck)
     echo(f"  {len(todo)} heads-up river spots: {plan.state_boards} boards x {len(STATES)} game states, "
          f"{plan.sweep_boards} boards x {len(SWEEP_BLINDS) * len(SWEEP_CHIPS)} pots and stacks, "
-         f"{plan.class_boards} boards per effect class; each to {plan.target_pct}% of the pot")
+         f"{plan.class_boards} boards per effect class, the states again on {plan.state_boards} other boards "
+         f"(seed {options.seed + 1}); each to {plan.target_pct}% of the pot")
     paths = solve_jobs(folder, todo, options.deck, plan,
                        progress=lambda i, n, what: options.progress and options.progress(i, n, what))
     manifest = provenance(study="end_game", family=RIVER.description, deck=options.deck, seed=options.seed,
                           states={s.name: s.description for s in STATES}, dropped_states=DROPPED_STATES,
                           sweep={"big_blinds_each": list(SWEEP_BLINDS), "chips_before_hand": list(SWEEP_CHIPS)},
                           plan={"state_boards": plan.state_boards, "sweep_boards": plan.sweep_boards,
-                                "class_boards": plan.class_boards, "board_weights": "uniform (per class in the "
+                                "class_boards": plan.class_boards, "second_sample_seed": options.seed + 1, "board_weights": "uniform (per class in the "
                                 "effects sample)", "target_exploitability_pct_pot": plan.target_pct,
                                 "max_iterations": plan.max_iterations},
                           method="dcfr, exact best responses (card-level, every holding)")
     tables = end_tables(todo, paths, options.deck)
     tables["end_answers"], tables["end_state_changes"] = answers(tables), changes(tables)
+    tables["end_second_sample"] = agreement(tables["end_answers"])
     for name, frame in tables.items():
         write_table(frame, folder, name, manifest)
     shutil.rmtree(folder / "solutions", ignore_errors=True)  # about 25 KB a spot; a rerun solves again in minutes

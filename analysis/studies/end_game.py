@@ -141,6 +141,16 @@ def jobs(plan: Plan, seed: int, deck: str) -> list[Job]:
     return out
 
 
+SECOND = "states-2"
+"""The sample name of the second, independent board sample of the game states (seed + 1)."""
+
+
+def second_jobs(plan: Plan, seed: int, deck: str) -> list[Job]:
+    """The game states again on an independent board sample (seed + 1): the check that an aggregate
+    over one sample lies within its standard error of the other's (:func:`agreement`)."""
+    return [(SECOND, RIVER, s, b) for s in STATES for b in sample_boards(RIVER, plan.state_boards, seed + 1, deck)]
+
+
 def solve_jobs(folder: Path, todo: Iterable[Job], deck: str, plan: Plan, progress=None) -> list[Path]:
     """Solve (or resume) every job into ``folder/solutions``; the files in the order of ``todo``."""
     todo = list(todo)
@@ -272,4 +282,27 @@ def changes(tables: dict[str, pd.DataFrame], pairs: Sequence[tuple[str, str]] = 
         for col in VALUES:
             row[col], row[f"{col}_se"] = _mean_se(a.loc[common, col] - b.loc[common, col])
         rows.append(row)
+    return pd.DataFrame(rows)
+
+
+AGREE = ("regret_fold", "root_bets", "call_calls", "call_threshold", "ev_oop")
+"""The values :func:`agreement` compares between the two board samples."""
+
+
+def agreement(ans: pd.DataFrame, first: str = "states", second: str = SECOND,
+              values: Sequence[str] = AGREE) -> pd.DataFrame:
+    """Per game state and value: the mean and standard error over each board sample and the gap in
+    combined standard errors (``z``; NaN where a sample has one board)."""
+    a = ans[ans["sample"] == first].set_index("state")
+    b = ans[ans["sample"] == second].set_index("state")
+    rows = []
+    for state in a.index.intersection(b.index):
+        for col in values:
+            se = float(np.hypot(a.loc[state, f"{col}_se"], b.loc[state, f"{col}_se"]))
+            gap = float(a.loc[state, col] - b.loc[state, col])
+            rows.append({"state": state, "value": col, "boards": int(a.loc[state, "boards"]),
+                         "boards_second": int(b.loc[state, "boards"]), "mean": float(a.loc[state, col]),
+                         "se": float(a.loc[state, f"{col}_se"]), "mean_second": float(b.loc[state, col]),
+                         "se_second": float(b.loc[state, f"{col}_se"]),
+                         "z": gap / se if se > 0 else float("nan")})
     return pd.DataFrame(rows)

@@ -153,3 +153,22 @@ def test_the_chapter_reads_the_stored_tables(small, tmp_path):
     assert list(table["state"]) == ["start", "bank3-low", "level3"]
     assert table.iloc[0]["regret of folding $"] == f"{start.regret_fold:.1f} ± {start.regret_fold_se:.1f}"
     assert " nan" not in text
+
+
+def test_the_second_board_sample_and_its_agreement():
+    """The states are solved again on an independent sample (seed + 1); ``agreement`` sets the two
+    samples' means side by side with the gap in combined standard errors."""
+    from analysis.studies.end_game import SECOND, agreement, jobs, second_jobs
+
+    plan = Plan(state_boards=3, sweep_boards=1, class_boards=1)
+    first = {b for sample, _, _, b in jobs(plan, 0, "reference") if sample == "states"}
+    second = second_jobs(plan, 0, "reference")
+    assert {j[0] for j in second} == {SECOND} and {j[2].name for j in second} == {s.name for s in STATES}
+    assert len({j[3] for j in second}) == 3 and not first & {j[3] for j in second}
+    ans = pd.DataFrame([{"sample": "states", "state": "start", "boards": 3, "regret_fold": 80.0,
+                         "regret_fold_se": 3.0},
+                        {"sample": SECOND, "state": "start", "boards": 4, "regret_fold": 76.0,
+                         "regret_fold_se": 4.0}])
+    row = agreement(ans, values=("regret_fold",)).iloc[0]
+    assert (row["state"], row["boards"], row["boards_second"]) == ("start", 3, 4)
+    assert row["z"] == pytest.approx(4.0 / 5.0)
