@@ -118,6 +118,11 @@ def end_game(folder: Path, info: dict[str, Any]) -> list[Block]:
     return out
 
 
+NAMES = {"regret_fold": "the regret of folding", "root_bets": "the betting share", "call_calls": "the calls",
+         "call_threshold": "the call threshold", "ev_oop": "the first player's value"}
+"""Readable names of the values compared between the two board samples."""
+
+
 def _agreement_text(table: pd.DataFrame | None, seed: Any) -> list[Block]:
     """How well a second, independent board sample reproduces the game-state means."""
     if table is None or not len(table) or not np.isfinite(table["z"]).any():
@@ -128,7 +133,7 @@ def _agreement_text(table: pd.DataFrame | None, seed: Any) -> list[Block]:
         f"A second, independent sample of {int(table['boards_second'].iloc[0])} boards (seed {seed}) solved in the "
         f"same states reproduces these means: {int((z <= 2).sum())} of {len(z)} state means (regret of folding, "
         "betting share, calls, call threshold, first player's value) lie within two combined standard errors of "
-        f"the first sample's; the largest gap is {z.max():.1f} standard errors ({worst['value']} in "
+        f"the first sample's; the largest gap is {z.max():.1f} standard errors ({NAMES.get(worst['value'], worst['value'])} in "
         f"`{worst['state']}`: {worst['mean']:.3g} against {worst['mean_second']:.3g}). The table `end_second_sample` "
         "holds every comparison."))]
 

@@ -56,10 +56,12 @@ STATES: tuple[GameState, ...] = (
     GameState("level2", (0, 350, 500), 1, "bank 1 empty, bank 2 at $350, blinds 20/40"),
     GameState("level3", (0, 0, 500), 2, "banks 1 and 2 empty, bank 3 full at $500, blinds 30/60: "
                                         "the higher blinds alone, every bonus paid in full"),
-    GameState("bank3-100", (0, 0, 100), 2, "the bank's last $100, blinds 30/60: a large bonus is paid "
-                                           "short and the game ends after the hand"),
-    GameState("bank3-low", (0, 0, 40), 2, "the bank's last $40, blinds 30/60: most bonuses are paid "
-                                          "short and the game ends after the hand"),
+    GameState("bank3-100", (0, 0, 100), 2, "the bank's last $100, blinds 30/60: a bonus above what the bank "
+                                           "holds once the hand's penalty is in is paid short, and the game ends "
+                                           "after the hand"),
+    GameState("bank3-low", (0, 0, 40), 2, "the bank's last $40, blinds 30/60: a bonus above what the bank "
+                                          "holds once the hand's penalty is in is paid short, and the game ends "
+                                          "after the hand"),
 )
 """The game states, each a different spot: the blind levels (a bigger pot from the same chips)
 and a short bank 3 (capped payments)."""
