@@ -83,9 +83,7 @@ def end_game(folder: Path, info: dict[str, Any]) -> list[Block]:
             "the bonus short. The game's end after the hand changes nothing else here: the solver values each "
             "player's chips after the settlement, and a game that ends ranks the players by chips; play aimed at "
             "finishing first rather than at chips is another objective, not modelled. "
-            + " ".join(f"Not solved: `{k}`, because {v}." for k, v in m.get("dropped_states", {}).items())
-            + " (The solved-spots chapter's `level2` and `bank1-low` keep the $40 pot at every level, which is why "
-              "its river values there equal the start's.)"))]
+            + " ".join(f"Not solved: `{k}`, because {v}." for k, v in m.get("dropped_states", {}).items())))]
     states = ans[ans["sample"] == "states"].reset_index(drop=True)
     if len(states):
         described = m.get("states", {})

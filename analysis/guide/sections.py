@@ -816,18 +816,13 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
             "showdown. Checking pays the same penalty when it loses and wins when it wins, so folding for free can at "
             "best tie. On the turn, a free fold heads-up also makes the folder a loser of the last round, but of the "
             "turn's board: it pays the turn's penalty instead of risking the river's.")))
-    same = spots[spots.family == "hu-river"].pivot_table(index="board", columns="state", values="ev_oop")
-    alike = [s for s in ("bank1-low", "level2") if {"start", s} <= set(same.columns)
-             and bool(np.allclose(same["start"], same[s], atol=1e-9))]
-    if alike:
-        out.append(_block("p", (
-            "A hand's value here is its chips after the settlement, and every family here keeps its pot and "
-            "stacks at every blind level. So " + " and ".join(f"`{s}`" for s in alike)
-            + " river solutions equal the `start` ones on every board: a one-hand spot sees the blind level only "
-              "through the pot and stacks the blinds put in (and the smallest bet), and a bank only where it caps a "
-              "payment (with bank 1 at $10 bank 2 pays the rest in full; the blinds rise after the hand). Only "
-              "`bank3-low` (bank 3 at $40) differs, by its capped bonus. The end-game chapter solves the states "
-              "with what each really changes: the pot of the level's blinds and a short bank 3.")))
+    out.append(_block("p", (
+        "A hand's value here is its chips after the settlement. Each family's pot and stacks follow the blind "
+        "level (every player in one big blind before the street: a heads-up pot of $40 at 10/20, $80 at 20/40, "
+        "$120 at 30/60, from the same $1,000), and bank 3 at $40 caps what the bank pays. Bank 1 nearly empty is "
+        "not a state here: bank 2 pays the rest of the bonus in full and the blinds rise only after the hand, so a "
+        "one-hand spot there is the start spot chip for chip. The end-game chapter compares the states board by "
+        "board, with the higher blinds and the short bank apart.")))
     for family in dict.fromkeys(summary["family"]):
         root = summary[(summary["family"] == family) & (summary["line"] == "(root)") & (summary["by"] == "made_hand")
                        & (summary["state"] == "start")]

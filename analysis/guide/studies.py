@@ -133,13 +133,13 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     # (boards, target % of the pot, game states, most iterations) per family; quick: a preview of each
     # (three-handed: one spot, stopped after 10 iterations far from its target)
     states = {s.name: s for s in GAME_STATES}
-    start, ends = (states["start"],), (states["start"], states["bank1-low"], states["bank3-low"])
+    start, ends = (states["start"],), (states["start"], states["bank3-low"])
     quick = {"hu-river": (2, 2.0, (states["start"], states["bank3-low"]), 3000), "hu-turn": (1, 3.0, start, 3000),
              "3-river": (1, 5.0, start, 10)}
     full = {"hu-river": (8, 0.3, GAME_STATES, 3000), "hu-turn": (4, 0.5, (states["start"], states["bank3-low"]), 3000),
             # three-handed, bank3-low converges slowly (about 10 minutes a spot for 400 iterations on this
             # machine): one board there, the first of the same sample
-            "3-river": [(4, 0.4, ends[:2], 400), (1, 0.4, ends[2:], 400)]}
+            "3-river": [(4, 0.4, ends[:1], 400), (1, 0.4, ends[1:], 400)]}
     plan = quick if options.quick else full
     paths, samples = [], {}
     for family in FAMILIES:
@@ -341,7 +341,7 @@ STUDIES: tuple[Study, ...] = (
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
     Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
-          "strategy browser", run_solved_spots, version=3),
+          "strategy browser", run_solved_spots, version=4),
     Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "
           "hand can see", run_end_game),
     Study("whole_games", "Which way of playing wins whole games", run_whole_games),

@@ -3,7 +3,7 @@
 A *family* (:class:`Family`) is a kind of spot stated once: players, street, pot,
 stack, ranges and bet tree. It is solved on a seeded, uniformly weighted sample of
 boards from the deck and in every *game state* (:data:`GAME_STATES`: the starting
-bank, bank 1 nearly empty, bank 3 nearly empty, the second blind level), each spot to a target exploitability
+bank, the second blind level, bank 3 nearly empty at the third), each spot to a target exploitability
 (the mean of the two players' best-response gains, postflop-solver's measure; NashConv,
 their sum, is reported beside it).
 Solutions are written one file per spot (``solutions/<family>-<state>-<board>.npz``,
@@ -56,13 +56,15 @@ class GameState:
 
 GAME_STATES: tuple[GameState, ...] = (
     GameState("start", (300, 700, 500), 0, "the starting bank 300/700/500, blinds 10/20"),
-    GameState("bank1-low", (10, 700, 500), 0, "bank 1 down to $10: the blinds rise after this hand"),
-    GameState("bank3-low", (0, 0, 40), 2, "bank 3 down to $40, blinds 30/60: a bonus is paid short "
-                                          "and the game ends after this hand"),
+    GameState("bank3-low", (0, 0, 40), 2, "bank 3 down to $40, blinds 30/60: a bonus above what the bank holds "
+                                          "once the hand's penalty is in is paid short, and the game ends after "
+                                          "this hand"),
     GameState("level2", (0, 350, 500), 1, "bank 1 empty, bank 2 at $350, blinds 20/40: the middle of the game"),
 )
-"""The game states families are solved in: the start, one state per blind level (level 1: the start,
-level 2: ``level2``, level 3: ``bank3-low``) and the two ends of a bank."""
+"""The game states families are solved in, one per blind level (level 1: the start, level 2: ``level2``,
+level 3: ``bank3-low``); each family's pot and stacks follow the level's blinds (:attr:`Family.per_big_blind`).
+Not a state: bank 1 nearly empty (``bank1-low`` of earlier versions): bank 2 pays the rest of the bonus in
+full and the blinds rise only after the hand, so a one-hand spot there is the start spot chip for chip."""
 
 
 @dataclass(frozen=True)
@@ -113,14 +115,15 @@ class Family:
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family("hu-river", 5, 40, 980, description="heads-up on the river, both in $20 pre-flop, random "
-                                                  "holdings, bets of the pot or all-in, raises all-in"),
-    Family("hu-turn", 4, 40, 980, description="heads-up on the turn (every river card dealt), both in $20 "
-                                                 "pre-flop, random holdings, bets of the pot or all-in, raises all-in",
-           keep_solutions=False),
-    Family("3-river", 5, 60, 980, players=3,
-           description="three-handed on the river, each in $20 pre-flop, random holdings, bets of the pot or "
-                       "all-in, raises all-in", keep_solutions=False),  # 1.3 MB a spot: tables only
+    Family("hu-river", 5, 40, 980, per_big_blind=True,
+           description="heads-up on the river, both in one big blind pre-flop ($20 at 10/20), random "
+                       "holdings, bets of the pot or all-in, raises all-in"),
+    Family("hu-turn", 4, 40, 980, per_big_blind=True,
+           description="heads-up on the turn (every river card dealt), both in one big blind pre-flop ($20 at "
+                       "10/20), random holdings, bets of the pot or all-in, raises all-in", keep_solutions=False),
+    Family("3-river", 5, 60, 980, players=3, per_big_blind=True,
+           description="three-handed on the river, each in one big blind pre-flop ($20 at 10/20), random "
+                       "holdings, bets of the pot or all-in, raises all-in", keep_solutions=False),  # 1.3 MB a spot
 )
 """The families the guide solves."""
 

@@ -23,7 +23,7 @@ from analysis.studies.end_game import (
 )
 from analysis.studies.fold_vs_check.layout import BOARD_CLASSES
 from analysis.studies.fold_vs_check.results import classify_board
-from analysis.studies.solved_spots import FAMILIES, GameState
+from analysis.studies.solved_spots import FAMILIES, Family, GameState
 
 STATE = {s.name: s for s in STATES}
 BOARD = "5d 10c 7d 4h 9s"  # corner bonus $60, penalty $70, subsidy active
@@ -31,8 +31,8 @@ BANK1_LOW = GameState("bank1-low", (10, 700, 500), 0, "bank 1 at $10")
 
 
 def test_the_pot_and_stack_follow_the_blind_level():
-    """Each player is in one big blind: $20, $40, $60 from the same $1,000 (RULES §1.5 blinds); the
-    solved-spots families keep their fixed pot."""
+    """Each player is in one big blind: $20, $40, $60 from the same $1,000 (RULES §1.5 blinds), in
+    the end-game and the solved-spots families; a family not told so keeps its pot."""
     got = {s.name: RIVER.pot_stack(s, "reference") for s in STATES}
     assert got == {"start": (40, 980), "level2": (80, 960), "level3": (120, 940), "bank3-100": (120, 940),
                    "bank3-low": (120, 940)}
@@ -40,7 +40,8 @@ def test_the_pot_and_stack_follow_the_blind_level():
         table = RIVER.spot(BOARD, s, "reference").describe()
         assert (table["pot"], tuple(table["table"]["bank"]), table["table"]["level"]) == (
             got[s.name][0], s.bank, s.level)
-        assert FAMILIES[0].pot_stack(s, "reference") == (40, 980)
+        assert FAMILIES[0].pot_stack(s, "reference") == got[s.name]  # the solved-spots families too
+        assert Family("fixed", 5, 40, 980).pot_stack(s, "reference") == (40, 980)  # unless told otherwise
     pots = {(f.pot, f.stack + f.pot // 2) for f in sweep_families()}
     assert pots == {(p, c) for p in (40, 120, 240) for c in (1000, 200)}
 
