@@ -20,6 +20,7 @@ from analysis.studies.made_hands import MADE_HANDS
 from analysis.studies.solved_spots import GAME_STATES
 
 from .blocks import Block
+from .chapter_end_game import end_game  # noqa: F401  (the end_game study's chapter: page.py finds it here)
 
 
 def _block(kind: str, text: str = "", frame: pd.DataFrame | None = None) -> Block:
@@ -815,15 +816,13 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
             "showdown. Checking pays the same penalty when it loses and wins when it wins, so folding for free can at "
             "best tie. On the turn, a free fold heads-up also makes the folder a loser of the last round, but of the "
             "turn's board: it pays the turn's penalty instead of risking the river's.")))
-    same = spots[spots.family == "hu-river"].pivot_table(index="board", columns="state", values="ev_oop")
-    if {"start", "bank1-low"} <= set(same.columns):
-        equal = bool(np.allclose(same["start"], same["bank1-low"], atol=1e-9))
-        out.append(_block("p", (
-            "A hand's value here is its chips after the settlement. With bank 1 down to $10 the penalty "
-            "and bonus flow exactly as with the starting bank (the blinds rise only after the hand), so "
-            + ("the `bank1-low` river solutions equal the `start` ones on every board." if equal else
-               "the `bank1-low` solutions should equal the `start` ones; here they differ, which needs a look.")
-            + " `bank3-low` (bank 3 at $40, blinds 30/60) caps the bonus and ends the game after the hand.")))
+    out.append(_block("p", (
+        "A hand's value here is its chips after the settlement. Each family's pot and stacks follow the blind "
+        "level (every player in one big blind before the street: a heads-up pot of $40 at 10/20, $80 at 20/40, "
+        "$120 at 30/60, from the same $1,000), and bank 3 at $40 caps what the bank pays. Bank 1 nearly empty is "
+        "not a state here: bank 2 pays the rest of the bonus in full and the blinds rise only after the hand, so a "
+        "one-hand spot there is the start spot chip for chip. The end-game chapter compares the states board by "
+        "board, with the higher blinds and the short bank apart.")))
     for family in dict.fromkeys(summary["family"]):
         root = summary[(summary["family"] == family) & (summary["line"] == "(root)") & (summary["by"] == "made_hand")
                        & (summary["state"] == "start")]

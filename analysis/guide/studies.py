@@ -133,13 +133,13 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     # (boards, target % of the pot, game states, most iterations) per family; quick: a preview of each
     # (three-handed: one spot, stopped after 10 iterations far from its target)
     states = {s.name: s for s in GAME_STATES}
-    start, ends = (states["start"],), (states["start"], states["bank1-low"], states["bank3-low"])
+    start, ends = (states["start"],), (states["start"], states["bank3-low"])
     quick = {"hu-river": (2, 2.0, (states["start"], states["bank3-low"]), 3000), "hu-turn": (1, 3.0, start, 3000),
              "3-river": (1, 5.0, start, 10)}
     full = {"hu-river": (8, 0.3, GAME_STATES, 3000), "hu-turn": (4, 0.5, (states["start"], states["bank3-low"]), 3000),
             # three-handed, bank3-low converges slowly (about 10 minutes a spot for 400 iterations on this
             # machine): one board there, the first of the same sample
-            "3-river": [(4, 0.4, ends[:2], 400), (1, 0.4, ends[2:], 400)]}
+            "3-river": [(4, 0.4, ends[:1], 400), (1, 0.4, ends[1:], 400)]}
     plan = quick if options.quick else full
     paths, samples = [], {}
     for family in FAMILIES:
@@ -167,6 +167,55 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     write_text(folder / "spots_browser.json", json.dumps(browser_data(paths), separators=(",", ":")))
     drop_large_solutions(paths)  # the turn's (about 7 MB a spot): its tables and browser data stay
     return {"manifest": manifest, "tables": _tables(folder), "charts": [], "browser": "spots_browser.json"}
+
+
+# ----------------------------------------------------------------------------- the end of the game
+
+
+def run_end_game(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
+    """Heads-up river spots solved card by card in the game states a hand can see (blind levels,
+    a short bank 3), over pots and stacks, and on boards sampled per active effect card."""
+    from analysis.core.io import provenance, write_table
+    from analysis.studies.end_game import (
+        DROPPED_STATES,
+        QUICK,
+        RIVER,
+        STATES,
+        SWEEP_BLINDS,
+        SWEEP_CHIPS,
+        Plan,
+        agreement,
+        answers,
+        changes,
+        end_tables,
+        jobs,
+        second_jobs,
+        solve_jobs,
+    )
+
+    plan = QUICK if options.quick else Plan()
+    todo = jobs(plan, options.seed, options.deck) + second_jobs(plan, options.seed, options.deck)
+    echo(f"  {len(todo)} heads-up river spots: {plan.state_boards} boards x {len(STATES)} game states, "
+         f"{plan.sweep_boards} boards x {len(SWEEP_BLINDS) * len(SWEEP_CHIPS)} pots and stacks, "
+         f"{plan.class_boards} boards per effect class, the states again on {plan.state_boards} other boards "
+         f"(seed {options.seed + 1}); each to {plan.target_pct}% of the pot")
+    paths = solve_jobs(folder, todo, options.deck, plan,
+                       progress=lambda i, n, what: options.progress and options.progress(i, n, what))
+    manifest = provenance(study="end_game", family=RIVER.description, deck=options.deck, seed=options.seed,
+                          states={s.name: s.description for s in STATES}, dropped_states=DROPPED_STATES,
+                          sweep={"big_blinds_each": list(SWEEP_BLINDS), "chips_before_hand": list(SWEEP_CHIPS)},
+                          plan={"state_boards": plan.state_boards, "sweep_boards": plan.sweep_boards,
+                                "class_boards": plan.class_boards, "second_sample_seed": options.seed + 1, "board_weights": "uniform (per class in the "
+                                "effects sample)", "target_exploitability_pct_pot": plan.target_pct,
+                                "max_iterations": plan.max_iterations},
+                          method="dcfr, exact best responses (card-level, every holding)")
+    tables = end_tables(todo, paths, options.deck)
+    tables["end_answers"], tables["end_state_changes"] = answers(tables), changes(tables)
+    tables["end_second_sample"] = agreement(tables["end_answers"])
+    for name, frame in tables.items():
+        write_table(frame, folder, name, manifest)
+    shutil.rmtree(folder / "solutions", ignore_errors=True)  # about 25 KB a spot; a rerun solves again in minutes
+    return {"manifest": manifest, "tables": _tables(folder), "charts": []}
 
 
 # ----------------------------------------------------------------------------- whole games
@@ -308,7 +357,9 @@ STUDIES: tuple[Study, ...] = (
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
     Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
-          "strategy browser", run_solved_spots, version=3),
+          "strategy browser", run_solved_spots, version=4),
+    Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "
+          "hand can see", run_end_game),
     Study("whole_games", "Which way of playing wins whole games, and how games end", run_whole_games,
           version=3),
     Study("brag", "Three Card Brag: hand odds, equity against 1-16 hands, and blind play", run_brag),

@@ -3,7 +3,7 @@
 A *family* (:class:`Family`) is a kind of spot stated once: players, street, pot,
 stack, ranges and bet tree. It is solved on a seeded, uniformly weighted sample of
 boards from the deck and in every *game state* (:data:`GAME_STATES`: the starting
-bank, bank 1 nearly empty, bank 3 nearly empty, the second blind level), each spot to a target exploitability
+bank, the second blind level, bank 3 nearly empty at the third), each spot to a target exploitability
 (the mean of the two players' best-response gains, postflop-solver's measure; NashConv,
 their sum, is reported beside it).
 Solutions are written one file per spot (``solutions/<family>-<state>-<board>.npz``,
@@ -31,6 +31,7 @@ import pandas as pd
 
 from analysis.dilemma.decks import load_deck
 from analysis.solvers.card_level import CardSpot, SpotError, SpotSolution, load_solution, solve_spot
+from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
 from analysis.solvers.card_level.solution import fold_or_check_shares
 from evaluator.errors import LabError
 
@@ -55,13 +56,15 @@ class GameState:
 
 GAME_STATES: tuple[GameState, ...] = (
     GameState("start", (300, 700, 500), 0, "the starting bank 300/700/500, blinds 10/20"),
-    GameState("bank1-low", (10, 700, 500), 0, "bank 1 down to $10: the blinds rise after this hand"),
-    GameState("bank3-low", (0, 0, 40), 2, "bank 3 down to $40, blinds 30/60: a bonus is paid short "
-                                          "and the game ends after this hand"),
+    GameState("bank3-low", (0, 0, 40), 2, "bank 3 down to $40, blinds 30/60: a bonus above what the bank holds "
+                                          "once the hand's penalty is in is paid short, and the game ends after "
+                                          "this hand"),
     GameState("level2", (0, 350, 500), 1, "bank 1 empty, bank 2 at $350, blinds 20/40: the middle of the game"),
 )
-"""The game states families are solved in: the start, one state per blind level (level 1: the start,
-level 2: ``level2``, level 3: ``bank3-low``) and the two ends of a bank."""
+"""The game states families are solved in, one per blind level (level 1: the start, level 2: ``level2``,
+level 3: ``bank3-low``); each family's pot and stacks follow the level's blinds (:attr:`Family.per_big_blind`).
+Not a state: bank 1 nearly empty (``bank1-low`` of earlier versions): bank 2 pays the rest of the bonus in
+full and the blinds rise only after the hand, so a one-hand spot there is the start spot chip for chip."""
 
 
 @dataclass(frozen=True)
@@ -83,25 +86,44 @@ class Family:
     keep_solutions: bool = True
     """Keep the solution files once the tables are written (a turn spot's file is about 7 MB:
     the study keeps only its tables and browser data, and ``dilemma solve spot`` re-solves it)."""
+    per_big_blind: bool = False
+    """``pot`` and ``stack`` are stated at the first blind level (big blind $20) and scale with the
+    state's blinds: each player put ``pot / players`` in pre-flop at $20 a big blind, so as many big
+    blinds at a higher level (a bigger pot, taken from the same chips: a shorter stack behind).
+    False: the pot and stack are fixed whatever the level."""
+
+    def pot_stack(self, state: GameState, deck: str) -> tuple[int, int]:
+        """The pot and each player's stack behind in ``state``."""
+        if not self.per_big_blind:
+            return self.pot, self.stack
+        blinds = DilemmaTable.parse(deck, None, ",".join(map(str, state.bank)), state.level).rules.blinds
+        first, big = int(blinds[0][1]), int(blinds[state.level][1])
+        each = self.pot // self.players
+        if each * self.players != self.pot or (each * big) % first:
+            raise SpotFamilyError(f"{self.name}: pot {self.pot} is not a whole number of big blinds a player")
+        put = each * big // first
+        return put * self.players, self.stack + each - put
 
     def spot(self, board: str, state: GameState, deck: str) -> CardSpot:
         """The family's spot on ``board`` in ``state``."""
         ranges = {"oop": self.oop, "ip": self.ip} if self.players == 2 else {
             "ranges": (self.oop, self.ip, self.third)}
-        return CardSpot.from_options(game="dilemma", deck=deck, board=board, pot=self.pot, stack=self.stack,
+        pot, stack = self.pot_stack(state, deck)
+        return CardSpot.from_options(game="dilemma", deck=deck, board=board, pot=pot, stack=stack,
                                      bets=self.bets, raises=self.raises, bank=",".join(map(str, state.bank)),
                                      level=state.level, **ranges)
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family("hu-river", 5, 40, 980, description="heads-up on the river, both in $20 pre-flop, random "
-                                                  "holdings, bets of the pot or all-in, raises all-in"),
-    Family("hu-turn", 4, 40, 980, description="heads-up on the turn (every river card dealt), both in $20 "
-                                                 "pre-flop, random holdings, bets of the pot or all-in, raises all-in",
-           keep_solutions=False),
-    Family("3-river", 5, 60, 980, players=3,
-           description="three-handed on the river, each in $20 pre-flop, random holdings, bets of the pot or "
-                       "all-in, raises all-in", keep_solutions=False),  # 1.3 MB a spot: tables only
+    Family("hu-river", 5, 40, 980, per_big_blind=True,
+           description="heads-up on the river, both in one big blind pre-flop ($20 at 10/20), random "
+                       "holdings, bets of the pot or all-in, raises all-in"),
+    Family("hu-turn", 4, 40, 980, per_big_blind=True,
+           description="heads-up on the turn (every river card dealt), both in one big blind pre-flop ($20 at "
+                       "10/20), random holdings, bets of the pot or all-in, raises all-in", keep_solutions=False),
+    Family("3-river", 5, 60, 980, players=3, per_big_blind=True,
+           description="three-handed on the river, each in one big blind pre-flop ($20 at 10/20), random "
+                       "holdings, bets of the pot or all-in, raises all-in", keep_solutions=False),  # 1.3 MB a spot
 )
 """The families the guide solves."""
 
@@ -208,16 +230,23 @@ def spot_tables(paths: list[Path], deck: str) -> dict[str, pd.DataFrame]:
         for line in sol.first_street_lines():
             for by in ("made_hand", "class") if not line else ("made_hand",):  # classes at the root only
                 summaries.append(sol.summary(line, by).assign(**key))
-        table = sol.fold_or_check()
-        reached = table[table["answer"] != "unreached"]
-        costs = (reached.assign(x=-reached["weight"] * reached["ev_fold"]).groupby("line", sort=False)["x"].sum()
-                 / reached.groupby("line", sort=False)["weight"].sum())
-        for line, row in fold_or_check_shares(table).items():
-            free.append({**key, "line": line, "player": row.pop("player"), "others_in": 1,
-                         **{a.replace(" ", "_"): v for a, v in row.items()}, "fold_cost": float(costs[line])})
+        free += [{**key, **row} for row in heads_up_free_rows(sol)]
     spots, free = pd.DataFrame(index), pd.DataFrame(free)
     return {"spots": spots, "spots_summary": pd.concat(summaries, ignore_index=True) if summaries else pd.DataFrame(),
             "spots_fold_or_check": free, "spots_by_texture": by_texture(spots, free)}
+
+
+def heads_up_free_rows(sol: SpotSolution) -> list[dict[str, Any]]:
+    """One row per first-street decision offering fold and check of a heads-up solution: the
+    player, the shares of the answers (folds for free, checks, indifferent), the mean regrets of
+    folding and of checking, and the cost of folding (minus its EV, weighted by reach)."""
+    table = sol.fold_or_check()
+    reached = table[table["answer"] != "unreached"]
+    costs = (reached.assign(x=-reached["weight"] * reached["ev_fold"]).groupby("line", sort=False)["x"].sum()
+             / reached.groupby("line", sort=False)["weight"].sum())
+    return [{"line": line, "player": row.pop("player"), "others_in": 1,
+             **{a.replace(" ", "_"): v for a, v in row.items()}, "fold_cost": float(costs[line])}
+            for line, row in fold_or_check_shares(table).items()]
 
 
 TEXTURES: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
