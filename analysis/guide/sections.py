@@ -923,7 +923,8 @@ def _facing_bet_three(facing: pd.DataFrame | None, spots: pd.DataFrame) -> list:
     to_call = float(first["to_call"].mean())
     text = (
         "**Facing a bet three-handed: when is calling and losing worse than folding?** Someone bets the pot into "
-        f"a three-way river pot ($60 each, pot odds {100 * mean(first, 'pot_odds'):.0f}% as heads-up). With another "
+        f"a three-way river pot (each player in one big blind, so a bet of ${to_call:.0f} on average; pot odds "
+        f"{100 * mean(first, 'pot_odds'):.0f}% as heads-up). With another "
         f"player still in, folding costs {pm(first, 'fold_cost')} on "
         "average (the penalty share a folder pays when the hand ends without a showdown somebody else loses), "
         f"while calling with the weakest tenth of the range costs {pm(first, 'weakest_call_cost')} "
