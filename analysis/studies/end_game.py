@@ -41,6 +41,7 @@ from .fold_vs_check.results import classify_board
 from .solved_spots import (
     Family,
     GameState,
+    SpotFamilyError,
     heads_up_free_rows,
     sample_boards,
     solve_family,
@@ -103,7 +104,7 @@ def class_boards(n: int, seed: int, deck: str, classes: Sequence[str] = BOARD_CL
     while any(len(v) < n for v in out.values()):
         draws += 1
         if draws > 1_000_000:
-            raise ValueError(f"the {deck} deck has too few boards of classes "
+            raise SpotFamilyError(f"the {deck} deck has too few boards of classes "
                              f"{[c for c, v in out.items() if len(v) < n]}")
         cards = [int(c) for c in rng.choice(spec.n_cards, 5, replace=False)]
         cls = classify_board(cards, d)
