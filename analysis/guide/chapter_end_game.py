@@ -230,7 +230,8 @@ def _effect_text(eff: pd.DataFrame) -> list[Block]:
     base = e.loc["none"]
     parts = []
     for cls, why in (("slump", "the penalty doubled"), ("rebate", "the penalty paid to the winner"),
-                     ("crash", "every participant of the last round pays $50, winners included")):
+                     ("crash", "every participant of the last round, winners included, pays the card's "
+                               "amount to the bank")):
         if cls in e.index:
             r = e.loc[cls]
             parts.append(f"`{cls}` ({why}): a free fold costs ${r.fold_cost:.1f} and its regret is "
