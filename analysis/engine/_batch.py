@@ -128,9 +128,10 @@ def games_rows(rows, keys, table, game, outs, span, dilemma):
     records (``GR_*``), each row's first record, and the stacks, bank and level after every hand
     (int64[hands + 1, N_TRACE], ``TR_*``, to trace the only game played; no rows: no trace);
     ``span`` = ``(lo, hi)``: the rows to play; ``dilemma``: whether the cards data settle by Dilemma
-    Hold'em's rules (a bool: Dilemma and Texas Hold'em share this kernel). The only kernel that plays whole games, written as
-    one function: numba's inlining copies a callee's IR once per block, so a game function inlined
-    here (with the hand inlined into it) cost a cold run seconds more than the loops below.
+    Hold'em's rules (a bool: Dilemma and Texas Hold'em share this kernel). The only kernel that
+    plays whole games, written as one function: numba's inlining copies a callee's IR once per
+    block, so a game function inlined here (with the hand inlined into it) cost a cold run seconds
+    more than the loops below.
     """
     cells, streams, trials, stream_size = rows
     key_cards, key_actions = keys

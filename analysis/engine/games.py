@@ -33,7 +33,6 @@ from analysis.dilemma.settlement import Rules
 from analysis.runners import Backend, FixedTrials, Plan, Progress, Schedule, run
 
 from . import _batch as B
-from ._layout import CD_DILEMMA
 from .errors import TableError
 from .policy import Policy, load_policy
 from .simulate import kernel_inputs
@@ -165,7 +164,7 @@ class GamesPlan(Plan):
         rows, keys = (cells, streams, trials, int(self.stream_size)), (self.key_cards, self.key_actions)
         table, game = (self.cfg, self.seatings, self.blinds), (self.structure, self.pols, self.cardsdata)
         no_trace = np.zeros((0, B.N_TRACE), np.int64)
-        dilemma = bool(self.cardsdata[CD_DILEMMA])
+        dilemma = self.config.dilemma
         run_tasks(lambda r: B.games_rows(rows, keys, table, game, (stats, recs, offsets, no_trace), (r, r + 1),
                                          dilemma), len(cells))
         return stats, recs
@@ -179,7 +178,7 @@ class GamesPlan(Plan):
         rows = (np.array([cell], np.int64), np.array([game], np.int64), one, 1)
         B.games_rows(rows, (self.key_cards, self.key_actions), (self.cfg, self.seatings, self.blinds),
                      (self.structure, self.pols, self.cardsdata), (stats, recs, np.zeros(2, np.int64), trace),
-                     (0, 1), bool(self.cardsdata[CD_DILEMMA]))
+                     (0, 1), self.config.dilemma)
         rec = recs[0]
         return trace[: rec[B.GR_HANDS] + 1]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pandas as pd
 
@@ -17,3 +18,9 @@ class Block:
     path: str = ""  # figure: PNG path relative to the results folder
     caption: str = ""
     items: list[tuple[str, str]] = field(default_factory=list)
+
+
+def study_table(folder: Path, name: str) -> pd.DataFrame | None:
+    """A study's stored table ``folder/name.csv``, or None when the study did not write it."""
+    path = folder / f"{name}.csv"
+    return pd.read_csv(path) if path.exists() else None

@@ -11,12 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .blocks import Block
-
-
-def _csv(folder: Path, name: str) -> pd.DataFrame | None:
-    path = folder / f"{name}.csv"
-    return pd.read_csv(path) if path.exists() else None
+from .blocks import Block, study_table
 
 
 def ms(v: float, e: float, scale: float = 1.0, digits: int = 1) -> str:
@@ -58,7 +53,7 @@ def _columns(rows: pd.DataFrame) -> dict[str, list[str]]:
 def end_game(folder: Path, info: dict[str, Any]) -> list[Block]:
     """How the blind level, a short bank, the pot, the stacks and the active effect card move the
     river's free-fold, check and call answers heads-up."""
-    ans, spots = _csv(folder, "end_answers"), _csv(folder, "end_spots")
+    ans, spots = study_table(folder, "end_answers"), study_table(folder, "end_spots")
     if ans is None or spots is None or not len(ans):
         return []
     m = info.get("manifest", {})
@@ -93,8 +88,8 @@ def end_game(folder: Path, info: dict[str, Any]) -> list[Block]:
                               "the second player's after a check, and the second player facing a pot-sized bet:"))
         out.append(Block("table", frame=frame))
         out.append(Block("note", "; ".join(f"`{k}`: {v}" for k, v in described.items()) + "."))
-        out += _agreement_text(_csv(folder, "end_second_sample"), plan.get("second_sample_seed"))
-        out += _state_text(states, _csv(folder, "end_state_changes"))
+        out += _agreement_text(study_table(folder, "end_second_sample"), plan.get("second_sample_seed"))
+        out += _state_text(states, study_table(folder, "end_state_changes"))
     sweep = ans[ans["sample"] == "sweep"].reset_index(drop=True)
     if len(sweep):
         chips = sweep["stack"] + sweep["pot"] // 2

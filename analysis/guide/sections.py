@@ -19,7 +19,7 @@ from analysis.studies.fold_vs_check.layout import BOARD_CLASS_TEXT, BOARD_CLASSE
 from analysis.studies.made_hands import MADE_HANDS
 from analysis.studies.solved_spots import GAME_STATES
 
-from .blocks import Block
+from .blocks import Block, study_table
 from .chapter_end_game import end_game  # noqa: F401  (the end_game study's chapter: page.py finds it here)
 
 
@@ -33,14 +33,9 @@ def _percent(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     return frame.assign(**{c: (100 * frame[c]).map(lambda v: f"{v:.1f}") for c in columns})
 
 
-def _csv(folder: Path, name: str) -> pd.DataFrame | None:
-    path = folder / f"{name}.csv"
-    return pd.read_csv(path) if path.exists() else None
-
-
 def economy(folder: Path, info: dict[str, Any]) -> list:
     """Mean bonus and penalty by street; how often effects act."""
-    summary = _csv(folder, "economy_summary")
+    summary = study_table(folder, "economy_summary")
     if summary is None:
         return []
     s = summary.set_index("street")
@@ -62,11 +57,11 @@ def economy(folder: Path, info: dict[str, Any]) -> list:
 def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
     """When folding for free is right against each model when the hero plays on well: break-even
     strengths, later free folds, and what a weaker continuation costs."""
-    be = _csv(folder, "fold_vs_check_break_even")
-    cells = _csv(folder, "fold_vs_check")
+    be = study_table(folder, "fold_vs_check_break_even")
+    cells = study_table(folder, "fold_vs_check")
     if be is None or cells is None:
         return []
-    by_board = _csv(folder, "fold_vs_check_break_even_by_board")
+    by_board = study_table(folder, "fold_vs_check_break_even_by_board")
     continuation = info.get("manifest", {}).get("continuation", "")
     out = [_block("p", (
         "When nobody has bet, a Texas Hold'em player checks for free. In Dilemma Hold'em, staying "
@@ -234,7 +229,7 @@ CONTINUATION_NAMES = {"check_down": "check down", "check_fold": "check, fold to 
 
 def _continuations(folder: Path) -> list:
     """How much a weaker continuation costs, and how often it flips the verdict."""
-    others = _csv(folder, "fold_vs_check_continuations")
+    others = study_table(folder, "fold_vs_check_continuations")
     if others is None or others.empty:
         return []
     hands = others["hand"].nunique()
@@ -275,9 +270,9 @@ NOT_PLAYED = "not played"
 
 def equilibrium(folder: Path, info: dict[str, Any]) -> list:
     """Equilibrium fold-for-free frequencies, the value of the option, and the bare-deck check."""
-    summary = _csv(folder, "equilibrium_summary")
-    free = _csv(folder, "equilibrium_free_fold")
-    option = _csv(folder, "equilibrium_option_value")
+    summary = study_table(folder, "equilibrium_summary")
+    free = study_table(folder, "equilibrium_free_fold")
+    option = study_table(folder, "equilibrium_option_value")
     if summary is None or free is None:
         return []
     manifest = info.get("manifest", {})
@@ -369,8 +364,8 @@ def _pct(x: float) -> str:
 
 def starting_hands(folder: Path, info: dict[str, Any]) -> list:
     """Top and bottom classes, and how the 40-card deck differs from Hold'em."""
-    d = _csv(folder, "starting_hands_dilemma")
-    h = _csv(folder, "starting_hands_holdem")
+    d = study_table(folder, "starting_hands_dilemma")
+    h = study_table(folder, "starting_hands_holdem")
     if d is None:
         return []
     heads_up = d[d["opponents"] == 1].sort_values("rank")
@@ -407,8 +402,8 @@ def starting_hands(folder: Path, info: dict[str, Any]) -> list:
 
 def streets(folder: Path, info: dict[str, Any]) -> list:
     """Where the 40-card deck's category frequencies differ from the 52-card deck's."""
-    changes = _csv(folder, "street_order_changes")
-    diffs = _csv(folder, "street_deck_differences")
+    changes = study_table(folder, "street_order_changes")
+    diffs = study_table(folder, "street_deck_differences")
     if changes is None or diffs is None:
         return []
     out = [_block("p", (
@@ -429,9 +424,9 @@ def streets(folder: Path, info: dict[str, Any]) -> list:
 
 def brag(folder: Path, info: dict[str, Any]) -> list:
     """Category odds, the strongest and weakest classes, thresholds by opponents, blind play."""
-    cats = _csv(folder, "brag_categories")
-    classes = _csv(folder, "brag_classes")
-    th = _csv(folder, "brag_thresholds")
+    cats = study_table(folder, "brag_categories")
+    classes = study_table(folder, "brag_classes")
+    th = study_table(folder, "brag_thresholds")
     if cats is None or classes is None:
         return []
     c = cats.set_index("category")
@@ -461,8 +456,8 @@ def brag(folder: Path, info: dict[str, Any]) -> list:
             "With more players the bar rises fast: the weakest hand that beats every opponent with "
             "probability p (heads-up exact, multiway Monte Carlo; ties not counted as ahead):")))
         out.append(_block("table", frame=pivot.reset_index()))
-    summary = _csv(folder, "brag_blind_summary")
-    blind = _csv(folder, "brag_blind")
+    summary = study_table(folder, "brag_blind_summary")
+    blind = study_table(folder, "brag_blind")
     if summary is not None and blind is not None:
         hands = info.get("manifests", {}).get("brag_blind", {}).get("threshold_hands", {})
         out.append(_block("p", (
@@ -500,9 +495,9 @@ def brag(folder: Path, info: dict[str, Any]) -> list:
 
 def bluffjack(folder: Path, info: dict[str, Any]) -> list:
     """Exact bust odds, the best stand-on-N, what watching the table is worth, rule options."""
-    odds = _csv(folder, "bluffjack_final_totals")
-    best = _csv(folder, "bluffjack_best")
-    effects = _csv(folder, "bluffjack_rule_effects")
+    odds = study_table(folder, "bluffjack_final_totals")
+    best = study_table(folder, "bluffjack_best")
+    effects = study_table(folder, "bluffjack_rule_effects")
     out = []
     if odds is not None:
         hard = odds[~odds["soft"]].drop_duplicates("start").set_index("total")["p_bust_next"]
@@ -547,7 +542,7 @@ def bluffjack(folder: Path, info: dict[str, Any]) -> list:
                 "many opponents there is little to see that changes the choice. Gain over the best "
                 "stand-on-N, percentage points of the pot:")))
             out.append(_block("table", frame=_blank_nan(grid.reset_index(), 2)))
-        summary = _csv(folder, "bluffjack_policy_summary")
+        summary = study_table(folder, "bluffjack_policy_summary")
         if summary is not None and len(summary):
             hu = summary[summary["opponents"] == summary["opponents"].min()].copy()
             hu["situation"] = [
@@ -585,10 +580,10 @@ def bluffjack(folder: Path, info: dict[str, Any]) -> list:
 
 def _bluffjack_three_handed(folder: Path) -> list:
     """Three-handed by Monte Carlo CFR: how settled, what each hidden card does, how often bust hands bluff."""
-    settled = _csv(folder, "bluffjack3_settled")
-    results = _csv(folder, "bluffjack3_results")
-    actions = _csv(folder, "bluffjack3_actions")
-    bluffs = _csv(folder, "bluffjack3_bluffs")
+    settled = study_table(folder, "bluffjack3_settled")
+    results = study_table(folder, "bluffjack3_results")
+    actions = study_table(folder, "bluffjack3_actions")
+    bluffs = study_table(folder, "bluffjack3_bluffs")
     if settled is None or actions is None or bluffs is None or results is None:
         return []
     meta = json.loads((folder / "bluffjack3_settled.manifest.json").read_text())
@@ -647,13 +642,13 @@ def _bluffjack_three_handed(folder: Path) -> list:
 
 def _bluffjack_equilibrium(folder: Path) -> list:
     """The betting game played well: the heads-up equilibrium's answers."""
-    pairs = _csv(folder, "bluffjack_eq_pairs")
+    pairs = study_table(folder, "bluffjack_eq_pairs")
     if pairs is None:
         return []
-    actions = _csv(folder, "bluffjack_eq_actions")
-    bluffs = _csv(folder, "bluffjack_eq_bluffs")
-    hit = _csv(folder, "bluffjack_eq_hit")
-    hidden = _csv(folder, "bluffjack_eq_hidden")
+    actions = study_table(folder, "bluffjack_eq_actions")
+    bluffs = study_table(folder, "bluffjack_eq_bluffs")
+    hit = study_table(folder, "bluffjack_eq_hit")
+    hidden = study_table(folder, "bluffjack_eq_hidden")
     w = pairs["weight"]
     value_a = float((w * pairs["value_a"]).sum())
     expl = float((w * pairs["exploitability"]).sum())
@@ -753,9 +748,9 @@ def _count(n: int, noun: str) -> str:
 def solved_spots(folder: Path, info: dict[str, Any]) -> list:
     """Spots at equilibrium: how settled, the free fold by family and game state, play by made hand,
     the browser."""
-    spots = _csv(folder, "spots")
-    free = _csv(folder, "spots_fold_or_check")
-    summary = _csv(folder, "spots_summary")
+    spots = study_table(folder, "spots")
+    free = study_table(folder, "spots_fold_or_check")
+    summary = study_table(folder, "spots_summary")
     if spots is None or free is None or summary is None:
         return []
     m = info.get("manifest", {})
@@ -844,12 +839,12 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
     out.append(_block("p", (
         "Where a row shows folding while the free-fold table says 'indifferent', those folds are ties the solver "
         "happens to mix, not a preference.")))
-    out += _by_texture(_csv(folder, "spots_by_texture"))
-    facing = _csv(folder, "spots_facing_bet")
+    out += _by_texture(study_table(folder, "spots_by_texture"))
+    facing = study_table(folder, "spots_facing_bet")
     out += _facing_bet(facing if facing is None else facing[facing.family.isin(hu["family"].unique())])
     out += _facing_bet_three(facing, three)
-    out += _versus_models(_csv(folder, "spots_versus_models"), m.get("versus_models", []))
-    out += _strength_translated(_csv(folder, "strength_translated"), m.get("strength_boards"), m.get("seed", 0))
+    out += _versus_models(study_table(folder, "spots_versus_models"), m.get("versus_models", []))
+    out += _strength_translated(study_table(folder, "strength_translated"), m.get("strength_boards"), m.get("seed", 0))
     if info.get("browser"):
         out.append(_block("p", (
             "The strategy browser below reads the stored solutions: pick a spot and a decision; each of the "
@@ -1121,9 +1116,9 @@ def _strength_translated(table: pd.DataFrame | None, boards: int | None, seed: i
 
 def whole_games(folder: Path, info: dict[str, Any]) -> list:
     """The duplicate tournament: which strategy wins whole games, and how the games go."""
-    ranking = _csv(folder, "tournament_ranking")
-    games = _csv(folder, "tournament_records")
-    hands = _csv(folder, "tournament_hands")
+    ranking = study_table(folder, "tournament_ranking")
+    games = study_table(folder, "tournament_records")
+    hands = study_table(folder, "tournament_hands")
     if ranking is None or games is None or hands is None:
         return []
     m = info.get("manifest", {})
@@ -1154,7 +1149,7 @@ def whole_games(folder: Path, info: dict[str, Any]) -> list:
                  "mean_pot", "mean_penalty", "mean_bonus"]].round(3)
     out.append(_block("p", "Per-hand aggregates by seat rotation (the same deals in every row):"))
     out.append(_block("table", frame=agg))
-    return out + _endings(_csv(folder, "game_endings"))
+    return out + _endings(study_table(folder, "game_endings"))
 
 
 def _endings(endings: pd.DataFrame | None) -> list:
