@@ -10,7 +10,7 @@ from analysis.runners import progress_bar
 
 from ._common import DeckOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
 
-STUDY_NAMES = ("starting_hands", "streets", "economy", "fold_vs_check", "equilibrium",
+STUDY_NAMES = ("starting_hands", "streets", "economy", "fold_vs_check", "equilibrium", "preflop",
                "solved_spots", "end_game", "whole_games", "brag", "bluffjack")
 """The guide's studies in page order, for ``--help`` without importing the guide (pandas);
 a test keeps it equal to ``analysis.guide.STUDIES``."""

@@ -20,12 +20,14 @@ from analysis.solvers.errors import SolverError
 
 from ._common import BankOpt, DeckOpt, LevelOpt, RuleOpt, out_folder, table_state
 
-KNOWN_GAMES = ("kuhn", "kuhn3", "leduc", "leduc-iso", "dilemma", "spot")
+KNOWN_GAMES = ("kuhn", "kuhn3", "leduc", "leduc-iso", "dilemma", "spot", "preflop")
 _DILEMMA_ONLY = ("players", "street", "buckets", "sizes", "raise_cap", "deck", "deals",
                  "deals_per_board", "free_fold", "preflop_in", "rule", "bank", "level")
 _SPOT_ONLY = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "spot_file", "output_format",
               "threads", "game_rules", "ranges", "lock", "nash_conv")
 _SHARED = ("deck", "rule", "bank", "level", "free_fold", "players", "raise_cap")
+_PREFLOP = ("deck", "rule", "bank", "level", "raise_cap")
+"""Options of the dilemma game that the preflop game takes too."""
 """Options of both the dilemma game and the spot game (the spot's with ``--game dilemma``)."""
 
 
@@ -110,6 +112,44 @@ def solve_dilemma_cmd(options: dict, method: str, iterations: int, target: float
          + ", ".join(f"{row.street} {100 * row.fold_free:.2f}%" for row in summary.itertuples()))
     if out is not None:
         write_answers(r, out, f"dilemma_{spec.players}p_{spec.street}")
+        echo(f"tables in {out}/")
+
+
+def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target: float | None,
+                      check_every: int | None, seed: int, out: Path | None, progress: bool, echo=typer.echo) -> None:
+    """The ``preflop`` game of ``dilemma solve``: the heads-up pre-flop chart (check-down continuation)."""
+    from analysis.core.io import provenance, write_table
+    from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
+    from analysis.solvers.preflop_hu.solve import PreflopSpot, solve_preflop
+
+    stacks, level = table_state(options["bank"], options["level"])
+    table = DilemmaTable.parse(options["deck"], options["rule"], list(stacks), level)
+    spot = PreflopSpot(table, boards=options["boards"] or 2000, seed=seed,
+                       max_raises=options["raise_cap"] or 3)
+
+    def show(i: int, e: float) -> None:
+        echo(f"  {i:>6,} iterations  exploitability {e:.4f} chips", err=True)
+
+    sol = solve_preflop(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
+                        check_every=check_every or 25, progress=show if progress else None)
+    e0, e1 = sol.exploitability
+    v0, v1 = sol.values()
+    cfg = spot.tree_config
+    echo(f"pre-flop heads-up, {table.deck_name} deck, bank {'/'.join(map(str, table.bank))}, blinds "
+         f"{cfg.small_blind}/{cfg.big_blind}, ${cfg.chips} each; continuation: check-down over {spot.boards:,} boards "
+         f"(seed {seed})")
+    echo(f"{sol.method} x {sol.iterations:,} iterations; exploitability: big blind {e0:.4f}, small blind {e1:.4f} "
+         "chips a hand")
+    echo(f"values a hand: big blind {v0:+.2f}, small blind {v1:+.2f} chips")
+    chart = sol.chart()
+    root = chart[chart["node"] == 0].assign(w=lambda d: d["reach"] * d["combos"] * d["frequency"])
+    shares = root.groupby("action", sort=False)["w"].sum()
+    echo("small blind first: " + ", ".join(f"{a} {100 * w / shares.sum():.1f}%" for a, w in shares.items()))
+    if out is not None:
+        manifest = provenance(study="preflop", **spot.describe(), method=sol.method, iterations=sol.iterations,
+                              exploitability_chips=[e0, e1], values=[v0, v1])
+        write_table(chart, out, "preflop_chart", manifest)
+        write_table(sol.node_frame(), out, "preflop_holdings", manifest)
         echo(f"tables in {out}/")
 
 
@@ -273,7 +313,8 @@ def register(app: typer.Typer) -> None:
 
     @app.command("solve")
     def solve_cmd(
-        game: str = typer.Argument(..., help="dilemma, spot, kuhn, kuhn3, leduc, leduc-iso, or a JSON game file"),
+        game: str = typer.Argument(..., help="dilemma, spot, preflop, kuhn, kuhn3, leduc, leduc-iso, or a JSON game "
+                                   "file"),
         method: str = typer.Option(None, "--method", "-m",
                                    help="cfr, cfr+, dcfr or mccfr (default cfr+); spot: dcfr (default) or "
                                    "cfr+; three-handed turn spot: mccfr (default), dcfr or cfr+"),
@@ -293,6 +334,7 @@ def register(app: typer.Typer) -> None:
         raise_cap: int = typer.Option(None, "--raise-cap", help="dilemma, spot: bets + raises per round (0: none)"),
         deck: DeckOpt = None,
         deals: int = typer.Option(None, "--deals", help="dilemma: sampled deals standing for chance"),
+        boards: int = typer.Option(None, "--boards", help="preflop: boards of the check-down continuation (2000)"),
         deals_per_board: int = typer.Option(None, "--deals-per-board", help="dilemma: holdings per board"),
         free_fold: bool = typer.Option(None, "--free-fold/--no-free-fold", help="dilemma, spot (--game dilemma, on by default): allow folding when nobody has bet"),
         preflop_in: int = typer.Option(None, "--preflop-in", help="dilemma: chips each player put in before the first street"),
@@ -348,6 +390,15 @@ def register(app: typer.Typer) -> None:
         if given_spot:
             raise SolverError(f"--{given_spot[0].replace('_', '-').replace('output-format', 'format').replace('game-rules', 'game')} is an "
                               f"option of the spot game, not of '{game}'")
+        if key == "preflop":
+            given = [k for k in _DILEMMA_ONLY if dilemma_options[k] is not None and k not in _PREFLOP]
+            if given:
+                raise SolverError(f"--{given[0].replace('_', '-')} is an option of the dilemma game, not of preflop")
+            solve_preflop_cmd({**dilemma_options, "boards": boards}, method, iterations, target, check_every, seed,
+                              out, progress)
+            return
+        if boards is not None:
+            raise SolverError(f"--boards is an option of the preflop game, not of '{game}'")
         method = method or "cfr+"
         if key == "dilemma":
             solve_dilemma_cmd(dilemma_options, method, iterations, target, check_every, seed, state,

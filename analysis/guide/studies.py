@@ -347,6 +347,58 @@ def run_equilibrium(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     return {"manifest": res["manifest"], "tables": _tables(folder), "charts": _charts(folder)}
 
 
+# ----------------------------------------------------------------------------- pre-flop
+
+
+PREFLOP_CHART_TITLES = {"preflop_chart_small_blind": "The small blind's first action, heads-up (start state, plain suits)",
+                        "preflop_chart_vs_open": "The big blind facing an open, heads-up (start state, plain suits)"}
+
+
+def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
+    """The heads-up pre-flop chart in every game state, on the bare deck and on a second board sample;
+    the equilibrium strategy it completes (with the ``equilibrium`` study's postflop table), played in
+    whole heads-up games against the hand-written strategies."""
+    from analysis.charts.entry_chart import preflop_charts
+    from analysis.core.io import provenance, write_table
+    from analysis.studies.preflop_chart import (
+        HAND_WRITTEN,
+        INDIFFERENT_CHIPS,
+        equilibrium_strategy_toml,
+        headsup_games,
+        plain_kinds,
+        sample_agreement,
+        solve_charts,
+    )
+
+    boards, games = (100, 10) if options.quick else (2000, 200)
+    chart, spots, sols = solve_charts(options.deck, boards=boards, quick=options.quick, echo=echo)
+    manifest = provenance(study="preflop", deck=options.deck, seed=options.seed, tree=sols[0].spot.tree_config.describe(),
+                          continuation="check-down (nobody bets after the flop; the real settlement)",
+                          boards=boards, method="dcfr, exact best responses (every holding)",
+                          indifferent_chips=INDIFFERENT_CHIPS, **({"preview": True} if options.quick else {}))
+    write_table(chart, folder, "preflop_chart", manifest)
+    write_table(spots, folder, "preflop_spots", manifest)
+    write_table(sample_agreement(chart, options.deck), folder, "preflop_second_sample", manifest)
+    start = chart[(chart["state"] == "start") & (chart["deck"] == options.deck) & (chart["sample"] == 0)]
+    tree = sols[0].tree
+    preflop_charts({"preflop_chart_small_blind": plain_kinds(start, 0),
+                    "preflop_chart_vs_open": plain_kinds(start, tree.node_at(tree.actions[0][2]))}, folder, manifest)
+    postflop = folder.parent / "equilibrium" / "equilibrium_hu_policy.parquet"
+    if postflop.is_file():
+        path = folder / "equilibrium-hu.toml"
+        path.write_text(equilibrium_strategy_toml(sols[0], start, postflop))
+        echo(f"  whole heads-up games: {path.name} against {len(HAND_WRITTEN)} hand-written strategies, "
+             f"{games} deals each from both seats")
+        res, ends = headsup_games(path, games, seed=options.seed, deck=options.deck, backend=options.backend,
+                                  progress=options.progress)
+        games_manifest = {**manifest, "games": games, "strategy": path.name, "postflop": "equilibrium/" + postflop.name}
+        write_table(res, folder, "preflop_games", games_manifest)
+        write_table(ends, folder, "preflop_game_endings", games_manifest)
+    else:
+        echo("  no equilibrium/equilibrium_hu_policy.parquet yet: whole games skipped (run the equilibrium study)")
+    return {"manifest": manifest, "tables": _tables(folder), "charts": _charts(folder, PREFLOP_CHART_TITLES)}
+
+
 STUDIES: tuple[Study, ...] = (
     Study("starting_hands", "Starting hands: equity of every class against 1-9 random hands",
           run_starting_hands),
@@ -356,6 +408,7 @@ STUDIES: tuple[Study, ...] = (
           run_fold_vs_check, version=3),
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
+    Study("preflop", "Before the flop: the heads-up entry chart, and the equilibrium in whole games", run_preflop),
     Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
           "strategy browser", run_solved_spots, version=4),
     Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "

@@ -23,7 +23,7 @@ SHARED: dict[str, tuple[str, set[str]]] = {
     "_kernels": ("a package's private numba kernels", {
         "analysis/solvers/bluffjack/_kernels.py", "analysis/solvers/card_level/_kernels.py",
         "analysis/studies/bluffjack/_kernels.py", "analysis/studies/fold_vs_check/_kernels.py",
-        "analysis/studies/brag/_kernels.py", "evaluator/_kernels.py"}),
+        "analysis/studies/brag/_kernels.py", "evaluator/_kernels.py", "analysis/solvers/preflop_hu/_kernels.py"}),
     "_layout": ("a package's kernel array columns, next to their packers", {
         "analysis/solvers/_layout.py", "analysis/engine/_layout.py",
         "analysis/solvers/card_level/_layout.py"}),
@@ -64,7 +64,7 @@ SHARED: dict[str, tuple[str, set[str]]] = {
         "analysis/commands/study.py", "analysis/charts/study.py"}),
     "solve": ("solving a game: its run loop, and the command", {
         "analysis/solvers/bluffjack/solve.py", "analysis/solvers/abstracted/solve.py",
-        "analysis/commands/solve.py"}),
+        "analysis/solvers/preflop_hu/solve.py", "analysis/commands/solve.py"}),
     "public_tree": ("a game's public betting tree for its solver", {
         "analysis/solvers/bluffjack/public_tree.py",
         "analysis/solvers/abstracted/public_tree.py"}),

@@ -90,6 +90,7 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
         "analysis/solvers/card_level/_kernels.py", "analysis/solvers/card_level/_kernels3.py",
         "analysis/solvers/card_level/_layout.py", "analysis/solvers/card_level/_mccfr3.py",
         "analysis/solvers/card_level/_sweeps.py", "analysis/solvers/card_level/_payoffs.py",
+        "analysis/solvers/preflop_hu/_kernels.py",
         "analysis/solvers/card_level/tree.py", "analysis/solvers/card_level/tree3.py",
         "analysis/solvers/abstracted/_deal_kernels.py", "analysis/solvers/abstracted/public_tree.py",
         "analysis/studies/bluffjack/_kernels.py",
@@ -126,6 +127,7 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "SM": ("a solver method code", {"analysis/solvers/_layout.py"}),
     "SP": ("an int entry of the card solver's spot (``ints``)", {"analysis/solvers/card_level/_payoffs.py"}),
     "ST": ("a seat's field in the Bluffjack walk's state", {"analysis/solvers/bluffjack/_mccfr.py"}),
+    "PS": ("a field of the pre-flop solver's settlement setting", {"analysis/solvers/preflop_hu/_kernels.py"}),
     "T": ("a column of the settlement's table row", {"analysis/dilemma/settlement/layout.py"}),
     "TC": ("a column of the abstracted solver's terminals", {
         "analysis/solvers/abstracted/public_tree.py"}),

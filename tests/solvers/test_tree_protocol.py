@@ -21,6 +21,7 @@ from analysis.solvers.card_level.tree import KIND as CARD_KIND
 from analysis.solvers.card_level.tree import action_tree, expand
 from analysis.solvers.card_level.turn3 import TurnSolver3
 from analysis.solvers.known_games import kuhn, leduc
+from analysis.solvers.preflop_hu.bet_tree import build_preflop_tree
 from analysis.solvers.protocol import CHANCE, DECISION, TERMINAL, SolverTree, render, summary
 
 
@@ -86,6 +87,13 @@ def test_card_trees_through_the_protocol():
     turn = TurnSolver3(CardSpot.multiway("4s9h8h6c", ("AA", "1010", "99"), 60, 200, "100%", "", raise_cap=1)).tree
     out4 = _check_shape(turn)
     assert out4["chance"] == len(turn.chances) > 0 and out4["decision"] == len(turn.decisions)
+
+
+def test_preflop_tree_through_the_protocol():
+    tree = build_preflop_tree()
+    out = _check_shape(tree)
+    assert out["players"] == 2 and out["chance"] == 0
+    assert out["decision"] == len(tree.decisions()) and out["terminal"] == len(tree.terminals())
 
 
 @pytest.mark.parametrize("depth", [0, 1, 3])

@@ -1,0 +1,245 @@
+"""The guide's pre-flop chapter: the heads-up entry chart and the equilibrium in whole games.
+
+Every number is read from the ``preflop`` study's tables (:mod:`analysis.studies.preflop_chart`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .blocks import Block, study_table
+
+RANKS = ("A", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+SHORT = {"fold": "F", "call": "C", "check": "X", "raise": "R", "allin": "A"}
+
+
+def money(x: float) -> str:
+    """Dollars with the sign in front: ``$8.9``, ``-$1.1``."""
+    return f"-${-x:.1f}" if x < 0 else f"${x:.1f}"
+
+
+def _kind(action: str) -> str:
+    return action.split()[0]
+
+
+def action_shares(chart: pd.DataFrame) -> pd.DataFrame:
+    """Per decision, how often each kind of action is taken over the holdings that reach it."""
+    c = chart.assign(kind=chart["action"].map(_kind), w=chart["reach"] * chart["combos"] * chart["frequency"])
+    out = c.groupby(["node", "line", "player", "kind"], sort=False)["w"].sum().unstack(fill_value=0.0)
+    out = out.div(out.sum(axis=1), axis=0)
+    return out.reset_index()
+
+
+def _plain(chart: pd.DataFrame) -> pd.DataFrame:
+    """Each class's holdings without a green card (all of them where every holding has one)."""
+    has_plain = chart.groupby("hand")["green"].transform(lambda g: (g == "none").any())
+    return chart[(chart["green"] == "none") | ~has_plain]
+
+
+def _mix(g: pd.DataFrame) -> pd.Series:
+    w = g["reach"] * g["combos"]
+    kinds = g.assign(kind=g["action"].map(_kind), wf=w * g["frequency"]).groupby("kind")["wf"].sum()
+    return (kinds / kinds.sum()).sort_values(ascending=False)
+
+
+def _cell(g: pd.DataFrame) -> str:
+    kinds = _mix(g)
+    text = f"{SHORT[kinds.index[0]]} {kinds.iloc[0]:.0%}"
+    if len(kinds) > 1 and kinds.iloc[1] >= 0.2:
+        text += f" {SHORT[kinds.index[1]]} {kinds.iloc[1]:.0%}"
+    return text + (" ~" if int(g["indifferent"].sum()) > 1 else "")
+
+
+def grid(chart: pd.DataFrame, node: int) -> pd.DataFrame:
+    """The 10 x 10 chart of one decision for holdings without a green card: pairs on the diagonal,
+    suited above it, offsuit below; each cell the most frequent action and its share (``R 80%``,
+    the second when it reaches 20%), ``~`` where the best action is within the indifference
+    margin of another."""
+    rows = _plain(chart[chart["node"] == node])
+    cells = {hand: _cell(g) for hand, g in rows.groupby("hand")}
+    table = []
+    for i, hi in enumerate(RANKS):
+        row = {"": hi}
+        for j, lo in enumerate(RANKS):
+            if i == j:
+                name = hi + lo
+            elif j > i:
+                name = f"{hi}{lo}s"
+            else:
+                name = f"{lo}{hi}o"
+            row[lo] = cells.get(name, "")
+        table.append(row)
+    return pd.DataFrame(table)
+
+
+def preflop(folder: Path, info: dict[str, Any]) -> list[Block]:
+    """The heads-up entry chart by game state, how it rests on its assumptions, and the equilibrium
+    strategy it completes in whole games against the hand-written ones."""
+    chart, spots = study_table(folder, "preflop_chart"), study_table(folder, "preflop_spots")
+    if chart is None or spots is None or not len(chart):
+        return []
+    m = info.get("manifest", {})
+    deck = m.get("deck", "reference")
+    tree = m.get("tree", {})
+    start = spots[(spots["state"] == "start") & (spots["deck"] == deck) & (spots["sample"] == 0)].iloc[0]
+    se_cols = [c for c in spots.columns if c.startswith("continuation_se_")]
+    se_text = ", ".join(f"${c.removeprefix('continuation_se_')} in: {start[c]:.1f}" for c in se_cols
+                        if np.isfinite(start[c]))
+    out = [Block("p", (
+        f"A heads-up pre-flop game solved holding by holding: every two-card holding of the {deck} deck for both "
+        f"players (card removal exact), blinds and raises as RULES §1.2 states them (the small blind is the DEALER "
+        f"and acts first; the big blind has the option), opens to {', '.join(map(str, tree.get('opens_bb', [])))} big "
+        f"blinds, re-raises to {', '.join(map(str, tree.get('reraises_x', [])))}x, all-in at any time, at most "
+        f"{tree.get('max_raises')} raises, ${tree.get('chips')} each before the hand. A fold ends the hand before "
+        "the flop and is settled by the real rules (no board: no penalty, no bonus; a winner's hand effects apply). "
+        "**The abstraction:** when both see the flop, each is worth the *check-down*: nobody bets again, the five "
+        "cards come and the hand is settled by the real rules (pot, bonus, the penalty of the river's losers, "
+        "effects, red cards from the turn). That is exact after an all-in and, at smaller pots, the value of a "
+        "player who never folds after the flop; the card-level flop solves that would replace it cost about 1.5 GB "
+        f"and minutes each (issue 17). Continuation values are means over {int(start['boards']):,} boards drawn "
+        f"uniformly (seed {int(start['sample'])}); a pair's standard error is {se_text}. "
+        f"DCFR to an exploitability of at most {spots[['exploitability_bb', 'exploitability_sb']].max().max():.3f} "
+        "chips per hand for either player (its exact best response's gain). Frequencies are weighted by how "
+        "likely each holding is to reach the decision; an action is *indifferent* when its EV is within "
+        f"${m.get('indifferent_chips', 1.0):g} of the class's best (about the continuation's standard error)."))]
+    shares = action_shares(chart[(chart["state"] == "start") & (chart["deck"] == deck) & (chart["sample"] == 0)])
+    kinds = [k for k in ("fold", "check", "call", "raise", "allin") if k in shares.columns]
+    frame = pd.DataFrame({"decision": shares["line"], "who": shares["player"],
+                          **{f"{k} %": [f"{100 * x:.1f}" for x in shares[k]] for k in kinds}})
+    out.append(Block("p", "**How often each action is taken** (start state: bank 300/700/500, blinds 10/20):"))
+    out.append(Block("table", frame=frame))
+    base = chart[(chart["state"] == "start") & (chart["deck"] == deck) & (chart["sample"] == 0)]
+    for node, title in ((0, "the small blind's first action"), (_node(base, "raise"), "the big blind facing an open")):
+        if node is None:
+            continue
+        out.append(Block("p", f"**The chart: {title}** (rows: the higher card; suited above the diagonal, offsuit "
+                              "below; F fold, C call, X check, R raise, A all-in, with the share of the most "
+                              "frequent action; ~ marks classes whose best action is indifferent with another):"))
+        out.append(Block("table", frame=grid(base, node)))
+        diff = green_differences(base, node)
+        if len(diff):
+            out.append(Block("p", f"Suits matter where a card is green (a hand effect: As and Ah pay a dividend to a "
+                                  f"winner, 2s and 2h are insurance against the penalty): at this decision "
+                                  f"{len(diff)} class{'es' if len(diff) > 1 else ''} play{'' if len(diff) > 1 else 's'} "
+                                  "otherwise with the green card:"))
+            out.append(Block("table", frame=diff))
+    out += _states_text(chart, spots, deck)
+    out += _sample_text(study_table(folder, "preflop_second_sample"))
+    out += _games_text(study_table(folder, "preflop_games"), study_table(folder, "preflop_game_endings"), m)
+    return out
+
+
+def green_differences(chart: pd.DataFrame, node: int) -> pd.DataFrame:
+    """Classes whose holdings with a green card take another main action than the class's plain ones."""
+    rows = chart[chart["node"] == node]
+    out = []
+    for hand, g in rows.groupby("hand"):
+        if (g["green"] == "none").sum() == 0:
+            continue
+        plain = _mix(g[g["green"] == "none"])
+        for green, h in g[g["green"] != "none"].groupby("green"):
+            mine = _mix(h)
+            if mine.index[0] != plain.index[0]:
+                out.append({"class": hand, "hand effect": green, "with it": _cell(h),
+                            "without (plain suits)": _cell(g[g["green"] == "none"])})
+    return pd.DataFrame(out)
+
+
+def _node(chart: pd.DataFrame, line_start: str) -> int | None:
+    hit = chart[chart["line"].str.fullmatch(rf"{line_start} \d+")]
+    return int(hit["node"].iloc[0]) if len(hit) else None
+
+
+def _states_text(chart: pd.DataFrame, spots: pd.DataFrame, deck: str) -> list[Block]:
+    """How the root's actions move with the game state and without the bank's money (bare deck)."""
+    rows = []
+    for s in spots.itertuples():
+        if s.sample != 0:
+            continue
+        c = chart[(chart["state"] == s.state) & (chart["deck"] == s.deck) & (chart["sample"] == 0)]
+        sh = action_shares(c).set_index("line")
+        root = sh.loc["(root)"]
+        vs = sh.loc[sh.index[sh.index.str.fullmatch(r"raise \d+")][0]] if sh.index.str.fullmatch(r"raise \d+").any() \
+            else None
+        rows.append({"state": s.state, "deck": s.deck, "blinds": s.blinds, "bank": s.bank,
+                     "small blind folds %": 100 * root.get("fold", 0.0),
+                     "small blind raises or shoves %": 100 * (root.get("raise", 0.0) + root.get("allin", 0.0)),
+                     "big blind folds to an open %": np.nan if vs is None else 100 * vs.get("fold", 0.0),
+                     "value big blind $": s.value_bb, "value small blind $": s.value_sb})
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return []
+    shown = frame.copy()
+    for col in shown.columns[4:]:
+        shown[col] = [f"{x:.1f}" for x in shown[col]]
+    out = [Block("p", "**By game state, and without the bank's money** (the bare deck: no corners, no effects, "
+                      "the pot alone, Texas Hold'em's answer on 40 cards). Values are chips after the hand less "
+                      "chips before, per hand, under the solved strategies:"),
+           Block("table", frame=shown)]
+    ref = frame[(frame["state"] == "start") & (frame["deck"] == deck)]
+    bare = frame[frame["deck"] == "bare"]
+    if len(ref) and len(bare):
+        r, b = ref.iloc[0], bare.iloc[0]
+        more = r["small blind folds %"] > b["small blind folds %"]
+        out.append(Block("p", (
+            f"With the bank's money the small blind folds {r['small blind folds %']:.1f}% of its hands against "
+            f"{b['small blind folds %']:.1f}% on the bare deck: "
+            + ("the weakest hands give up more often, since a hand that sees the flop and loses pays the penalty. "
+               if more else "seeing the flop is worth more when the bank pays a bonus to the winner. ")
+            + f"Each player expects {money(r['value big blind $'])} (big blind) and {money(r['value small blind $'])} "
+            f"(small blind) a hand at the start, against {money(b['value big blind $'])} and "
+            f"{money(b['value small blind $'])} on the bare deck, where only the blinds move between the players.")))
+    return out
+
+
+def _sample_text(table: pd.DataFrame | None) -> list[Block]:
+    if table is None or not len(table):
+        return []
+    worst = table.loc[table["mean_freq_diff"].idxmax()]
+    return [Block("p", (
+        "**A second, independent sample of continuation boards** (seed 1) gives the same chart within "
+        f"{100 * table['mean_freq_diff'].mean():.1f} points of frequency on average (reach-weighted over classes; "
+        f"at most {100 * worst['mean_freq_diff']:.1f} points at `{worst['line']}`, single classes up to "
+        f"{100 * table['max_freq_diff'].max():.0f} points where actions are nearly indifferent) and EVs within "
+        f"${table['mean_ev_diff'].mean():.2f} on average."))]
+
+
+def _games_text(games: pd.DataFrame | None, ends: pd.DataFrame | None, m: dict[str, Any]) -> list[Block]:
+    if games is None or ends is None or not len(games):
+        return []
+    frame = pd.DataFrame({
+        "opponent": games["opponent"], "deals": games["games"],
+        "equilibrium wins %": [f"{100 * v:.1f} ± {100 * e:.1f}" for v, e in zip(games["win_share"], games["win_share_se"],
+                                                                                strict=True)],
+        "equilibrium's final chips $": [f"{v:.0f} ± {e:.0f}" for v, e in zip(games["final_chips"], games["final_chips_se"],
+                                                                            strict=True)],
+        "mean hands": [f"{x:.1f}" for x in ends["mean_hands"]],
+        "ended by the bank %": [f"{100 * x:.1f}" for x in ends["share_bank"]],
+        "ended with one left %": [f"{100 * x:.1f}" for x in ends["share_one_left"]]})
+    beats = games[games["win_share"] - 2 * games["win_share_se"] > 0.5]["opponent"].tolist()
+    loses = games[games["win_share"] + 2 * games["win_share_se"] < 0.5]["opponent"].tolist()
+    even = [o for o in games["opponent"] if o not in beats + loses]
+    bank = float((ends["share_bank"] * ends["games"]).sum() / ends["games"].sum())
+    same = [(a, b) for i, a in enumerate(games["opponent"]) for b in games["opponent"][i + 1:]
+            if games.set_index("opponent").loc[a].equals(games.set_index("opponent").loc[b])]
+    verdict = (f"It wins more than half the games (beyond two standard errors) against {', '.join(beats) or 'no one'}"
+               + (f", fewer than half against {', '.join(loses)}" if loses else "")
+               + (f", and is level (within two standard errors) with {', '.join(even)}" if even else "") + ". "
+               + "".join(f"`{b}` plays exactly as `{a}` heads-up (its fold-for-free knob acts only with three or more "
+                         "players in). " for a, b in same)
+               + f"Heads-up games last {ends['mean_hands'].min():.0f}-{ends['mean_hands'].max():.0f} hands on average and "
+               f"{100 * bank:.1f}% of them end because the bank ran dry: at two seats one player busts long before the "
+               "bank's $1,500 is paid out, whoever sits opposite. The whole-games chapter separates strategies, deck "
+               "and rules at six seats.")
+    return [Block("p", (
+        "**The equilibrium in whole games.** The strategy file `equilibrium-hu.toml` (in this study's folder; "
+        "`dilemma game simulate --strategies <path>,abc` plays it) is the chart above before the flop (per class: "
+        "the engine does not see suits, so a class plays its holdings' mix) and the abstracted equilibrium after "
+        "it (the previous chapter's heads-up solution: strength buckets, one bet size). Heads-up only: it has no "
+        "rule for a third player before the flop. Whole heads-up games from $1,000 each and the full bank, "
+        f"duplicate (each deal played from both seats; seed {m.get('seed', 0)}):")),
+        Block("table", frame=frame), Block("p", verdict)]

@@ -1,0 +1,304 @@
+"""The pre-flop entry chart from a heads-up pre-flop solve, and the equilibrium strategy it completes.
+
+:func:`solve_charts` solves the heads-up pre-flop game (:mod:`analysis.solvers.preflop_hu`) in each
+game state of the solved-spot families (the starting bank, blind level 2, bank 3 nearly empty
+at level 3), on the bare deck too (Texas Hold'em's answer on 40 cards: the pot alone, so the
+difference is what the bank's bonus and penalty do), and once more on a second, independent
+sample of continuation boards (how much the chart owes to the sample). The continuation is the
+check-down (stated in every table): what seeing the flop is worth to a player who never folds
+after it.
+
+:func:`equilibrium_strategy_toml` writes a whole heads-up strategy as an engine strategy file:
+the chart before the flop (one rule per decision and starting class) and the abstracted
+equilibrium's policy table after it (the ``equilibrium`` study: strength buckets, one bet size).
+:func:`headsup_games` seats it against every hand-written strategy in whole heads-up games.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analysis.core.strategy import load_strategy
+from analysis.dilemma.settlement import Rules
+from analysis.engine.games import GameConfig, tournament
+from analysis.engine.preflop import DATA as PREFLOP_DATA
+from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
+from analysis.solvers.preflop_hu.bet_tree import (
+    ALLIN,
+    BIG_BLIND,
+    CALL,
+    CHECK,
+    FOLD,
+    RAISE,
+    SMALL_BLIND,
+)
+from analysis.solvers.preflop_hu.solve import PreflopSolution, PreflopSpot, solve_preflop
+
+from .game_endings import Table, endings_row
+from .solved_spots import GAME_STATES
+
+CHART_COLUMNS = ("state", "deck", "sample", "node", "line", "player", "hand", "green", "combos", "reach", "action",
+                 "frequency", "ev", "regret", "indifferent")
+INDIFFERENT_CHIPS = 1.0
+"""An action within this many chips of the class's best is *indifferent*, not preferred: about the
+standard error of a pair's continuation value at the smallest pot (see the spots table)."""
+HAND_WRITTEN = ("abc", "tight-aggressive", "calling-station", "maniac", "fold-free-always", "fold-free-multiway")
+"""The hand-written strategies the equilibrium meets in whole heads-up games."""
+
+
+def chart_cases(deck: str, quick: bool = False) -> list[tuple[str, str, int]]:
+    """``(state, deck, sample seed)`` of every solve: each game state on ``deck``, the start on the bare
+    deck, and the start on a second board sample."""
+    states = [s.name for s in GAME_STATES][: 1 if quick else None]
+    return [*((s, deck, 0) for s in states), ("start", "bare", 0), ("start", deck, 1)]
+
+
+def solve_chart(state: str, deck: str, sample: int, boards: int, target_chips: float,
+                max_iterations: int) -> PreflopSolution:
+    """One heads-up pre-flop solve in a game state (:data:`~.solved_spots.GAME_STATES`)."""
+    gs = next(s for s in GAME_STATES if s.name == state)
+    table = DilemmaTable(deck, (), gs.bank, gs.level)
+    return solve_preflop(PreflopSpot(table, boards=boards, seed=sample), iterations=max_iterations,
+                         target_chips=target_chips, check_every=25)
+
+
+def solve_charts(deck: str = "reference", boards: int = 2000, target_chips: float = 0.05,
+                 max_iterations: int = 1000, quick: bool = False,
+                 echo: Callable[[str], Any] = lambda _: None) -> tuple[pd.DataFrame, pd.DataFrame, list]:
+    """The chart rows (:data:`CHART_COLUMNS`), one row per solve (convergence, values, the continuation's
+    standard errors) and the solutions, for every case of :func:`chart_cases`."""
+    charts, spots, sols = [], [], []
+    for state, on, sample in chart_cases(deck, quick):
+        t0 = time.perf_counter()
+        sol = solve_chart(state, on, sample, boards, target_chips, max_iterations)
+        seconds = time.perf_counter() - t0
+        ch = sol.chart()
+        ch.insert(0, "sample", sample)
+        ch.insert(0, "deck", on)
+        ch.insert(0, "state", state)
+        ch["indifferent"] = ch["regret"] <= INDIFFERENT_CHIPS
+        charts.append(ch[list(CHART_COLUMNS)])
+        v0, v1 = sol.values()
+        e0, e1 = sol.exploitability
+        cfg = sol.spot.tree_config
+        spots.append({"state": state, "deck": on, "sample": sample, "blinds": f"{cfg.small_blind}/{cfg.big_blind}",
+                      "bank": "/".join(map(str, sol.spot.table.bank)), "chips": cfg.chips,
+                      "continuation": "check-down", "boards": boards, "method": sol.method,
+                      "iterations": sol.iterations, "exploitability_bb": e0, "exploitability_sb": e1,
+                      "value_bb": v0, "value_sb": v1,
+                      **{f"continuation_se_{lv}": se for lv, se in zip(sol.continuation.levels, sol.continuation.se,
+                                                                        strict=True)},
+                      "seconds": round(seconds, 1)})
+        echo(f"  {state} ({on}, sample {sample}): {sol.iterations} iterations, exploitability "
+             f"{max(e0, e1):.3f} chips, {seconds:.0f} s")
+        sols.append(sol)
+    return pd.concat(charts, ignore_index=True), pd.DataFrame(spots), sols
+
+
+def class_mix(chart: pd.DataFrame) -> pd.DataFrame:
+    """The chart per starting class, hand effects merged (what a player who cannot see suits plays):
+    each action's frequency and EV weighted by the holdings' reach."""
+    c = chart.assign(w=chart["reach"] * chart["combos"])
+    c = c.assign(wf=c["w"] * c["frequency"], wev=c["w"] * c["ev"])
+    keys = ["node", "line", "player", "hand", "action"]
+    agg = c.groupby(keys, sort=False)[["w", "wf", "wev"]].sum().reset_index()
+    ok = agg["w"] > 0
+    agg["frequency"] = np.where(ok, agg["wf"] / agg["w"].where(ok, 1), np.nan)
+    agg["ev"] = np.where(ok, agg["wev"] / agg["w"].where(ok, 1), np.nan)
+    return agg[[*keys, "frequency", "ev"]]
+
+
+def plain_kinds(chart: pd.DataFrame, node: int) -> pd.DataFrame:
+    """Per starting class at one decision, the share of each kind of action (fold, check, call,
+    raise, all-in) among its holdings without a green card (all of them where every holding has
+    one), weighted by reach: the chart a player who holds no effect card reads."""
+    rows = chart[chart["node"] == node]
+    has_plain = rows.groupby("hand")["green"].transform(lambda g: (g == "none").any())
+    rows = rows[(rows["green"] == "none") | ~has_plain]
+    w = rows["reach"] * rows["combos"]
+    kinds = rows.assign(kind=rows["action"].str.split().str[0], wf=w * rows["frequency"])
+    out = kinds.groupby(["hand", "kind"])["wf"].sum().unstack(fill_value=0.0)
+    return out.div(out.sum(axis=1), axis=0)
+
+
+def sample_agreement(chart: pd.DataFrame, deck: str) -> pd.DataFrame:
+    """Per decision of the start state: the two board samples' class frequencies compared (mean and
+    largest absolute difference) and the EV differences beside the continuation's standard error."""
+    a = chart[(chart.state == "start") & (chart.deck == deck) & (chart["sample"] == 0)]
+    b = chart[(chart.state == "start") & (chart.deck == deck) & (chart["sample"] == 1)]
+    keys = ["node", "line", "player", "hand", "green", "action"]
+    m = a.merge(b, on=keys, suffixes=("_a", "_b"))
+    m["freq_diff"] = (m["frequency_a"] - m["frequency_b"]).abs()
+    m["ev_diff"] = (m["ev_a"] - m["ev_b"]).abs()
+    m["w"] = m["reach_a"] * m["combos_a"]
+    out = m.groupby(["node", "line", "player"], sort=False).apply(
+        lambda g: pd.Series({"classes": g["hand"].nunique(),
+                             "mean_freq_diff": float(np.average(g["freq_diff"], weights=g["w"] + 1e-12)),
+                             "max_freq_diff": float(g["freq_diff"].max()),
+                             "mean_ev_diff": float(np.average(g["ev_diff"], weights=g["w"] + 1e-12))}),
+        include_groups=False).reset_index()
+    return out
+
+
+# ------------------------------------------------------------------ the engine strategy
+
+
+def _class_intervals() -> dict[str, str]:
+    """Each starting class's strength condition: the engine's pre-flop strength is its class's
+    percentile (``analysis/engine/data/preflop_dilemma.csv``); intervals split at midpoints."""
+    frame = pd.read_csv(PREFLOP_DATA / "preflop_dilemma.csv").sort_values("percentile", kind="stable")
+    pct = frame["percentile"].to_numpy()
+    names = frame["hand"].tolist()
+    mids = (pct[1:] + pct[:-1]) / 2
+    out = {}
+    for k, name in enumerate(names):
+        lo = None if k == 0 else mids[k - 1]
+        hi = None if k == len(names) - 1 else mids[k]
+        out[name] = f"< {hi:.9f}" if lo is None else (f">= {lo:.9f}" if hi is None else f"{lo:.9f}-{hi:.9f}")
+    return out
+
+
+def _to_call_intervals(points: Sequence[float]) -> list[str]:
+    """Intervals around each distinct to-call amount (big blinds), split at midpoints."""
+    pts = sorted(set(points))
+    if len(pts) == 1:
+        return [">= 0"]
+    out = []
+    for k, x in enumerate(pts):
+        lo = None if k == 0 else (pts[k - 1] + x) / 2
+        hi = None if k == len(pts) - 1 else (pts[k + 1] + x) / 2
+        out.append(f"< {hi:g}" if lo is None else (f">= {lo:g}" if hi is None else f"{lo:g}-{hi:g}"))
+    return out
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.6f}".rstrip("0").rstrip(".") or "0"
+
+
+def preflop_rules(sol: PreflopSolution, chart: pd.DataFrame) -> list[str]:
+    """TOML ``[[rule]]`` blocks playing ``chart`` (one solve's rows) at each of ``sol``'s decisions:
+    conditions on the pre-flop street, two players, position (the small blind acts first), facing,
+    the amount to call (nearest decision of the tree) and the class's strength."""
+    tree = sol.tree
+    chart = class_mix(chart)
+    bb = sol.spot.tree_config.big_blind
+    strength = _class_intervals()
+    nodes = tree.decisions()
+    to_call = {v: (max(tree.ins[v]) - tree.ins[v][tree.player[v]]) / bb for v in nodes}
+    blocks = []
+    for who in (SMALL_BLIND, BIG_BLIND):
+        mine = [v for v in nodes if tree.player[v] == who]
+        for facing in (True, False):
+            group = [v for v in mine if (to_call[v] > 0) == facing]
+            if not group:
+                continue
+            ranges = dict(zip(sorted({to_call[v] for v in group}), _to_call_intervals([to_call[v] for v in group]),
+                              strict=True))
+            for v in group:
+                rows = chart[chart.node == v]
+                ins = tree.ins[v]
+                cur, own = max(ins), ins[who]
+                pot = ins[0] + ins[1]
+                for hand, g in rows.groupby("hand", sort=False):
+                    freqs = dict(zip(g["action"], g["frequency"], strict=True))
+                    do, size = {}, None
+                    for label, p in freqs.items():
+                        kind = label.split()[0]
+                        if kind == RAISE:
+                            to = int(label.split()[1])
+                            size = (to - cur) / (pot + cur - own)
+                            do["raise"] = do.get("raise", 0.0) + p
+                        elif kind in (FOLD, CALL, CHECK, ALLIN):
+                            do[kind] = do.get(kind, 0.0) + p
+                    total = sum(do.values())
+                    do = {k: p / total for k, p in do.items() if p / total > 1e-6}
+                    norm = sum(do.values())
+                    acts = ", ".join(f"{k} = {_fmt(p / norm)}" for k, p in do.items())
+                    fix = 1.0 - sum(float(_fmt(p / norm)) for p in do.values())
+                    if abs(fix) > 0 and do:  # keep the printed probabilities summing to 1
+                        first = max(do, key=do.get)
+                        parts = {k: float(_fmt(p / norm)) for k, p in do.items()}
+                        parts[first] = round(parts[first] + fix, 9)
+                        acts = ", ".join(f"{k} = {parts[k]!r}" for k in do)
+                    lines = ["[[rule]]", f'comment = "{tree.line[v] or "(root)"}: {hand}"', 'street = "preflop"',
+                             'players = 2', f'position = {0 if who == SMALL_BLIND else 1}',
+                             f'facing = "{"bet" if facing else "none"}"',
+                             f'to_call = "{ranges[to_call[v]]}"', f'strength = "{strength[hand]}"',
+                             f"do = {{ {acts} }}"]
+                    if size is not None and "raise" in do:
+                        lines.append(f"size = {size:.6f}")
+                    blocks.append("\n".join(lines))
+    return blocks
+
+
+def postflop_rules(table_path: Path) -> list[str]:
+    """TOML ``[[rule]]`` blocks playing a policy table (the ``equilibrium`` study's) after the flop."""
+    load_strategy(table_path)  # refuses a malformed table with one line
+    frame = pd.read_parquet(table_path) if table_path.suffix == ".parquet" else pd.read_csv(table_path)
+    manifest = table_path.with_name(table_path.stem + ".manifest.json")
+    n = int(json.loads(manifest.read_text()).get("n_buckets", int(frame["bucket"].max()) + 1))
+    blocks = []
+    keys = ["street", "facing", "players", "position", "bucket"]
+    for (street, facing, players, position, bucket), g in frame.groupby(keys, sort=False):
+        b = int(bucket)
+        lo, hi = b / n, (b + 1) / n
+        strength = f"< {hi:.9f}" if b == 0 else (f">= {lo:.9f}" if b == n - 1 else f"{lo:.9f}-{hi:.9f}")
+        do: dict[str, float] = {}
+        size = None
+        for r in g.itertuples():
+            kind = "raise" if r.action in ("bet", "raise") else r.action
+            if kind == "raise":
+                size = float(r.size)
+            do[kind] = do.get(kind, 0.0) + float(r.probability)
+        total = sum(do.values())
+        parts = {k: p / total for k, p in do.items()}
+        lines = ["[[rule]]", f'street = "{street}"', f'facing = "{facing}"', f'strength = "{strength}"']
+        if int(players) != 0:
+            lines.append(f"players = {int(players)}")
+        if int(position) != -1:
+            lines.append(f"position = {int(position)}")
+        lines.append("do = { " + ", ".join(f"{k} = {p!r}" for k, p in parts.items()) + " }")
+        if size is not None:
+            lines.append(f"size = {size!r}")
+        blocks.append("\n".join(lines))
+    return blocks
+
+
+def equilibrium_strategy_toml(sol: PreflopSolution, chart: pd.DataFrame, postflop_table: Path,
+                              name: str = "equilibrium-hu") -> str:
+    """A whole heads-up strategy as an engine strategy file: the chart, then the postflop table."""
+    head = ["# Generated by the guide's preflop study: the heads-up pre-flop chart (check-down continuation)",
+            "# and, after the flop, the abstracted equilibrium's policy table. Heads-up only: with more",
+            "# players no rule matches before the flop (the player then checks or folds).",
+            "[policy]", f'name = "{name}"',
+            'description = "Heads-up equilibrium: the solved pre-flop chart, then the abstracted hand\'s '
+            'equilibrium after the flop (strength buckets, one bet size)."',
+            'fold_for_free = "rules"']
+    return "\n".join(head) + "\n\n" + "\n\n".join(preflop_rules(sol, chart) + postflop_rules(postflop_table)) + "\n"
+
+
+def headsup_games(strategy_path: Path, games: int, seed: int = 0, deck: str = "reference",
+                  opponents: Sequence[str] = HAND_WRITTEN, **run: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Whole heads-up games (duplicate: both seatings play the same deals) of the strategy at
+    ``strategy_path`` against each of ``opponents``: one row per opponent with the equilibrium's win
+    share and final chips (standard errors), and how the games end (:func:`.game_endings.endings_row`)."""
+    rows, ends = [], []
+    me = str(strategy_path)
+    name = load_strategy(strategy_path).name
+    for other in opponents:
+        config = GameConfig(strategies=(me, other), deck=deck, rules=Rules(), seed=seed)
+        res = tournament(config, games, **run)
+        mine = res.summary.set_index("strategy").loc[name]
+        rows.append({"opponent": other, "games": int(mine["games"]), "win_share": float(mine["win_share"]),
+                     "win_share_se": float(mine["win_share_se"]), "final_chips": float(mine[f"mean_{config.value}"]),
+                     "final_chips_se": float(mine[f"mean_{config.value}_se"])})
+        ends.append(endings_row(Table(f"{name} v {other}", (name, other)), deck,
+                                res.games[["game", "hands", "reason", "bankruptcies"]]))
+    return pd.DataFrame(rows), pd.DataFrame(ends)
