@@ -59,6 +59,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("solve dilemma*", "solve dilemma --players 2 --street flop --buckets 10 -n 100 --out {out}"),
     ("solve spot", 'solve spot --board Td9d6hQc --oop "66+,A8s+,AJo+" --ip "QQ-22,ATo+" --pot 200 '
                    '--stack 900 --bets "50%, a" --raises "100%" --target 0.3'),
+    ("solve preflop", "solve preflop --target 0.05 --out {out}"),
     ("brag eval", 'brag eval "7s 7h Kd"'),
     ("brag equity", 'brag equity "7s 7h Kd" --opponents 3'),
     ("brag table*", "brag table --trials 20000 --no-charts --out {out}"),

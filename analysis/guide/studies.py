@@ -370,7 +370,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         solve_charts,
     )
 
-    boards, games = (100, 10) if options.quick else (2000, 200)
+    boards, games = (60, 5) if options.quick else (2000, 200)
     chart, spots, sols = solve_charts(options.deck, boards=boards, quick=options.quick, echo=echo)
     manifest = provenance(study="preflop", deck=options.deck, seed=options.seed, tree=sols[0].spot.tree_config.describe(),
                           continuation="check-down (nobody bets after the flop; the real settlement)",
@@ -387,10 +387,11 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     if postflop.is_file():
         path = folder / "equilibrium-hu.toml"
         path.write_text(equilibrium_strategy_toml(sols[0], start, postflop))
-        echo(f"  whole heads-up games: {path.name} against {len(HAND_WRITTEN)} hand-written strategies, "
+        opponents = HAND_WRITTEN[:2] if options.quick else HAND_WRITTEN
+        echo(f"  whole heads-up games: {path.name} against {len(opponents)} hand-written strategies, "
              f"{games} deals each from both seats")
         res, ends = headsup_games(path, games, seed=options.seed, deck=options.deck, backend=options.backend,
-                                  progress=options.progress)
+                                  progress=options.progress, opponents=opponents)
         games_manifest = {**manifest, "games": games, "strategy": path.name, "postflop": "equilibrium/" + postflop.name}
         write_table(res, folder, "preflop_games", games_manifest)
         write_table(ends, folder, "preflop_game_endings", games_manifest)

@@ -55,9 +55,10 @@ HAND_WRITTEN = ("abc", "tight-aggressive", "calling-station", "maniac", "fold-fr
 
 def chart_cases(deck: str, quick: bool = False) -> list[tuple[str, str, int]]:
     """``(state, deck, sample seed)`` of every solve: each game state on ``deck``, the start on the bare
-    deck, and the start on a second board sample."""
-    states = [s.name for s in GAME_STATES][: 1 if quick else None]
-    return [*((s, deck, 0) for s in states), ("start", "bare", 0), ("start", deck, 1)]
+    deck, and the start on a second board sample (``quick``: the start alone)."""
+    if quick:
+        return [("start", deck, 0)]
+    return [*((s.name, deck, 0) for s in GAME_STATES), ("start", "bare", 0), ("start", deck, 1)]
 
 
 def solve_chart(state: str, deck: str, sample: int, boards: int, target_chips: float,
@@ -134,6 +135,9 @@ def sample_agreement(chart: pd.DataFrame, deck: str) -> pd.DataFrame:
     a = chart[(chart.state == "start") & (chart.deck == deck) & (chart["sample"] == 0)]
     b = chart[(chart.state == "start") & (chart.deck == deck) & (chart["sample"] == 1)]
     keys = ["node", "line", "player", "hand", "green", "action"]
+    if a.empty or b.empty:
+        return pd.DataFrame(columns=["node", "line", "player", "classes", "mean_freq_diff", "max_freq_diff",
+                                     "mean_ev_diff"])
     m = a.merge(b, on=keys, suffixes=("_a", "_b"))
     m["freq_diff"] = (m["frequency_a"] - m["frequency_b"]).abs()
     m["ev_diff"] = (m["ev_a"] - m["ev_b"]).abs()

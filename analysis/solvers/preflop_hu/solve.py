@@ -30,7 +30,7 @@ from analysis.solvers.methods import method_named
 from analysis.solvers.protocol import DECISION
 from analysis.studies.ranges import starting_classes
 
-from ._kernels import settle_end
+from ._kernels import payoff_rows, settle_end
 from .bet_tree import PLAYER_NAMES, PreflopTree, PreflopTreeConfig, build_preflop_tree
 from .continuation import Continuation, checkdown_continuation, setting_of
 
@@ -85,14 +85,11 @@ class _Game:
         self.k = len(cont.reps)
         self.onehot = np.zeros((h, self.k))
         self.onehot[np.arange(h), cont.classes] = 1.0
-        n_cards = int(cont.holdings.max()) + 1
-        self.card_of = np.zeros((h, n_cards))  # holding x card incidence, for card removal
-        self.card_of[np.arange(h), cont.holdings[:, 0]] = 1.0
-        self.card_of[np.arange(h), cont.holdings[:, 1]] = 1.0
+        self.n_cards = int(cont.holdings.max()) + 1
         self.deals = float(cont.compatible.sum())
         # per level and player, the payoffs with the player's own holding as the row, in float32: a
-        # matrix-vector product reads half the memory (4x faster here); the values are sample means
-        # whose standard error is chips, far above float32's rounding
+        # matrix-vector product reads half the memory; the values are sample means whose standard
+        # error is chips, far above float32's rounding
         self.show = [(np.ascontiguousarray(cont.values[lv, 0], dtype=np.float32),
                       np.ascontiguousarray(cont.values[lv, 1].T, dtype=np.float32)) for lv in range(len(cont.levels))]
         setting = setting_of(spot.table, spot.chips)
@@ -112,8 +109,11 @@ class _Game:
         """``[H, K]``: per holding, the opponent's reach summed per class over compatible holdings."""
         by_class = reach[:, None] * self.onehot
         total = by_class.sum(axis=0)
-        per_card = self.card_of.T @ by_class  # [cards, K]
-        return total[None, :] - self.card_of @ per_card + by_class
+        first, second = self.cont.holdings[:, 0], self.cont.holdings[:, 1]
+        per_card = np.zeros((self.n_cards, self.k))  # [card, K]: reach of the holdings holding the card
+        np.add.at(per_card, first, by_class)
+        np.add.at(per_card, second, by_class)
+        return total[None, :] - per_card[first] - per_card[second] + by_class
 
     def terminal(self, v: int, p: int, opp: np.ndarray) -> np.ndarray:
         """Counterfactual values of player ``p``'s holdings at terminal ``v`` against the opponent's
@@ -123,7 +123,9 @@ class _Game:
             sums = self.compatible_sums(opp)
             own = tab if p == 0 else tab.T  # [own class, opponent class]
             return (own[self.cont.classes] * sums).sum(axis=1)
-        return (self.show[self.level[v]][p] @ opp.astype(np.float32)).astype(np.float64)
+        out = np.empty(self.h)
+        payoff_rows(self.show[self.level[v]][p], opp.astype(np.float32), out)
+        return out
 
 
 @dataclass
