@@ -105,7 +105,8 @@ def preflop(folder: Path, info: dict[str, Any]) -> list[Block]:
         f"DCFR to an exploitability of at most {spots[['exploitability_bb', 'exploitability_sb']].max().max():.3f} "
         "chips per hand for either player (its exact best response's gain). Frequencies are weighted by how "
         "likely each holding is to reach the decision; an action is *indifferent* when its EV is within "
-        f"${m.get('indifferent_chips', 1.0):g} of the class's best (about the continuation's standard error)."))]
+        f"${m.get('indifferent_chips', 1.0):g} of the best one (a stated margin: the continuation's sampling "
+        "error is of that order in limped pots and larger in raised ones, as the second sample below shows)."))]
     shares = action_shares(chart[(chart["state"] == "start") & (chart["deck"] == deck) & (chart["sample"] == 0)])
     kinds = [k for k in ("fold", "check", "call", "raise", "allin") if k in shares.columns]
     frame = pd.DataFrame({"decision": shares["line"], "who": shares["player"],

@@ -47,8 +47,9 @@ from .solved_spots import GAME_STATES
 CHART_COLUMNS = ("state", "deck", "sample", "node", "line", "player", "hand", "green", "combos", "reach", "action",
                  "frequency", "ev", "regret", "indifferent")
 INDIFFERENT_CHIPS = 1.0
-"""An action within this many chips of the class's best is *indifferent*, not preferred: about the
-standard error of a pair's continuation value at the smallest pot (see the spots table)."""
+"""An action within this many chips of the best one is *indifferent*, not preferred. A margin stated,
+not a test: the continuation's sampling error is of this order at the smallest pot and larger in
+raised pots (the spots table's standard errors; the second sample's EV differences)."""
 HAND_WRITTEN = ("abc", "tight-aggressive", "calling-station", "maniac", "fold-free-always", "fold-free-multiway")
 """The hand-written strategies the equilibrium meets in whole heads-up games."""
 
