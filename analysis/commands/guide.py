@@ -26,7 +26,9 @@ def register(app: typer.Typer) -> None:
         only: list[str] = typer.Option([], "--only", metavar="STUDY", help=ONLY_HELP),
         seed: int = typer.Option(0, "--seed", min=0),
         page_only: bool = typer.Option(False, "--page-only", help="only rebuild the page from results"),
-        fresh: bool = typer.Option(False, "--fresh", help="recompute studies even if finished with the same settings"),
+        fresh: bool = typer.Option(False, "--fresh", help="recompute studies even if finished with the same "
+                                   "settings (the stored bulk solves, solved_spots and end_game, only when "
+                                   "named with --only)"),
         threads: ThreadsOpt = None,
         workers: WorkersOpt = None,
         scheduler: SchedulerOpt = None,

@@ -44,7 +44,8 @@ class GuideOptions:
     seed: int = 0
     only: tuple[str, ...] = ()
     fresh: bool = False
-    """Recompute every selected study, even one finished with the same settings."""
+    """Recompute every selected study, even one finished with the same settings, except the bulk
+    solves (``Study.stored``) unless ``only`` names them."""
     backend: Backend | None = field(default=None, compare=False)
     """Where stochastic studies run (default: this process); never changes the numbers."""
     progress: Progress | None = field(default=None, compare=False)
@@ -89,9 +90,12 @@ def run_guide(out: str | Path, options: GuideOptions = GuideOptions(),
         settings = options.settings(study)
         final = out / study.name
         index = final / "study.json"
-        if (not options.fresh and index.exists()
-                and json.loads(index.read_text()).get("settings") == settings):
-            echo(f"{study.name}: finished earlier with the same settings, kept")
+        keep = not options.fresh or (study.stored and study.name not in options.only)
+        if keep and index.exists() and json.loads(index.read_text()).get("settings") == settings:
+            how = "finished earlier with the same settings, kept"
+            if options.fresh:
+                how += f" (a stored bulk solve: `dilemma guide --fresh --only {study.name}` recomputes it)"
+            echo(f"{study.name}: {how}")
             done.append(json.loads(index.read_text()))
             continue
         work = out / f".work-{study.name}"

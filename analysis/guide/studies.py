@@ -20,6 +20,10 @@ class Study:
     title: str
     run: Callable[[Path, Any, Echo], dict[str, Any]]
     version: int = 1
+    stored: bool = False
+    """A bulk solve: ``--fresh`` keeps its stored results when they were computed with the same
+    settings; ``--fresh --only NAME`` recomputes it (the issue's "stored solutions that a separate
+    command recomputes")."""
 
 
 def _charts(folder: Path, titles: dict[str, str] | None = None) -> list[dict[str, str]]:
@@ -411,9 +415,9 @@ STUDIES: tuple[Study, ...] = (
           run_equilibrium),
     Study("preflop", "Before the flop: the heads-up entry chart, and the equilibrium in whole games", run_preflop),
     Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
-          "strategy browser", run_solved_spots, version=4),
+          "strategy browser", run_solved_spots, version=4, stored=True),
     Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "
-          "hand can see", run_end_game),
+          "hand can see", run_end_game, stored=True),
     Study("whole_games", "Which way of playing wins whole games, and how games end", run_whole_games,
           version=3),
     Study("brag", "Three Card Brag: hand odds, equity against 1-16 hands, and blind play", run_brag),
