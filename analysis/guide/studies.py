@@ -78,11 +78,17 @@ def run_economy(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 
 
 COMPARE_HANDS = ("AA", "A10s", "A10o", "99", "98s", "97o", "55", "A2o", "64s", "72o")
+POSITIONS = ("first", "last")
+"""The hero's places after the flop in the guide's grid (``last`` only against models that bet)."""
+FULL_TABLE = ((9,), (120,))
+"""The table's fullest (9 opponents) at the middle pot only: its cells cost about 3.6 times a
+1-5-opponent cell (more trials to the same SE, each dearer)."""
 
 
 def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """The fold-vs-check grid with the best response (every class × street × opponents × pot ×
-    model), and the fixed continuations beside it on a subset (what a weak continuation costs)."""
+    model, the hero first and last to act, 9 opponents at one pot), and the fixed continuations
+    beside it on a subset (what a weak continuation costs; the hero first)."""
     from analysis.core.io import write_table
     from analysis.studies.fold_vs_check import GridSpec, run_grid
 
@@ -90,13 +96,14 @@ def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 
     if options.quick:
         spec = GridSpec(deck=options.deck, opponents=(1, 3), pots=(120,), stderr=6.0,
-                        max_trials=20_000, seed=options.seed, train_deals=2_000,
+                        max_trials=20_000, seed=options.seed, train_deals=2_000, positions=POSITIONS,
                         hands=("AA", "A10s", "A10o", "99", "98s", "75o", "55", "A2o", "32o", "72o"))
         compare = GridSpec(deck=options.deck, opponents=(3,), pots=(120,), stderr=6.0,
                            max_trials=20_000, seed=options.seed, train_deals=2_000,
                            hands=COMPARE_HANDS[::3], compare=True)
     else:
-        spec = GridSpec(deck=options.deck, seed=options.seed)
+        spec = GridSpec(deck=options.deck, seed=options.seed, positions=POSITIONS,
+                        more_opponents=FULL_TABLE[0], more_pots=FULL_TABLE[1])
         compare = GridSpec(deck=options.deck, seed=options.seed, opponents=(1, 3, 5), pots=(120,),
                            hands=COMPARE_HANDS, compare=True)
     final = folder.parent / "fold_vs_check"  # ``folder`` is the work folder renamed at the end
@@ -353,7 +360,7 @@ STUDIES: tuple[Study, ...] = (
     Study("streets", "Made hands by street: how often each category turns up", run_streets),
     Study("economy", "Board economics: bonus, penalty and effect cards by street", run_economy),
     Study("fold_vs_check", "The dilemma: fold for free, or check and risk the penalty?",
-          run_fold_vs_check, version=3),
+          run_fold_vs_check, version=4),
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
     Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
