@@ -110,7 +110,8 @@ def grid_spec_from_options(*, deck: str, models: str, policy: str, streets: str,
                            buckets: int = 20, compare: bool = False,
                            rules: Iterable[str] = (), bank: str | None = DEFAULT_BANK_TEXT,
                            level: int | None = None, positions: str = "first",
-                           more_opponents: str = "", more_pots: str = "120"):
+                           more_opponents: str = "", more_pots: str = "120",
+                           position_pots: str = ""):
     """A :class:`GridSpec` from the command's comma-separated options (validated)."""
     from analysis.dilemma.effects import street_code
     from analysis.dilemma.settlement import Rules
@@ -149,6 +150,8 @@ def grid_spec_from_options(*, deck: str, models: str, policy: str, streets: str,
                     hands=tuple(h.strip() for h in hands.split(",") if h.strip()),
                     stderr=stderr, max_trials=max_trials, seed=seed, buckets=buckets,
                     compare=compare, rules=rule_pairs, bank=stacks, level=lvl, positions=places,
+                    position_pots=parse_int_list(position_pots, "--position-pots")
+                    if position_pots.strip() else (),
                     more_opponents=more, more_pots=parse_int_list(more_pots, "--more-pots") if more else ())
 
 
@@ -226,6 +229,8 @@ def register(app: typer.Typer) -> None:
         opponents: str = typer.Option("1-5", "--opponents"),
         pots: str = typer.Option("40,120,300", "--pots"),
         positions: str = typer.Option("first", "--position", help="comma-separated: " + POSITION_HELP),
+        position_pots: str = typer.Option("", "--position-pots",
+                                          help="pots where positions after the first are played (default: all)"),
         more_opponents: str = typer.Option("", "--more-opponents",
                                            help="further opponent counts, played at --more-pots only"),
         more_pots: str = typer.Option("120", "--more-pots", help="the pots of --more-opponents"),
@@ -246,7 +251,7 @@ def register(app: typer.Typer) -> None:
                                       max_trials=max_trials, seed=seed, buckets=buckets,
                                       compare=compare, rules=rule, bank=bank, level=level,
                                       positions=positions, more_opponents=more_opponents,
-                                      more_pots=more_pots)
+                                      more_pots=more_pots, position_pots=position_pots)
         with progress_bar() as update:
             write_fold_vs_check_study(out, spec, charts=charts, echo=typer.echo,
                                       backend=backend(threads, workers, scheduler), progress=update)

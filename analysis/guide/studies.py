@@ -79,15 +79,20 @@ def run_economy(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 
 COMPARE_HANDS = ("AA", "A10s", "A10o", "99", "98s", "97o", "55", "A2o", "64s", "72o")
 POSITIONS = ("first", "last")
-"""The hero's places after the flop in the guide's grid (``last`` only against models that bet)."""
-FULL_TABLE = ((9,), (120,))
-"""The table's fullest (9 opponents) at the middle pot only: its cells cost about 3.6 times a
-1-5-opponent cell (more trials to the same SE, each dearer)."""
+"""The hero's places after the flop in the guide's grid (``last`` only against models that bet,
+and at the middle pot only)."""
+MIDDLE_POT = (120,)
+FULL_TABLE = (9,)
+"""The table's fullest (9 opponents), at the middle pot only: a 9-opponent cell costs about 3.6
+times a 1-5-opponent one (more trials to the same SE, each dearer)."""
+GRID_STDERR = 1.5
+"""The gap's SE target per cell of the guide's grid ($; was $1 before positions and 9 opponents:
+the evaluation is 80% of the grid's time, so $1.5 keeps the larger grid near the old cost)."""
 
 
 def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """The fold-vs-check grid with the best response (every class × street × opponents × pot ×
-    model, the hero first and last to act, 9 opponents at one pot), and the fixed continuations
+    model; the hero also last to act and 9 opponents, at the middle pot), and the fixed continuations
     beside it on a subset (what a weak continuation costs; the hero first)."""
     from analysis.core.io import write_table
     from analysis.studies.fold_vs_check import GridSpec, run_grid
@@ -102,8 +107,9 @@ def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
                            max_trials=20_000, seed=options.seed, train_deals=2_000,
                            hands=COMPARE_HANDS[::3], compare=True)
     else:
-        spec = GridSpec(deck=options.deck, seed=options.seed, positions=POSITIONS,
-                        more_opponents=FULL_TABLE[0], more_pots=FULL_TABLE[1])
+        spec = GridSpec(deck=options.deck, seed=options.seed, stderr=GRID_STDERR,
+                        positions=POSITIONS, position_pots=MIDDLE_POT, more_opponents=FULL_TABLE,
+                        more_pots=MIDDLE_POT)
         compare = GridSpec(deck=options.deck, seed=options.seed, opponents=(1, 3, 5), pots=(120,),
                            hands=COMPARE_HANDS, compare=True)
     final = folder.parent / "fold_vs_check"  # ``folder`` is the work folder renamed at the end

@@ -8,7 +8,8 @@ the pot (at least the big blind, in $10 steps) when its strength (the share of u
 it beats on the board so far) reaches the model's threshold, else checks; facing a bet the
 hero folds or calls; on later streets the hero may fold for free or check first. The same
 tree here: the hero has no bet sizes, the opponent one bet size and no raises, the free fold
-on, and the opponent's every decision locked to the model.
+on, and the opponent's every decision locked to the model. With the hero last (issue 19) the
+opponent is oop, locked at the root too, and the study's spot is the branch where it checked.
 """
 
 from __future__ import annotations

@@ -74,6 +74,8 @@ class GridSpec:
     ``k`` beyond a cell's opponents is left out). Against a model that never bets the players
     before the hero tell nothing and the deals and money are those of ``first``: only
     ``first`` is played for it."""
+    position_pots: tuple[int, ...] = ()
+    """The pots at which positions after the first are played (empty: every pot)."""
     more_opponents: tuple[int, ...] = ()
     """Further opponent counts, played at ``more_pots`` only (large tables cost the most)."""
     more_pots: tuple[int, ...] = ()
@@ -183,8 +185,11 @@ def grid_spots(spec: GridSpec, deck: Deck, ctx: Context | None = None) -> list[Q
                     p = _place(name, opp)
                     if p is not None and p not in places and (p == 0 or bets):
                         places.append(p)
-                out.extend(Question(hero_spot(h, street, "", opp, pot), model, spec.policy, p)
-                           for p in places for h in hands for pot in pots)
+                for p in places:
+                    at = [x for x in pots if p == 0 or not spec.position_pots
+                          or x in spec.position_pots]
+                    out.extend(Question(hero_spot(h, street, "", opp, pot), model, spec.policy, p)
+                               for h in hands for pot in at)
     return out
 
 
