@@ -83,11 +83,13 @@ POSITIONS = ("first", "last")
 and at the middle pot only)."""
 MIDDLE_POT = (120,)
 FULL_TABLE = (9,)
-"""The table's fullest (9 opponents), at the middle pot only: a 9-opponent cell costs about 3.6
-times a 1-5-opponent one (more trials to the same SE, each dearer)."""
+"""The table's fullest (9 opponents), at the middle pot only: a 9-opponent cell costs about 7
+times a 1-5-opponent one (measured on 4 classes: more trials to the same SE, each dearer, and
+acting last most deals are redrawn until all nine check)."""
 GRID_STDERR = 1.5
-"""The gap's SE target per cell of the guide's grid ($; was $1 before positions and 9 opponents:
-the evaluation is 80% of the grid's time, so $1.5 keeps the larger grid near the old cost)."""
+"""The gap's SE target per cell of the guide's grid ($; $1 before positions and 9 opponents).
+On 4 classes (AA, 98s, A2o, 72o) the old grid took 172.8 CPU s and this one 201.6 (1.17x; at
+$1.75, 182.2: the rest is training and the 9-opponent cells)."""
 
 
 def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
