@@ -35,10 +35,16 @@ def class_matrix(df: pd.DataFrame, game: str, value: str) -> tuple[np.ndarray, l
     return mat, ranks
 
 
+def first_to_act(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the hero first to act (all rows of a table written before positions)."""
+    return frame[frame["position"] == "first"] if "position" in frame.columns else frame
+
+
 def gap_heatmaps(cells: pd.DataFrame, out: str | Path, manifest: dict[str, Any], game: str) -> list[Path]:
     """One figure per model and pot: the 10×10 classes coloured by EV(check) − EV(fold),
-    a panel per street (rows) and opponent count (columns)."""
+    a panel per street (rows) and opponent count (columns); the hero first to act."""
     paths: list[Path] = []
+    cells = first_to_act(cells)
     for (model, pot), sub in cells.groupby(["model", "pot"]):
         streets = [s for s in STREET_ORDER if s in set(sub["street"])]
         opps = sorted(sub["opponents"].unique())
@@ -67,24 +73,32 @@ def gap_heatmaps(cells: pd.DataFrame, out: str | Path, manifest: dict[str, Any],
 
 
 def break_even_chart(be: pd.DataFrame, out: str | Path, manifest: dict[str, Any]) -> list[Path]:
-    """Break-even hand strength vs opponents: check when your strength is above the line."""
+    """Break-even hand strength vs opponents: check when your strength is above the line (solid:
+    the hero first to act; dashed: last, after the others checked)."""
     paths: list[Path] = []
+    if "position" not in be.columns:
+        be = be.assign(position="first")
     for model, sub in be.groupby("model"):
         pots = sorted(sub["pot"].unique())
         fig, axes = plt.subplots(1, len(pots), figsize=(3.6 * len(pots), 3.8), sharey=True,
                                  squeeze=False, layout="constrained")
         for ax, pot in zip(axes[0], pots, strict=True):
-            for street in STREET_ORDER:
-                line = sub[(sub["pot"] == pot) & (sub["street"] == street)].sort_values("opponents")
-                if len(line):
-                    ax.plot(line["opponents"], line["break_even_strength"], marker="o", label=street)
+            for k, street in enumerate(STREET_ORDER):
+                for place, style in (("first", "-"), ("last", "--")):
+                    line = sub[(sub["pot"] == pot) & (sub["street"] == street)
+                               & (sub["position"] == place)].sort_values("opponents")
+                    if len(line):
+                        ax.plot(line["opponents"], line["break_even_strength"], marker="o",
+                                ls=style, color=f"C{k}",
+                                label=street if place == "first" else f"{street}, acting last")
             ax.set_title(f"pot ${pot}", fontsize=10)
             ax.set_xlabel("opponents still in")
             ax.set_ylim(-0.02, 1.02)
             ax.grid(alpha=0.3)
         axes[0, 0].set_ylabel("break-even strength (share of holdings beaten)")
         axes[0, -1].legend(title="decision street", fontsize=8)
-        fig.suptitle(f"Check when your hand beats more holdings than the line ({model} opponents)",
+        fig.suptitle(f"Check when your hand beats more holdings than the line ({model} opponents; "
+                     "dashed: acting last)",
                      fontsize=10)
         paths.extend(save_figure(fig, out, f"fold_vs_check_break_even_{model}", manifest).values())
     return paths
@@ -93,6 +107,7 @@ def break_even_chart(be: pd.DataFrame, out: str | Path, manifest: dict[str, Any]
 def penalty_chart(penalty: pd.DataFrame, out: str | Path, manifest: dict[str, Any]) -> list[Path]:
     """EV gap vs the board penalty relative to the pot, per street (random hands)."""
     paths: list[Path] = []
+    penalty = first_to_act(penalty)
     for model, sub in penalty.groupby("model"):
         opps = sorted(sub["opponents"].unique())
         fig, axes = plt.subplots(1, len(opps), figsize=(3.0 * len(opps), 3.6), sharey=True,

@@ -35,6 +35,8 @@ class SpotFormat(StrEnum):
 MAX_OPPONENTS = 9
 POLICY_HELP = ("after checking: best_response (to the opponents' model) or a fixed policy "
                "(check_down, check_fold, call_down)")
+POSITION_HELP = ("where the hero acts after the flop: first, last, or the number of opponents "
+                 "acting before it (they have checked at the decision, by their model)")
 VERDICTS = {"check": "CHECK", "fold": "FOLD", "close": "too close to call", "equal": "either"}
 
 
@@ -107,13 +109,15 @@ def grid_spec_from_options(*, deck: str, models: str, policy: str, streets: str,
                            pots: str, hands: str, stderr: float, max_trials: int, seed: int,
                            buckets: int = 20, compare: bool = False,
                            rules: Iterable[str] = (), bank: str | None = DEFAULT_BANK_TEXT,
-                           level: int | None = None):
+                           level: int | None = None, positions: str = "first",
+                           more_opponents: str = "", more_pots: str = "120",
+                           position_pots: str = ""):
     """A :class:`GridSpec` from the command's comma-separated options (validated)."""
     from analysis.dilemma.effects import street_code
     from analysis.dilemma.settlement import Rules
     from analysis.dilemma.settlement.rules import parse_pairs
     from analysis.studies.fold_vs_check import GridSpec, SpotError
-    from analysis.studies.fold_vs_check.cells import BEST_RESPONSE
+    from analysis.studies.fold_vs_check.cells import BEST_RESPONSE, parse_position
     from analysis.studies.fold_vs_check.models import load_model, load_policy
 
     street_list = tuple(s.strip() for s in streets.split(",") if s.strip())
@@ -130,6 +134,14 @@ def grid_spec_from_options(*, deck: str, models: str, policy: str, streets: str,
     opp = parse_int_list(opponents, "--opponents")
     if min(opp) < 1 or max(opp) > MAX_OPPONENTS:
         raise SpotError(f"--opponents: 1 to {MAX_OPPONENTS}; got {opponents}")
+    more = parse_int_list(more_opponents, "--more-opponents") if more_opponents.strip() else ()
+    if more and (min(more) < 1 or max(more) > MAX_OPPONENTS):
+        raise SpotError(f"--more-opponents: 1 to {MAX_OPPONENTS}; got {more_opponents}")
+    places = tuple(p.strip().lower() for p in positions.split(",") if p.strip())
+    if not places:
+        raise SpotError("--position: empty list")
+    for p in places:  # a count beyond a table's opponents is left out of that table
+        parse_position(p, MAX_OPPONENTS)
     rule_pairs = tuple(parse_pairs(list(rules)).items())
     Rules.parse(dict(rule_pairs))  # a bad option fails before any work
     stacks, lvl = table_state(bank, level)
@@ -137,7 +149,10 @@ def grid_spec_from_options(*, deck: str, models: str, policy: str, streets: str,
                     opponents=opp, pots=parse_int_list(pots, "--pots"),
                     hands=tuple(h.strip() for h in hands.split(",") if h.strip()),
                     stderr=stderr, max_trials=max_trials, seed=seed, buckets=buckets,
-                    compare=compare, rules=rule_pairs, bank=stacks, level=lvl)
+                    compare=compare, rules=rule_pairs, bank=stacks, level=lvl, positions=places,
+                    position_pots=parse_int_list(position_pots, "--position-pots")
+                    if position_pots.strip() else (),
+                    more_opponents=more, more_pots=parse_int_list(more_pots, "--more-pots") if more else ())
 
 
 def register(app: typer.Typer) -> None:
@@ -151,6 +166,7 @@ def register(app: typer.Typer) -> None:
         board: str = typer.Option("", "--board", help="board so far (3, 4 or 5 cards); empty: random"),
         street: str = typer.Option(None, "--street", help="flop, turn or river (default: from the board)"),
         opponents: int = typer.Option(1, "--opponents", help="opponents still in (1-9)"),
+        position: str = typer.Option("first", "--position", help=POSITION_HELP),
         pot: int = typer.Option(40, "--pot", help="chips in the pot at the decision"),
         stack: int = typer.Option(None, "--stack", help="chips behind each player (default 1000 - share)"),
         model: str = typer.Option("passive", "--model", help="opponents' strategy: an opponent model or an engine strategy (abc, maniac ...), "
@@ -186,7 +202,7 @@ def register(app: typer.Typer) -> None:
         start = time.perf_counter()
         with progress_bar(transient=True) as update:
             res = evaluate_spot(hand, board=board, street=street, opponents=opponents, pot=pot,
-                                stack=stack, model=model, policy=policy, deck=deck, rules=rules,
+                                stack=stack, model=model, position=position, policy=policy, deck=deck, rules=rules,
                                 bank=stacks, level=lvl, trials=trials,
                                 stderr=None if trials else stderr, seed=seed, exact=exact,
                                 buckets=buckets, train_deals=train_deals, compare=compare,
@@ -212,6 +228,12 @@ def register(app: typer.Typer) -> None:
         streets: str = typer.Option("flop,turn,river", "--streets"),
         opponents: str = typer.Option("1-5", "--opponents"),
         pots: str = typer.Option("40,120,300", "--pots"),
+        positions: str = typer.Option("first", "--position", help="comma-separated: " + POSITION_HELP),
+        position_pots: str = typer.Option("", "--position-pots",
+                                          help="pots where positions after the first are played (default: all)"),
+        more_opponents: str = typer.Option("", "--more-opponents",
+                                           help="further opponent counts, played at --more-pots only"),
+        more_pots: str = typer.Option("120", "--more-pots", help="the pots of --more-opponents"),
         hands: str = typer.Option("", "--hands", help="comma-separated classes (default: all)"),
         stderr: float = typer.Option(1.0, "--stderr", min=0.01, help="target SE of the gap per cell ($)"),
         max_trials: int = typer.Option(400_000, "--max-trials", min=1000),
@@ -227,7 +249,9 @@ def register(app: typer.Typer) -> None:
         spec = grid_spec_from_options(deck=deck, models=models, policy=policy, streets=streets,
                                       opponents=opponents, pots=pots, hands=hands, stderr=stderr,
                                       max_trials=max_trials, seed=seed, buckets=buckets,
-                                      compare=compare, rules=rule, bank=bank, level=level)
+                                      compare=compare, rules=rule, bank=bank, level=level,
+                                      positions=positions, more_opponents=more_opponents,
+                                      more_pots=more_pots, position_pots=position_pots)
         with progress_bar() as update:
             write_fold_vs_check_study(out, spec, charts=charts, echo=typer.echo,
                                       backend=backend(threads, workers, scheduler), progress=update)

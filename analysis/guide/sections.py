@@ -58,11 +58,13 @@ def economy(folder: Path, info: dict[str, Any]) -> list:
 def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
     """When folding for free is right against each model when the hero plays on well: break-even
     strengths, later free folds, and what a weaker continuation costs."""
-    be = study_table(folder, "fold_vs_check_break_even")
+    be_all = study_table(folder, "fold_vs_check_break_even")
     cells = study_table(folder, "fold_vs_check")
-    if be is None or cells is None:
+    if be_all is None or cells is None:
         return []
+    be, cells = first_to_act(be_all), first_to_act(cells)
     by_board = study_table(folder, "fold_vs_check_break_even_by_board")
+    by_board = None if by_board is None else first_to_act(by_board)
     continuation = info.get("manifest", {}).get("continuation", "")
     out = [_block("p", (
         "When nobody has bet, a Texas Hold'em player checks for free. In Dilemma Hold'em, staying "
@@ -73,7 +75,10 @@ def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
         "After checking, the hero plays on by a **best response** to the opponents' model: on "
         "every later street it checks, calls or folds for free by its strength, whichever is "
         f"worth more against that model ({continuation}). The numbers hold against the model "
-        "named; the next section asks what happens when everyone plays well."))]
+        "named; the next section asks what happens when everyone plays well. The hero is "
+        "**first to act** after the flop"
+        + ("; acting last is compared below." if "position" in be_all.columns
+           and (be_all["position"] == "last").any() else ".")))]
     out.append(_block("p", strength_text(info.get("manifest", {}).get("game", "dilemma"))))
     for model, sub in be.groupby("model", sort=False):
         heads_up = sub[sub["opponents"] == sub["opponents"].min()]
@@ -123,7 +128,115 @@ def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
                                    "such boards; only rows where some break-even is above 0; "
                                    "empty: too few deals of that kind to say:"))
             out.append(_block("table", frame=table))
+    out.extend(position_blocks(be_all))
+    out.extend(fullest_table_blocks(be))
     out.extend(_continuations(folder))
+    return out
+
+
+def first_to_act(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the hero first to act (every row of a table written before positions)."""
+    if "position" not in frame.columns:
+        return frame
+    return frame[frame["position"] == "first"].reset_index(drop=True)
+
+
+def position_blocks(be: pd.DataFrame) -> list:
+    """Acting last (after every opponent checked) against acting first, per model: the
+    break-even strength and the mean gap ($ per hand, a random hand), read from the table."""
+    if "position" not in be.columns:
+        return []
+    out = []
+    for model, sub in be.groupby("model", sort=False):
+        if not (sub["position"] == "last").any():
+            out.append(_block("p", (
+                f"**Position against {model} opponents.** They never bet, so their checks say "
+                "nothing about their cards and nobody bets into you: acting first or last plays "
+                "the same deals to the same money (a test holds every position to it), and the "
+                "grid plays the first position only.")))
+            continue
+        keys = ["street", "opponents", "pot"]
+        pair = sub[sub["position"].isin(["first", "last"])].pivot_table(
+            index=keys, columns="position", values=["break_even_strength", "mean_gap"],
+            sort=False).dropna()
+        if pair.empty:
+            continue
+        first, last = pair["break_even_strength"]["first"], pair["break_even_strength"]["last"]
+        gain = pair["mean_gap"]["last"] - pair["mean_gap"]["first"]
+        move = (last - first).abs()
+        street, opp, pot = move.idxmax()
+        lower, higher = int((last < first - 0.005).sum()), int((last > first + 0.005).sum())
+        text = (f"**Position against {model} opponents.** Acting last, every opponent has "
+                "checked to you: under this model a check means a holding below its bet "
+                "threshold, so the hands you meet are weaker and nobody bets behind you on "
+                f"this street. Over the {len(pair)} spots computed both ways, the break-even "
+                f"strength averages {first.mean():.2f} acting first and {last.mean():.2f} acting "
+                f"last (lower in {lower}, higher in {higher}, within 0.005 in "
+                f"{len(pair) - lower - higher}); checking instead of folding is worth "
+                f"${pair['mean_gap']['first'].mean():.1f} per hand first and "
+                f"${pair['mean_gap']['last'].mean():.1f} last (a random hand, mean over the "
+                f"spots: position adds ${gain.mean():+.1f}, from ${gain.min():+.1f} to "
+                f"${gain.max():+.1f}). The largest shift of the break-even is on the {street} "
+                f"with {int(opp)} opponent{'s' if opp > 1 else ''} and a ${int(pot)} pot: "
+                f"{first.loc[(street, opp, pot)]:.2f} first, {last.loc[(street, opp, pot)]:.2f} "
+                "last. In the big blind you act first after the flop heads-up (the DEALER posts "
+                "the small blind and acts last) and second at a fuller table, right after the "
+                "small blind (RULES §1.2): nearer the first rows than the last.")
+        out.append(_block("p", text))
+        counts = pair.reset_index().groupby("pot")["opponents"].nunique()
+        shown = int(counts.idxmax())
+        table = pd.DataFrame({
+            "street": [k[0] for k in pair.index], "opponents": [k[1] for k in pair.index],
+            "pot": [k[2] for k in pair.index], "break-even first": first.to_numpy(),
+            "break-even last": last.to_numpy(), "gap first $": pair["mean_gap"]["first"].to_numpy(),
+            "gap last $": pair["mean_gap"]["last"].to_numpy()})
+        table = table[table["pot"] == shown].drop(columns="pot")
+        order = {"flop": 0, "turn": 1, "river": 2}
+        table = table.sort_values(["street", "opponents"],
+                                  key=lambda c: c.map(order) if c.name == "street" else c)
+        out.append(_block("p", f"First and last to act ({model}, pot ${shown}): break-even "
+                               "strength over every board the street can bring, and the mean gap "
+                               "EV(check) − EV(fold) of a random hand, $ per hand:"))
+        out.append(_block("table", frame=table.round(2)))
+    return out
+
+
+def fullest_table_blocks(be: pd.DataFrame) -> list:
+    """The largest opponent count of the grid (computed at fewer pots) beside the largest one
+    computed at every pot, at the same pot, per model (the hero first to act)."""
+    if be.empty or be["opponents"].nunique() < 2:
+        return []
+    pots_of = be.groupby("opponents")["pot"].nunique()
+    top = int(pots_of.index.max())
+    full = pots_of[pots_of == pots_of.max()].index
+    base = int(full.max())
+    if top == base:
+        return []
+    out = []
+    for model, sub in be.groupby("model", sort=False):
+        rows = sub[sub["opponents"].isin([base, top])]
+        pots = sorted(set(rows.loc[rows["opponents"] == top, "pot"]))
+        if not pots:
+            continue
+        pot = pots[0]
+        at = rows[rows["pot"] == pot].set_index(["opponents", "street"])
+        streets = [st for st in ("flop", "turn", "river") if (top, st) in at.index and (base, st) in at.index]
+        if not streets:
+            continue
+        out.append(_block("p", (
+            f"**A full table against {model} opponents.** With {top} opponents (the table's "
+            f"fullest, computed at a ${pot} pot) checking is better for "
+            + ", ".join(f"{at.loc[(top, st), 'share_check']:.0%} of starting classes on the {st}"
+                        for st in streets)
+            + f" ({base} opponents: "
+            + ", ".join(f"{at.loc[(base, st), 'share_check']:.0%}" for st in streets)
+            + "), and the break-even strength is "
+            + ", ".join(f"{at.loc[(top, st), 'break_even_strength']:.2f} on the {st}" for st in streets)
+            + f" ({base} opponents: "
+            + ", ".join(f"{at.loc[(base, st), 'break_even_strength']:.2f}" for st in streets)
+            + "). The break-even tables above show every opponent count; the "
+            f"{', '.join(str(int(o)) for o in sorted(pots_of.index) if o > base)}-opponent "
+            "columns are empty at the pots not computed.")))
     return out
 
 

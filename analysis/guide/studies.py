@@ -82,11 +82,24 @@ def run_economy(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 
 
 COMPARE_HANDS = ("AA", "A10s", "A10o", "99", "98s", "97o", "55", "A2o", "64s", "72o")
+POSITIONS = ("first", "last")
+"""The hero's places after the flop in the guide's grid (``last`` only against models that bet,
+and at the middle pot only)."""
+MIDDLE_POT = (120,)
+FULL_TABLE = (9,)
+"""The table's fullest (9 opponents), at the middle pot only: a 9-opponent cell costs about 7
+times a 1-5-opponent one (measured on 4 classes: more trials to the same SE, each dearer, and
+acting last most deals are redrawn until all nine check)."""
+GRID_STDERR = 1.5
+"""The gap's SE target per cell of the guide's grid ($; $1 before positions and 9 opponents).
+On 4 classes (AA, 98s, A2o, 72o) the old grid took 172.8 CPU s and this one 201.6 (1.17x; at
+$1.75, 182.2: the rest is training and the 9-opponent cells)."""
 
 
 def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """The fold-vs-check grid with the best response (every class × street × opponents × pot ×
-    model), and the fixed continuations beside it on a subset (what a weak continuation costs)."""
+    model; the hero also last to act and 9 opponents, at the middle pot), and the fixed continuations
+    beside it on a subset (what a weak continuation costs; the hero first)."""
     from analysis.core.io import write_table
     from analysis.studies.fold_vs_check import GridSpec, run_grid
 
@@ -94,13 +107,15 @@ def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 
     if options.quick:
         spec = GridSpec(deck=options.deck, opponents=(1, 3), pots=(120,), stderr=6.0,
-                        max_trials=20_000, seed=options.seed, train_deals=2_000,
+                        max_trials=20_000, seed=options.seed, train_deals=2_000, positions=POSITIONS,
                         hands=("AA", "A10s", "A10o", "99", "98s", "75o", "55", "A2o", "32o", "72o"))
         compare = GridSpec(deck=options.deck, opponents=(3,), pots=(120,), stderr=6.0,
                            max_trials=20_000, seed=options.seed, train_deals=2_000,
                            hands=COMPARE_HANDS[::3], compare=True)
     else:
-        spec = GridSpec(deck=options.deck, seed=options.seed)
+        spec = GridSpec(deck=options.deck, seed=options.seed, stderr=GRID_STDERR,
+                        positions=POSITIONS, position_pots=MIDDLE_POT, more_opponents=FULL_TABLE,
+                        more_pots=MIDDLE_POT)
         compare = GridSpec(deck=options.deck, seed=options.seed, opponents=(1, 3, 5), pots=(120,),
                            hands=COMPARE_HANDS, compare=True)
     final = folder.parent / "fold_vs_check"  # ``folder`` is the work folder renamed at the end
@@ -410,7 +425,7 @@ STUDIES: tuple[Study, ...] = (
     Study("streets", "Made hands by street: how often each category turns up", run_streets),
     Study("economy", "Board economics: bonus, penalty and effect cards by street", run_economy),
     Study("fold_vs_check", "The dilemma: fold for free, or check and risk the penalty?",
-          run_fold_vs_check, version=3),
+          run_fold_vs_check, version=4),
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
     Study("preflop", "Before the flop: the heads-up entry chart, and the equilibrium in whole games", run_preflop),

@@ -127,7 +127,8 @@ def break_even_lines(result: GridResult) -> list[str]:
              "over boards"]
     by_board = result.break_even_by_board
     for r in result.break_even.itertuples():
-        lines.append(f"{r.model:<10} {r.street:<5} {r.opponents} opp pot {r.pot:>4}: all boards: "
+        where = "" if getattr(r, "position", "first") == "first" else f" {r.position}"
+        lines.append(f"{r.model:<10} {r.street:<5} {r.opponents} opp{where} pot {r.pot:>4}: all boards: "
                      f"check with strength >= {r.break_even_strength:.2f}; classes over boards: "
                      f"check with equity >= {r.break_even_equity:.2f}, checking better for "
                      f"{r.share_check:.0%} of classes")
@@ -135,6 +136,7 @@ def break_even_lines(result: GridResult) -> list[str]:
             continue
         mine = by_board[(by_board["model"] == r.model) & (by_board["street"] == r.street)
                         & (by_board["opponents"] == r.opponents) & (by_board["pot"] == r.pot)
+                        & (by_board.get("position", "first") == getattr(r, "position", "first"))
                         & (by_board["break_even_strength"] != r.break_even_strength)
                         & by_board["break_even_strength"].notna()]
         for b in mine.itertuples():

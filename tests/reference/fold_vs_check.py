@@ -32,6 +32,8 @@ class SmallSpot:
     model: str = "threshold"
     deck: str = "reference"
     bank: tuple[int, int, int] = (300, 700, 500)
+    last: bool = False
+    """The hero acts after the opponent (who has checked at the decision street)."""
 
     @property
     def street(self) -> int:
@@ -103,12 +105,16 @@ def play(spot: SmallSpot, opp: tuple[int, int], board: tuple[int, ...], decide, 
         last = s
         if s > spot.street:
             history += (("card", board[s + 1]),)
-        if (s == spot.street and not decide((), False, s)) or (
-                s > spot.street and stack[0] > 0 and not decide(history, False, s)):
+        bet, size, call = model.params[s]
+        opp_bets = bet <= 1.0 and stack[1] > 0 and strength(opp, board[: s + 2]) >= bet
+        if spot.last and s == spot.street:
+            assert not opp_bets, "a deal where the opponent acting first bets is not the spot's"
+        if not (spot.last and opp_bets) and (
+                (s == spot.street and not decide((), False, s)) or (
+                s > spot.street and stack[0] > 0 and not decide(history, False, s))):
             folded[0] = s
             break
-        bet, size, call = model.params[s]
-        if bet <= 1.0 and stack[1] > 0 and strength(opp, board[: s + 2]) >= bet:
+        if opp_bets:
             pot = sum(put) + dead
             amount = min(max(20, int((size * pot + 5.0) // 10.0) * 10), stack[1])
             stack[1] -= amount
@@ -128,7 +134,7 @@ def play(spot: SmallSpot, opp: tuple[int, int], board: tuple[int, ...], decide, 
         players.append(PlayerState("dead", behind, dead, 0, ()))
     showdown = folded[0] is None
     state = HandState(tuple(players), tuple(board[:5] if showdown else board[: last + 2]),
-                      last_round=last, bank=spot.bank, dealer=len(players) - 1)
+                      last_round=last, bank=spot.bank, dealer=0 if spot.last else len(players) - 1)
     return settle_fn(state)[0] - behind
 
 
@@ -145,10 +151,14 @@ def core(spot: SmallSpot):
 
 
 def deals(spot: SmallSpot):
-    """Every (opponent holding, full board) of the spot, equally likely."""
+    """Every (opponent holding, full board) of the spot, equally likely; with the hero last,
+    only the holdings with which the opponent checks at the decision (the spot's premise)."""
     used = set(spot.hero) | set(spot.board)
     free = [c for c in range(40) if c not in used]
+    bet = _model(spot.model).params[spot.street][0]
     for opp in itertools.combinations(free, 2):
+        if spot.last and bet <= 1.0 and strength(opp, spot.board) >= bet:
+            continue
         if spot.street == 3:
             yield opp, spot.board
         else:

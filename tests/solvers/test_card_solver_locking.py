@@ -8,7 +8,8 @@ the pot (at least the big blind, in $10 steps) when its strength (the share of u
 it beats on the board so far) reaches the model's threshold, else checks; facing a bet the
 hero folds or calls; on later streets the hero may fold for free or check first. The same
 tree here: the hero has no bet sizes, the opponent one bet size and no raises, the free fold
-on, and the opponent's every decision locked to the model.
+on, and the opponent's every decision locked to the model. With the hero last (issue 19) the
+opponent is oop, locked at the root too, and the study's spot is the branch where it checked.
 """
 
 from __future__ import annotations
@@ -95,3 +96,59 @@ def test_locks_are_refused_with_one_clear_error():
     solution = analysis.solve_spot(solver.spot, locks={"ip": "threshold"}, max_iterations=5)
     ip_nodes = [int(v) for v in solver.tree.decision_nodes if solver.tree.nodes[v, 1] == 1]
     assert solution.solver.locked == ip_nodes and ip_nodes  # every decision of ip, by the model's name
+
+
+def _child(solver: CardSolver, node: int, action: int) -> int:
+    """The child of decision ``node`` reached by ``action`` (children follow each other in the
+    node table: the next one starts at the previous one's END)."""
+    from analysis.solvers.card_level.tree import END, FIRST
+
+    nodes = solver.tree.nodes
+    codes = [a[0] for a in solver.tree.actions[int(np.searchsorted(solver.tree.decision_nodes, node))]]
+    child = int(nodes[node, FIRST])
+    for _ in range(codes.index(action)):
+        child = int(nodes[child, END])
+    return child
+
+
+@pytest.mark.parametrize("hand, board, model, pot", [
+    ("10d 9d", "4s 9h 3d 6c", "threshold", 40),
+    ("5d 5c", "7s 9h 2d Ac", "aggressive", 100),
+])
+def test_acting_last_the_best_response_equals_the_study_after_the_opponents_check(hand, board, model, pot):
+    """The hero last (ip), the opponent first (oop) locked to the model, which checks at the
+    root with the holdings below its bet threshold and bets the rest. Locking the hero's node
+    after that check to fold, then to check, changes the hero's value only on the check
+    branch: by P(check) x (the study's EV(check) - EV(fold)) of the spot with the hero last,
+    whose deals are those where the opponent checks."""
+    from evaluator.strength import holding_strengths
+
+    study = evaluate_spot(hand, board=board, model=model, pot=pot, exact=True, compare=False,
+                          position="last")
+    assert study.manifest["method"].startswith("exact") and study.manifest["position"] == "last"
+    loaded = load_model(model)
+    sizes = tuple((StreetSizes((BetSize(POT, loaded.params[s + 1][1]),), ()), StreetSizes())
+                  for s in range(3))
+    cards = tuple(parse_cards(board, "dilemma"))
+    ranges = (parse_range(loaded.range, "dilemma"), parse_range(hand.replace(" ", ""), "dilemma"))
+    spot = CardSpot.of("dilemma", cards, ranges, pot, 1000 - pot // 2, BetTree(sizes, free_fold=True),
+                       DilemmaTable.parse("reference", bank="300,700,500"))
+    solver = CardSolver(spot, isomorphism=False)
+    lock_to_model(solver, "oop", model)
+    after_check = _child(solver, 0, A_CHECK)
+    assert solver.tree.nodes[after_check, 1] == 1  # the hero's decision
+    values = {}
+    for choice in (A_FOLD, A_CHECK):
+        codes = [a[0] for a in solver.tree.actions[int(np.searchsorted(solver.tree.decision_nodes,
+                                                                       after_check))]]
+        lock = np.zeros((len(codes), 1))
+        lock[codes.index(choice)] = 1.0
+        solver.lock(after_check, lock)
+        values[choice] = solver.best_response_values()[1]
+    hero = set(parse_cards(hand, "dilemma"))
+    combos = [c for c in spot.holdings(0)[0] if not set(map(int, c)) & (hero | set(cards))]
+    strengths = holding_strengths(np.array(combos), list(cards))
+    p_check = float(np.mean(strengths < loaded.params[len(cards) - 2][0]))
+    assert 0.2 < p_check < 1.0
+    assert values[A_CHECK] - values[A_FOLD] == pytest.approx(
+        p_check * (study.row["ev_check"] - study.row["ev_fold"]), abs=1e-9)

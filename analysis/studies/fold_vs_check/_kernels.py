@@ -63,6 +63,7 @@ from ._deal import (
     DL_BOARD,
     DL_HOLES,
     DL_SCORES,
+    DL_WOULD_BET,
     deal_trial,
     new_deal,
     prepare,
@@ -78,6 +79,7 @@ from .layout import (
     CE_PLAN,
     CE_PLAN_NOFREE,
     CE_POLICY,
+    CE_POSITION,
     CE_STREET,
     CMP_BASE,
     DEC_BASE,
@@ -85,6 +87,7 @@ from .layout import (
     G_N_CARDS,
     G_N_CMP,
     G_STRENGTH_BINS,
+    M_BET,
     MAX_OPP,
     N_LEVELS,
     N_PENALTY_BINS,
@@ -143,13 +146,13 @@ def _relative_scratch(n, n_cards):
 @kernel(inline=True)
 def _setup(c, spots, opponents, n_cards):
     """What a stream of cell ``c``'s deals reuses: the cell's row, ``hand = (street0, n, dl,
-    chips)`` (:func:`._play.play`), ``opp = (model, relative)`` and ``scratch = (work, rec,
+    chips, position)`` (:func:`._play.play`), ``opp = (model, relative)`` and ``scratch = (work, rec,
     empty)`` (the settlement's arrays, a decision record and an empty one)."""
     cell = spots[0][c]
     n = cell[CE_NOPP] + 1
     opp = (opponents[0][cell[CE_MODEL]], opponents[1][cell[CE_MODEL]])
     in0, behind0, n_seats = starting_chips(cell, n)
-    hand = (cell[CE_STREET], n, new_deal(n, n_cards), (in0, behind0))
+    hand = (cell[CE_STREET], n, new_deal(n, n_cards), (in0, behind0), cell[CE_POSITION])
     scratch = (_work(n_seats), _record(MAX_DECISIONS), _record(0))
     return cell, hand, opp, scratch
 
@@ -189,11 +192,35 @@ def _script(hand, opp, strength, n_cards, rel_scratch):
     Call it only under ``if relative is not None`` in an entry kernel: numba then drops the
     call at compile time when no model of the run is relative (``relative`` typed None), and
     :func:`._deal.relative_script` is not compiled at all."""
-    street0, n, dl, _chips = hand
+    street0, n, dl, _chips, _position = hand
     model, relative = opp
     if relative:
         relative_script(street0, dl, n, model, strength, n_cards, rel_scratch)
 
+
+@kernel(inline=True)
+def checked_before(hand, opp, strength, n_cards):
+    """Whether every opponent who acts before the hero at the decision street checks on this
+    deal (by its model: an absolute threshold on its strength, or the relative script, which
+    must be worked out first). The spot's premise is that they did, so the kernels keep only
+    the deals where they would (rejection: the deals kept are the spot's, equally likely,
+    given what those checks say about their holdings); with the hero first every deal is kept."""
+    street0, n, dl, _chips, position = hand
+    model, relative = opp
+    for seat in range(1, position + 1):
+        if relative:
+            bets = dl[DL_WOULD_BET][street0, seat]
+        else:
+            bets = model[street0, M_BET] <= 1.0 and (
+                strength_of(street0, seat, dl, n, strength, n_cards) >= model[street0, M_BET])
+        if bets:
+            return False
+    return True
+
+
+MAX_REDEALS = 100_000
+"""Deals tried for one trial before giving up (opponents before the hero who would almost
+never check: the trial is dropped, and the cell's trial count says so)."""
 
 @kernel(inline=True)
 def eval_deal(hand, opp, table, strength, continuations, scratch, stats):
@@ -204,7 +231,7 @@ def eval_deal(hand, opp, table, strength, continuations, scratch, stats):
     main, nofree = continuations
     work, rec, empty = scratch
     game, policies, deck, _rules = table
-    street, n, dl, chips = hand
+    street, n, dl, chips, _position = hand
     in0 = chips[0]
     players, _board2, out_table, _out = work
     n_cards = game[G_N_CARDS]
@@ -436,11 +463,15 @@ def mc_task(job, spots, opponents, table, strength, plans, outs, relative):
     if mode == EVAL:
         continuations = cell_policies(cell, table[1], plans, np.zeros(0, np.int64))
         for _ in range(trials):
-            if deal_trial(state, cell, spots, opponents, n_cards, avail, hand[2]):
+            for _attempt in range(MAX_REDEALS):
+                if not deal_trial(state, cell, spots, opponents, n_cards, avail, hand[2]):
+                    break
                 prepare(hand[2], hand[1], strength[1])
                 if relative is not None:
                     _script(hand, opp, strength, n_cards, rel_scratch)
-                eval_deal(hand, opp, table, strength, continuations, scratch, stats)
+                if checked_before(hand, opp, strength, n_cards):
+                    eval_deal(hand, opp, table, strength, continuations, scratch, stats)
+                    break
         return
     rec = scratch[1]
     n_dec = np.zeros(trials, np.int64)
@@ -451,11 +482,18 @@ def mc_task(job, spots, opponents, table, strength, plans, outs, relative):
     weight = np.zeros(trials)
     always = (CONTINUE, table[1][0], np.zeros(0), np.zeros(0, np.int64))
     for t in range(trials):
-        if not deal_trial(state, cell, spots, opponents, n_cards, avail, hand[2]):
+        kept = False
+        for _attempt in range(MAX_REDEALS):
+            if not deal_trial(state, cell, spots, opponents, n_cards, avail, hand[2]):
+                break
+            prepare(hand[2], hand[1], strength[1])
+            if relative is not None:
+                _script(hand, opp, strength, n_cards, rel_scratch)
+            if checked_before(hand, opp, strength, n_cards):
+                kept = True
+                break
+        if not kept:
             continue
-        prepare(hand[2], hand[1], strength[1])
-        if relative is not None:
-            _script(hand, opp, strength, n_cards, rel_scratch)
         cont[t] = chain(hand, opp, table, strength, scratch, folds[t], always)
         n_dec[t] = rec[0][0]
         for k in range(n_dec[t]):
@@ -545,6 +583,9 @@ CHAINS = 0
 """``exact_task`` mode: the decision chains of a block of deals."""
 STATS = 1
 """``exact_task`` mode: the statistics row of a block of deals played by given continuations."""
+KEEP = 2
+"""``exact_task`` mode: whether each deal of a block is one of the spot's (the opponents before
+the hero check on it: :func:`checked_before`)."""
 
 
 @kernel(nogil=True)
@@ -558,7 +599,9 @@ def exact_task(job, deals, spots, opponents, table, strength, outs, relative):
       a row per deal;
     - ``STATS``: the deals played with ``outs[1] = (main, nofree)`` (the continuation and
       its comparison) into the statistics row ``outs[2]``; the caller sums the blocks' rows
-      in a fixed order.
+      in a fixed order;
+    - ``KEEP``: ``outs[2][t]`` = 1 for the deals where the opponents before the hero check
+      (the spot's deals), else 0.
 
     ``strength`` is ``(sources, eval_tables)``; ``relative`` as in :func:`mc_task`."""
     mode, blk, c = job
@@ -575,6 +618,9 @@ def exact_task(job, deals, spots, opponents, table, strength, outs, relative):
         prepare(hand[2], hand[1], strength[1])
         if relative is not None:
             _script(hand, opp, strength, n_cards, rel_scratch)
+        if mode == KEEP:
+            outs[2][t] = 1.0 if checked_before(hand, opp, strength, n_cards) else 0.0
+            continue
         if mode == STATS:
             eval_deal(hand, opp, table, strength, outs[1], scratch, outs[2])
             continue

@@ -1,13 +1,15 @@
 """Playing one deal from the decision street to the settlement, with the hero following a policy.
 
-Betting is one bet per round: players act in seat order from the hero (seat 0,
-first to act after the flop; the DEALER is the last seat). An opponent that
+Betting is one bet per round. The hero is seat 0 and the opponents seats 1 to n - 1; after
+the flop they act in the order of :func:`seat_at`: the ``position`` opponents before the hero
+(seats 1 to ``position``), then the hero, then the rest (``position = 0``: the hero first;
+``n - 1``: last, the DEALER's place). An opponent that
 *would bet* (its model's threshold) bets a fraction of the pot (at least the big
 blind, in $10 steps, capped by its stack); every other live player then calls or
 folds in turn. The hero never bets. Its decisions, counted from 1 after the
 study's own decision 0 (fold now, or check), are:
 
-- **none** (nobody has bet, the hero first to act on a later street): fold for free or check;
+- **none** (nobody has bet when the hero's turn comes on a later street): fold for free or check;
 - **bet** (facing a bet): fold or call.
 
 A *policy* ``(kind, fixed, plan, plan_keys)`` decides them: ``CONTINUE`` (always
@@ -67,6 +69,23 @@ MAX_DECISIONS = 6
 
 
 @kernel(inline=True)
+def seat_at(k, position):
+    """The seat that acts ``k``-th (from 0) when ``position`` opponents act before the hero
+    (seat 0): seats 1 to ``position``, the hero, then seats ``position + 1`` to ``n - 1``."""
+    if k < position:
+        return k + 1
+    return 0 if k == position else k
+
+
+@kernel(inline=True)
+def order_of(seat, position):
+    """Where ``seat`` acts in the order of :func:`seat_at` (its inverse)."""
+    if seat == 0:
+        return position
+    return seat - 1 if seat <= position else seat
+
+
+@kernel(inline=True)
 def info_id(level, opponents_in, bucket, n_buckets):
     """The abstract information set of a hero decision: level x opponents still in x bucket."""
     return (level * MAX_OPP + opponents_in - 1) * n_buckets + bucket
@@ -122,9 +141,10 @@ def _continues(policy, s, facing, strength, info, exact_key):
 def play(fold_at, policy, hand, opp, table, strength, work, record):
     """Play the hand from the decision street to its end, settle it, return the hero's money.
 
-    ``hand = (street0, n, dl, (in0, behind0))``: the decision street, the players in (hero
-    first), the deal's arrays (:func:`._deal.new_deal`) and each seat's chips put in and
-    behind at the decision (:func:`._deal.starting_chips`); ``opp = (model, relative)``: the
+    ``hand = (street0, n, dl, (in0, behind0), position)``: the decision street, the players
+    in (hero seat 0), the deal's arrays (:func:`._deal.new_deal`), each seat's chips put in
+    and behind at the decision (:func:`._deal.starting_chips`) and the opponents who act
+    before the hero (:func:`seat_at`; at the decision street they have checked); ``opp = (model, relative)``: the
     opponents' thresholds float64[4, 3] (``M_*``) and whether they are relative to their
     range; ``table = (game, policies, deck, rules)`` and ``strength = (sources,
     eval_tables)`` as in :mod:`.layout`.
@@ -136,7 +156,7 @@ def play(fold_at, policy, hand, opp, table, strength, work, record):
     (``keys``: the exact information set, given the hero's cards and the board). ``relative`` means the opponents follow
     the would-bet / would-call script of the deal instead of absolute thresholds.
     """
-    street0, n, dl, chips = hand
+    street0, n, dl, chips, position = hand
     in0, behind0 = chips
     model, relative = opp
     game, _policies, deck, rules = table
@@ -168,7 +188,8 @@ def play(fold_at, policy, hand, opp, table, strength, work, record):
         amount = 0
         if s > street0:
             hist = hist * 64 + board[s + 1] + 1
-        for seat in range(n):
+        for order in range(n):
+            seat = seat_at(order, position)
             if players[seat, P_FOLD] >= 0:
                 continue
             if seat == 0:
@@ -213,7 +234,7 @@ def play(fold_at, policy, hand, opp, table, strength, work, record):
                 break
         if bettor >= 0:
             for k in range(1, n):
-                seat = (bettor + k) % n
+                seat = seat_at((order_of(bettor, position) + k) % n, position)
                 if players[seat, P_FOLD] >= 0 or players[seat, P_STACK] == 0:
                     continue
                 if seat == 0:
@@ -265,7 +286,10 @@ def play(fold_at, policy, hand, opp, table, strength, work, record):
     settle_table[T_BANK3] = game[G_BANK3]
     settle_table[T_LEVEL] = game[G_LEVEL]
     settle_table[T_LAST] = last
-    settle_table[T_DEALER] = n_seats - 1
+    # the DEALER acts last: the hero when it is last, else the last seat (the settlement's
+    # clockwise order, which matters only when the bank runs short, keeps the hero first
+    # from the middle positions)
+    settle_table[T_DEALER] = 0 if position == n - 1 and n > 1 else n_seats - 1
     settle_table[T_NBOARD] = last + 2
     settle_core(players, n_seats, board2, settle_table, deck, rules, out)
     return players[0, P_FINAL] - behind0[0]

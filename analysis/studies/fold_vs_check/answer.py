@@ -41,9 +41,10 @@ from .cells import (
     hero_spot,
     load_table,
     make_context,
+    parse_position,
 )
 from .exact import solve_exact
-from .layout import deals_random
+from .layout import CE_POLICY, deals_random
 from .plan import TRAIN_DEALS, FoldCheckPlan, TrainPlan, gap_schedule
 from .results import comparisons, plan_table, summaries
 
@@ -160,8 +161,8 @@ def _exact_answer(compiled: Cells) -> tuple[np.ndarray, pd.DataFrame, pd.DataFra
         reach, go = exact.abstract_reach()
         plan = plan_table(np.where(go >= 0, (go > 0.5).astype(float), -1.0), reach,
                           compiled.buckets, spot.opponents)
-    else:
-        totals = exact.stats(compare=False)[None, :]
+    else:  # the row's EV(check) is the spot's own fixed continuation
+        totals = exact.stats(compare=False, fixed=int(compiled.cells[0, CE_POLICY]))[None, :]
         plan = pd.DataFrame()
     rows = [{"cell": 0, "continuation": name, "ev_check": exact.fixed_value(i), "ev_check_se": 0.0,
              "minus_main": np.nan, "minus_main_se": 0.0} for i, name in enumerate(FIXED_POLICIES)]
@@ -205,6 +206,7 @@ def evaluate_spot(
     stack: int | None = None,
     model: str = "passive",
     policy: str = BEST_RESPONSE,
+    position: int | str = 0,
     deck: str | Deck = "reference",
     rules: Rules | None = None,
     bank: Sequence[int] = DEFAULT_BANK,
@@ -223,15 +225,17 @@ def evaluate_spot(
     """:func:`evaluate` from keywords: the spot's (``hand``, ``board`` ... ``stack``; ``deck`` ...
     ``level``, the table loaded once), the question's (``model``, ``policy``) and the run's
     (``trials`` ... ``progress``, see :class:`RunSettings`). ``street`` defaults to the board's
-    (3 cards flop, 4 turn, 5 river; a random board: the flop)."""
+    (3 cards flop, 4 turn, 5 river; a random board: the flop); ``position`` is ``first``,
+    ``last`` or the number of opponents who act before the hero (:func:`.cells.parse_position`)."""
     table = load_table(deck, rules, bank, level)
     spot = hero_spot(hand, street or "", board, opponents, pot, stack, table)
     return evaluate(spot, RunSettings(trials, stderr, max_trials, seed, exact, buckets, train_deals,
-                                      compare, backend, progress), model=model, policy=policy)
+                                      compare, backend, progress), model=model, policy=policy,
+                    position=parse_position(position, opponents))
 
 
 def evaluate(spot: Spot, settings: RunSettings = RunSettings(), *, model: str = "passive",
-             policy: str = BEST_RESPONSE) -> SpotResult:
+             policy: str = BEST_RESPONSE, position: int = 0) -> SpotResult:
     """EV(fold now) and EV(check and continue) for one spot against ``model``.
 
     The spot's first hand is the hero's: two cards (``"As 10h"``) or a starting class
@@ -246,6 +250,8 @@ def evaluate(spot: Spot, settings: RunSettings = RunSettings(), *, model: str = 
     ``EXACT_BUDGET_SECONDS`` (``settings.exact=True`` insists, ``False`` samples; a sampled
     spot that could have been enumerated says so in ``manifest["note"]``); otherwise
     Monte Carlo stops at ``settings.trials`` or when the gap's SE <= ``settings.stderr``.
+    ``position`` opponents act before the hero after the flop and have checked at the
+    decision (by their model: the deals are those where they would).
     """
     ctx = make_context(spot.table or Table.load())
     if not spot.street:
@@ -253,7 +259,7 @@ def evaluate(spot: Spot, settings: RunSettings = RunSettings(), *, model: str = 
         if n_board not in STREET_OF_BOARD:
             raise SpotError(f"a board has 3, 4 or 5 cards; got {n_board} ({spot.board})")
         spot = replace(spot, street=STREET_OF_BOARD[n_board])
-    question = Question(spot, model, policy)
+    question = Question(spot, model, policy, position)
     street, board = spot.street, spot.board
     trials, stderr, max_trials, seed = settings.trials, settings.stderr, settings.max_trials, settings.seed
     exact, buckets, train_deals, compare = settings.exact, settings.buckets, settings.train_deals, settings.compare
@@ -308,7 +314,8 @@ def evaluate(spot: Spot, settings: RunSettings = RunSettings(), *, model: str = 
     row.update(hero_strength(compiled))  # ... but exact where the board is known
     manifest = provenance(
         study="fold-vs-check spot", game=ctx.deck.game, deck=ctx.deck.label, rules=ctx.rules.label,
-        model=ctx.models[0].as_dict(), policy=policy, continuation=abstraction or
+        model=ctx.models[0].as_dict(), policy=policy, position=question.position_name,
+        continuation=abstraction or
         f"fixed policy {policy}", bank=list(ctx.bank), level=ctx.level,
         seed=None if exact else seed, trials=int(row["trials"]), stderr=float(row["gap_se"]),
         exact=bool(exact), method=method, **({"note": note} if note else {}),

@@ -18,7 +18,7 @@ from evaluator import CardError, format_cards, parse_cards
 from evaluator.errors import LabError
 
 from ..ranges import starting_classes
-from .layout import CE_POLICY, cell_row, pack_opponents, pack_table
+from .layout import CE_POLICY, M_BET, cell_row, pack_opponents, pack_table
 from .models import HeroPolicy, OpponentModel, load_model, load_policy
 
 MAX_PLAYERS = 10
@@ -43,6 +43,9 @@ class Question:
     """The opponents' strategy: an opponent model or an engine strategy (name or path)."""
     policy: str = BEST_RESPONSE
     """The continuation after checking: ``best_response`` or a fixed policy."""
+    position: int = 0
+    """The opponents who act before the hero after the flop (0: the hero first, ``opponents``:
+    last); at the decision street they have checked, by their model."""
 
     @property
     def hand(self) -> str:
@@ -80,16 +83,52 @@ class Question:
     def fields(self) -> dict[str, object]:
         """The question's plain fields (the table apart), for JSON output."""
         return {k: getattr(self, k) for k in ("hand", "street", "board", "opponents", "pot", "stack",
-                                              "model", "policy")}
+                                              "model", "policy", "position")}
 
     def settings(self) -> dict[str, object]:
-        """The fields a run's fingerprint hashes (the same as before the spot was shared)."""
+        """The fields a run's fingerprint hashes (the same as before the spot was shared, and
+        before positions: the hero first adds nothing)."""
         table = self.spot.table
-        return {**self.fields(), "table": None if table is None else asdict(table)}
+        fields = self.fields()
+        if not self.position:
+            del fields["position"]
+        return {**fields, "table": None if table is None else asdict(table)}
+
+    @property
+    def position_name(self) -> str:
+        """``first``, ``last`` or ``after k`` (k opponents act before the hero)."""
+        return position_name(self.position, self.opponents)
 
     def label(self) -> str:
         board = self.board or "random"
-        return f"{self.hand} | {self.street} {board} | {self.opponents} opp | pot {self.pot}"
+        where = "" if not self.position else f" | acts {self.position_name}"
+        return f"{self.hand} | {self.street} {board} | {self.opponents} opp{where} | pot {self.pot}"
+
+
+def position_name(position: int, opponents: int) -> str:
+    """The hero's place after the flop in words: ``first``, ``last`` or ``after k``."""
+    if position == 0:
+        return "first"
+    return "last" if position == opponents else f"after {position}"
+
+
+def parse_position(text: str | int, opponents: int) -> int:
+    """The opponents acting before the hero from ``first``, ``last`` or a count ``k``
+    (0 to ``opponents``): the CLI's ``--position``."""
+    word = str(text).strip().lower()
+    if word == "first":
+        return 0
+    if word == "last":
+        return opponents
+    try:
+        k = int(word)
+    except ValueError:
+        raise SpotError(f"position is first, last or the number of opponents acting before the "
+                        f"hero (0 to {opponents}); got {text!r}") from None
+    if not 0 <= k <= opponents:
+        raise SpotError(f"position: 0 to {opponents} opponents can act before the hero with "
+                        f"{opponents} opponents; got {k}")
+    return k
 
 
 def hero_spot(hand: str, street: str = "flop", board: str = "", opponents: int = 1, pot: int = 40,
@@ -249,19 +288,28 @@ def compile_spots(spots: Sequence[Question], ctx: Context, seed: int, *, buckets
             raise SpotError(f"pot ${spot.pot} is too large: {spot.players} players starting with "
                             f"$1,000 each would have nothing behind (all in, no decision left); "
                             f"at most ${1000 * spot.players - 10 * spot.players:,} (or give --stack)")
+        if not 0 <= spot.position <= spot.opponents:
+            raise SpotError(f"position: 0 to {spot.opponents} opponents can act before the hero; "
+                            f"got {spot.position}")
         combos, name, count, kind = resolve_hand(spot.hand, deck, board)
         policy = ctx.policy_index(spot.policy)
+        model = ctx.model_index(spot.model, spot)
+        if spot.position and ctx.models[model].kernel_params()[street][M_BET] <= 0.0:
+            raise SpotError(f"model {ctx.models[model].name} bets every holding on the "
+                            f"{STREETS[street]}: the opponents before the hero never check, so "
+                            "the hero cannot act after them with nobody having bet")
         i = len(rows)
         rows.append(cell_row(hero=(len(hero), len(hero) + len(combos)),
                              board=(len(boards), len(board)), street=street,
                              opponents=spot.opponents, pot=spot.pot, stack=spot.behind,
-                             model=ctx.model_index(spot.model, spot), policy=policy,
-                             plan=i if policy < 0 else -1,
-                             plan_nofree=len(spots) + i if policy < 0 and no_free else -1))
+                             model=model, policy=policy, plan=i if policy < 0 else -1,
+                             plan_nofree=len(spots) + i if policy < 0 and no_free else -1,
+                             position=spot.position))
         hero.extend(combos)
         boards.extend(board)
         # Deals depend on the hand, board, street and opponents only: pots, models,
-        # policies and decks share them (common random numbers across the grid).
+        # policies, positions and decks share them (common random numbers across the grid;
+        # a later position keeps the deals where the players before the hero check).
         keys.append(derive_key(seed, "fold-vs-check", name, spot.board or "-", street, spot.opponents))
         train.append(derive_key(seed, "fold-vs-check-train", name, spot.board or "-", street,
                                 spot.opponents, spot.pot, str(spot.model)))

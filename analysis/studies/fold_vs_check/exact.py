@@ -1,6 +1,7 @@
 """Exact answers for small spots: every deal of a river or turn spot with the hero's cards and the
 board known, 1 or 2 opponents holding random cards (each holding equally likely; on the turn,
-every river card too).
+every river card too). When opponents act before the hero, only the deals where they check
+are the spot's (still equally likely).
 
 The best response here is exact: its information sets are the public histories
 (the hero's cards and the board are fixed), and backward induction over every
@@ -20,8 +21,8 @@ from evaluator.tables import get_tables
 
 from . import _kernels as K
 from ._play import CONTINUE, EXACT, FIXED, MAX_DECISIONS, TABLE
-from .cells import Cells
-from .layout import N_STATS, n_infos, relative_models
+from .cells import Cells, SpotError
+from .layout import CE_POSITION, N_STATS, n_infos, relative_models
 from .plan import strength_sources
 
 
@@ -81,16 +82,19 @@ class ExactSpot:
         with np.errstate(invalid="ignore"):
             return reach / total, np.where(reach > 0, go / np.maximum(reach, 1), -1.0)
 
-    def stats(self, compare: bool = True) -> np.ndarray:
-        """The statistics row of the spot with the exact best response (and the comparisons)."""
+    def stats(self, compare: bool = True, fixed: int | None = None) -> np.ndarray:
+        """The statistics row of the spot with the exact best response, or with fixed policy
+        ``fixed`` when given (and the comparisons)."""
         spots, opponents, table = self.compiled.kernel_inputs()
         stats = np.zeros(N_STATS)
         nofree = self.policy(no_free=True) if compare else (CONTINUE, table[1][0], self.plan,
                                                             self.keys)
+        main = self.policy() if fixed is None else (FIXED, table[1][fixed], np.zeros(0),
+                                                    np.zeros(0, np.int64))
         game = self.compiled.ctx.deck.game
         strength = (strength_sources(game, False), get_tables(game).kernel_args)
         rows = np.zeros((K.EXACT_BLOCKS, N_STATS))
-        continuations, no_chains, relative = (self.policy(), nofree), _chains(0), relative_models(opponents)
+        continuations, no_chains, relative = (main, nofree), _chains(0), relative_models(opponents)
         run_tasks(lambda b: K.exact_task((K.STATS, b, 0), self.deals, spots, opponents, table, strength,
                                          (no_chains, continuations, rows[b]), relative), K.EXACT_BLOCKS)
         for row in rows:  # a fixed order: the sum never depends on the thread count
@@ -111,11 +115,20 @@ def solve_exact(compiled: Cells) -> ExactSpot:
     game = compiled.ctx.deck.game
     spots, opponents, table = compiled.kernel_inputs()
     deals = K.exact_deals(0, spots, table)
-    chains_out = _chains(len(deals))
     strength = (strength_sources(game, False), get_tables(game).kernel_args)
     always = (CONTINUE, table[1][0], np.zeros(0), np.zeros(0, np.int64))
-    outs = (chains_out, (always, always), np.zeros(0))
     relative = relative_models(opponents)
+    if spots[0][0, CE_POSITION] > 0:  # the spot's deals: those where the players before check
+        keep = np.zeros(len(deals))
+        outs = (_chains(0), (always, always), keep)
+        run_tasks(lambda b: K.exact_task((K.KEEP, b, 0), deals, spots, opponents, table, strength,
+                                         outs, relative), K.EXACT_BLOCKS)
+        deals = deals[keep > 0]
+        if not len(deals):
+            raise SpotError("the opponents before the hero never check on this board with this "
+                            "model: the spot cannot happen")
+    chains_out = _chains(len(deals))
+    outs = (chains_out, (always, always), np.zeros(0))
     run_tasks(lambda b: K.exact_task((K.CHAINS, b, 0), deals, spots, opponents, table, strength, outs,
                                      relative), K.EXACT_BLOCKS)
     n_dec, levels, infos, keys, strengths, folds, cont, fold_now = chains_out

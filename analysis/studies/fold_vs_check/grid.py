@@ -1,4 +1,4 @@
-"""The fold-vs-check grid: every starting class x street x opponents x pot x opponent model.
+"""The fold-vs-check grid: every starting class x street x opponents x position x pot x opponent model.
 
 One runner plan with a cell per spot; the break-even lines (strength and equity
 at which checking stops paying) and the penalty-vs-pot view come from the
@@ -26,14 +26,17 @@ from .cells import (
     BEST_RESPONSE,
     DEFAULT_BANK,
     Cells,
+    Context,
     Question,
     compile_spots,
     hero_spot,
     make_context,
+    parse_position,
 )
 from .layout import (
     BOARD_CLASS_TEXT,
     CE_PLAN,
+    M_BET,
     N_PENALTY_BINS,
     N_STRENGTH_BINS,
     PENALTY_BASE,
@@ -43,6 +46,7 @@ from .plan import TABLE_CELLS, TRAIN_DEALS, FoldCheckPlan, TrainPlan, gap_schedu
 from .results import (
     BREAK_EVEN_COLUMNS,
     MIN_CLASS_TRIALS,
+    SPOT_KEYS,
     bins_frame,
     board_class_curve,
     break_even_by_board,
@@ -65,6 +69,16 @@ class GridSpec:
     streets: tuple[str, ...] = ("flop", "turn", "river")
     opponents: tuple[int, ...] = (1, 2, 3, 4, 5)
     pots: tuple[int, ...] = (40, 120, 300)
+    positions: tuple[str, ...] = ("first",)
+    """The hero's places after the flop: ``first``, ``last`` or ``k`` opponents before it (a
+    ``k`` beyond a cell's opponents is left out). Against a model that never bets the players
+    before the hero tell nothing and the deals and money are those of ``first``: only
+    ``first`` is played for it."""
+    position_pots: tuple[int, ...] = ()
+    """The pots at which positions after the first are played (empty: every pot)."""
+    more_opponents: tuple[int, ...] = ()
+    """Further opponent counts, played at ``more_pots`` only (large tables cost the most)."""
+    more_pots: tuple[int, ...] = ()
     hands: tuple[str, ...] = ()
     """Starting classes to cover (empty: all of the deck)."""
     stderr: float = 1.0
@@ -155,12 +169,42 @@ class GridResult:
         return paths
 
 
-def grid_spots(spec: GridSpec, deck: Deck) -> list[Question]:
-    """The grid's questions in table order: model, street, opponents, then class and pot."""
+def grid_spots(spec: GridSpec, deck: Deck, ctx: Context | None = None) -> list[Question]:
+    """The grid's questions in table order: model, street, opponents, position, then class and
+    pot (with ``ctx``, positions after the first are left out for models that never bet)."""
     hands = spec.hands or tuple(c.name for c in starting_classes(deck.spec))
-    return [Question(hero_spot(h, street, "", opp, pot), model, spec.policy)
-            for model in spec.models for street in spec.streets for opp in spec.opponents
-            for h in hands for pot in spec.pots]
+    tables = [(opp, spec.pots) for opp in spec.opponents]
+    tables += [(opp, spec.more_pots) for opp in spec.more_opponents if opp not in spec.opponents]
+    out = []
+    for model in spec.models:
+        bets = ctx is None or not never_bets(ctx, model)
+        for street in spec.streets:
+            for opp, pots in tables:
+                places: list[int] = []
+                for name in spec.positions:
+                    p = _place(name, opp)
+                    if p is not None and p not in places and (p == 0 or bets):
+                        places.append(p)
+                for p in places:
+                    at = [x for x in pots if p == 0 or not spec.position_pots
+                          or x in spec.position_pots]
+                    out.extend(Question(hero_spot(h, street, "", opp, pot), model, spec.policy, p)
+                               for h in hands for pot in at)
+    return out
+
+
+def _place(name: str, opponents: int) -> int | None:
+    """A grid position at a table of ``opponents`` (None: ``k`` beyond them, left out)."""
+    word = str(name).strip().lower()
+    if word.isdigit() and int(word) > opponents:
+        return None
+    return parse_position(word, opponents)
+
+
+def never_bets(ctx: Context, model: str) -> bool:
+    """Whether a model bets on no street (its checks then say nothing about its cards)."""
+    params = ctx.models[ctx.model_index(model)].kernel_params()
+    return bool((params[1:, M_BET] > 1.0).all())
 
 
 def run_grid(
@@ -176,7 +220,7 @@ def run_grid(
     both runs are saved in ``out_dir/.partial/`` as they go and a rerun resumes them."""
     ctx = make_context(spec.deck, Rules.parse(dict(spec.rules)), spec.bank, spec.level)
     is_br = spec.policy == BEST_RESPONSE
-    compiled = compile_spots(grid_spots(spec, ctx.deck), ctx, spec.seed, buckets=spec.buckets,
+    compiled = compile_spots(grid_spots(spec, ctx.deck, ctx), ctx, spec.seed, buckets=spec.buckets,
                              no_free=is_br and spec.compare)
     compiled.compare = spec.compare
     tables = len(compiled.cells) >= TABLE_CELLS
@@ -196,7 +240,7 @@ def run_grid(
                  label="fold-vs-check: evaluating")
     totals = result.totals
     cells = summaries(compiled, totals)
-    keys = ["model", "policy", "street", "opponents", "pot"]
+    keys = list(SPOT_KEYS)
     strength = weighted_bins(cells, bins_frame(compiled, totals, STRENGTH_BASE, N_STRENGTH_BINS), keys)
     strength.insert(len(keys), "strength_lo", strength.pop("bin") / N_STRENGTH_BINS)
     strength.insert(len(keys) + 1, "strength_hi", strength["strength_lo"] + 1 / N_STRENGTH_BINS)
@@ -222,7 +266,7 @@ def run_grid(
 def continuations_frame(cells: pd.DataFrame, others: pd.DataFrame) -> pd.DataFrame:
     """The other continuations beside each cell's labels and main value of checking:
     ``minus_main`` is their value of checking minus the main continuation's (same deals)."""
-    labels = cells[["hand", "street", "opponents", "pot", "model", "policy", "ev_fold",
+    labels = cells[["hand", "street", "opponents", "position", "pot", "model", "policy", "ev_fold",
                     "ev_check", "strength"]].rename(columns={"policy": "main",
                                                             "ev_check": "ev_check_main"})
     frame = labels.iloc[others["cell"].to_numpy()].reset_index(drop=True)
@@ -246,6 +290,7 @@ def plans_frame(compiled: Cells, plans: np.ndarray, reach: np.ndarray) -> pd.Dat
             "threshold": float(g.loc[g["go"], "strength_from"].min()) if g["go"].any() else 1.0,
             "reach": float(g["reach"].sum())}), include_groups=False).reset_index()
         rows.insert(0, "pot", spot.pot)
+        rows.insert(0, "position", spot.position_name)
         rows.insert(0, "opponents", spot.opponents)
         rows.insert(0, "decision_street", spot.street)
         rows.insert(0, "model", spot.model)

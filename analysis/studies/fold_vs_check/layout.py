@@ -35,10 +35,11 @@ from ..ranges import parse_range
 from .models import HeroPolicy, OpponentModel
 
 # cells: int64[n_cells, N_CCOLS]; CE_POLICY is a fixed hero policy (-1: the best response of
-# plan row CE_PLAN); CE_PLAN_NOFREE a best response that never folds for free (-1: none)
+# plan row CE_PLAN); CE_PLAN_NOFREE a best response that never folds for free (-1: none);
+# CE_POSITION the opponents who act before the hero after the flop (0: the hero first)
 (CE_HERO_LO, CE_HERO_HI, CE_BOARD_LO, CE_BOARD_N, CE_STREET, CE_NOPP, CE_POT, CE_STACK, CE_MODEL,
- CE_POLICY, CE_PLAN, CE_PLAN_NOFREE) = range(12)
-N_CCOLS = 12
+ CE_POLICY, CE_PLAN, CE_PLAN_NOFREE, CE_POSITION) = range(13)
+N_CCOLS = 13
 
 # game: int64[N_GCOLS]; G_N_CMP fixed policies are also played on every deal (policies 0..n-1)
 (G_BANK1, G_BANK2, G_BANK3, G_LEVEL, G_BIG_BLIND, G_N_CARDS, G_STRENGTH_BINS, G_BUCKETS,
@@ -95,7 +96,7 @@ N_STATS = BOARD_CLASS_BASE + 3 * len(BOARD_CLASSES) * N_STRENGTH_BINS
 
 def cell_row(*, hero: tuple[int, int], board: tuple[int, int], street: int, opponents: int,
              pot: int, stack: int, model: int, policy: int, plan: int = -1,
-             plan_nofree: int = -1) -> np.ndarray:
+             plan_nofree: int = -1, position: int = 0) -> np.ndarray:
     """One row of ``cells``: the hero's combo slice, the fixed board slice and the spot."""
     row = np.zeros(N_CCOLS, np.int64)
     row[CE_HERO_LO], row[CE_HERO_HI] = hero
@@ -108,6 +109,7 @@ def cell_row(*, hero: tuple[int, int], board: tuple[int, int], street: int, oppo
     row[CE_POLICY] = policy
     row[CE_PLAN] = plan
     row[CE_PLAN_NOFREE] = plan_nofree
+    row[CE_POSITION] = position
     return row
 
 

@@ -54,6 +54,15 @@ from .layout import (
     S_STRENGTH,
 )
 
+SPOT_KEYS = ("model", "policy", "street", "opponents", "position", "pot")
+"""What names a spot of the grid (the hand apart): the keys of its break-even tables and curves.
+``position`` is ``first``, ``last`` or ``after k`` (:func:`.cells.position_name`)."""
+
+
+def spot_keys(frame: pd.DataFrame) -> list[str]:
+    """:data:`SPOT_KEYS` present in ``frame`` (tables written before positions have none)."""
+    return [k for k in SPOT_KEYS if k in frame.columns]
+
 
 def summaries(compiled: Cells, totals: np.ndarray) -> pd.DataFrame:
     """Per-cell results (one row per spot) from the statistics totals. The money columns
@@ -82,6 +91,7 @@ def summaries(compiled: Cells, totals: np.ndarray) -> pd.DataFrame:
         "street": [s.street for s in spots],
         "board": [s.board or "random" for s in spots],
         "opponents": [s.opponents for s in spots],
+        "position": [s.position_name for s in spots],
         "pot": [s.pot for s in spots],
         "stack": [s.behind for s in spots],
         "model": [compiled.ctx.models[int(c[CE_MODEL])].name for c in compiled.cells],
@@ -239,11 +249,11 @@ MIN_CLASS_TRIALS = 2_000
 
 
 def break_even_by_board(curve: pd.DataFrame) -> pd.DataFrame:
-    """Per model, street, opponents, pot and board class: the strength at which the mean gap
+    """Per model, street, opponents, position, pot and board class: the strength at which the mean gap
     on such boards crosses zero (``break_even_strength``: check at or above it), the share of
     the spot's deals whose board is of that class, and the deals behind it (a class with
     fewer than ``MIN_CLASS_TRIALS`` gets NaN: too few to say)."""
-    keys = ["model", "policy", "street", "opponents", "pot"]
+    keys = spot_keys(curve) if not curve.empty else list(SPOT_KEYS)
     if curve.empty:
         return pd.DataFrame(columns=[*keys, "board_class", "share_of_deals", "trials",
                                      "break_even_strength", "mean_gap"])
@@ -280,14 +290,14 @@ into the table's manifest)."""
 
 
 def break_even_table(cells: pd.DataFrame, strength_curve: pd.DataFrame) -> pd.DataFrame:
-    """Where checking stops being worth it, per model, street, opponents and pot.
+    """Where checking stops being worth it, per model, street, opponents, position and pot.
 
     ``break_even_strength``: the hand strength on the board at which the mean gap
     (over random hands) crosses zero; ``break_even_equity``: the showdown equity
     at which the classes' gaps cross zero; ``share_check``: the share of classes
     (by combos) for which checking is better.
     """
-    keys = ["model", "policy", "street", "opponents", "pot"]
+    keys = spot_keys(cells)
     rows = []
     for key, group in cells.groupby(keys, sort=False):
         g = group.sort_values("equity")
