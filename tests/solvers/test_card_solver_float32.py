@@ -17,9 +17,10 @@ from tests.reference.card_solver import counterfactual_values
 
 OOP, IP = "AA, KK, T9s, 76s, AKs", "QQ, JJ, AKs, 98s"
 DILEMMA_OOP, DILEMMA_IP = "AsAh, AsAd, 9d9c, 2s2h, 2s3c, 8d7d, 4d4c", "AhAd, 9d9c, 2h3d, 5d5c, 10d10c, 3c3d"
-ROW_TOLERANCE = 1e-6
-"""Reference tolerance of a float32 value row, per chip of the pot plus the stack over the pairs:
-float32 keeps 24 bits (6e-8 relative), and a row sums a few hundred terms."""
+ROW_TOLERANCE = 3e-6
+"""Reference tolerance of a float32 value row, per chip of the pot plus the stack over the pairs
+(the largest a value can be): float32 keeps 24 bits (6e-8 relative) and a row sums a few hundred
+terms; the two spots below are off by at most 0.42e-6 and 0.49e-6 of that."""
 
 
 def _check(solver: CardSolver) -> None:
@@ -34,9 +35,12 @@ def _check(solver: CardSolver) -> None:
             np.testing.assert_allclose(values[p, : solver.tables.n_hands[p]], ref, rtol=0, atol=atol)
 
 
+# each game compiles its own float32 specialisation on a cold cache (about 30 s at load 4; the
+# Dilemma one only for this test, hence slow); warm, each case takes about 2 s
 @pytest.mark.parametrize("spot", [
     CardSpot.holdem("Td9d6hQc2s", OOP, IP, 200, 900),
-    CardSpot.dilemma("4s9h8h6c10s", DILEMMA_OOP, DILEMMA_IP, 40, 200, "100%, a", "a"),
+    pytest.param(CardSpot.dilemma("4s9h8h6c10s", DILEMMA_OOP, DILEMMA_IP, 40, 200, "100%, a", "a"),
+                 marks=pytest.mark.slow),
 ], ids=["texas-river", "dilemma-river"])
 def test_float32_values_equal_the_pairwise_reference(spot):
     solver = CardSolver(spot, precision="float32")
