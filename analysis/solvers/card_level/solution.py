@@ -35,7 +35,8 @@ loses against the holding's best action, chips per hand).
 
 A solution file (``.npz``, versioned) holds the spot, the method, the precision (``float64``
 when absent: files written before the option), the iterations and the solver's arrays;
-:func:`load_solution` rebuilds the tree and resumes bit for bit. A truncated, corrupt or foreign file is one :class:`SpotError`.
+:func:`load_solution` rebuilds the tree and resumes bit for bit. A truncated, corrupt or
+foreign file is one :class:`SpotError`.
 """
 
 from __future__ import annotations
