@@ -8,7 +8,7 @@ compile excluded, reported apart), iterations, exploitability, each player's
 expected value, and peak resident memory of the process (``wait4``).
 
 Run: ``.venv/bin/python scripts/bench_card_solver.py [--spots river,turn,flop] [--cores 0,1]
-[--peer PATH]``; the peer defaults to ``$SPOTBENCH`` or
+[--peer PATH | --no-peer] [--precision float32]``; the peer defaults to ``$SPOTBENCH`` or
 /tmp/postflop-solver/target/release/examples/spotbench (built by
 ../shared/peers/postflop-solver/build.sh) and is skipped with a note when missing.
 Say ``uptime`` with the figures.
@@ -36,11 +36,11 @@ _OURS = """
 import json, sys, time, resource
 t0 = time.perf_counter()
 from analysis.solvers.card_level import CardSolver, CardSpot
-board, oop, ip, target, threads = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5])
+board, oop, ip, target, threads, precision = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
 import numba
 numba.set_num_threads(threads)
 spot = CardSpot.holdem(board, oop, ip, 200, 900, "50%, a", "100%")
-solver = CardSolver(spot)
+solver = CardSolver(spot, precision=precision)
 solver.step(0)
 _ = solver.exploitability  # kernels loaded (or compiled) before the clock starts
 t1 = time.perf_counter()
@@ -50,7 +50,7 @@ ev = solver.expected_values()
 print(json.dumps({"solver": "lab", "build_s": t1 - t0, "iterations": solver.iterations,
                   "exploitability": solver.exploitability, "exploitability_pct_pot": solver.exploitability_pct,
                   "solve_s": t2 - t1, "oop_ev": ev[0], "ip_ev": ev[1], "state_mb": solver.memory_bytes / 1e6,
-                  "nodes": int(solver.tree.nodes.shape[0])}))
+                  "nodes": int(solver.tree.nodes.shape[0]), "precision": precision}))
 """
 
 
@@ -60,18 +60,23 @@ def main() -> None:
     ap.add_argument("--spots", default="river,turn,flop")
     ap.add_argument("--cores", default="0,1", help="taskset core list for both solvers")
     ap.add_argument("--peer", default=os.environ.get("SPOTBENCH", DEFAULT_PEER))
+    ap.add_argument("--precision", default="float64", choices=["float64", "float32"],
+                    help="the lab solver's arithmetic (postflop-solver runs float32)")
+    ap.add_argument("--no-peer", action="store_true", help="the lab solver only")
     args = ap.parse_args()
     threads = len(args.cores.split(","))
     peer = Path(args.peer)
     for name in args.spots.split(","):
         flop, turn, river, target = SPOTS[name]
         board = flop + ("" if turn == "-" else turn) + ("" if river == "-" else river)
-        if peer.exists():
+        if args.no_peer:
+            pass
+        elif peer.exists():
             rec, rss = _peer_run(peer, flop, turn, river, target, args.cores)
             print(json.dumps({"spot": name, "rss_mb": round(rss, 1), **rec}), flush=True)
         else:
             print(json.dumps({"spot": name, "peer": f"skipped: {peer} not built"}), flush=True)
-        rec, rss = _ours_run(board, target, threads, args.cores)
+        rec, rss = _ours_run(board, target, threads, args.cores, args.precision)
         print(json.dumps({"spot": name, "rss_mb": round(rss, 1), **rec}), flush=True)
 
 
@@ -80,8 +85,8 @@ def _peer_run(peer: Path, flop: str, turn: str, river: str, target: float, cores
     return _wait(cmd, cores)
 
 
-def _ours_run(board: str, target: float, threads: int, cores: str) -> tuple[dict, float]:
-    return _wait([sys.executable, "-c", _OURS, board, OOP, IP, str(target), str(threads)], cores)
+def _ours_run(board: str, target: float, threads: int, cores: str, precision: str) -> tuple[dict, float]:
+    return _wait([sys.executable, "-c", _OURS, board, OOP, IP, str(target), str(threads), precision], cores)
 
 
 def _wait(cmd: list[str], cores: str) -> tuple[dict, float]:

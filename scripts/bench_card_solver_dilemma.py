@@ -9,7 +9,7 @@ build and solve seconds and the peak resident memory of the process. No peer
 exists for this game (postflop-solver plays Texas Hold'em only).
 
 Run: ``taskset -c 0,1 .venv/bin/python scripts/bench_card_solver_dilemma.py --board 4s9h3d6c
-[--bets "100%, a"] [--raises a] [--target 0.3] [--max-iterations N] [--threads 2] [--method dcfr] [--schedule adaptive]``; say
+[--bets "100%, a"] [--raises a] [--target 0.3] [--max-iterations N] [--threads 2] [--method dcfr] [--precision float32] [--schedule adaptive]``; say
 ``uptime`` with the figures (the machine is shared).
 """
 
@@ -38,6 +38,8 @@ def main() -> None:
     ap.add_argument("--max-iterations", type=int, default=3000)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--method", default="dcfr", help="dcfr or cfr+")
+    ap.add_argument("--precision", default="float64", choices=["float64", "float32"],
+                    help="the solver's arithmetic (float64, the default, or float32)")
     ap.add_argument("--schedule", default="fixed", choices=["fixed", "adaptive"],
                     help="exploitability checks every 10 iterations, or fewer far from the target")
     args = ap.parse_args()
@@ -49,7 +51,7 @@ def main() -> None:
     numba.set_num_threads(args.threads)
     spot = CardSpot.dilemma(args.board, args.oop, args.ip, args.pot, args.stack, args.bets, args.raises,
                         deck=args.deck)
-    solver = CardSolver(spot, args.method)
+    solver = CardSolver(spot, args.method, precision=args.precision)
     solver.step(0)
     _ = solver.exploitability  # kernels loaded (or compiled) before the clock starts
     t1 = time.perf_counter()
@@ -69,7 +71,7 @@ def main() -> None:
                       "build_s": t1 - t0, "solve_s": t2 - t1, "iterations": solver.iterations,
                       "exploitability": solver.exploitability, "pct_pot": solver.exploitability_pct,
                       "nash_conv": solver.nash_conv, "measure": args.measure, "target": args.target,
-                      "oop_ev": ev[0], "ip_ev": ev[1], "threads": args.threads, "method": args.method,
+                      "oop_ev": ev[0], "ip_ev": ev[1], "threads": args.threads, "method": args.method, "precision": args.precision,
                       "schedule": args.schedule, "checks": len(solver.history),
                       "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
 

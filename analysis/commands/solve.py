@@ -24,7 +24,7 @@ KNOWN_GAMES = ("kuhn", "kuhn3", "leduc", "leduc-iso", "dilemma", "spot", "preflo
 _DILEMMA_ONLY = ("players", "street", "buckets", "sizes", "raise_cap", "deck", "deals",
                  "deals_per_board", "free_fold", "preflop_in", "rule", "bank", "level")
 _SPOT_ONLY = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "spot_file", "output_format",
-              "threads", "game_rules", "ranges", "lock", "nash_conv")
+              "threads", "game_rules", "ranges", "lock", "nash_conv", "precision")
 _SHARED = ("deck", "rule", "bank", "level", "free_fold", "players", "raise_cap")
 _PREFLOP = ("deck", "rule", "bank", "level", "raise_cap")
 """Options of the dilemma game that the preflop game takes too."""
@@ -176,12 +176,15 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
         raise SpotError(f"--format {fmt!r}: choose text or json")
     threads = options.pop("threads")
     nash_conv = options.pop("nash_conv", None)
+    precision = options.pop("precision", None) or "float64"
     locks = parse_locks(options.pop("lock"))
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     spot = CardSpot.from_options(options.pop("spot_file"), **options)
     turn3 = spot.players == 3 and spot.street == 1
     method = method or ("mccfr" if turn3 else "dcfr")
+    if precision != "float64" and spot.players == 3:
+        raise SpotError(f"--precision {precision}: the heads-up solver only (three-handed spots run in float64)")
     target_pct = 0.3 if target is None else target
     if target_pct < 0:
         raise SpotError(f"--target {target_pct}: a % of the pot must be non-negative")
@@ -199,6 +202,9 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
         solution = load_solution(state)
         if solution.spot.describe() != spot.describe() or solution.solver.method != method:
             raise SpotError(f"solution file {state} holds another spot or method; remove it or give another --state")
+        if solution.solver.precision != precision:
+            raise SpotError(f"solution file {state} was solved in {solution.solver.precision}; give --precision "
+                            f"{solution.solver.precision}, remove it or give another --state")
         solver = solution.solver
         if locks and not solver.locked:
             raise SpotError(f"solution file {state} holds an unlocked solve; remove it or give another --state")
@@ -210,7 +216,7 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
         solver = MultiwaySolver(spot, method)
         solution = MultiwaySolution(solver)
     else:
-        solver = CardSolver(spot, method, isomorphism=not locks)
+        solver = CardSolver(spot, method, isomorphism=not locks, precision=precision)
         for player, model in locks.items():
             lock_to_model(solver, player, model)
         solution = SpotSolution(solver)
@@ -221,6 +227,8 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
             + (", free fold" if spot.tree.free_fold else ", no free fold"))
     if locks:
         game += "; locked: " + ", ".join(f"{p} plays {m}" for p, m in locks.items())
+    if precision != "float64":
+        game += f"; {precision} arithmetic"
     say(f"{game}; {spot.spec.summary}; board {spot.describe()['board']}; pot {spot.pot}, stack {spot.stack}; "
         f"{' vs '.join(str(len(spot.holdings(p)[0])) for p in range(spot.players))} holdings; "
         f"{solver.tree.nodes.shape[0]:,} nodes, {solver.memory_bytes / 1e6:,.1f} MB")
@@ -353,6 +361,9 @@ def register(app: typer.Typer) -> None:
         nash_conv: str = typer.Option(None, "--nash-conv", help="three-handed turn spot: exact, sampled (each "
                                       "player's best-response gain on holdings drawn by weight, ± its standard "
                                       "error) or auto (default: sampled past a size limit)"),
+        precision: str = typer.Option(None, "--precision", help="heads-up spot: float64 (default) or float32 "
+                                      "(the solver's rows and arithmetic in float32: about 10% faster a turn "
+                                      "iteration; EVs within about 0.003% of the pot of float64's)"),
         lock: str = typer.Option(None, "--lock", help="spot: lock a player to a strategy, e.g. "
                                  "ip=threshold or ip=abc (an opponent model or engine strategy: shipped name "
                                  "or TOML path); the other best-responds"),
@@ -375,7 +386,7 @@ def register(app: typer.Typer) -> None:
         spot_options = {"board": board, "oop": oop, "ip": ip, "pot": pot, "stack": stack, "bets": bets,
                          "raises": raises, "spot_file": spot_file, "output_format": output_format,
                          "threads": threads, "game_rules": game_rules, "ranges": ranges or None, "lock": lock,
-                        "nash_conv": nash_conv}
+                        "nash_conv": nash_conv, "precision": precision}
         key = game.strip().lower()
         if key == "spot":
             given = [k for k in _DILEMMA_ONLY if dilemma_options[k] is not None and k not in _SHARED]

@@ -275,6 +275,7 @@ CASES: list[tuple[str, ...]] = [
     # --- solve spot (from tests/cli/test_cli_solve_spot.py: one case of each list there in a real process)
     ("solve spot --board Td9d6hQc2s --oop 'AA, KK, T9s, 76s, AKs' --ip 'QQ, JJ, AKs, 98s' --pot 200 --stack 900 --bets 50", 'bad bet size'),
     ("solve spot --board Td9d6hQc2s --oop 'AA, KK, T9s, 76s, AKs' --ip 'QQ, JJ, AKs, 98s' --pot 200 --stack 900 --format yaml", 'choose text or json'),
+    ("solve spot --board Td9d6hQc2s --oop 'AA, KK, T9s, 76s, AKs' --ip 'QQ, JJ, AKs, 98s' --pot 200 --stack 900 --precision float16", 'choose float64 or float32'),
     ('solve kuhn --board Td9d6h', 'option of the spot game'),
     ("solve spot --board Td9d6hQc2s --oop 'AA, KK, T9s, 76s, AKs' --ip 'QQ, JJ, AKs, 98s' --pot 200 --stack 900 --players 3", 'give one range per player'),
     ("solve spot --board Td9d6hQc2s --oop 'AA, KK, T9s, 76s, AKs' --ip 'QQ, JJ, AKs, 98s' --pot 200 --stack 900 --lock ip=nobody", 'unknown opponent model'),

@@ -63,8 +63,14 @@ Kernel inputs (tuples, one numba type each; the solver's ``_args`` packs them):
   ``MODE_BR_EV``); ``pool``: the same nine arrays with a leading axis of buffer sets
   (``pool[BF_*][c]``: set ``c``'s).
 - ``subtrees`` = (tasks, iso, task_vals, chance_reach): the task subtrees' roots, their
-  isomorphism (see :func:`_run_tasks`), their value rows (float64[layers, tasks, H]) and the
-  opponent's reach at their chance nodes (float64[tasks, H]).
+  isomorphism (see :func:`_run_tasks`), their value rows (real[layers, tasks, H]) and the
+  opponent's reach at their chance nodes (real[tasks, H]).
+
+Precision: ``real`` above is the solver's precision, float64 (the default) or float32, the dtype
+of every reach and value row, scratch buffer and payoff table; numba compiles one specialisation
+per dtype, and every scalar a kernel computes with follows its arrays (:func:`._precision.like`),
+so the float32 one computes in float32 (the cumulative regrets and strategy sums are float32 in
+both; ``coefs`` stay float64 and are cast where used).
 """
 
 from __future__ import annotations
@@ -110,6 +116,7 @@ from ._layout import (
     TT_SRC,
 )
 from ._payoffs import SD_LOSE_MINUS_TIE, SD_TIE, SD_WIN_MINUS_TIE
+from ._precision import like
 from ._sweeps import (
     DN_C1,
     DN_C2,
@@ -185,16 +192,17 @@ def strategy_into(table, slot, k, n, out, total):
     On regrets this is regret matching (the current strategy); on strategy sums, the average strategy.
     ``total`` is a scratch row of ``n``. Loops run along holdings (contiguous: they vectorise).
     """
+    zero = like(out, 0.0)
     for h in range(n):
-        total[h] = 0.0
+        total[h] = zero
     for a in range(k):
         base = slot + a * n
         for h in range(n):
             x = table[base + h]
-            x = x if x > 0.0 else 0.0
+            x = x if x > 0.0 else zero
             out[a, h] = x
             total[h] += x
-    u = 1.0 / k
+    u = like(out, 1.0 / k)
     for a in range(k):
         for h in range(n):
             t = total[h]
@@ -215,10 +223,10 @@ def _dealt_bits(nodes, v):
 @kernel
 def fold_value(nodes, v, tree, trav, reach, coefs, minus, out):
     """Counterfactual values of the traverser's holdings at fold terminal ``v`` (``minus``:
-    float64[cards] scratch for the opponent's per-card reach)."""
+    real[cards] scratch for the opponent's per-card reach)."""
     hands, same, n_hands = tree[TT_HANDS], tree[TT_SAME], tree[TT_N_HANDS]
     opp = 1 - trav
-    pay = (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS]
+    pay = like(out, (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS])
     if nodes[v, PLAYER] == trav:
         pay = -pay
     total = _card_sums(n_hands[opp], hands[opp], reach, minus)
@@ -243,9 +251,9 @@ def _card_sums(n, hands, reach, minus):
     register instead of memory: the same additions in the same order (no holding of the run holds
     that card second), without a store-to-load chain through ``minus`` per holding."""
     minus[:] = 0.0
-    total = 0.0
+    total = like(minus, 0.0)
     run_card = hands[0, 0] if n > 0 else 0
-    run = 0.0
+    run = like(minus, 0.0)
     for o in range(n):
         r = reach[o]
         if r != 0.0:  # (reach is never negative: skipping zeros changes no sum)
@@ -270,12 +278,12 @@ def showdown_value(nodes, v, tree, trav, reach, coefs, work, out):
     ``tree[TT_COUNT .. TT_CARDS]`` (count, holding, score, cards): per player and river board, the
     holdings that do not touch the board in increasing order of strength; ``tree[TT_IDX ..
     TT_ENDS]`` (idx, src, ends) their sweep positions (``idx``: one row per holding in that
-    order); ``work`` float64[N_WORK, slots] scratch. Holdings the board blocks get 0.
+    order); ``work`` real[N_WORK, slots] scratch. Holdings the board blocks get 0.
     """
     count, holding = tree[TT_COUNT], tree[TT_HOLDING]
     opp = 1 - trav
     b = nodes[v, BRD]
-    pay = (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS]
+    pay = like(out, (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS])
     nt = count[trav, b]
     no = count[opp, b]
     prefix_sums(tree[TT_SRC][opp, b], holding[opp, b], no, tree[TT_ENDS][opp, b], reach, work)
@@ -321,7 +329,7 @@ def _class_dot(tab, a, groups, sums, c1, c2):
     the identical holding counted -1 times (callers add it back)."""
     k = (groups.shape[0] - 1) // 2
     last = sums.shape[1] - 1
-    x = 0.0
+    x = like(sums, 0.0)
     for g in range(groups[2 * k]):
         t = sums[g, last]
         if t != 0.0:
@@ -343,7 +351,7 @@ def dilemma_fold_value(nodes, v, tree, trav, reach, coefs, sums, out):
     groups = tree[TT_FOLD_GROUPS][f, trav]
     _class_sums(n_hands[opp], hands[opp], hclass[opp], groups, reach, sums)
     dead = _dealt_bits(nodes, v)
-    inv = coefs[C_INV_PAIRS]
+    inv = like(out, coefs[C_INV_PAIRS])
     k = (groups.shape[0] - 1) // 2
     if groups[2 * k] == 1:  # every opponent class pays alike: scalar sums, as Texas Hold'em
         rep = groups[k]
@@ -401,7 +409,7 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, scratch, out):
     tc, oc = hclass[trav], hclass[opp]
     k = (groups.shape[0] - 1) // 2
     n_groups = groups[2 * k]
-    inv = coefs[C_INV_PAIRS]
+    inv = like(out, coefs[C_INV_PAIRS])
     out[:] = 0.0
     if n_groups == 1:
         prefix_sums(tree[TT_SRC][opp, b], ho, no, tree[TT_ENDS][opp, b], reach, work)
@@ -542,9 +550,9 @@ def _close(nodes, u, d, tree, cfr, bufs):
             reg = regrets[trav]
             cs = sums[trav]
             if iopts[O_METHOD] == METHOD_DCFR:
-                alpha = coefs[C_ALPHA]
-                beta = coefs[C_BETA]
-                gamma = coefs[C_GAMMA]
+                alpha = like(v, coefs[C_ALPHA])
+                beta = like(v, coefs[C_BETA])
+                gamma = like(v, coefs[C_GAMMA])
                 for a in range(k):
                     base = slot + a * n
                     for h in range(n):
@@ -553,12 +561,13 @@ def _close(nodes, u, d, tree, cfr, bufs):
                         reg[base + h] = r * coef + (acc[d, a, h] - vals[d, h])
                         cs[base + h] = cs[base + h] * gamma + s[a, h]
             else:
-                w = coefs[C_WEIGHT]
+                w = like(v, coefs[C_WEIGHT])
+                zero = like(v, 0.0)
                 for a in range(k):
                     base = slot + a * n
                     for h in range(n):
                         r = reg[base + h] + (acc[d, a, h] - vals[d, h])
-                        reg[base + h] = r if r > 0.0 else 0.0
+                        reg[base + h] = r if r > 0.0 else zero
                         cs[base + h] += w * s[a, h]
     _deposit(nodes, u, d, tree, trav, acc, vals)
 
@@ -608,7 +617,7 @@ def _child_reach(nodes, v, d, u, tree, bufs, iopts):
     n = n_hands[opp]
     if nodes[u, KIND] == CHANCE:
         c = nodes[v, CARD]
-        inv = 1.0 / _unseen(nodes, u, iopts)
+        inv = like(reach, 1.0 / _unseen(nodes, u, iopts))
         for h in range(n):
             if hands[opp, h, 0] == c or hands[opp, h, 1] == c:
                 reach[d, h] = 0.0
@@ -739,7 +748,7 @@ def _run_set(tree, cfr, pool, subtrees, c, dilemma):
     bufs = (pool[BF_REACH][c], pool[BF_ACC][c], pool[BF_VALS][c], pool[BF_STRAT][c], pool[BF_OPENED][c],
             pool[BF_MINUS][c], pool[BF_ACC2][c], pool[BF_VALS2][c], pool[BF_WORK][c])
     dual = iopts[O_MODE] == MODE_BR_EV
-    reach0 = np.empty(no)
+    reach0 = np.empty(no, chance_reach.dtype)  # (the solver's precision)
     while True:
         i = fetch_add(queue, np.int64(0), np.int64(1))
         if i >= work.shape[0]:
@@ -748,7 +757,7 @@ def _run_set(tree, cfr, pool, subtrees, c, dilemma):
         r = tasks[t]
         src = chance_reach[task_parent[t]]
         card = nodes[r, CARD]
-        inv = 1.0 / (_unseen(nodes, r, iopts) + 1)
+        inv = like(reach0, 1.0 / (_unseen(nodes, r, iopts) + 1))
         for h in range(no):
             if hands[opp, h, 0] == card or hands[opp, h, 1] == card:
                 reach0[h] = 0.0
@@ -801,7 +810,7 @@ def _run_tasks(tree, cfr, pool, subtrees, dilemma):
 @kernel(inline=True)
 def traverse(tree, cfr, pool, subtrees, weights, dilemma):
     """One full traversal for ``iopts[O_TRAV]`` in ``iopts[O_MODE]``; returns the root value row
-    (``weights``: float64[2, H], each player's weight of each of its holdings)."""
+    (``weights``: real[2, H], each player's weight of each of its holdings)."""
     _, _, iopts, _ = cfr
     trav = iopts[O_TRAV]
     bufs0 = (pool[BF_REACH][0], pool[BF_ACC][0], pool[BF_VALS][0], pool[BF_STRAT][0], pool[BF_OPENED][0],

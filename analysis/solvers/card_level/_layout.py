@@ -49,18 +49,19 @@ the suit swap that maps it; ``IS_PERM`` the holding permutation of each swap (th
 # one walk's buffers (bufs[BF_*]; pool[BF_*][c] buffer set c's)
 BF_REACH, BF_ACC, BF_VALS, BF_STRAT, BF_OPENED, BF_MINUS, BF_ACC2, BF_VALS2, BF_WORK = range(9)
 N_BUFS = 9
-"""Per depth ``d`` of a walk: ``BF_REACH`` the opponent's reach (float64[D, H]), ``BF_ACC``
-its children's values per action (float64[D, A, H]), ``BF_VALS`` the node's values
-(float64[D, H]; depth 0 the walk's result), ``BF_STRAT`` the opponent's strategy there
-(float64[D, A, H]), ``BF_OPENED`` the open node (int64[D]); ``BF_MINUS`` the fold terminals'
+"""Per depth ``d`` of a walk: ``BF_REACH`` the opponent's reach (real[D, H], real the
+solver's precision), ``BF_ACC`` its children's values per action (real[D, A, H]), ``BF_VALS``
+the node's values (real[D, H]; depth 0 the walk's result), ``BF_STRAT`` the opponent's strategy
+there (real[D, A, H]), ``BF_OPENED`` the open node (int64[D]); ``BF_MINUS`` the fold terminals'
 per-class, per-card sums; ``BF_ACC2``, ``BF_VALS2`` the average strategy's ``acc``/``vals``
 beside the best response's in ``MODE_BR_EV`` (size 1 when the game is zero-sum);
 ``BF_WORK`` the sweeps' prefix sums (rows ``W_*`` of :mod:`._sweeps`)."""
 
 
-def pack_tree(nodes: np.ndarray, tables, perm: np.ndarray) -> tuple:
+def pack_tree(nodes: np.ndarray, tables, perm: np.ndarray, dtype: type = np.float64) -> tuple:
     """The kernels' ``tree`` tuple (``TT_*``) from the node table, the solver's tables
-    (:class:`.solver.Tables`) and the suit swaps' holding permutations."""
+    (:class:`.solver.Tables`) and the suit swaps' holding permutations; Dilemma's payoff tables
+    in the solver's precision ``dtype`` (whole chips: exact in float32 too)."""
     count, holding, score, cards = tables.showdown
     idx, src, ends = tables.sweeps
     parts: list = [None] * N_TREE
@@ -68,7 +69,7 @@ def pack_tree(nodes: np.ndarray, tables, perm: np.ndarray) -> tuple:
     parts[TT_HANDS], parts[TT_SAME], parts[TT_N_HANDS] = tables.hands, tables.same, tables.n_hands
     parts[TT_COUNT], parts[TT_HOLDING], parts[TT_SCORE], parts[TT_CARDS] = count, holding, score, cards
     parts[TT_HCLASS], parts[TT_FOLD_TAB], parts[TT_SHOWDOWN_TAB] = (
-        tables.hclass, tables.fold_tab, tables.showdown_tab)
+        tables.hclass, tables.fold_tab.astype(dtype, copy=False), tables.showdown_tab.astype(dtype, copy=False))
     parts[TT_FOLD_GROUPS], parts[TT_SHOWDOWN_GROUPS] = tables.fold_groups, tables.showdown_groups
     parts[TT_PERM] = perm
     parts[TT_IDX], parts[TT_SRC], parts[TT_ENDS] = idx, src, ends
@@ -86,22 +87,22 @@ def pack_iso(parent: np.ndarray, work: np.ndarray, ref: np.ndarray, swap: np.nda
 
 
 def new_pool(n_sets: int, shape: tuple[int, int, int], average: tuple[int, int, int],
-             n_classes: int, n_cards: int) -> tuple:
+             n_classes: int, n_cards: int, dtype: type = np.float64) -> tuple:
     """``n_sets`` sets of a walk's buffers (``pool[BF_*]``, zeros): ``shape`` = (depth, actions,
     holdings) of a walk, ``average`` the same for ``BF_ACC2``/``BF_VALS2``, ``n_classes`` the
-    payoff classes and ``n_cards`` the deck's cards."""
+    payoff classes and ``n_cards`` the deck's cards; the rows in the solver's precision ``dtype``."""
     d, a, h = shape
     d2, a2, h2 = average
     parts: list = [None] * N_BUFS
-    parts[BF_REACH] = np.zeros((n_sets, d, h))
-    parts[BF_ACC] = np.zeros((n_sets, d, a, h))
-    parts[BF_VALS] = np.zeros((n_sets, d, h))
-    parts[BF_STRAT] = np.zeros((n_sets, d, a, h))
+    parts[BF_REACH] = np.zeros((n_sets, d, h), dtype)
+    parts[BF_ACC] = np.zeros((n_sets, d, a, h), dtype)
+    parts[BF_VALS] = np.zeros((n_sets, d, h), dtype)
+    parts[BF_STRAT] = np.zeros((n_sets, d, a, h), dtype)
     parts[BF_OPENED] = np.zeros((n_sets, d + 8), dtype=np.int64)  # (+ a cache line: no false sharing between sets)
-    parts[BF_MINUS] = np.zeros((n_sets, n_classes, n_cards + 1))
-    parts[BF_ACC2] = np.zeros((n_sets, d2, a2, h2))
-    parts[BF_VALS2] = np.zeros((n_sets, d2, h2))
-    parts[BF_WORK] = np.zeros((n_sets, N_WORK, sweep_slots(h, n_cards)))
+    parts[BF_MINUS] = np.zeros((n_sets, n_classes, n_cards + 1), dtype)
+    parts[BF_ACC2] = np.zeros((n_sets, d2, a2, h2), dtype)
+    parts[BF_VALS2] = np.zeros((n_sets, d2, h2), dtype)
+    parts[BF_WORK] = np.zeros((n_sets, N_WORK, sweep_slots(h, n_cards)), dtype)
     return tuple(parts)
 
 

@@ -38,10 +38,12 @@ import numpy as np
 
 from evaluator.jit import kernel
 
+from ._precision import like
+
 UP_N, UP_C1, UP_C2, DN_N, DN_C1, DN_C2 = range(6)
 RW_HOLDING, RW_END1, RW_END2, RW_CLASS, RW_SAME = range(6, 11)
 N_RW_HOLDEM, N_RW_DILEMMA = 7, 11  # columns of ``idx``: Texas Hold'em reads the first seven
-W_CARD_UP, W_CARD_DN, W_ALL_UP, W_ALL_DN = range(4)  # rows of the scratch ``work`` (float64[N_WORK, slots])
+W_CARD_UP, W_CARD_DN, W_ALL_UP, W_ALL_DN = range(4)  # rows of the scratch ``work`` (real[N_WORK, slots]: the solver's precision)
 N_WORK = 4
 
 
@@ -135,8 +137,9 @@ def prefix_sums(opp_src, ho, no, opp_ends, reach, work):
     """
     pu = work[W_ALL_UP]
     pd = work[W_ALL_DN]
-    a = 0.0
-    z = 0.0
+    zero = like(work, 0.0)  # (sums in the solver's precision)
+    a = zero
+    z = zero
     pu[0] = 0.0
     pd[0] = 0.0
     for j in range(no):
@@ -151,31 +154,31 @@ def prefix_sums(opp_src, ho, no, opp_ends, reach, work):
     gd = work[W_CARD_DN]
     su = opp_src[0]
     sd = opp_src[1]
-    a1 = 0.0
-    a2 = 0.0
-    z1 = 0.0
-    z2 = 0.0
+    a1 = zero
+    a2 = zero
+    z1 = zero
+    z2 = zero
     k2 = mid
     for k in range(mid):  # the first half beside the second
         x = su[k]
-        a1 = a1 + reach[x] if x >= 0 else 0.0
+        a1 = a1 + reach[x] if x >= 0 else zero
         gu[k] = a1
         x = sd[k]
-        z1 = z1 + reach[x] if x >= 0 else 0.0
+        z1 = z1 + reach[x] if x >= 0 else zero
         gd[k] = z1
         if k2 < n_slots:
             x = su[k2]
-            a2 = a2 + reach[x] if x >= 0 else 0.0
+            a2 = a2 + reach[x] if x >= 0 else zero
             gu[k2] = a2
             x = sd[k2]
-            z2 = z2 + reach[x] if x >= 0 else 0.0
+            z2 = z2 + reach[x] if x >= 0 else zero
             gd[k2] = z2
             k2 += 1
     while k2 < n_slots:
         x = su[k2]
-        a2 = a2 + reach[x] if x >= 0 else 0.0
+        a2 = a2 + reach[x] if x >= 0 else zero
         gu[k2] = a2
         x = sd[k2]
-        z2 = z2 + reach[x] if x >= 0 else 0.0
+        z2 = z2 + reach[x] if x >= 0 else zero
         gd[k2] = z2
         k2 += 1

@@ -33,9 +33,10 @@ checking by more than the tolerance, ``checks`` when less, else ``indifferent``:
 a tie the solver may mix either way) and the regret of each choice (what it
 loses against the holding's best action, chips per hand).
 
-A solution file (``.npz``, versioned) holds the spot, the method, the iterations
-and the solver's arrays; :func:`load_solution` rebuilds the tree and resumes
-bit for bit. A truncated, corrupt or foreign file is one :class:`SpotError`.
+A solution file (``.npz``, versioned) holds the spot, the method, the precision (``float64``
+when absent: files written before the option), the iterations and the solver's arrays;
+:func:`load_solution` rebuilds the tree and resumes bit for bit. A truncated, corrupt or
+foreign file is one :class:`SpotError`.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from analysis.core.io import atomic_path
 
 from . import _kernels as K
 from ._layout import BF_VALS
+from ._precision import DEFAULT_PRECISION
 from .card_spot import CardSpot, SpotError
 from .solver import CardSolver, Progress
 from .summary import SUMMARY_KEYS, group_order, holding_groups
@@ -197,8 +199,8 @@ class SpotSolution:
         bufs = tuple(b[0] for b in s._pool)
         values = np.zeros((int(nodes[v, COUNT]), n))
         for a, c in enumerate(self._children(v)):
-            K.walk(s._tree_args, (s.regrets, s.sums, iopts, s._coefs), bufs, c, reach, (False, True),
-                   (s.tree.tasks, s._iso, s._task_vals, s._chance_reach), s._dilemma)
+            K.walk(s._tree_args, (s.regrets, s.sums, iopts, s._coefs), bufs, c, reach.astype(s._dtype, copy=False),
+                   (False, True), (s.tree.tasks, s._iso, s._task_vals, s._chance_reach), s._dilemma)
             values[a] = bufs[BF_VALS][0, :n]
         mass = _compatible_mass(s, actor, reach)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -319,6 +321,8 @@ class SpotSolution:
         s = self.solver
         info = {"format": FORMAT, "spot": self.spot.describe(), "method": s.method, "iterations": s.iterations,
                 "storage": list(s.tree.storage), "history": s.history, "locked": s.locked}
+        if s.precision != DEFAULT_PRECISION:  # (a float64 file stays byte for byte what it was)
+            info["precision"] = s.precision
         path = Path(path)
         with atomic_path(path) as tmp, open(tmp, "wb") as fh:
             np.savez_compressed(fh, info=np.array(json.dumps(info)), regret0=s.regrets[0], regret1=s.regrets[1],
@@ -327,7 +331,8 @@ class SpotSolution:
 
     def manifest(self) -> dict:
         """The spot, tree, method, iterations and exploitability (for table manifests and JSON output)."""
-        return {"spot": self.spot.describe(), "method": self.solver.method, "iterations": self.iterations,
+        return {"spot": self.spot.describe(), "method": self.solver.method,
+                "precision": getattr(self.solver, "precision", DEFAULT_PRECISION), "iterations": self.iterations,
                 "exploitability": self.exploitability, "exploitability_pct_pot": self.exploitability_pct,
                 "exploitability_measure": self.exploitability_measure,
                 "nash_conv": self.solver.nash_conv, "nash_conv_pct_pot": 100.0 * self.solver.nash_conv / self.spot.pot,
@@ -418,24 +423,27 @@ def _compatible_mass(solver: CardSolver, player: int, reach: np.ndarray) -> np.n
 
 def solve_spot(spot: CardSpot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
                progress: Progress | None = None, tolerance: float | None = None,
-               locks: dict | None = None) -> SpotSolution:
+               locks: dict | None = None, precision: str = DEFAULT_PRECISION) -> SpotSolution:
     """Solve ``spot`` until exploitability <= ``target_pct``% of the pot or ``max_iterations``
     (a three-handed spot: :func:`.multiway.solve_multiway`, a :class:`.multiway.MultiwaySolution`).
 
     ``locks``: node locking, ``{line: strategy}`` with a line of action labels and dealt cards
     from the root (as :meth:`SpotSolution.node`) and the strategy as :meth:`CardSolver.lock`
     takes it, or ``{"ip": "threshold"}`` (a player and an opponent model: every decision of
-    that player, :func:`.locks.lock_to_model`); the solver then runs without suit isomorphism."""
+    that player, :func:`.locks.lock_to_model`); the solver then runs without suit isomorphism.
+    ``precision``: the heads-up solver's arithmetic, ``float64`` or ``float32`` (:class:`.solver.CardSolver`)."""
     from .locks import PLAYERS, lock_to_model
 
     if spot.players == 3:
         if locks:
             raise SpotError("node locking is for heads-up spots")
+        if precision != DEFAULT_PRECISION:
+            raise SpotError("precision float32: the heads-up solver only")
         from .multiway import solve_multiway
 
         return solve_multiway(spot, target_pct=target_pct, max_iterations=max_iterations,  # type: ignore[return-value]
                               method=method, progress=progress, tolerance=tolerance)
-    solver = CardSolver(spot, method, isomorphism=not locks)
+    solver = CardSolver(spot, method, isomorphism=not locks, precision=precision)
     if locks:
         lines = SpotSolution(solver)
         for key, strategy in locks.items():
@@ -463,7 +471,8 @@ def load_solution(path: str | Path) -> SpotSolution:
     if not isinstance(info, dict) or info.get("format") != FORMAT:
         raise SpotError(f"{path} is not a card-solver solution file (format {FORMAT})")
     try:
-        solver = CardSolver(CardSpot.from_dict(info["spot"]), info["method"], isomorphism=not info.get("locked"))
+        solver = CardSolver(CardSpot.from_dict(info["spot"]), info["method"], isomorphism=not info.get("locked"),
+                            precision=str(info.get("precision", DEFAULT_PRECISION)))
     except (KeyError, TypeError, ValueError) as exc:
         raise SpotError(f"solution file {path}: unreadable spot ({exc})") from None
     expected = [int(x) for x in solver.tree.storage]
