@@ -124,14 +124,15 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
 
     stacks, level = table_state(options["bank"], options["level"])
     table = DilemmaTable.parse(options["deck"], options["rule"], list(stacks), level)
-    spot = PreflopSpot(table, boards=options["boards"] or 2000, seed=seed,
-                       max_raises=options["raise_cap"] or 3)
+    # `is None`, not `or`: --boards 0 or --raise-cap 0 is refused by the spot, never read as the default
+    spot = PreflopSpot(table, boards=2000 if options["boards"] is None else options["boards"], seed=seed,
+                       max_raises=3 if options["raise_cap"] is None else options["raise_cap"])
 
     def show(i: int, e: float) -> None:
         echo(f"  {i:>6,} iterations  exploitability {e:.4f} chips", err=True)
 
     sol = solve_preflop(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
-                        check_every=check_every or 25, progress=show if progress else None)
+                        check_every=25 if check_every is None else check_every, progress=show if progress else None)
     e0, e1 = sol.exploitability
     v0, v1 = sol.values()
     cfg = spot.tree_config
@@ -394,6 +395,10 @@ def register(app: typer.Typer) -> None:
             given = [k for k in _DILEMMA_ONLY if dilemma_options[k] is not None and k not in _PREFLOP]
             if given:
                 raise SolverError(f"--{given[0].replace('_', '-')} is an option of the dilemma game, not of preflop")
+            if state is not None:
+                raise SolverError("--state is not an option of preflop (its solve is not saved or resumed)")
+            if not alternating:
+                raise SolverError("--simultaneous is not an option of preflop (its updates alternate)")
             solve_preflop_cmd({**dilemma_options, "boards": boards}, method, iterations, target, check_every, seed,
                               out, progress)
             return
