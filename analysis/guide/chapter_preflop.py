@@ -193,7 +193,8 @@ def _states_text(chart: pd.DataFrame, spots: pd.DataFrame, deck: str) -> list[Bl
                if more else "seeing the flop is worth more when the bank pays a bonus to the winner. ")
             + f"Each player expects {money(r['value big blind $'])} (big blind) and {money(r['value small blind $'])} "
             f"(small blind) a hand at the start, against {money(b['value big blind $'])} and "
-            f"{money(b['value small blind $'])} on the bare deck, where only the blinds move between the players.")))
+            f"{money(b['value small blind $'])} on the bare deck, where chips only change hands between the players "
+            "(the two values sum to zero).")))
     return out
 
 
@@ -204,9 +205,10 @@ def _sample_text(table: pd.DataFrame | None) -> list[Block]:
     return [Block("p", (
         "**A second, independent sample of continuation boards** (seed 1) gives the same chart within "
         f"{100 * table['mean_freq_diff'].mean():.1f} points of frequency on average (reach-weighted over classes; "
-        f"at most {100 * worst['mean_freq_diff']:.1f} points at `{worst['line']}`, single classes up to "
-        f"{100 * table['max_freq_diff'].max():.0f} points where actions are nearly indifferent) and EVs within "
-        f"${table['mean_ev_diff'].mean():.2f} on average."))]
+        f"at most {100 * worst['mean_freq_diff']:.1f} points at `{worst['line']}`; single classes, unweighted, up to "
+        f"{100 * table['max_freq_diff'].max():.0f} points: there a class that almost never reaches the decision "
+        f"counts as much as one that always does) and EVs within ${table['mean_ev_diff'].mean():.2f} on "
+        "average."))]
 
 
 def _games_text(games: pd.DataFrame | None, ends: pd.DataFrame | None, m: dict[str, Any]) -> list[Block]:

@@ -1,0 +1,30 @@
+"""The pre-flop chapter's sentences say what its tables hold, and no more."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis.guide.chapter_preflop import _sample_text, _states_text
+
+
+def test_second_sample_sentence_reads_its_table_and_claims_no_cause():
+    table = pd.DataFrame({"node": [0, 2], "line": ["(root)", "call"], "player": ["small blind", "big blind"],
+                          "classes": [100, 100], "mean_freq_diff": [0.01, 0.03], "max_freq_diff": [0.2, 0.76],
+                          "mean_ev_diff": [1.0, 2.0]})
+    text = _sample_text(table)[0].text
+    assert "2.0 points" in text and "3.0 points at `call`" in text and "76 points" in text and "$1.50" in text
+    assert "indifferent" not in text  # the table holds no regrets: it cannot say where actions are indifferent
+
+
+def test_bare_deck_sentence_does_not_say_only_the_blinds_move():
+    spots = pd.DataFrame({"state": ["start", "start"], "deck": ["reference", "bare"], "sample": [0, 0],
+                          "blinds": ["10/20"] * 2, "bank": ["300/700/500"] * 2, "value_bb": [8.9, 1.1],
+                          "value_sb": [10.1, -1.1]})
+    rows = [(state, deck, 0, node, line, who, "AA", "none", 6, 1.0, act, f, 0.0, 0.0, True)
+            for state, deck in (("start", "reference"), ("start", "bare"))
+            for node, line, who, act, f in ((0, "(root)", "small blind", "fold", 0.1), (0, "(root)", "small blind",
+                                                                                      "call", 0.9))]
+    chart = pd.DataFrame(rows, columns=["state", "deck", "sample", "node", "line", "player", "hand", "green", "combos",
+                                        "reach", "action", "frequency", "ev", "regret", "indifferent"])
+    text = " ".join(b.text for b in _states_text(chart, spots, "reference"))
+    assert "only the blinds" not in text and "$1.1 and -$1.1 on the bare deck" in text
