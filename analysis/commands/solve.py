@@ -321,9 +321,10 @@ def register(app: typer.Typer) -> None:
                                    "cfr+; three-handed turn spot: mccfr (default), dcfr or cfr+"),
         iterations: int = typer.Option(1000, "--iterations", "-n", min=1, help="total iterations"),
         target: float = typer.Option(None, "--target", help="stop at this exploitability (dilemma: NashConv in "
-                                     "chips; spot: the mean best-response gain, NashConv / 2, in % of the pot, default 0.3)"),
+                                     "chips; spot: the mean best-response gain, NashConv / 2, in % of the pot, default 0.3; "
+                                     "preflop: the larger player's best-response gain in chips)"),
         check_every: int = typer.Option(None, "--check-every", help="iterations between checks"),
-        seed: int = typer.Option(0, "--seed", help="seed of MCCFR and of the dilemma deal sample"),
+        seed: int = typer.Option(0, "--seed", help="seed of MCCFR, of the dilemma deal sample and of the preflop continuation's boards"),
         state: Path = typer.Option(None, "--state", help=".npz file to resume from and save to"),
         out: Path = typer.Option(None, "--out", help="folder for the strategy and history tables", callback=out_folder),
         alternating: bool = typer.Option(True, "--alternating/--simultaneous"),
