@@ -123,10 +123,11 @@ def preflop(folder: Path, info: dict[str, Any]) -> list[Block]:
         out.append(Block("table", frame=grid(base, node)))
         diff = green_differences(base, node)
         if len(diff):
+            n = diff["class"].nunique()  # a row per class and hand effect: 22 has insurance and insurance+insurance
             out.append(Block("p", f"Suits matter where a card is green (a hand effect: As and Ah pay a dividend to a "
                                   f"winner, 2s and 2h are insurance against the penalty): at this decision "
-                                  f"{len(diff)} class{'es' if len(diff) > 1 else ''} play{'' if len(diff) > 1 else 's'} "
-                                  "otherwise with the green card:"))
+                                  f"{n} class{'es' if n > 1 else ''} play{'' if n > 1 else 's'} "
+                                  "otherwise with a green card:"))
             out.append(Block("table", frame=diff))
     out += _states_text(chart, spots, deck)
     out += _sample_text(study_table(folder, "preflop_second_sample"))

@@ -28,3 +28,22 @@ def test_bare_deck_sentence_does_not_say_only_the_blinds_move():
                                         "reach", "action", "frequency", "ev", "regret", "indifferent"])
     text = " ".join(b.text for b in _states_text(chart, spots, "reference"))
     assert "only the blinds" not in text and "$1.1 and -$1.1 on the bare deck" in text
+
+
+def test_green_differences_are_counted_per_class_not_per_row(tmp_path):
+    from analysis.guide.chapter_preflop import preflop
+
+    rows = []
+    for hand, green, kind in (("22", "none", "fold"), ("22", "insurance", "call"), ("22", "insurance+insurance", "call"),
+                              ("32o", "none", "fold"), ("32o", "insurance", "call"), ("AA", "none", "raise 60")):
+        for action in ("fold", "call", "raise 60"):
+            rows.append(("start", "reference", 0, 0, "(root)", "small blind", hand, green, 6, 1.0, action,
+                         float(action == kind), 0.0, 0.0, action == kind))
+    cols = ["state", "deck", "sample", "node", "line", "player", "hand", "green", "combos", "reach", "action",
+            "frequency", "ev", "regret", "indifferent"]
+    pd.DataFrame(rows, columns=cols).to_csv(tmp_path / "preflop_chart.csv", index=False)
+    pd.DataFrame([{"state": "start", "deck": "reference", "sample": 0, "boards": 60, "blinds": "10/20",
+                   "bank": "300/700/500", "exploitability_bb": 0.1, "exploitability_sb": 0.1, "value_bb": 1.0,
+                   "value_sb": 1.0}]).to_csv(tmp_path / "preflop_spots.csv", index=False)
+    text = " ".join(b.text for b in preflop(tmp_path, {"manifest": {}}))
+    assert "2 classes play otherwise with a green card" in text  # 22 (two rows) and 32o
