@@ -56,7 +56,7 @@ def _cell(g: pd.DataFrame) -> str:
 
 def grid(chart: pd.DataFrame, node: int) -> pd.DataFrame:
     """The 10 x 10 chart of one decision for holdings without a green card: pairs on the diagonal,
-    suited above it, offsuit below; each cell the most frequent action and its share (``R 80%``,
+    suited above it (the row the higher card), offsuit below (the column the higher card); each cell the most frequent action and its share (``R 80%``,
     the second when it reaches 20%), ``~`` where the best action is within the indifference
     margin of another."""
     rows = _plain(chart[chart["node"] == node])
@@ -117,8 +117,8 @@ def preflop(folder: Path, info: dict[str, Any]) -> list[Block]:
     for node, title in ((0, "the small blind's first action"), (_node(base, "raise"), "the big blind facing an open")):
         if node is None:
             continue
-        out.append(Block("p", f"**The chart: {title}** (rows: the higher card; suited above the diagonal, offsuit "
-                              "below; F fold, C call, X check, R raise, A all-in, with the share of the most "
+        out.append(Block("p", f"**The chart: {title}** (pairs on the diagonal; suited above it, the row the higher "
+                              "card; offsuit below it, the column the higher card; F fold, C call, X check, R raise, A all-in, with the share of the most "
                               "frequent action; ~ marks classes whose best action is indifferent with another):"))
         out.append(Block("table", frame=grid(base, node)))
         diff = green_differences(base, node)

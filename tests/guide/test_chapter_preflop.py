@@ -47,3 +47,14 @@ def test_green_differences_are_counted_per_class_not_per_row(tmp_path):
                    "value_sb": 1.0}]).to_csv(tmp_path / "preflop_spots.csv", index=False)
     text = " ".join(b.text for b in preflop(tmp_path, {"manifest": {}}))
     assert "2 classes play otherwise with a green card" in text  # 22 (two rows) and 32o
+
+
+def test_grid_puts_suited_above_and_offsuit_below_as_the_caption_says():
+    from analysis.guide.chapter_preflop import grid
+
+    rows = [("A2s", "call"), ("A2o", "fold")]
+    chart = pd.DataFrame([{"node": 0, "hand": h, "green": "none", "reach": 1.0, "combos": 4, "action": a,
+                           "frequency": float(a == want), "indifferent": a == want}
+                          for h, want in rows for a in ("fold", "call")])
+    g = grid(chart, 0).set_index("")
+    assert g.loc["A", "2"] == "C 100%" and g.loc["2", "A"] == "F 100%"  # row A, column 2: A2s; row 2, column A: A2o
