@@ -124,14 +124,15 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
 
     stacks, level = table_state(options["bank"], options["level"])
     table = DilemmaTable.parse(options["deck"], options["rule"], list(stacks), level)
-    spot = PreflopSpot(table, boards=options["boards"] or 2000, seed=seed,
-                       max_raises=options["raise_cap"] or 3)
+    # `is None`, not `or`: --boards 0 or --raise-cap 0 is refused by the spot, never read as the default
+    spot = PreflopSpot(table, boards=2000 if options["boards"] is None else options["boards"], seed=seed,
+                       max_raises=3 if options["raise_cap"] is None else options["raise_cap"])
 
     def show(i: int, e: float) -> None:
         echo(f"  {i:>6,} iterations  exploitability {e:.4f} chips", err=True)
 
     sol = solve_preflop(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
-                        check_every=check_every or 25, progress=show if progress else None)
+                        check_every=25 if check_every is None else check_every, progress=show if progress else None)
     e0, e1 = sol.exploitability
     v0, v1 = sol.values()
     cfg = spot.tree_config
@@ -328,9 +329,10 @@ def register(app: typer.Typer) -> None:
                                    "cfr+; three-handed turn spot: mccfr (default), dcfr or cfr+"),
         iterations: int = typer.Option(1000, "--iterations", "-n", min=1, help="total iterations"),
         target: float = typer.Option(None, "--target", help="stop at this exploitability (dilemma: NashConv in "
-                                     "chips; spot: the mean best-response gain, NashConv / 2, in % of the pot, default 0.3)"),
+                                     "chips; spot: the mean best-response gain, NashConv / 2, in % of the pot, default 0.3; "
+                                     "preflop: the larger player's best-response gain in chips)"),
         check_every: int = typer.Option(None, "--check-every", help="iterations between checks"),
-        seed: int = typer.Option(0, "--seed", help="seed of MCCFR and of the dilemma deal sample"),
+        seed: int = typer.Option(0, "--seed", help="seed of MCCFR, of the dilemma deal sample and of the preflop continuation's boards"),
         state: Path = typer.Option(None, "--state", help=".npz file to resume from and save to"),
         out: Path = typer.Option(None, "--out", help="folder for the strategy and history tables", callback=out_folder),
         alternating: bool = typer.Option(True, "--alternating/--simultaneous"),
@@ -405,6 +407,10 @@ def register(app: typer.Typer) -> None:
             given = [k for k in _DILEMMA_ONLY if dilemma_options[k] is not None and k not in _PREFLOP]
             if given:
                 raise SolverError(f"--{given[0].replace('_', '-')} is an option of the dilemma game, not of preflop")
+            if state is not None:
+                raise SolverError("--state is not an option of preflop (its solve is not saved or resumed)")
+            if not alternating:
+                raise SolverError("--simultaneous is not an option of preflop (its updates alternate)")
             solve_preflop_cmd({**dilemma_options, "boards": boards}, method, iterations, target, check_every, seed,
                               out, progress)
             return

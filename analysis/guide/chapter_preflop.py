@@ -56,7 +56,7 @@ def _cell(g: pd.DataFrame) -> str:
 
 def grid(chart: pd.DataFrame, node: int) -> pd.DataFrame:
     """The 10 x 10 chart of one decision for holdings without a green card: pairs on the diagonal,
-    suited above it, offsuit below; each cell the most frequent action and its share (``R 80%``,
+    suited above it (the row the higher card), offsuit below (the column the higher card); each cell the most frequent action and its share (``R 80%``,
     the second when it reaches 20%), ``~`` where the best action is within the indifference
     margin of another."""
     rows = _plain(chart[chart["node"] == node])
@@ -117,16 +117,17 @@ def preflop(folder: Path, info: dict[str, Any]) -> list[Block]:
     for node, title in ((0, "the small blind's first action"), (_node(base, "raise"), "the big blind facing an open")):
         if node is None:
             continue
-        out.append(Block("p", f"**The chart: {title}** (rows: the higher card; suited above the diagonal, offsuit "
-                              "below; F fold, C call, X check, R raise, A all-in, with the share of the most "
+        out.append(Block("p", f"**The chart: {title}** (pairs on the diagonal; suited above it, the row the higher "
+                              "card; offsuit below it, the column the higher card; F fold, C call, X check, R raise, A all-in, with the share of the most "
                               "frequent action; ~ marks classes whose best action is indifferent with another):"))
         out.append(Block("table", frame=grid(base, node)))
         diff = green_differences(base, node)
         if len(diff):
+            n = diff["class"].nunique()  # a row per class and hand effect: 22 has insurance and insurance+insurance
             out.append(Block("p", f"Suits matter where a card is green (a hand effect: As and Ah pay a dividend to a "
                                   f"winner, 2s and 2h are insurance against the penalty): at this decision "
-                                  f"{len(diff)} class{'es' if len(diff) > 1 else ''} play{'' if len(diff) > 1 else 's'} "
-                                  "otherwise with the green card:"))
+                                  f"{n} class{'es' if n > 1 else ''} play{'' if n > 1 else 's'} "
+                                  "otherwise with a green card:"))
             out.append(Block("table", frame=diff))
     out += _states_text(chart, spots, deck)
     out += _sample_text(study_table(folder, "preflop_second_sample"))
@@ -193,7 +194,8 @@ def _states_text(chart: pd.DataFrame, spots: pd.DataFrame, deck: str) -> list[Bl
                if more else "seeing the flop is worth more when the bank pays a bonus to the winner. ")
             + f"Each player expects {money(r['value big blind $'])} (big blind) and {money(r['value small blind $'])} "
             f"(small blind) a hand at the start, against {money(b['value big blind $'])} and "
-            f"{money(b['value small blind $'])} on the bare deck, where only the blinds move between the players.")))
+            f"{money(b['value small blind $'])} on the bare deck, where chips only change hands between the players "
+            "(the two values sum to zero).")))
     return out
 
 
@@ -204,9 +206,10 @@ def _sample_text(table: pd.DataFrame | None) -> list[Block]:
     return [Block("p", (
         "**A second, independent sample of continuation boards** (seed 1) gives the same chart within "
         f"{100 * table['mean_freq_diff'].mean():.1f} points of frequency on average (reach-weighted over classes; "
-        f"at most {100 * worst['mean_freq_diff']:.1f} points at `{worst['line']}`, single classes up to "
-        f"{100 * table['max_freq_diff'].max():.0f} points where actions are nearly indifferent) and EVs within "
-        f"${table['mean_ev_diff'].mean():.2f} on average."))]
+        f"at most {100 * worst['mean_freq_diff']:.1f} points at `{worst['line']}`; single classes, unweighted, up to "
+        f"{100 * table['max_freq_diff'].max():.0f} points: there a class that almost never reaches the decision "
+        f"counts as much as one that always does) and EVs within ${table['mean_ev_diff'].mean():.2f} on "
+        "average."))]
 
 
 def _games_text(games: pd.DataFrame | None, ends: pd.DataFrame | None, m: dict[str, Any]) -> list[Block]:

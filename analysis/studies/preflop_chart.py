@@ -38,8 +38,14 @@ from analysis.solvers.preflop_hu.bet_tree import (
     FOLD,
     RAISE,
     SMALL_BLIND,
+    PreflopTree,
 )
-from analysis.solvers.preflop_hu.solve import PreflopSolution, PreflopSpot, solve_preflop
+from analysis.solvers.preflop_hu.solve import (
+    PreflopError,
+    PreflopSolution,
+    PreflopSpot,
+    solve_preflop,
+)
 
 from .game_endings import Table, endings_row
 from .solved_spots import GAME_STATES
@@ -187,16 +193,33 @@ def _fmt(x: float) -> str:
     return f"{x:.6f}".rstrip("0").rstrip(".") or "0"
 
 
+def _check_playable(tree: PreflopTree, to_call: dict[int, float]) -> None:
+    """Refuse a tree the rules below cannot play: a rule tells decisions apart by player, facing and
+    the amount to call only, and carries one raise size."""
+    seen: dict[tuple[int, bool, float], int] = {}
+    for v, owe in to_call.items():
+        key = (tree.player[v], owe > 0, owe)
+        if key in seen:
+            raise PreflopError(f"the engine strategy cannot tell '{tree.line[seen[key]] or '(root)'}' from "
+                               f"'{tree.line[v]}' (the same player, facing and amount to call)")
+        seen[key] = v
+        if sum(a.split()[0] == RAISE for a in tree.actions[v]) > 1:
+            raise PreflopError(f"the engine strategy has one raise size per rule; '{tree.line[v] or '(root)'}' "
+                               f"has {', '.join(a for a in tree.actions[v] if a.startswith(RAISE))}")
+
+
 def preflop_rules(sol: PreflopSolution, chart: pd.DataFrame) -> list[str]:
     """TOML ``[[rule]]`` blocks playing ``chart`` (one solve's rows) at each of ``sol``'s decisions:
     conditions on the pre-flop street, two players, position (the small blind acts first), facing,
-    the amount to call (nearest decision of the tree) and the class's strength."""
+    the amount to call (nearest decision of the tree) and the class's strength. Trees with several
+    raise sizes, or two decisions the features cannot tell apart, are refused."""
     tree = sol.tree
     chart = class_mix(chart)
     bb = sol.spot.tree_config.big_blind
     strength = _class_intervals()
     nodes = tree.decisions()
     to_call = {v: (max(tree.ins[v]) - tree.ins[v][tree.player[v]]) / bb for v in nodes}
+    _check_playable(tree, to_call)
     blocks = []
     for who in (SMALL_BLIND, BIG_BLIND):
         mine = [v for v in nodes if tree.player[v] == who]

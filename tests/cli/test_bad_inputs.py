@@ -251,6 +251,17 @@ CASES: list[tuple[str, ...]] = [
     ("solve dilemma --rule winners=nope", "winners"),
     ("solve dilemma --level 5", "--level"),
     ("solve kuhn --rule winners=any_pot", "--rule", "dilemma game"),
+    ("solve preflop --method mccfr", "mccfr", "dcfr, cfr+"),
+    ("solve preflop --boards 3", "boards", "at least 10"),
+    ("solve preflop --boards 0", "boards", "got 0"),  # not read as the default 2000
+    ("solve preflop --raise-cap 0", "max_raises", "got 0"),  # not read as the default 3
+    ("solve preflop --check-every 0", "check_every", "got 0"),
+    ("solve preflop --state {tmp}/s.npz", "--state", "preflop"),
+    ("solve preflop --simultaneous", "--simultaneous", "preflop"),
+    ("solve preflop --players 3", "--players", "not of preflop"),
+    ("solve preflop --rule kickers=top", "kickers"),
+    ("solve preflop --deck holdem", "40-card deck"),
+    ("solve kuhn --boards 10", "--boards", "preflop"),
     # --- brag and bluffjack (from tests/cli/test_cli_brag_bluffjack.py: there in a real process, one case each)
     ("brag equity 'As Ks'", 'a Brag hand has 3 cards; got 2'),
     ("brag equity 'As Ks Qs Js'", 'got 4'),

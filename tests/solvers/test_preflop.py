@@ -178,3 +178,47 @@ def test_bad_spots_get_one_line():
     with pytest.raises(PreflopError, match="levels"):
         solve_preflop(PreflopSpot(), iterations=1, continuation=_tiny_continuation(np.zeros((1, 2, 2, 2)), (20,),
                                                                                    all_holdings(40)[:2]))
+
+
+@pytest.mark.parametrize(("bank", "level"), [((0, 350, 500), 1), ((0, 0, 40), 2)])
+def test_checkdown_values_and_folds_equal_the_stepwise_settlement_of_the_real_cards(bank, level):
+    """An independent check of the class reps, the seats (player 0 the big blind, player 1 the small
+    blind and DEALER) and the swapped-seat sums: each value against the readable settlement
+    (:func:`analysis.dilemma.settlement.settle`) of the actual holdings, board by board. With bank 3 at
+    $40 the bank pays two tied dividends short, one seat at a time from the seat after the DEALER."""
+    from analysis.dilemma.settlement import HandState, PlayerState, settle
+    from analysis.solvers.preflop_hu.continuation import checkdown_continuation
+    from analysis.solvers.preflop_hu.solve import _Game
+
+    table = DilemmaTable("reference", (), bank, level)
+    spot = PreflopSpot(table, max_raises=2, boards=12, seed=4)
+    tree = build_preflop_tree(spot.tree_config)
+    cont = checkdown_continuation(table, tuple(tree.flop_levels()), spot.chips, spot.boards, spot.seed)
+    game = _Game(spot, tree, cont)
+    boards = sample_boards(40, spot.boards, spot.seed)
+    index = {tuple(h): k for k, h in enumerate(cont.holdings.tolist())}
+    pairs = [("As 7d", "2c 3c"), ("2c 3c", "As 7d"), ("As Ah", "2s 2h"), ("2s 9d", "Ad 10d"), ("Ah 2h", "As 2s"),
+             ("As 7d", "Ah 7c")]
+    for big, small in pairs:
+        hb, hs = sorted(_cards(big)), sorted(_cards(small))
+        i, j = index[tuple(hb)], index[tuple(hs)]
+        for lv, put in enumerate(cont.levels):
+            paid, n = np.zeros(2), 0
+            for b in boards.tolist():
+                if set(b) & set(hb + hs):
+                    continue
+                n += 1
+                seats = (PlayerState("BB", 1000 - put, put, None, tuple(hb)),
+                         PlayerState("SB", 1000 - put, put, None, tuple(hs)))
+                r = settle(HandState(seats, board=tuple(b), bank=table.bank, blind_level=table.level, dealer=1),
+                           table.deck, table.rules)
+                paid += np.array(r.stacks) - 1000
+            assert cont.counts[i, j] == n > 0
+            np.testing.assert_allclose(cont.values[lv, :, i, j], paid / n, rtol=0, atol=1e-9)
+        for v, tab in game.fold.items():
+            ins, folder = tree.ins[v], tree.folder[v]
+            seats = (PlayerState("BB", 1000 - ins[0], ins[0], 0 if folder == BIG_BLIND else None, tuple(hb)),
+                     PlayerState("SB", 1000 - ins[1], ins[1], 0 if folder == SMALL_BLIND else None, tuple(hs)))
+            r = settle(HandState(seats, bank=table.bank, blind_level=table.level, dealer=1, last_round=0),
+                       table.deck, table.rules)
+            assert list(tab[:, cont.classes[i], cont.classes[j]]) == [s - 1000 for s in r.stacks], tree.line[v]

@@ -13,8 +13,10 @@ import pytest
 from analysis.core.features import FEATURE_INDEX
 from analysis.core.strategy import load_strategy
 from analysis.engine.preflop import DATA as PREFLOP_DATA
-from analysis.solvers.preflop_hu.bet_tree import SMALL_BLIND
+from analysis.solvers.preflop_hu.bet_tree import SMALL_BLIND, PreflopTreeConfig, build_preflop_tree
+from analysis.solvers.preflop_hu.solve import PreflopError
 from analysis.studies.preflop_chart import (
+    _check_playable,
     class_mix,
     equilibrium_strategy_toml,
     sample_agreement,
@@ -81,3 +83,17 @@ def test_sample_agreement_compares_the_two_samples(solved):
     table = sample_agreement(both, "reference")
     assert len(table) == chart["node"].nunique()
     assert (table["mean_freq_diff"] == 0).all() and (table["max_freq_diff"] == 0).all()
+
+
+def test_trees_the_engine_rules_cannot_play_are_refused():
+    def check(config: PreflopTreeConfig) -> None:
+        tree = build_preflop_tree(config)
+        _check_playable(tree, {v: (max(tree.ins[v]) - tree.ins[v][tree.player[v]]) / config.big_blind
+                               for v in tree.decisions()})
+
+    check(PreflopTreeConfig())  # the study's tree: every decision has its own rule
+    with pytest.raises(PreflopError, match="one raise size"):
+        check(PreflopTreeConfig(opens=(2.0, 5.0)))
+    # a limp and a raise to 3 big blinds, or an open to 3 and a re-raise to 5: the small blind owes 2 either way
+    with pytest.raises(PreflopError, match="cannot tell"):
+        check(PreflopTreeConfig(opens=(3.0,), reraises=(5 / 3,)))

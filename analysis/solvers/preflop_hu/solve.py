@@ -255,6 +255,8 @@ def solve_preflop(spot: PreflopSpot | None = None, *, method: str = "dcfr", iter
     computed for the same table, chips and levels. ``progress(iteration, exploitability)``."""
     spot = spot or PreflopSpot()
     m = method_named(method, STACK, PreflopError).name
+    if check_every < 1:
+        raise PreflopError(f"check_every must be at least 1, got {check_every}")
     tree = build_preflop_tree(spot.tree_config)
     levels = tuple(tree.flop_levels())
     if continuation is None:
