@@ -100,7 +100,7 @@ def preflop(folder: Path, info: dict[str, Any]) -> list[Block]:
         "cards come and the hand is settled by the real rules (pot, bonus, the penalty of the river's losers, "
         "effects, red cards from the turn). That is exact after an all-in and, at smaller pots, the value of a "
         "player who never folds after the flop; the card-level flop solves that would replace it cost about 1.5 GB "
-        f"and minutes each (issue 17). Continuation values are means over {int(start['boards']):,} boards drawn "
+        f"and minutes each (results/benchmarks.md, issue 17). Continuation values are means over {int(start['boards']):,} boards drawn "
         f"uniformly (seed {int(start['sample'])}); a pair's standard error is {se_text}. "
         f"DCFR to an exploitability of at most {spots[['exploitability_bb', 'exploitability_sb']].max().max():.3f} "
         "chips per hand for either player (its exact best response's gain). Frequencies are weighted by how "
@@ -190,8 +190,8 @@ def _states_text(chart: pd.DataFrame, spots: pd.DataFrame, deck: str) -> list[Bl
         out.append(Block("p", (
             f"With the bank's money the small blind folds {r['small blind folds %']:.1f}% of its hands against "
             f"{b['small blind folds %']:.1f}% on the bare deck: "
-            + ("the weakest hands give up more often, since a hand that sees the flop and loses pays the penalty. "
-               if more else "seeing the flop is worth more when the bank pays a bonus to the winner. ")
+            + ("more hands give up before the flop when the bank's bonus and penalty are in play. " if more
+               else "more hands see the flop when the bank's bonus and penalty are in play. ")
             + f"Each player expects {money(r['value big blind $'])} (big blind) and {money(r['value small blind $'])} "
             f"(small blind) a hand at the start, against {money(b['value big blind $'])} and "
             f"{money(b['value small blind $'])} on the bare deck, where chips only change hands between the players "
@@ -233,8 +233,8 @@ def _games_text(games: pd.DataFrame | None, ends: pd.DataFrame | None, m: dict[s
     verdict = (f"It wins more than half the games (beyond two standard errors) against {', '.join(beats) or 'no one'}"
                + (f", fewer than half against {', '.join(loses)}" if loses else "")
                + (f", and is level (within two standard errors) with {', '.join(even)}" if even else "") + ". "
-               + "".join(f"`{b}` plays exactly as `{a}` heads-up (its fold-for-free knob acts only with three or more "
-                         "players in). " for a, b in same)
+               + "".join(f"`{b}` plays exactly as `{a}` heads-up (the same results over the same deals). "
+                         for a, b in same)
                + f"Heads-up games last {ends['mean_hands'].min():.0f}-{ends['mean_hands'].max():.0f} hands on average and "
                f"{100 * bank:.1f}% of them end because the bank ran dry: at two seats one player busts long before the "
                "bank's $1,500 is paid out, whoever sits opposite. The whole-games chapter separates strategies, deck "
