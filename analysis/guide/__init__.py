@@ -71,6 +71,18 @@ def selected(only: tuple[str, ...]) -> list[Study]:
     return [s for s in STUDIES if not only or s.name in only]
 
 
+def _read_results(out: Path, study: Study) -> dict[str, Any]:
+    """The finished results a study reads (``Study.depends``), by the fingerprint of each one's index:
+    a recomputed dependency changes this study's settings, so it is recomputed too."""
+    import hashlib
+
+    prints = {}
+    for name in study.depends:
+        index = out / name / "study.json"
+        prints[name] = hashlib.sha256(index.read_bytes()).hexdigest()[:16] if index.exists() else None
+    return {"reads": prints} if prints else {}
+
+
 def run_guide(out: str | Path, options: GuideOptions = GuideOptions(),
               echo: Callable[[str], Any] = print, backend: Backend | None = None,
               progress: Progress | None = None) -> list[dict[str, Any]]:
@@ -87,7 +99,7 @@ def run_guide(out: str | Path, options: GuideOptions = GuideOptions(),
     load_deck(options.deck)  # fail early on a bad deck
     done = []
     for study in selected(options.only):
-        settings = options.settings(study)
+        settings = options.settings(study) | _read_results(out, study)
         final = out / study.name
         index = final / "study.json"
         keep = not options.fresh or (study.stored and study.name not in options.only)

@@ -20,6 +20,8 @@ class Study:
     title: str
     run: Callable[[Path, Any, Echo], dict[str, Any]]
     version: int = 1
+    depends: tuple[str, ...] = ()
+    """Studies whose results this one reads: when one of them is recomputed, this one is too."""
     stored: bool = False
     """A bulk solve: ``--fresh`` keeps its stored results when they were computed with the same
     settings; ``--fresh --only NAME`` recomputes it (the issue's "stored solutions that a separate
@@ -428,7 +430,8 @@ STUDIES: tuple[Study, ...] = (
           run_fold_vs_check, version=4),
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
-    Study("preflop", "Before the flop: the heads-up entry chart, and the equilibrium in whole games", run_preflop),
+    Study("preflop", "Before the flop: the heads-up entry chart, and the equilibrium in whole games", run_preflop,
+          depends=("equilibrium",)),
     Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
           "strategy browser", run_solved_spots, version=4, stored=True),
     Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "
