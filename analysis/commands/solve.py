@@ -203,9 +203,10 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
         solution = load_solution(state)
         if solution.spot.describe() != spot.describe() or solution.solver.method != method:
             raise SpotError(f"solution file {state} holds another spot or method; remove it or give another --state")
-        if solution.solver.precision != precision:
-            raise SpotError(f"solution file {state} was solved in {solution.solver.precision}; give --precision "
-                            f"{solution.solver.precision}, remove it or give another --state")
+        held = getattr(solution.solver, "precision", "float64")  # three-handed solvers: float64 only
+        if held != precision:
+            raise SpotError(f"solution file {state} was solved in {held}; give --precision {held}, remove it or "
+                            "give another --state")
         solver = solution.solver
         if locks and not solver.locked:
             raise SpotError(f"solution file {state} holds an unlocked solve; remove it or give another --state")

@@ -62,13 +62,6 @@ def test_solution_file_resumes(cli, tmp_path):
     assert other.returncode == 2 and "solved in float64" in other.stderr, other.stderr
 
 
-def test_float32_precision_is_in_the_output(cli):
-    done = cli("solve", "spot", *SPOT, "--format", "json", "-n", "20", "--precision", "float32")
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout)
-    assert out["precision"] == "float32" and out["iterations"] == 20
-
-
 # one case as a real process; the rest in tests/cli/test_bad_inputs.py's in-process table
 @pytest.mark.parametrize("args, match", [
     (["solve", "spot", "--board", "Td9d6h", "--oop", "AA", "--pot", "200", "--stack", "900"], "needs ip"),
