@@ -116,10 +116,15 @@ def fold_vs_check(folder: Path, info: dict[str, Any]) -> list:
         pivot = pivot.sort_values(["street", "pot"], key=lambda c: c.map(order) if c.name == "street" else c)
         pivot.columns = [str(c) if not isinstance(c, int | float) else f"{int(c)} opp"
                          for c in pivot.columns]
+        gaps = pivot.isna().any().any()
+        for col in pivot.columns[2:]:
+            pivot[col] = [f"{x:.2f}" if x == x else "" for x in pivot[col]]
         out.append(_block("p", f"Break-even strength ({model}, best response after checking), "
                                "over every board the street can bring: check when your hand beats "
                                "at least this share of holdings; 0 means always check, 1 always "
-                               "fold. Boards with an active effect card can differ: see below."))
+                               "fold. Boards with an active effect card can differ: see below."
+                               + (" A blank cell was not computed (the larger tables only at one pot)." if gaps
+                                  else "")))
         out.append(_block("table", frame=pivot))
         table = board_table(by_board, model)
         if table is not None:
