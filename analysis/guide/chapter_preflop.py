@@ -11,6 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analysis.studies.preflop_chart import plain_rows
+
 from .blocks import Block, study_table
 
 RANKS = ("A", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -34,12 +36,6 @@ def action_shares(chart: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index()
 
 
-def _plain(chart: pd.DataFrame) -> pd.DataFrame:
-    """Each class's holdings without a green card (all of them where every holding has one)."""
-    has_plain = chart.groupby("hand")["green"].transform(lambda g: (g == "none").any())
-    return chart[(chart["green"] == "none") | ~has_plain]
-
-
 def _mix(g: pd.DataFrame) -> pd.Series:
     w = g["reach"] * g["combos"]
     kinds = g.assign(kind=g["action"].map(_kind), wf=w * g["frequency"]).groupby("kind")["wf"].sum()
@@ -59,7 +55,7 @@ def grid(chart: pd.DataFrame, node: int) -> pd.DataFrame:
     suited above it (the row the higher card), offsuit below (the column the higher card); each cell the most frequent action and its share (``R 80%``,
     the second when it reaches 20%), ``~`` where the best action is within the indifference
     margin of another."""
-    rows = _plain(chart[chart["node"] == node])
+    rows = plain_rows(chart[chart["node"] == node])
     cells = {hand: _cell(g) for hand, g in rows.groupby("hand")}
     table = []
     for i, hi in enumerate(RANKS):

@@ -123,13 +123,17 @@ def class_mix(chart: pd.DataFrame) -> pd.DataFrame:
     return agg[[*keys, "frequency", "ev"]]
 
 
+def plain_rows(chart: pd.DataFrame) -> pd.DataFrame:
+    """Each class's holdings without a green card (all of them where every holding has one)."""
+    has_plain = chart.groupby("hand")["green"].transform(lambda g: (g == "none").any())
+    return chart[(chart["green"] == "none") | ~has_plain]
+
+
 def plain_kinds(chart: pd.DataFrame, node: int) -> pd.DataFrame:
     """Per starting class at one decision, the share of each kind of action (fold, check, call,
     raise, all-in) among its holdings without a green card (all of them where every holding has
     one), weighted by reach: the chart a player who holds no effect card reads."""
-    rows = chart[chart["node"] == node]
-    has_plain = rows.groupby("hand")["green"].transform(lambda g: (g == "none").any())
-    rows = rows[(rows["green"] == "none") | ~has_plain]
+    rows = plain_rows(chart[chart["node"] == node])
     w = rows["reach"] * rows["combos"]
     kinds = rows.assign(kind=rows["action"].str.split().str[0], wf=w * rows["frequency"])
     out = kinds.groupby(["hand", "kind"])["wf"].sum().unstack(fill_value=0.0)
@@ -208,6 +212,34 @@ def _check_playable(tree: PreflopTree, to_call: dict[int, float]) -> None:
                                f"has {', '.join(a for a in tree.actions[v] if a.startswith(RAISE))}")
 
 
+def _class_actions(freqs: dict[str, float], cur: int, own: int, pot: int) -> tuple[dict[str, float], float | None]:
+    """A class's action kinds and probabilities at one decision (tiny ones dropped, renormalised) and
+    the raise's engine size (``to = cur + size * (pot + owe)``, :mod:`analysis.engine._decide`)."""
+    do: dict[str, float] = {}
+    size = None
+    for label, p in freqs.items():
+        kind = label.split()[0]
+        if kind == RAISE:
+            size = (int(label.split()[1]) - cur) / (pot + cur - own)
+        if kind in (FOLD, CALL, CHECK, ALLIN, RAISE):
+            do[kind] = do.get(kind, 0.0) + p
+    total = sum(do.values())
+    do = {k: p / total for k, p in do.items() if p / total > 1e-6}
+    norm = sum(do.values())
+    return {k: p / norm for k, p in do.items()}, size
+
+
+def _probabilities_text(do: dict[str, float]) -> str:
+    """``fold = 0.25, call = 0.75``: six decimals, the largest mended so the printed ones sum to 1."""
+    parts = {k: float(_fmt(p)) for k, p in do.items()}
+    fix = 1.0 - sum(parts.values())
+    if abs(fix) > 0 and do:
+        first = max(do, key=do.get)
+        parts[first] = round(parts[first] + fix, 9)
+        return ", ".join(f"{k} = {parts[k]!r}" for k in do)
+    return ", ".join(f"{k} = {_fmt(p)}" for k, p in do.items())
+
+
 def preflop_rules(sol: PreflopSolution, chart: pd.DataFrame) -> list[str]:
     """TOML ``[[rule]]`` blocks playing ``chart`` (one solve's rows) at each of ``sol``'s decisions:
     conditions on the pre-flop street, two players, position (the small blind acts first), facing,
@@ -235,31 +267,12 @@ def preflop_rules(sol: PreflopSolution, chart: pd.DataFrame) -> list[str]:
                 cur, own = max(ins), ins[who]
                 pot = ins[0] + ins[1]
                 for hand, g in rows.groupby("hand", sort=False):
-                    freqs = dict(zip(g["action"], g["frequency"], strict=True))
-                    do, size = {}, None
-                    for label, p in freqs.items():
-                        kind = label.split()[0]
-                        if kind == RAISE:
-                            to = int(label.split()[1])
-                            size = (to - cur) / (pot + cur - own)
-                            do["raise"] = do.get("raise", 0.0) + p
-                        elif kind in (FOLD, CALL, CHECK, ALLIN):
-                            do[kind] = do.get(kind, 0.0) + p
-                    total = sum(do.values())
-                    do = {k: p / total for k, p in do.items() if p / total > 1e-6}
-                    norm = sum(do.values())
-                    acts = ", ".join(f"{k} = {_fmt(p / norm)}" for k, p in do.items())
-                    fix = 1.0 - sum(float(_fmt(p / norm)) for p in do.values())
-                    if abs(fix) > 0 and do:  # keep the printed probabilities summing to 1
-                        first = max(do, key=do.get)
-                        parts = {k: float(_fmt(p / norm)) for k, p in do.items()}
-                        parts[first] = round(parts[first] + fix, 9)
-                        acts = ", ".join(f"{k} = {parts[k]!r}" for k in do)
+                    do, size = _class_actions(dict(zip(g["action"], g["frequency"], strict=True)), cur, own, pot)
                     lines = ["[[rule]]", f'comment = "{tree.line[v] or "(root)"}: {hand}"', 'street = "preflop"',
                              'players = 2', f'position = {0 if who == SMALL_BLIND else 1}',
                              f'facing = "{"bet" if facing else "none"}"',
                              f'to_call = "{ranges[to_call[v]]}"', f'strength = "{strength[hand]}"',
-                             f"do = {{ {acts} }}"]
+                             f"do = {{ {_probabilities_text(do)} }}"]
                     if size is not None and "raise" in do:
                         lines.append(f"size = {size:.6f}")
                     blocks.append("\n".join(lines))
