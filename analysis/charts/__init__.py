@@ -46,5 +46,8 @@ def save_figure(fig: plt.Figure, out_dir: str | Path, name: str, manifest: dict[
     for ext, path in paths.items():
         with atomic_path(path) as tmp:
             fig.savefig(tmp, format=ext, dpi=130 if ext == "png" else None)
+        if engine is not None:  # laid out once, by the first save: the SVG keeps the PNG's positions
+            fig.set_layout_engine("none")
+            engine = None
     plt.close(fig)
     return paths

@@ -1,5 +1,7 @@
 """The solved-spots aggregates against a second, independent sample of boards: the mean over one
-sample lies within its stated standard error (4 combined) of the mean over the other."""
+sample lies within its stated standard error (4 combined) of the mean over the other; the batch
+resumes without solving again. (The quick study end to end and its strategy browser:
+``tests/guide/test_guide.py``.)"""
 
 from __future__ import annotations
 
@@ -126,3 +128,25 @@ def test_a_game_state_for_each_blind_level():
     for state in GAME_STATES:
         table = FAMILIES[0].spot("9d 10d 3h 3d 6s", state, "reference").describe()["table"]
         assert (tuple(table["bank"]), table["level"]) == (state.bank, state.level)
+
+
+def test_an_interrupted_batch_resumes_without_solving_again(tmp_path):
+    from analysis.solvers.card_level import load_solution, solve_spot
+
+    family, states = FAMILIES[0], GAME_STATES[:1]
+    boards = sample_boards(family, 2, 5, "reference")
+    first = solve_family(tmp_path, family, boards[:1], states, "reference", 5.0, 200)  # "interrupted" after one
+    stamp = first[0].stat().st_mtime_ns
+    paths = solve_family(tmp_path, family, boards, states, "reference", 5.0, 200)
+    assert paths[0] == first[0] and paths[0].stat().st_mtime_ns == stamp  # kept, not solved again
+    paths[1].write_bytes(paths[1].read_bytes()[:100])  # a damaged file is solved again
+    again = solve_family(tmp_path, family, boards, states, "reference", 5.0, 200)
+    assert load_solution(again[1]).iterations > 0 and again[0].stat().st_mtime_ns == stamp
+    assert sample_boards(family, 2, 5, "reference") == boards  # the sample is seeded
+    loose = load_solution(again[0])
+    tighter = solve_family(tmp_path, family, boards[:1], states, "reference", 1.0, 2000)  # a stricter target
+    resumed = load_solution(tighter[0])
+    assert resumed.iterations > loose.iterations and resumed.exploitability_pct <= 1.0
+    direct = solve_spot(family.spot(boards[0], states[0], "reference"), target_pct=1.0, max_iterations=2000)
+    assert direct.iterations == resumed.iterations  # solving on from the file is the same as solving at once
+    np.testing.assert_array_equal(direct.solver.sums[0], resumed.solver.sums[0])
