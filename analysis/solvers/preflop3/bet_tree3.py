@@ -3,7 +3,7 @@
 Three-handed the seat left of the DEALER posts the small blind, the next seat the big blind, and
 the DEALER (the button) acts first before the flop, then the small blind, then the big blind, who
 has the option when nobody raised. Players are numbered as after the flop and in the settlement's
-three-handed tables (:mod:`analysis.solvers.card_level._payoffs3`): 0 the small blind, 1 the big
+three-handed tables (:func:`analysis.solvers.card_level.dilemma_terminals.situation_payoffs3`): 0 the small blind, 1 the big
 blind, 2 the button (the DEALER). Raise sizes are the heads-up tree's data
 (:class:`~analysis.solvers.preflop_hu.bet_tree.PreflopTreeConfig`): the first raise as a raise-to in
 big blinds, later raises as multiples of the last raise-to, all-in always, and a cap on the number

@@ -6,7 +6,7 @@ come and the hand is settled by the real rules (the pot with a folder's chips in
 penalty of the river's losers, hand and board effects, red cards from the turn, the bank's caps). A
 player who folded before the flop pays no penalty and has no hand effect. A *fold end* (one player
 left, no board) is settled the same way. The settlement is the card-level solver's three-handed
-table (:func:`analysis.solvers.card_level._payoffs3.settle_situations3`): every situation, winner
+table (:func:`analysis.solvers.card_level.dilemma_terminals.situation_payoffs3`): every situation, winner
 set and triple of hand-effect classes, on each board of a pool; a pre-flop folder enters it as a
 player who folded before the last round (the same money: no penalty, no effect, no share).
 
@@ -28,9 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.solvers.card_level._payoffs import N_INTS, SP_BANK1, SP_BANK3, SP_LEVEL, SP_POT, SP_STACK
-from analysis.solvers.card_level._payoffs3 import settle_situations3
-from analysis.solvers.card_level.dilemma_terminals import DilemmaTable, holding_classes
+from analysis.solvers.card_level.dilemma_terminals import (
+    DilemmaTable,
+    holding_classes,
+    situation_payoffs3,
+)
 from analysis.solvers.preflop_hu.continuation import board_scores, sample_boards
 
 from .deal3 import ClassDeal
@@ -58,25 +60,10 @@ def situation_rows(situations: list[tuple[int, int, int, int]]) -> np.ndarray:
     return rows
 
 
-def table_ints(table: DilemmaTable, chips: int) -> np.ndarray:
-    """The settlement's spot ints: no pot before the hand, ``chips`` each, the bank and blind level."""
-    ints = np.zeros(N_INTS, dtype=np.int64)
-    ints[SP_POT], ints[SP_STACK] = 0, chips
-    ints[SP_BANK1 : SP_BANK3 + 1] = table.bank
-    ints[SP_LEVEL] = table.level
-    return ints
-
-
 def settle_board(table: DilemmaTable, chips: int, rows: np.ndarray, board: np.ndarray, reps: np.ndarray) -> np.ndarray:
     """``float64[S, 3, 8, K, K, K]``: each player's chips after the hand less ``chips``, per situation,
     winner set and triple of hand-effect classes, on ``board`` (five cards; none for fold ends)."""
-    k = len(reps)
-    tab = np.zeros((len(rows), 3, 8, k, k, k))
-    padded = np.zeros(5, dtype=np.int64)
-    padded[: len(board)] = board
-    settle_situations3(table_ints(table, chips), padded, len(board), reps, rows, table.deck.kernel_args,
-                       table.rules.kernel_args, tab)
-    return tab
+    return situation_payoffs3(table, chips, rows, board, reps)
 
 
 @dataclass(frozen=True)

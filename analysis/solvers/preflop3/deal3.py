@@ -20,7 +20,7 @@ from analysis.solvers.preflop_hu.continuation import all_holdings
 from analysis.studies.ranges import starting_classes
 from evaluator.spec import GameSpec, get_game
 
-__all__ = ["ClassDeal", "class_deal", "joint_weights"]
+__all__ = ["ClassDeal", "class_deal", "deal_of", "joint_weights", "subset_deal"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,6 +80,32 @@ def joint_weights(holdings: np.ndarray, cls: np.ndarray, n_classes: int, n_cards
     return out / total if total > 0 else out
 
 
+def deal_of(holdings: np.ndarray, cls: np.ndarray, names: tuple[str, ...], n_cards: int) -> ClassDeal:
+    """The class deal of ``holdings`` (rows of card ids) grouped by ``cls`` (numbers into ``names``)."""
+    g = len(names)
+    sizes = np.bincount(cls, minlength=g).astype(np.int64)
+    combos = np.full((g, int(sizes.max())), -1, dtype=np.int64)
+    for k in range(g):
+        rows = np.flatnonzero(cls == k)
+        combos[k, : len(rows)] = rows
+    weights = joint_weights(holdings, cls, g, n_cards)
+    for a in (holdings, cls, combos, sizes, weights):
+        a.setflags(write=False)
+    return ClassDeal(tuple(names), holdings, cls, combos, sizes, weights)
+
+
+def subset_deal(names: tuple[str, ...], game: str | GameSpec = "dilemma") -> ClassDeal:
+    """The deal of only the classes ``names`` (every player holds one of them): small games, tests."""
+    spec = get_game(game)
+    by_name = {c.name: c for c in starting_classes(spec)}
+    rows, cls = [], []
+    for k, name in enumerate(names):
+        for a, b in by_name[name].combos:
+            rows.append((min(a, b), max(a, b)))
+            cls.append(k)
+    return deal_of(np.array(rows, dtype=np.int64), np.array(cls, dtype=np.int64), tuple(names), spec.n_cards)
+
+
 @cache
 def _deal(spec: GameSpec) -> ClassDeal:
     holdings = all_holdings(spec.n_cards)
@@ -89,16 +115,7 @@ def _deal(spec: GameSpec) -> ClassDeal:
         for a, b in c.combos:
             of[(min(a, b), max(a, b))] = k
     cls = np.array([of[(int(a), int(b))] for a, b in holdings], dtype=np.int64)
-    g = len(classes)
-    sizes = np.bincount(cls, minlength=g).astype(np.int64)
-    combos = np.full((g, int(sizes.max())), -1, dtype=np.int64)
-    for k in range(g):
-        rows = np.flatnonzero(cls == k)
-        combos[k, : len(rows)] = rows
-    weights = joint_weights(holdings, cls, g, spec.n_cards)
-    for a in (holdings, cls, combos, sizes, weights):
-        a.setflags(write=False)
-    return ClassDeal(tuple(c.name for c in classes), holdings, cls, combos, sizes, weights)
+    return deal_of(holdings, cls, tuple(c.name for c in classes), spec.n_cards)
 
 
 def class_deal(game: str | GameSpec = "dilemma") -> ClassDeal:

@@ -35,7 +35,6 @@ from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
 from analysis.solvers.methods import method_named
 from analysis.solvers.preflop_hu.bet_tree import PreflopTreeConfig
 from analysis.solvers.preflop_hu.solve import DCFR_ALPHA, DCFR_BETA, DCFR_GAMMA, PreflopError
-from analysis.solvers.protocol import DECISION
 
 from .bet_tree3 import PLAYER_NAMES3, PreflopTree3, build_preflop_tree3
 from .continuation3 import Continuation3, checkdown3
