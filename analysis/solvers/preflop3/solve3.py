@@ -236,6 +236,12 @@ class Preflop3Solution:
         """Each player's value per hand, in chips, under the average strategies."""
         return _values(self.game, self.strategy)
 
+    def decisions(self) -> pd.DataFrame:
+        """One row per decision node: how likely the line is (every player's part of it, the deal's card
+        removal included) and the share of each kind of action (fold, check, call, raise, all-in) over
+        the classes that reach it, each weighted by its probability of being there."""
+        return _decisions(self)
+
     def chart(self) -> pd.DataFrame:
         """One row per decision node, starting class and action (the heads-up chart's columns; ``green``
         is :data:`GREEN_MIX`): the class's reach of the node, the action's frequency, its EV (chips
@@ -370,3 +376,27 @@ def _chart(sol: Preflop3Solution) -> pd.DataFrame:
                                           "action": label, "frequency": sigma[:, a], "ev": ev[a],
                                           "regret": best - ev[a]}))
     return pd.concat(rows, ignore_index=True).sort_values("node", kind="stable").reset_index(drop=True)
+
+
+KINDS = ("fold", "check", "call", "raise", "allin")
+
+
+def _decisions(sol: Preflop3Solution) -> pd.DataFrame:
+    g, tree = sol.game, sol.tree
+    r = g.reaches(sol.strategy)
+    rows = []
+    for p in range(3):
+        nodes = [v for v in g.decisions if tree.player[v] == p]
+        if not nodes:
+            continue
+        mass = g.opponent_mass(p, r, nodes)
+        for i, v in enumerate(nodes):
+            here = r[p, v] * mass[i]  # each class's probability of being dealt and at the node
+            total = float(here.sum())
+            sigma = sol.strategy(v)
+            share = dict.fromkeys(KINDS, 0.0)
+            for a, label in enumerate(tree.actions[v]):
+                share[label.split()[0]] += float(here @ sigma[:, a]) / total if total > 0 else np.nan
+            rows.append({"node": v, "line": tree.line[v] or "(root)", "player": PLAYER_NAMES3[p],
+                         "probability": total, **share})
+    return pd.DataFrame(rows).sort_values("node", kind="stable").reset_index(drop=True)
