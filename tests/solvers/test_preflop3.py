@@ -226,3 +226,24 @@ def test_bad_solves_get_one_line():
         Preflop3Spot(deals=0)
     with pytest.raises(PreflopError, match="unknown solver method"):
         solve_class_game3(_tiny_game(1), method="mccfr", iterations=1)
+
+
+def test_decision_shares_and_chart_follow_the_solved_strategy():
+    from analysis.solvers.preflop3.deal3 import subset_deal
+    from analysis.solvers.preflop3.solve3 import Preflop3Solution, Preflop3Spot
+
+    game = _tiny_game(4)
+    sums, hist, done = solve_class_game3(game, iterations=50, check_every=50)
+    deal = subset_deal(("AA", "A2o", "72o"))
+    sol = Preflop3Solution(Preflop3Spot(max_raises=1), game.tree, deal, game.cont, "dcfr", done, sums, hist, game)
+    dec = sol.decisions().set_index("line")
+    kinds = ["fold", "check", "call", "raise", "allin"]
+    np.testing.assert_allclose(dec[kinds].sum(axis=1), 1.0)
+    assert dec.loc["(root)", "probability"] == pytest.approx(1.0)
+    # the small blind acts after the button folds exactly as often as the button folds
+    assert dec.loc["BTN fold", "probability"] == pytest.approx(dec.loc["(root)", "fold"])
+    chart = sol.chart()
+    root = chart[chart["node"] == 0]
+    assert set(root["hand"]) == {"AA", "A2o", "72o"} and (root["regret"] >= -1e-9).all()
+    mix = root.pivot(index="hand", columns="action", values="frequency")
+    np.testing.assert_allclose(mix.sum(axis=1), 1.0)
