@@ -168,9 +168,9 @@ def solve_preflop3_cmd(table, options: dict, method: str | None, iterations: int
     from analysis.core.io import provenance, write_table
     from analysis.solvers.preflop3.solve3 import Preflop3Spot, solve_preflop3
 
-    spot = Preflop3Spot(table, boards=1000 if options["boards"] is None else options["boards"],
-                        deals=4 if options["deals"] is None else options["deals"], seed=seed,
-                        max_raises=3 if options["raise_cap"] is None else options["raise_cap"])
+    given = {k: options[o] for k, o in (("boards", "boards"), ("deals", "deals"), ("max_raises", "raise_cap"))
+             if options[o] is not None}  # `is not None`: 0 is refused by the spot, never read as the default
+    spot = Preflop3Spot(table, seed=seed, **given)
 
     def show(i: int, e: float) -> None:
         echo(f"  {i:>6,} iterations  largest exploitability {e:.4f} chips", err=True)
@@ -392,9 +392,9 @@ def register(app: typer.Typer) -> None:
         raise_cap: int = typer.Option(None, "--raise-cap", help="dilemma, spot: bets + raises per round (0: none)"),
         deck: DeckOpt = None,
         deals: int = typer.Option(None, "--deals", help="dilemma: sampled deals standing for chance; preflop "
-                                  "--players 3: deals per triple of starting classes (4)"),
+                                  "--players 3: deals per triple of starting classes (8)"),
         boards: int = typer.Option(None, "--boards", help="preflop: boards of the check-down continuation (2000; "
-                                   "three-handed: 1000 in the pool)"),
+                                   "three-handed: 2000 in the pool)"),
         deals_per_board: int = typer.Option(None, "--deals-per-board", help="dilemma: holdings per board"),
         free_fold: bool = typer.Option(None, "--free-fold/--no-free-fold", help="dilemma, spot (--game dilemma, on by default): allow folding when nobody has bet"),
         preflop_in: int = typer.Option(None, "--preflop-in", help="dilemma: chips each player put in before the first street"),

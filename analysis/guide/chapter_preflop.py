@@ -6,6 +6,7 @@ Every number is read from the ``preflop`` study's tables (:mod:`analysis.studies
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -329,8 +330,16 @@ def three_handed(folder: Path, deck: str, hu_chart: pd.DataFrame | None = None,
     out += _three_states(dec, first, deck)
     if hu_chart is not None:
         out += _versus_heads_up(hu_chart, d0, deck)
-    out += _sample_text3(study_table(folder, "preflop3_second_sample"))
+    d1 = dec[(dec["state"] == "start") & (dec["deck"] == deck) & (dec["sample"] == 1)]
+    out += _sample_text3(study_table(folder, "preflop3_second_sample"), d0, d1)
     return out
+
+
+def _open_line(dec: pd.DataFrame, after: str = "") -> str:
+    """The line of the button's open (its smallest raise first in), followed by ``after``."""
+    opens = sorted({m.group(0) for ln in dec["line"] if (m := re.match(r"BTN raise \d+", ln))},
+                   key=lambda x: int(x.split()[2]))
+    return (opens[0] + after) if opens else ""
 
 
 def _three_states(dec: pd.DataFrame, spots: pd.DataFrame, deck: str) -> list[Block]:
@@ -342,13 +351,14 @@ def _three_states(dec: pd.DataFrame, spots: pd.DataFrame, deck: str) -> list[Blo
                      "button calls %": _pct(_share(d, "(root)", "call")),
                      "small blind first in raises %": _pct(_share(d, "BTN fold", "raise", "allin")),
                      "small blind completes %": _pct(_share(d, "BTN fold", "call")),
-                     "big blind defends an open %": _pct(_share(d, "BTN raise 60 / SB fold", "call", "raise", "allin")),
+                     "big blind defends an open %": _pct(_share(d, _open_line(d, " / SB fold"), "call", "raise",
+                                                                "allin")),
                      "value SB $": f"{s.value_sb:.1f}", "value BB $": f"{s.value_bb:.1f}",
                      "value button $": f"{s.value_btn:.1f}", "NashConv $": f"{s.nash_conv:.3f}",
                      "iterations": int(s.iterations)})
     if not rows:
         return []
-    return [Block("p", "**Three-handed, by game state** (the open is to 3 big blinds whatever the level; a value is "
+    return [Block("p", "**Three-handed, by game state** (the button's open is to 3 big blinds at every level; a value is "
                        "chips after the hand less chips before, per hand, under the solved strategies):"),
             Block("table", frame=pd.DataFrame(rows))]
 
@@ -380,13 +390,33 @@ def _versus_heads_up(hu_chart: pd.DataFrame, d0: pd.DataFrame, deck: str) -> lis
         f"button's open with {_pct(sb_vs)}% with the big blind still to act."))]
 
 
-def _sample_text3(table: pd.DataFrame | None) -> list[Block]:
-    if table is None or not len(table):
+def _sample_text3(table: pd.DataFrame | None, dec: pd.DataFrame, dec1: pd.DataFrame | None = None) -> list[Block]:
+    """The second sample against the first, over the decisions the frequency table lists (reached in at least
+    :data:`SHOWN_PROBABILITY` of hands), each weighted by how often it is reached."""
+    if table is None or not len(table) or not len(dec):
         return []
-    worst = table.loc[table["mean_freq_diff"].idxmax()]
+    m = table.merge(dec[["node", "probability"]], on="node")
+    m = m[m["probability"] >= SHOWN_PROBABILITY]
+    if not len(m):
+        return []
+    w = m["probability"]
+    worst = m.loc[m["mean_freq_diff"].idxmax()]
     return [Block("p", (
-        "**A second, independent sample** (seed 1: other boards, other deals) gives the three-handed chart "
-        f"within {100 * table['mean_freq_diff'].mean():.1f} points of frequency on average over decisions "
-        f"(reach-weighted over classes; at most {100 * worst['mean_freq_diff']:.1f} points at `{worst['line']}`; "
-        f"single classes, unweighted, up to {100 * table['max_freq_diff'].max():.0f} points) and EVs within "
-        f"${table['mean_ev_diff'].mean():.2f} on average."))]
+        "**A second, independent sample** (seed 1: other boards, other deals) against the first, over the "
+        f"{len(m)} decisions listed above: the classes' frequencies differ by {100 * np.average(m['mean_freq_diff'], weights=w):.1f} "
+        "points on average (each decision reach-weighted over classes, decisions weighted by how often they are "
+        f"reached; at most {100 * worst['mean_freq_diff']:.1f} points at `{worst['line']}`; single classes up to "
+        f"{100 * m['max_freq_diff'].max():.0f} points) and the actions' EVs by ${np.average(m['mean_ev_diff'], weights=w):.2f}."
+        + _shares_moved(dec, dec1)))]
+
+
+def _shares_moved(dec: pd.DataFrame, dec1: pd.DataFrame | None) -> str:
+    """How far the frequency table's action shares move between the two samples."""
+    if dec1 is None or not len(dec1):
+        return ""
+    kinds = ["fold", "check", "call", "raise", "allin"]
+    a = dec[dec["probability"] >= SHOWN_PROBABILITY].set_index("line")[kinds]
+    b = dec1.set_index("line")[kinds].reindex(a.index)
+    diff = (a - b).abs().max(axis=1)
+    return (f" The frequency table's shares (all classes together) move by at most {100 * diff.max():.1f} points "
+            f"({100 * diff.mean():.1f} on average over its decisions).")

@@ -118,9 +118,11 @@ CHART3_NODES = {"preflop3_chart_button": "(root)", "preflop3_chart_sb_first": "B
 """The three-handed decisions drawn as 10 x 10 grids (file stem -> line): the button first in, the small
 blind first in (the button folded), the small blind facing the button's open, the big blind facing it
 once the small blind folded."""
-BOARDS3, DEALS3 = 1000, 4
+BOARDS3, DEALS3 = Preflop3Spot.boards, Preflop3Spot.deals
 """The three-handed continuation's sample: boards in the pool, deals per triple of classes (the study's
-and the CLI's default)."""
+and the CLI's default). Measured at the start state: 1,000 boards and 4 deals moved the button's chart
+by 5.6 points a class between two seeds (EVs $3.4), 2,000 and 8 by 3.8 points ($2.6), for a
+continuation of 40 s instead of 17 s and 2.4 GB at the peak."""
 
 
 def chart_cases3(deck: str) -> list[tuple[str, str, int]]:

@@ -58,8 +58,8 @@ class Preflop3Spot:
     opens: tuple[float, ...] = (3.0,)
     reraises: tuple[float, ...] = (3.0,)
     max_raises: int = 3
-    boards: int = 1000
-    deals: int = 4
+    boards: int = 2000
+    deals: int = 8
     seed: int = 0
 
     def __post_init__(self) -> None:
