@@ -327,6 +327,7 @@ def three_handed(folder: Path, deck: str, hu_chart: pd.DataFrame | None = None,
         out.append(Block("p", f"**The three-handed chart: {title}** (per class; the layout and letters of the "
                               "heads-up grids):"))
         out.append(Block("table", frame=grid(base, int(lines[line]))))
+    out += _class_cost(study_table(folder, "preflop_class_cost"))
     out += _three_states(dec, first, deck)
     if hu_chart is not None:
         out += _versus_heads_up(hu_chart, d0, deck)
@@ -420,3 +421,21 @@ def _shares_moved(dec: pd.DataFrame, dec1: pd.DataFrame | None) -> str:
     diff = (a - b).abs().max(axis=1)
     return (f" The frequency table's shares (all classes together) move by at most {100 * diff.max():.1f} points "
             f"({100 * diff.mean():.1f} on average over its decisions).")
+
+
+def _class_cost(table: pd.DataFrame | None) -> list[Block]:
+    """What playing per class costs heads-up (the ``preflop_class_cost`` table)."""
+    if table is None or not len(table):
+        return []
+    t = table.set_index("plays per")
+    if not {"holding", "class", "class and hand effects"} <= set(t.index):
+        return []
+    h, c, g = t.loc["holding"], t.loc["class"], t.loc["class and hand effects"]
+    return [Block("p", (
+        "**What playing per class costs, measured heads-up** (start state), where every holding can be told "
+        "apart: the heads-up solution's own mix per class, played by every holding of the class, gives a best "
+        f"response that sees the holdings {c['gain_sb']:.2f} chips a hand from the small blind and "
+        f"{c['gain_bb']:.2f} from the big blind (NashConv {c['nash_conv']:.2f} chips, "
+        f"{c['nash_conv_pct_blinds']:.1f}% of the blinds' pot, against {h['nash_conv']:.3f} for the solution "
+        f"itself); with the classes' green cards kept apart it is {g['nash_conv']:.2f} chips. The three-handed "
+        "chart is a chart per class: read it with the heads-up table of green-card exceptions beside it."))]

@@ -396,6 +396,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         DEALS3,
         HAND_WRITTEN,
         INDIFFERENT_CHIPS,
+        abstraction_cost,
         equilibrium_strategy_toml,
         headsup_games,
         plain_kinds,
@@ -417,6 +418,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     tree = sols[0].tree
     preflop_charts({"preflop_chart_small_blind": plain_kinds(start, 0),
                     "preflop_chart_vs_open": plain_kinds(start, tree.node_at(tree.actions[0][2]))}, folder, manifest)
+    write_table(abstraction_cost(sols[0]), folder, "preflop_class_cost", manifest)
     if options.quick:
         echo("  three-handed chart: not in the quick guide (its continuation alone takes about 20 s a state)")
     else:

@@ -181,6 +181,28 @@ def solve_charts3(deck: str = "reference", boards: int = BOARDS3, deals: int = D
     return (pd.concat(charts, ignore_index=True), pd.DataFrame(spots), pd.concat(decisions, ignore_index=True), tree)
 
 
+def abstraction_cost(sol: PreflopSolution) -> pd.DataFrame:
+    """What the three-handed chart's abstraction costs heads-up, where holdings can be told apart: the
+    heads-up solution played per holding, per starting class and hand effects, and per starting class
+    (each holding playing its group's reach-weighted mix), each against a best response that sees every
+    holding: the two players' gains and NashConv in chips a hand, and the values."""
+    from analysis.solvers.preflop_hu.solve import green_labels, holding_class_names
+
+    names = holding_class_names(sol, sol.continuation.holdings)
+    green = green_labels(sol)
+    pot = sol.spot.tree_config.small_blind + sol.spot.tree_config.big_blind
+    rows = []
+    for grouping, strategy in (("holding", sol.strategy),
+                               ("class and hand effects", sol.grouped_strategy([f"{n} {g}" for n, g in zip(names, green,
+                                                                                                           strict=True)]).__getitem__),
+                               ("class", sol.grouped_strategy(names).__getitem__)):
+        e0, e1 = sol.best_response_gains(strategy)
+        v0, v1 = sol.values_of(strategy)
+        rows.append({"plays per": grouping, "gain_bb": e0, "gain_sb": e1, "nash_conv": e0 + e1,
+                     "nash_conv_pct_blinds": 100 * (e0 + e1) / pot, "value_bb": v0, "value_sb": v1})
+    return pd.DataFrame(rows)
+
+
 def class_mix(chart: pd.DataFrame) -> pd.DataFrame:
     """The chart per starting class, hand effects merged (what a player who cannot see suits plays):
     each action's frequency and EV weighted by the holdings' reach."""

@@ -94,3 +94,14 @@ def test_three_handed_section_reads_its_tables(tmp_path):
     assert len(tables) == 1 + 3 + 1  # frequencies, three grids (no SB facing the open here), the states
     states = tables[-1].iloc[0]
     assert states["button raises or shoves %"] == "20.0" and states["big blind defends an open %"] == "75.0"
+
+
+def test_class_cost_sentence_reads_its_table():
+    from analysis.guide.chapter_preflop import _class_cost
+
+    table = pd.DataFrame({"plays per": ["holding", "class and hand effects", "class"], "gain_bb": [0.02, 0.1, 0.37],
+                          "gain_sb": [0.04, 0.2, 1.27], "nash_conv": [0.06, 0.3, 1.64],
+                          "nash_conv_pct_blinds": [0.2, 1.0, 5.45], "value_bb": [8.9] * 3, "value_sb": [10.1] * 3})
+    text = _class_cost(table)[0].text
+    assert "1.27 chips a hand from the small blind and 0.37" in text and "NashConv 1.64 chips, 5.5%" in text
+    assert "against 0.060 for the solution" in text and "kept apart it is 0.30 chips" in text
