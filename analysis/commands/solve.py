@@ -377,7 +377,7 @@ def register(app: typer.Typer) -> None:
         iterations: int = typer.Option(1000, "--iterations", "-n", min=1, help="total iterations"),
         target: float = typer.Option(None, "--target", help="stop at this exploitability (dilemma: NashConv in "
                                      "chips; spot: the mean best-response gain, NashConv / 2, in % of the pot, default 0.3; "
-                                     "preflop: the larger player's best-response gain in chips)"),
+                                     "preflop: the largest of the players' best-response gains in chips)"),
         check_every: int = typer.Option(None, "--check-every", help="iterations between checks"),
         seed: int = typer.Option(0, "--seed", help="seed of MCCFR, of the dilemma deal sample and of the preflop continuation's boards"),
         state: Path = typer.Option(None, "--state", help=".npz file to resume from and save to"),

@@ -1,4 +1,5 @@
-"""The guide's pre-flop chapter: the heads-up entry chart and the equilibrium in whole games.
+"""The guide's pre-flop chapter: the heads-up entry chart, the equilibrium in whole games, and the
+three-handed chart over starting classes.
 
 Every number is read from the ``preflop`` study's tables (:mod:`analysis.studies.preflop_chart`).
 """
@@ -129,8 +130,8 @@ def preflop(folder: Path, info: dict[str, Any]) -> list[Block]:
             out.append(Block("table", frame=diff))
     out += _states_text(chart, spots, deck)
     out += _sample_text(study_table(folder, "preflop_second_sample"))
-    out += three_handed(folder, deck, chart, spots)
     out += _games_text(study_table(folder, "preflop_games"), study_table(folder, "preflop_game_endings"), m)
+    out += three_handed(folder, deck, chart, spots)
     return out
 
 
