@@ -247,3 +247,79 @@ def test_decision_shares_and_chart_follow_the_solved_strategy():
     assert set(root["hand"]) == {"AA", "A2o", "72o"} and (root["regret"] >= -1e-9).all()
     mix = root.pivot(index="hand", columns="action", values="frequency")
     np.testing.assert_allclose(mix.sum(axis=1), 1.0)
+
+
+def _heads_up_as_three_handed(spot, cont):
+    """A heads-up pre-flop game (each holding its own class) as a three-handed class game in which the
+    button folds at once: the small blind is player 0, the big blind player 1, the button holds a dummy
+    class 0 and nothing else. Returns the game and the map from heads-up nodes to its nodes."""
+    from analysis.solvers.preflop3.bet_tree3 import PreflopTree3
+    from analysis.solvers.preflop_hu.bet_tree import build_preflop_tree
+    from analysis.solvers.preflop_hu.solve import _Game
+
+    hu = build_preflop_tree(spot.tree_config)
+    game_hu = _Game(spot, hu, cont)
+    seat = {0: BB, 1: SB}  # heads-up player 0 is the big blind, player 1 the small blind
+    t3 = PreflopTree3(hu.config)
+    t3._add(DECISION, BTN, (hu.ins[0][1], hu.ins[0][0], 0), 0b111, "", 0)
+    node = {}
+    for v in range(hu.n_nodes):
+        live = 0b011 if hu.kind[v] == DECISION or hu.folder[v] < 0 else 0b011 & ~(1 << seat[hu.folder[v]])
+        node[v] = t3._add(hu.kind[v], seat[hu.player[v]] if hu.kind[v] == DECISION else -1,
+                          (hu.ins[v][1], hu.ins[v][0], 0), live, "BTN fold" + (" / " + hu.line[v] if hu.line[v] else ""),
+                          hu.raises[v])
+    t3.children[0], t3.actions[0] = [node[0]], ["fold"]
+    for v in range(hu.n_nodes):
+        t3.children[node[v]] = [node[c] for c in hu.children[v]]
+        t3.actions[node[v]] = list(hu.actions[v])
+    h = len(cont.holdings)
+    cls = cont.classes
+    sits = t3.situations()
+    own, pair = {}, {}
+    for v in hu.terminals():
+        s = sits.index(t3.situation(node[v]))
+        if v in game_hu.fold:
+            tab = game_hu.fold[v]  # [p, big blind's class, small blind's class]
+            sb, bb = tab[1][cls[None, :], cls[:, None]], tab[0][cls[:, None], cls[None, :]]
+        else:
+            vals = cont.values[game_hu.level[v]]  # [p, big blind's holding, small blind's holding]
+            sb, bb = vals[1].T, vals[0]
+        pair[(s, SB)], pair[(s, BB)], own[(s, BTN)] = (BB, sb), (SB, bb), np.zeros(h)
+    w = np.zeros((h, h, h))
+    w[:, :, 0] = cont.compatible / cont.compatible.sum()  # [small blind, big blind]: symmetric pairs
+    return ClassGame3(t3, w, Continuation3(tuple(sits), own, pair, {}, 1, 1, 0, {}, {})), game_hu, node
+
+
+def test_with_the_button_folding_it_is_the_heads_up_solver():
+    """The heads-up solver's own game (each holding a class): the same values and best-response gains
+    for any strategy, and the same CFR steps (the players updated in the same order)."""
+    from analysis.solvers.preflop_hu.solve import (
+        PreflopSpot,
+        _exploitability,
+        _root_values,
+        solve_preflop,
+    )
+
+    from .test_preflop import _tiny_continuation
+
+    rng = np.random.default_rng(5)
+    holdings = np.array([(a, b) for a in range(40) for b in range(a + 1, 40)], dtype=np.int64)
+    holdings = holdings[rng.choice(len(holdings), 10, replace=False)]
+    spot = PreflopSpot(max_raises=2)
+    levels = (20, 60, 180, 1000)
+    cont = _tiny_continuation(rng.normal(0, 40, (len(levels), 2, 10, 10)), levels, holdings)
+    game, game_hu, node = _heads_up_as_three_handed(spot, cont)
+    strat = {v: rng.dirichlet(np.ones(len(game_hu.tree.children[v])), size=10) for v in game_hu.tree.decisions()}
+    mine = {node[v]: s for v, s in strat.items()} | {0: np.ones((10, 1))}
+    v_bb, v_sb = _root_values(game_hu, strat.__getitem__)
+    e_bb, e_sb = _exploitability(game_hu, strat.__getitem__)
+    r = game.reaches(mine.__getitem__)
+    tol = 1e-6  # the heads-up solver multiplies its showdown payoffs in float32
+    assert game.values(SB, r, mine.__getitem__, False)[0].sum() == pytest.approx(v_sb, abs=tol)
+    assert game.values(BB, r, mine.__getitem__, False)[0].sum() == pytest.approx(v_bb, abs=tol)
+    assert exploitability3(game, mine.__getitem__) == pytest.approx((e_sb, e_bb, 0.0), abs=tol)
+    # updated in the heads-up solver's order (the big blind first) CFR takes the very same steps
+    _, hist, _ = solve_class_game3(game, iterations=300, check_every=100, order=(BB, SB, BTN))
+    hu = solve_preflop(spot, iterations=300, check_every=100, continuation=cont)
+    np.testing.assert_allclose([h[1:4] for h in hist], [(h[2], h[1], 0.0) for h in hu.history], rtol=0, atol=1e-5)
+    assert hu.nash_conv < 0.01

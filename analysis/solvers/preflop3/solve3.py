@@ -23,7 +23,7 @@ not its suits), and NashConv, their sum, in chips and in % of the blinds' pot.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,7 +85,9 @@ class Preflop3Spot:
 
 
 class ClassGame3:
-    """The arrays a solve walks: the tree, the joint deal of classes, each terminal's payoffs."""
+    """The arrays a solve walks: the tree, the joint deal of classes (``weights[a, b, c]``: players 0, 1,
+    2 hold classes ``a, b, c``; a real deal's is symmetric, any other is read axis by axis), each
+    terminal's payoffs."""
 
     def __init__(self, tree: PreflopTree3, weights: np.ndarray, cont: Continuation3) -> None:
         self.tree = tree
@@ -93,7 +95,13 @@ class ClassGame3:
         g = weights.shape[0]
         self.g = g
         self.weights = weights
-        self.wflat = np.ascontiguousarray(weights.reshape(g * g, g))
+        symmetric = all(np.array_equal(weights, weights.transpose(t)) for t in ((1, 0, 2), (0, 2, 1)))
+        base = np.ascontiguousarray(weights).reshape(g * g, g)
+        self._wflat: dict[tuple[int, int], np.ndarray] = {}
+        for p in range(3):  # W with player p's axis first and player x's last, as a [G * G, G] matrix
+            for x in (q for q in range(3) if q != p):
+                self._wflat[(p, x)] = base if symmetric else \
+                    np.ascontiguousarray(weights.transpose(p, 3 - p - x, x)).reshape(g * g, g)
         index = {s: i for i, s in enumerate(cont.situations)}
         self.sit = {v: index[tree.situation(v)] for v in tree.terminals()}
         self.decisions = tree.decisions()
@@ -147,7 +155,7 @@ class ClassGame3:
             by_x.setdefault(x, []).append((s, o, x, vs))
         for x, groups in by_x.items():
             vs_all = [v for *_, vs in groups for v in vs]
-            y = (self.wflat @ r[x, vs_all].T).reshape(g, g, len(vs_all))  # [a, b, m]: W summed over x's reach
+            y = (self._wflat[(p, x)] @ r[x, vs_all].T).reshape(g, g, len(vs_all))  # [a, b, m]: W summed over x
             at = 0
             for s, o, _, vs in groups:
                 ym = y[:, :, at : at + len(vs)]
@@ -168,7 +176,7 @@ class ClassGame3:
         player ``p``'s class (the normaliser of an EV at the node)."""
         g = self.g
         q, x = (k for k in range(3) if k != p)
-        y = (self.wflat @ r[x, nodes].T).reshape(g, g, len(nodes))
+        y = (self._wflat[(p, x)] @ r[x, nodes].T).reshape(g, g, len(nodes))
         return np.einsum("abm,mb->ma", y, r[q, nodes])
 
     def values(self, p: int, r: np.ndarray, strategy: Callable[[int], np.ndarray], best: bool) -> np.ndarray:
@@ -268,10 +276,11 @@ def exploitability3(g: ClassGame3, strategy: Callable[[int], np.ndarray]) -> tup
 
 def solve_class_game3(g: ClassGame3, *, method: str = "dcfr", iterations: int = 1000,
                       target_chips: float | None = None, check_every: int = 50,
-                      progress: Callable[[int, float], None] | None = None
+                      progress: Callable[[int, float], None] | None = None, order: Sequence[int] = (0, 1, 2)
                       ) -> tuple[dict[int, np.ndarray], list[tuple[int, float, float, float]], int]:
     """CFR on a class game: the average strategy sums, the exploitability history and the iterations
-    run (``target_chips``: stop when every player's best-response gain is at most that)."""
+    run (``target_chips``: stop when every player's best-response gain is at most that). ``order``: the
+    players' order of update within an iteration (the heads-up solver updates the big blind first)."""
     m = method_named(method, STACK3, PreflopError).name
     if check_every < 1:
         raise PreflopError(f"check_every must be at least 1, got {check_every}")
@@ -297,7 +306,7 @@ def solve_class_game3(g: ClassGame3, *, method: str = "dcfr", iterations: int = 
             else:
                 pos_w = neg_w = 1.0
                 avg_w = float(t)
-            for p in range(3):
+            for p in order:
                 sigma = {v: current(v) for v in g.decisions}
                 r = g.reaches(sigma.__getitem__)
                 val = g.values(p, r, sigma.__getitem__, False)
