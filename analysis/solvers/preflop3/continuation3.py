@@ -18,8 +18,9 @@ many holdings it could have drawn, so that every disjoint triple counts alike), 
 a board of the pool that misses its six cards, uniformly. Where all three see the flop the value
 is per triple of classes; where two see it (a folder's chips in the pot) per pair of the live
 players' classes, pooled over the folder's class with the deal's weights (a folder's cards change
-the board's odds a little: that is averaged in); a fold end is exact (the winner's class's share of
-hand effects).
+the board's odds a little: that is averaged in); a fold end is settled per hand-effect class and
+mixed by the winner's class's own share of them (its green cards), not shifted by the opponents'
+cards (a small approximation where two players hold aces or deuces of the same class).
 """
 
 from __future__ import annotations
@@ -169,7 +170,7 @@ def checkdown3(table: DilemmaTable, deal: ClassDeal, situations: list[tuple[int,
     own: dict[tuple[int, int], np.ndarray] = {}
     pair: dict[tuple[int, int], tuple[int, np.ndarray]] = {}
     triple: dict[tuple[int, int], np.ndarray] = {}
-    # fold ends: exact, the class's mix of hand-effect classes
+    # fold ends: each hand-effect class settled, mixed by the class's share of them
     share = np.zeros((g, k))
     np.add.at(share, (deal.cls, hcls), 1.0)
     share /= share.sum(axis=1, keepdims=True)
