@@ -392,6 +392,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     from analysis.core.io import provenance, write_table
     from analysis.studies.preflop_chart import (
         BOARDS3,
+        CHART3_MIN_PROBABILITY,
         CHART3_NODES,
         DEALS3,
         HAND_WRITTEN,
@@ -427,6 +428,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
                                continuation="check-down (nobody bets after the flop; the real settlement)",
                                boards=BOARDS3, deals_per_triple=DEALS3,
                                private_states="starting classes, hand effects averaged into the class",
+                               chart_min_probability=CHART3_MIN_PROBABILITY,
                                method="dcfr, exact best responses over classes", indifferent_chips=INDIFFERENT_CHIPS)
         write_table(chart3, folder, "preflop3_chart", manifest3)
         write_table(spots3, folder, "preflop3_spots", manifest3)

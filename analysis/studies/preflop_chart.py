@@ -118,6 +118,9 @@ CHART3_NODES = {"preflop3_chart_button": "(root)", "preflop3_chart_sb_first": "B
 """The three-handed decisions drawn as 10 x 10 grids (file stem -> line): the button first in, the small
 blind first in (the button folded), the small blind facing the button's open, the big blind facing it
 once the small blind folded."""
+CHART3_MIN_PROBABILITY = 1e-3
+"""The three-handed chart table keeps the decisions reached in at least this share of hands (123 of the
+tree's 174 at the start; all of them made the table 26 MB of CSV), its numbers to six significant digits."""
 BOARDS3, DEALS3 = Preflop3Spot.boards, Preflop3Spot.deals
 """The three-handed continuation's sample: boards in the pool, deals per triple of classes (the study's
 and the CLI's default). Measured at the start state: 1,000 boards and 4 deals moved the button's chart
@@ -143,7 +146,8 @@ def solve_chart3(state: str, deck: str, sample: int, boards: int = BOARDS3, deal
 def solve_charts3(deck: str = "reference", boards: int = BOARDS3, deals: int = DEALS3, target_chips: float = 0.05,
                   max_iterations: int = 400, echo: Callable[[str], Any] = lambda _: None
                   ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict]:
-    """The three-handed chart rows (:data:`CHART_COLUMNS`), one row per solve (convergence, NashConv,
+    """The three-handed chart rows (:data:`CHART_COLUMNS`; decisions reached in at least
+    :data:`CHART3_MIN_PROBABILITY` of hands), one row per solve (convergence, NashConv,
     values, the continuation's standard errors, seconds), the decisions' action shares (one row per
     solve and decision) and the tree's config, for every case of :func:`chart_cases3`."""
     charts, spots, decisions = [], [], []
@@ -157,8 +161,11 @@ def solve_charts3(deck: str = "reference", boards: int = BOARDS3, deals: int = D
         for k, x in reversed(keys.items()):
             ch.insert(0, k, x)
         ch["indifferent"] = ch["regret"] <= INDIFFERENT_CHIPS
-        charts.append(ch[list(CHART_COLUMNS)])
         dec = sol.decisions()
+        ch = ch[ch["node"].isin(dec.loc[dec["probability"] >= CHART3_MIN_PROBABILITY, "node"])].copy()
+        for col in ("reach", "frequency", "ev", "regret"):
+            ch[col] = [float(f"{x:.6g}") for x in ch[col]]
+        charts.append(ch[list(CHART_COLUMNS)])
         for k, x in reversed(keys.items()):
             dec.insert(0, k, x)
         decisions.append(dec)
