@@ -1,4 +1,4 @@
-"""Charts of the pre-flop study: the heads-up chart as 10 x 10 grids of action shares."""
+"""Charts of the pre-flop study: the heads-up and three-handed charts as 10 x 10 grids of action shares."""
 
 from __future__ import annotations
 
@@ -52,7 +52,14 @@ def preflop_charts(kinds_by_node: dict[str, pd.DataFrame], out: str | Path, mani
     """One chart per decision named in ``kinds_by_node`` (file stem -> per-class action shares)."""
     titles = {"preflop_chart_small_blind": "Heads-up pre-flop chart: the small blind's first action (start state, "
                                            "plain suits)",
-              "preflop_chart_vs_open": "Heads-up pre-flop chart: the big blind facing an open (start state, plain suits)"}
+              "preflop_chart_vs_open": "Heads-up pre-flop chart: the big blind facing an open (start state, plain suits)",
+              "preflop3_chart_button": "Three-handed pre-flop chart: the button first in (start state, per class)",
+              "preflop3_chart_sb_first": "Three-handed pre-flop chart: the small blind when the button folds (start "
+                                         "state, per class)",
+              "preflop3_chart_sb_vs_open": "Three-handed pre-flop chart: the small blind facing the button's open to 60 "
+                                           "(start state, per class)",
+              "preflop3_chart_bb_vs_open": "Three-handed pre-flop chart: the big blind facing the button's open, the "
+                                           "small blind folded (start state, per class)"}
     paths = []
     for stem, kinds in kinds_by_node.items():
         paths.append(save_figure(chart_figure(kinds, titles.get(stem, stem)), out, stem, manifest)["png"])

@@ -26,7 +26,7 @@ _DILEMMA_ONLY = ("players", "street", "buckets", "sizes", "raise_cap", "deck", "
 _SPOT_ONLY = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "spot_file", "output_format",
               "threads", "game_rules", "ranges", "lock", "nash_conv", "precision")
 _SHARED = ("deck", "rule", "bank", "level", "free_fold", "players", "raise_cap")
-_PREFLOP = ("deck", "rule", "bank", "level", "raise_cap")
+_PREFLOP = ("deck", "rule", "bank", "level", "raise_cap", "players", "deals")
 """Options of the dilemma game that the preflop game takes too."""
 """Options of both the dilemma game and the spot game (the spot's with ``--game dilemma``)."""
 
@@ -122,8 +122,16 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
     from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
     from analysis.solvers.preflop_hu.solve import PreflopSpot, solve_preflop
 
+    players = 2 if options["players"] is None else options["players"]
+    if players not in (2, 3):
+        raise SolverError(f"--players {players}: the preflop game is heads-up (2) or three-handed (3)")
     stacks, level = table_state(options["bank"], options["level"])
     table = DilemmaTable.parse(options["deck"], options["rule"], list(stacks), level)
+    if players == 3:
+        solve_preflop3_cmd(table, options, method, iterations, target, check_every, seed, out, progress, echo)
+        return
+    if options["deals"] is not None:
+        raise SolverError("--deals is an option of the three-handed preflop game (--players 3) and of the dilemma game")
     # `is None`, not `or`: --boards 0 or --raise-cap 0 is refused by the spot, never read as the default
     spot = PreflopSpot(table, boards=2000 if options["boards"] is None else options["boards"], seed=seed,
                        max_raises=3 if options["raise_cap"] is None else options["raise_cap"])
@@ -151,6 +159,44 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
                               exploitability_chips=[e0, e1], values=[v0, v1])
         write_table(chart, out, "preflop_chart", manifest)
         write_table(sol.node_frame(), out, "preflop_holdings", manifest)
+        echo(f"tables in {out}/")
+
+
+def solve_preflop3_cmd(table, options: dict, method: str | None, iterations: int, target: float | None,
+                       check_every: int | None, seed: int, out: Path | None, progress: bool, echo=typer.echo) -> None:
+    """``dilemma solve preflop --players 3``: the three-handed chart over starting classes."""
+    from analysis.core.io import provenance, write_table
+    from analysis.solvers.preflop3.solve3 import Preflop3Spot, solve_preflop3
+
+    given = {k: options[o] for k, o in (("boards", "boards"), ("deals", "deals"), ("max_raises", "raise_cap"))
+             if options[o] is not None}  # `is not None`: 0 is refused by the spot, never read as the default
+    spot = Preflop3Spot(table, seed=seed, **given)
+
+    def show(i: int, e: float) -> None:
+        echo(f"  {i:>6,} iterations  largest exploitability {e:.4f} chips", err=True)
+
+    sol = solve_preflop3(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
+                         check_every=25 if check_every is None else check_every, progress=show if progress else None)
+    e = sol.exploitability
+    v = sol.values()
+    cfg = spot.tree_config
+    pot = sol.blinds_pot
+    echo(f"pre-flop three-handed, {table.deck_name} deck, bank {'/'.join(map(str, table.bank))}, blinds "
+         f"{cfg.small_blind}/{cfg.big_blind}, ${cfg.chips} each; private states: the {sol.deal.n_classes} starting "
+         f"classes (hand effects averaged into the class); continuation: check-down, {spot.boards:,} boards, "
+         f"{spot.deals} deals per triple of classes (seed {seed})")
+    echo(f"{sol.method} x {sol.iterations:,} iterations; exploitability: small blind {e[0]:.4f}, big blind {e[1]:.4f}, "
+         f"button {e[2]:.4f} chips a hand; NashConv {sol.nash_conv:.4f} chips ({100 * sol.nash_conv / pot:.3g}% of the "
+         f"${pot} blinds)")
+    echo(f"values a hand: small blind {v[0]:+.2f}, big blind {v[1]:+.2f}, button {v[2]:+.2f} chips")
+    chart = sol.chart()
+    root = chart[chart["node"] == 0].assign(w=lambda d: d["reach"] * d["combos"] * d["frequency"])
+    shares = root.groupby("action", sort=False)["w"].sum()
+    echo("button first: " + ", ".join(f"{a} {100 * w / shares.sum():.1f}%" for a, w in shares.items()))
+    if out is not None:
+        manifest = provenance(study="preflop", **spot.describe(), method=sol.method, iterations=sol.iterations,
+                              exploitability_chips=list(e), nash_conv_chips=sol.nash_conv, values=list(v))
+        write_table(chart, out, "preflop3_chart", manifest)
         echo(f"tables in {out}/")
 
 
@@ -331,21 +377,24 @@ def register(app: typer.Typer) -> None:
         iterations: int = typer.Option(1000, "--iterations", "-n", min=1, help="total iterations"),
         target: float = typer.Option(None, "--target", help="stop at this exploitability (dilemma: NashConv in "
                                      "chips; spot: the mean best-response gain, NashConv / 2, in % of the pot, default 0.3; "
-                                     "preflop: the larger player's best-response gain in chips)"),
+                                     "preflop: the largest of the players' best-response gains in chips)"),
         check_every: int = typer.Option(None, "--check-every", help="iterations between checks"),
         seed: int = typer.Option(0, "--seed", help="seed of MCCFR, of the dilemma deal sample and of the preflop continuation's boards"),
         state: Path = typer.Option(None, "--state", help=".npz file to resume from and save to"),
         out: Path = typer.Option(None, "--out", help="folder for the strategy and history tables", callback=out_folder),
         alternating: bool = typer.Option(True, "--alternating/--simultaneous"),
         progress: bool = typer.Option(False, "--progress", help="print every check on stderr"),
-        players: int = typer.Option(None, "--players", help="dilemma, spot: 2 or 3 (spot: one --range each)"),
+        players: int = typer.Option(None, "--players", help="dilemma, spot, preflop: 2 or 3 (spot: one --range each; "
+                                    "preflop 3: the three-handed chart over starting classes)"),
         street: str = typer.Option(None, "--street", help="dilemma: first street (flop, turn, river)"),
         buckets: int = typer.Option(None, "--buckets", help="dilemma: strength buckets per street"),
         sizes: str = typer.Option(None, "--sizes", help="dilemma: bet sizes, pot fractions and allin, e.g. 0.5,1,allin"),
         raise_cap: int = typer.Option(None, "--raise-cap", help="dilemma, spot: bets + raises per round (0: none)"),
         deck: DeckOpt = None,
-        deals: int = typer.Option(None, "--deals", help="dilemma: sampled deals standing for chance"),
-        boards: int = typer.Option(None, "--boards", help="preflop: boards of the check-down continuation (2000)"),
+        deals: int = typer.Option(None, "--deals", help="dilemma: sampled deals standing for chance; preflop "
+                                  "--players 3: deals per triple of starting classes (8)"),
+        boards: int = typer.Option(None, "--boards", help="preflop: boards of the check-down continuation (2000; "
+                                   "three-handed: 2000 in the pool)"),
         deals_per_board: int = typer.Option(None, "--deals-per-board", help="dilemma: holdings per board"),
         free_fold: bool = typer.Option(None, "--free-fold/--no-free-fold", help="dilemma, spot (--game dilemma, on by default): allow folding when nobody has bet"),
         preflop_in: int = typer.Option(None, "--preflop-in", help="dilemma: chips each player put in before the first street"),

@@ -1,10 +1,13 @@
-"""The guide's pre-flop chapter: the heads-up entry chart and the equilibrium in whole games.
+"""The guide's pre-flop chapter: the heads-up entry chart, the equilibrium in whole games, and the
+three-handed chart over starting classes.
 
 Every number is read from the ``preflop`` study's tables (:mod:`analysis.studies.preflop_chart`).
 """
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +131,7 @@ def preflop(folder: Path, info: dict[str, Any]) -> list[Block]:
     out += _states_text(chart, spots, deck)
     out += _sample_text(study_table(folder, "preflop_second_sample"))
     out += _games_text(study_table(folder, "preflop_games"), study_table(folder, "preflop_game_endings"), m)
+    out += three_handed(folder, deck, chart, spots)
     return out
 
 
@@ -243,3 +247,196 @@ def _games_text(games: pd.DataFrame | None, ends: pd.DataFrame | None, m: dict[s
         "rule for a third player before the flop. Whole heads-up games from $1,000 each and the full bank, "
         f"duplicate (each deal played from both seats; seed {m.get('seed', 0)}):")),
         Block("table", frame=frame), Block("p", verdict)]
+
+
+# ------------------------------------------------------------------ three-handed
+
+THREE_GRIDS = (("(root)", "the button first in"), ("BTN fold", "the small blind first in (the button folded)"),
+               ("BTN raise 60", "the small blind facing the button's open to 60"),
+               ("BTN raise 60 / SB fold", "the big blind facing the button's open, the small blind folded"))
+SHOWN_PROBABILITY = 0.01
+"""Decisions reached in at least this share of hands are listed in the frequency table."""
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def _share(dec: pd.DataFrame, line: str, *kinds: str) -> float:
+    row = dec[dec["line"] == line]
+    return float(sum(row[k].iloc[0] for k in kinds)) if len(row) else float("nan")
+
+
+def _hu_share(chart: pd.DataFrame, line: str, *kinds: str) -> float:
+    """A heads-up decision's share of some kinds of action (reach-weighted over holdings)."""
+    sh = action_shares(chart).set_index("line")
+    if line not in sh.index:
+        return float("nan")
+    return float(sum(sh.loc[line].get(k, 0.0) for k in kinds))
+
+
+def three_handed(folder: Path, deck: str, hu_chart: pd.DataFrame | None = None,
+                 hu_spots: pd.DataFrame | None = None) -> list[Block]:
+    """The three-handed chart: its abstraction and convergence, how often each decision's actions are
+    taken, the grids, how it moves with the game state, heads-up beside it and the second sample."""
+    chart, spots, dec = (study_table(folder, n) for n in ("preflop3_chart", "preflop3_spots", "preflop3_decisions"))
+    if chart is None or spots is None or dec is None or not len(spots):
+        return []
+    manifest = folder / "preflop3_chart.manifest.json"
+    tree = json.loads(manifest.read_text()).get("tree", {}) if manifest.exists() else {}
+    first = spots[spots["sample"] == 0]
+    start = first[first["state"] == "start"].iloc[0]
+    se3 = sorted((int(c.rsplit("_", 1)[1]), c) for c in spots.columns if c.startswith("continuation_se3_"))
+    se3_text = ", ".join(f"${lv:,} in each: ${start[c]:.0f}" for lv, c in se3 if np.isfinite(start[c]))
+    out = [Block("h3", "Three-handed"), Block("p", (
+        "The same bet tree three-handed (RULES §1.2): the button (the DEALER) acts first, then the small blind, "
+        "then the big blind, who has the option when nobody raised; opens to "
+        f"{', '.join(map(str, tree.get('opens_bb', [])))} big blinds, re-raises to "
+        f"{', '.join(map(str, tree.get('reraises_x', [])))}x, all-in, at most {tree.get('max_raises')} raises, "
+        f"${int(start['chips'])} each. "
+        "**The abstraction:** three players over every holding are too many (780 each), so a player's private "
+        "state is its *starting class* (the 100 cells of the grid): the three classes are dealt with their real "
+        "joint frequencies (card removal exact: every triple of classes counted over the disjoint holdings), "
+        "and a class plays all its holdings alike, so the effects of green cards are averaged into the class "
+        "(the heads-up chart above shows where a green card changes the play). A fold ends the hand before the "
+        "flop and is settled by the real rules; when two or three players see the flop each is worth the "
+        "*check-down* as heads-up, settled by the real rules with a folder's chips in the pot (a pre-flop "
+        f"folder pays no penalty). The continuation is sampled: {int(start['boards']):,} boards drawn "
+        f"uniformly and settled once each, then {int(start['deals_per_triple'])} deals of holdings for every "
+        "triple of classes, each on a board of the pool that misses its six cards; where two players see the "
+        "flop their values are pooled over the folder's class. A single triple's value is noisy (standard "
+        f"error {se3_text}), but a class's value sums thousands of triples: how much the chart owes to the "
+        "sample is measured by a second, independent sample below. DCFR, each player's best response exact over "
+        f"classes: NashConv (the sum of the three players' best-response gains) at most "
+        f"{first['nash_conv'].max():.3f} chips a hand ({first['nash_conv_pct_blinds'].max():.2f}% of the blinds' "
+        "pot) in every game state. With three players CFR is not guaranteed to reach an equilibrium; the "
+        "NashConv says how little any one player could gain by changing its own play alone."))]
+    d0 = dec[(dec["state"] == "start") & (dec["deck"] == deck) & (dec["sample"] == 0)]
+    shown = d0[d0["probability"] >= SHOWN_PROBABILITY]
+    kinds = [k for k in ("fold", "check", "call", "raise", "allin") if k in shown.columns and shown[k].max() > 0]
+    out.append(Block("p", "**How often each action is taken** three-handed (start state; decisions reached in at "
+                          f"least {100 * SHOWN_PROBABILITY:g}% of hands; classes weighted by their chance of being "
+                          "at the decision):"))
+    out.append(Block("table", frame=pd.DataFrame({"decision": shown["line"], "who": shown["player"],
+                                                  "reached %": [_pct(x) for x in shown["probability"]],
+                                                  **{f"{k} %": [_pct(x) for x in shown[k]] for k in kinds}})))
+    base = chart[(chart["state"] == "start") & (chart["deck"] == deck) & (chart["sample"] == 0)]
+    lines = base.drop_duplicates("node").set_index("line")["node"]
+    for line, title in THREE_GRIDS:
+        if line not in lines.index:
+            continue
+        out.append(Block("p", f"**The three-handed chart: {title}** (per class; the layout and letters of the "
+                              "heads-up grids):"))
+        out.append(Block("table", frame=grid(base, int(lines[line]))))
+    out += _class_cost(study_table(folder, "preflop_class_cost"))
+    out += _three_states(dec, first, deck)
+    if hu_chart is not None:
+        out += _versus_heads_up(hu_chart, d0, deck)
+    d1 = dec[(dec["state"] == "start") & (dec["deck"] == deck) & (dec["sample"] == 1)]
+    out += _sample_text3(study_table(folder, "preflop3_second_sample"), d0, d1)
+    return out
+
+
+def _open_line(dec: pd.DataFrame, after: str = "") -> str:
+    """The line of the button's open (its smallest raise first in), followed by ``after``."""
+    opens = sorted({m.group(0) for ln in dec["line"] if (m := re.match(r"BTN raise \d+", ln))},
+                   key=lambda x: int(x.split()[2]))
+    return (opens[0] + after) if opens else ""
+
+
+def _three_states(dec: pd.DataFrame, spots: pd.DataFrame, deck: str) -> list[Block]:
+    rows = []
+    for s in spots.itertuples():
+        d = dec[(dec["state"] == s.state) & (dec["deck"] == s.deck) & (dec["sample"] == 0)]
+        rows.append({"state": s.state, "blinds": s.blinds, "bank": s.bank,
+                     "button raises or shoves %": _pct(_share(d, "(root)", "raise", "allin")),
+                     "button calls %": _pct(_share(d, "(root)", "call")),
+                     "small blind first in raises %": _pct(_share(d, "BTN fold", "raise", "allin")),
+                     "small blind completes %": _pct(_share(d, "BTN fold", "call")),
+                     "big blind defends an open %": _pct(_share(d, _open_line(d, " / SB fold"), "call", "raise",
+                                                                "allin")),
+                     "value SB $": f"{s.value_sb:.1f}", "value BB $": f"{s.value_bb:.1f}",
+                     "value button $": f"{s.value_btn:.1f}", "NashConv $": f"{s.nash_conv:.3f}",
+                     "iterations": int(s.iterations)})
+    if not rows:
+        return []
+    return [Block("p", "**Three-handed, by game state** (the button's open is to 3 big blinds at every level; a value is "
+                       "chips after the hand less chips before, per hand, under the solved strategies):"),
+            Block("table", frame=pd.DataFrame(rows))]
+
+
+def _versus_heads_up(hu_chart: pd.DataFrame, d0: pd.DataFrame, deck: str) -> list[Block]:
+    hu = hu_chart[(hu_chart["state"] == "start") & (hu_chart["deck"] == deck) & (hu_chart["sample"] == 0)]
+    if not len(hu) or not len(d0):
+        return []
+    hu_raise = _hu_share(hu, "(root)", "raise", "allin")
+    hu_fold = _hu_share(hu, "(root)", "fold")
+    hu_call = _hu_share(hu, "(root)", "call")
+    open_line = next((ln for ln in hu["line"].unique() if ln.startswith("raise ")), None)
+    hu_defend = 1 - _hu_share(hu, open_line, "fold") if open_line else float("nan")
+    b_raise, b_fold, b_call = (_share(d0, "(root)", "raise", "allin"), _share(d0, "(root)", "fold"),
+                               _share(d0, "(root)", "call"))
+    s_raise, s_fold, s_call = (_share(d0, "BTN fold", "raise", "allin"), _share(d0, "BTN fold", "fold"),
+                               _share(d0, "BTN fold", "call"))
+    defend = 1 - _share(d0, "BTN raise 60 / SB fold", "fold")
+    sb_vs = 1 - _share(d0, "BTN raise 60", "fold")
+    return [Block("p", (
+        "**Three-handed beside heads-up** (start state). Heads-up the small blind, who is the DEALER and acts "
+        f"first, raises or shoves {_pct(hu_raise)}% of its hands, calls {_pct(hu_call)}% and folds {_pct(hu_fold)}%; "
+        f"three-handed the button, first in with two players behind, raises or shoves {_pct(b_raise)}%, calls "
+        f"{_pct(b_call)}% and folds {_pct(b_fold)}%. When the button folds, the small blind (heads-up against the "
+        f"big blind, but out of position after the flop and with the button's cards out of the deck) raises or "
+        f"shoves {_pct(s_raise)}%, completes {_pct(s_call)}% and folds {_pct(s_fold)}%. Facing an open to 60 the big "
+        f"blind continues (calls, re-raises or shoves) with {_pct(hu_defend)}% of its hands heads-up and "
+        f"{_pct(defend)}% three-handed once the small blind folded; the small blind continues against the "
+        f"button's open with {_pct(sb_vs)}% with the big blind still to act."))]
+
+
+def _sample_text3(table: pd.DataFrame | None, dec: pd.DataFrame, dec1: pd.DataFrame | None = None) -> list[Block]:
+    """The second sample against the first, over the decisions the frequency table lists (reached in at least
+    :data:`SHOWN_PROBABILITY` of hands), each weighted by how often it is reached."""
+    if table is None or not len(table) or not len(dec):
+        return []
+    m = table.merge(dec[["node", "probability"]], on="node")
+    m = m[m["probability"] >= SHOWN_PROBABILITY]
+    if not len(m):
+        return []
+    w = m["probability"]
+    worst = m.loc[m["mean_freq_diff"].idxmax()]
+    return [Block("p", (
+        "**A second, independent sample** (seed 1: other boards, other deals) against the first, over the "
+        f"{len(m)} decisions listed above: the classes' frequencies differ by {100 * np.average(m['mean_freq_diff'], weights=w):.1f} "
+        "points on average (each decision reach-weighted over classes, decisions weighted by how often they are "
+        f"reached; at most {100 * worst['mean_freq_diff']:.1f} points at `{worst['line']}`; single classes up to "
+        f"{100 * m['max_freq_diff'].max():.0f} points) and the actions' EVs by ${np.average(m['mean_ev_diff'], weights=w):.2f}."
+        + _shares_moved(dec, dec1)))]
+
+
+def _shares_moved(dec: pd.DataFrame, dec1: pd.DataFrame | None) -> str:
+    """How far the frequency table's action shares move between the two samples."""
+    if dec1 is None or not len(dec1):
+        return ""
+    kinds = ["fold", "check", "call", "raise", "allin"]
+    a = dec[dec["probability"] >= SHOWN_PROBABILITY].set_index("line")[kinds]
+    b = dec1.set_index("line")[kinds].reindex(a.index)
+    diff = (a - b).abs().max(axis=1)
+    return (f" The frequency table's shares (all classes together) move by at most {100 * diff.max():.1f} points "
+            f"({100 * diff.mean():.1f} on average over its decisions).")
+
+
+def _class_cost(table: pd.DataFrame | None) -> list[Block]:
+    """What playing per class costs heads-up (the ``preflop_class_cost`` table)."""
+    if table is None or not len(table):
+        return []
+    t = table.set_index("plays per")
+    if not {"holding", "class", "class and hand effects"} <= set(t.index):
+        return []
+    h, c, g = t.loc["holding"], t.loc["class"], t.loc["class and hand effects"]
+    return [Block("p", (
+        "**What playing per class costs, measured heads-up** (start state), where every holding can be told "
+        "apart: the heads-up solution's own mix per class, played by every holding of the class, gives a best "
+        f"response that sees the holdings {c['gain_sb']:.2f} chips a hand from the small blind and "
+        f"{c['gain_bb']:.2f} from the big blind (NashConv {c['nash_conv']:.2f} chips, "
+        f"{c['nash_conv_pct_blinds']:.1f}% of the blinds' pot, against {h['nash_conv']:.3f} for the solution "
+        f"itself); with the classes' green cards kept apart it is {g['nash_conv']:.2f} chips. The three-handed "
+        "chart is a chart per class: read it with the heads-up table of green-card exceptions beside it."))]

@@ -372,23 +372,38 @@ def run_equilibrium(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 
 
 PREFLOP_CHART_TITLES = {"preflop_chart_small_blind": "The small blind's first action, heads-up (start state, plain suits)",
-                        "preflop_chart_vs_open": "The big blind facing an open, heads-up (start state, plain suits)"}
+                        "preflop_chart_vs_open": "The big blind facing an open, heads-up (start state, plain suits)",
+                        "preflop3_chart_button": "The button's first action, three-handed (start state, per class)",
+                        "preflop3_chart_sb_first": "The small blind's first action when the button folds, three-handed "
+                                                   "(start state, per class)",
+                        "preflop3_chart_sb_vs_open": "The small blind facing the button's open, three-handed (start "
+                                                     "state, per class)",
+                        "preflop3_chart_bb_vs_open": "The big blind facing the button's open after the small blind "
+                                                     "folds, three-handed (start state, per class)"}
 
 
 def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """The heads-up pre-flop chart in every game state, on the bare deck and on a second board sample;
+    the three-handed chart over starting classes in every game state and on a second sample (not in the
+    quick guide);
     the equilibrium strategy it completes (with the ``equilibrium`` study's postflop table), played in
     whole heads-up games against the hand-written strategies."""
     from analysis.charts.entry_chart import preflop_charts
     from analysis.core.io import provenance, write_table
     from analysis.studies.preflop_chart import (
+        BOARDS3,
+        CHART3_MIN_PROBABILITY,
+        CHART3_NODES,
+        DEALS3,
         HAND_WRITTEN,
         INDIFFERENT_CHIPS,
+        abstraction_cost,
         equilibrium_strategy_toml,
         headsup_games,
         plain_kinds,
         sample_agreement,
         solve_charts,
+        solve_charts3,
     )
 
     boards, games = (60, 5) if options.quick else (2000, 200)
@@ -404,6 +419,25 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     tree = sols[0].tree
     preflop_charts({"preflop_chart_small_blind": plain_kinds(start, 0),
                     "preflop_chart_vs_open": plain_kinds(start, tree.node_at(tree.actions[0][2]))}, folder, manifest)
+    write_table(abstraction_cost(sols[0]), folder, "preflop_class_cost", manifest)
+    if options.quick:
+        echo("  three-handed chart: not in the quick guide (its continuation alone takes about 20 s a state)")
+    else:
+        chart3, spots3, decisions3, tree3 = solve_charts3(options.deck, echo=echo)
+        manifest3 = provenance(study="preflop", deck=options.deck, seed=options.seed, tree=tree3, players=3,
+                               continuation="check-down (nobody bets after the flop; the real settlement)",
+                               boards=BOARDS3, deals_per_triple=DEALS3,
+                               private_states="starting classes, hand effects averaged into the class",
+                               chart_min_probability=CHART3_MIN_PROBABILITY,
+                               method="dcfr, exact best responses over classes", indifferent_chips=INDIFFERENT_CHIPS)
+        write_table(chart3, folder, "preflop3_chart", manifest3)
+        write_table(spots3, folder, "preflop3_spots", manifest3)
+        write_table(decisions3, folder, "preflop3_decisions", manifest3)
+        write_table(sample_agreement(chart3, options.deck), folder, "preflop3_second_sample", manifest3)
+        start3 = chart3[(chart3["state"] == "start") & (chart3["deck"] == options.deck) & (chart3["sample"] == 0)]
+        nodes = start3.drop_duplicates("node").set_index("line")["node"]
+        preflop_charts({stem: plain_kinds(start3, int(nodes[line])) for stem, line in CHART3_NODES.items()},
+                       folder, manifest3)
     postflop = folder.parent / "equilibrium" / "equilibrium_hu_policy.parquet"
     if postflop.is_file():
         path = folder / "equilibrium-hu.toml"
@@ -430,8 +464,8 @@ STUDIES: tuple[Study, ...] = (
           run_fold_vs_check, version=4),
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
-    Study("preflop", "Before the flop: the heads-up entry chart, and the equilibrium in whole games", run_preflop,
-          depends=("equilibrium",)),
+    Study("preflop", "Before the flop: the heads-up and three-handed entry charts, and the equilibrium in whole games",
+          run_preflop, version=2, depends=("equilibrium",)),
     Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
           "strategy browser", run_solved_spots, version=4, stored=True),
     Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "

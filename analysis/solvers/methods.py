@@ -43,11 +43,13 @@ STACK_METHODS: dict[str, tuple[str, ...]] = {
     "card river three-handed": ("dcfr", "cfr+"),
     "card turn three-handed": ("mccfr", "dcfr", "cfr+"),
     "pre-flop heads-up": ("dcfr", "cfr+"),
+    "pre-flop three-handed": ("dcfr", "cfr+"),
 }
 """The methods each solver stack runs, in the order its errors list them: ``GameTree`` (Kuhn, Leduc,
 games as data), the abstracted Dilemma hand (full width heads-up only; ``mccfr`` any player count),
-the card-level solver's heads-up spots, three-handed river spots and three-handed turn spots, and the
-heads-up pre-flop solver (:mod:`analysis.solvers.preflop_hu`). Each
+the card-level solver's heads-up spots, three-handed river spots and three-handed turn spots, the
+heads-up pre-flop solver (:mod:`analysis.solvers.preflop_hu`) and the three-handed one over starting
+classes (:mod:`analysis.solvers.preflop3`). Each
 stack keeps its kernel codes keyed by these names."""
 
 _BY_NAME = {spelling: m for m in METHODS for spelling in (m.name, *m.aliases)}

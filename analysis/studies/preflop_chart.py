@@ -30,6 +30,7 @@ from analysis.dilemma.settlement import Rules
 from analysis.engine.games import GameConfig, tournament
 from analysis.engine.preflop import DATA as PREFLOP_DATA
 from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
+from analysis.solvers.preflop3.solve3 import Preflop3Solution, Preflop3Spot, solve_preflop3
 from analysis.solvers.preflop_hu.bet_tree import (
     ALLIN,
     BIG_BLIND,
@@ -108,6 +109,105 @@ def solve_charts(deck: str = "reference", boards: int = 2000, target_chips: floa
              f"{max(e0, e1):.3f} chips, {seconds:.0f} s")
         sols.append(sol)
     return pd.concat(charts, ignore_index=True), pd.DataFrame(spots), sols
+
+
+# ------------------------------------------------------------------ three-handed
+
+CHART3_NODES = {"preflop3_chart_button": "(root)", "preflop3_chart_sb_first": "BTN fold",
+                "preflop3_chart_sb_vs_open": "BTN raise 60", "preflop3_chart_bb_vs_open": "BTN raise 60 / SB fold"}
+"""The three-handed decisions drawn as 10 x 10 grids (file stem -> line): the button first in, the small
+blind first in (the button folded), the small blind facing the button's open, the big blind facing it
+once the small blind folded."""
+CHART3_MIN_PROBABILITY = 1e-3
+"""The three-handed chart table keeps the decisions reached in at least this share of hands (123 of the
+tree's 174 at the start; all of them made the table 26 MB of CSV), its numbers to six significant digits."""
+BOARDS3, DEALS3 = Preflop3Spot.boards, Preflop3Spot.deals
+"""The three-handed continuation's sample: boards in the pool, deals per triple of classes (the study's
+and the CLI's default). Measured at the start state: 1,000 boards and 4 deals moved the button's chart
+by 5.6 points a class between two seeds (EVs $3.4), 2,000 and 8 by 3.8 points ($2.6), for a
+continuation of 40 s instead of 17 s and 2.4 GB at the peak."""
+
+
+def chart_cases3(deck: str) -> list[tuple[str, str, int]]:
+    """``(state, deck, sample seed)`` of every three-handed solve: each game state, and the start on a
+    second sample (not in the quick guide: its continuation alone costs more than the quick budget)."""
+    return [*((s.name, deck, 0) for s in GAME_STATES), ("start", deck, 1)]
+
+
+def solve_chart3(state: str, deck: str, sample: int, boards: int = BOARDS3, deals: int = DEALS3,
+                 target_chips: float | None = 0.05, max_iterations: int = 400) -> Preflop3Solution:
+    """One three-handed pre-flop solve in a game state (:data:`~.solved_spots.GAME_STATES`)."""
+    gs = next(s for s in GAME_STATES if s.name == state)
+    table = DilemmaTable(deck, (), gs.bank, gs.level)
+    return solve_preflop3(Preflop3Spot(table, boards=boards, deals=deals, seed=sample), iterations=max_iterations,
+                          target_chips=target_chips, check_every=25)
+
+
+def solve_charts3(deck: str = "reference", boards: int = BOARDS3, deals: int = DEALS3, target_chips: float = 0.05,
+                  max_iterations: int = 400, echo: Callable[[str], Any] = lambda _: None
+                  ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict]:
+    """The three-handed chart rows (:data:`CHART_COLUMNS`; decisions reached in at least
+    :data:`CHART3_MIN_PROBABILITY` of hands), one row per solve (convergence, NashConv,
+    values, the continuation's standard errors, seconds), the decisions' action shares (one row per
+    solve and decision) and the tree's config, for every case of :func:`chart_cases3`."""
+    charts, spots, decisions = [], [], []
+    tree: dict = {}
+    for state, on, sample in chart_cases3(deck):
+        t0 = time.perf_counter()
+        sol = solve_chart3(state, on, sample, boards, deals, target_chips, max_iterations)
+        seconds = time.perf_counter() - t0
+        keys = {"state": state, "deck": on, "sample": sample}
+        ch = sol.chart()
+        for k, x in reversed(keys.items()):
+            ch.insert(0, k, x)
+        ch["indifferent"] = ch["regret"] <= INDIFFERENT_CHIPS
+        dec = sol.decisions()
+        ch = ch[ch["node"].isin(dec.loc[dec["probability"] >= CHART3_MIN_PROBABILITY, "node"])].copy()
+        for col in ("reach", "frequency", "ev", "regret"):
+            ch[col] = [float(f"{x:.6g}") for x in ch[col]]
+        charts.append(ch[list(CHART_COLUMNS)])
+        for k, x in reversed(keys.items()):
+            dec.insert(0, k, x)
+        decisions.append(dec)
+        e, v = sol.exploitability, sol.values()
+        cfg = sol.spot.tree_config
+        tree = cfg.describe()
+        spots.append({**keys, "blinds": f"{cfg.small_blind}/{cfg.big_blind}", "bank": "/".join(map(str, sol.spot.table.bank)),
+                      "chips": cfg.chips, "continuation": "check-down", "boards": boards, "deals_per_triple": deals,
+                      "method": sol.method, "iterations": sol.iterations, "exploitability_sb": e[0],
+                      "exploitability_bb": e[1], "exploitability_btn": e[2], "nash_conv": sol.nash_conv,
+                      "nash_conv_pct_blinds": 100 * sol.nash_conv / sol.blinds_pot,
+                      "value_sb": v[0], "value_bb": v[1], "value_btn": v[2],
+                      **{f"continuation_se3_{lv}": x for lv, x in sorted(sol.continuation.se.items())},
+                      **{f"continuation_se2_{lv}": x for lv, x in sorted(sol.continuation.se_pair.items())},
+                      "seconds_continuation": round(sol.continuation_seconds, 1), "seconds_solve": round(sol.seconds, 1),
+                      "seconds": round(seconds, 1)})
+        echo(f"  three-handed {state} ({on}, sample {sample}): {sol.iterations} iterations, NashConv "
+             f"{sol.nash_conv:.3f} chips, {seconds:.0f} s (continuation {sol.continuation_seconds:.0f} s)")
+        del sol
+    return (pd.concat(charts, ignore_index=True), pd.DataFrame(spots), pd.concat(decisions, ignore_index=True), tree)
+
+
+def abstraction_cost(sol: PreflopSolution) -> pd.DataFrame:
+    """What the three-handed chart's abstraction costs heads-up, where holdings can be told apart: the
+    heads-up solution played per holding, per starting class and hand effects, and per starting class
+    (each holding playing its group's reach-weighted mix), each against a best response that sees every
+    holding: the two players' gains and NashConv in chips a hand, and the values."""
+    from analysis.solvers.preflop_hu.solve import green_labels, holding_class_names
+
+    names = holding_class_names(sol, sol.continuation.holdings)
+    green = green_labels(sol)
+    pot = sol.spot.tree_config.small_blind + sol.spot.tree_config.big_blind
+    rows = []
+    for grouping, strategy in (("holding", sol.strategy),
+                               ("class and hand effects", sol.grouped_strategy([f"{n} {g}" for n, g in zip(names, green,
+                                                                                                           strict=True)]).__getitem__),
+                               ("class", sol.grouped_strategy(names).__getitem__)):
+        e0, e1 = sol.best_response_gains(strategy)
+        v0, v1 = sol.values_of(strategy)
+        rows.append({"plays per": grouping, "gain_bb": e0, "gain_sb": e1, "nash_conv": e0 + e1,
+                     "nash_conv_pct_blinds": 100 * (e0 + e1) / pot, "value_bb": v0, "value_sb": v1})
+    return pd.DataFrame(rows)
 
 
 def class_mix(chart: pd.DataFrame) -> pd.DataFrame:

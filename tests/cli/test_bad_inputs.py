@@ -258,7 +258,11 @@ CASES: list[tuple[str, ...]] = [
     ("solve preflop --check-every 0", "check_every", "got 0"),
     ("solve preflop --state {tmp}/s.npz", "--state", "preflop"),
     ("solve preflop --simultaneous", "--simultaneous", "preflop"),
-    ("solve preflop --players 3", "--players", "not of preflop"),
+    ("solve preflop --players 4", "--players 4", "three-handed (3)"),
+    ("solve preflop --deals 3", "--deals", "--players 3"),  # heads-up deals every holding pair
+    ("solve preflop --players 3 --deals 0", "deals", "got 0"),
+    ("solve preflop --players 3 --boards 3", "boards", "at least 10"),
+    ("solve preflop --players 3 --method mccfr", "mccfr", "dcfr, cfr+"),
     ("solve preflop --rule kickers=top", "kickers"),
     ("solve preflop --deck holdem", "40-card deck"),
     ("solve kuhn --boards 10", "--boards", "preflop"),

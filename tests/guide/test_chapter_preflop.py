@@ -58,3 +58,50 @@ def test_grid_puts_suited_above_and_offsuit_below_as_the_caption_says():
                           for h, want in rows for a in ("fold", "call")])
     g = grid(chart, 0).set_index("")
     assert g.loc["A", "2"] == "C 100%" and g.loc["2", "A"] == "F 100%"  # row A, column 2: A2s; row 2, column A: A2o
+
+
+def test_three_handed_section_reads_its_tables(tmp_path):
+    import json
+
+    from analysis.guide.chapter_preflop import three_handed
+
+    cols = ["state", "deck", "sample", "node", "line", "player", "hand", "green", "combos", "reach", "action",
+            "frequency", "ev", "regret", "indifferent"]
+    rows = [("start", "reference", 0, node, line, who, hand, "class mix", 6, 1.0, act, float(act == want), 0.0, 0.0,
+             act == want)
+            for node, line, who in ((0, "(root)", "button"), (1, "BTN fold", "small blind"),
+                                    (9, "BTN raise 60 / SB fold", "big blind"))
+            for hand, want in (("AA", "raise 60"), ("32o", "fold")) for act in ("fold", "call", "raise 60")]
+    pd.DataFrame(rows, columns=cols).to_csv(tmp_path / "preflop3_chart.csv", index=False)
+    pd.DataFrame([{"state": "start", "deck": "reference", "sample": 0, "blinds": "10/20", "bank": "300/700/500",
+                   "chips": 1000, "boards": 1000, "deals_per_triple": 4, "iterations": 100, "nash_conv": 0.123,
+                   "nash_conv_pct_blinds": 0.41, "value_sb": 5.3, "value_bb": 5.4, "value_btn": 8.3,
+                   "continuation_se3_20": 33.0}]).to_csv(tmp_path / "preflop3_spots.csv", index=False)
+    dec = [("start", "reference", 0, 0, "(root)", "button", 1.0, 0.5, 0.0, 0.3, 0.2, 0.0),
+           ("start", "reference", 0, 1, "BTN fold", "small blind", 0.5, 0.05, 0.0, 0.8, 0.15, 0.0),
+           ("start", "reference", 0, 9, "BTN raise 60 / SB fold", "big blind", 0.004, 0.25, 0.0, 0.7, 0.05, 0.0)]
+    pd.DataFrame(dec, columns=["state", "deck", "sample", "node", "line", "player", "probability", "fold", "check",
+                               "call", "raise", "allin"]).to_csv(tmp_path / "preflop3_decisions.csv", index=False)
+    (tmp_path / "preflop3_chart.manifest.json").write_text(json.dumps({"tree": {"opens_bb": [3.0], "reraises_x": [3.0],
+                                                                                 "max_raises": 3}}))
+    blocks = three_handed(tmp_path, "reference")
+    text = " ".join(b.text for b in blocks if b.kind == "p")
+    assert "at most 0.123 chips a hand (0.41% of the blinds' pot)" in text and "$20 in each: $33" in text
+    tables = [b.frame for b in blocks if b.kind == "table"]
+    freq = tables[0]
+    assert list(freq["decision"]) == ["(root)", "BTN fold"]  # reached in 0.4% of hands: not listed
+    assert freq["fold %"].tolist() == ["50.0", "5.0"]
+    assert len(tables) == 1 + 3 + 1  # frequencies, three grids (no SB facing the open here), the states
+    states = tables[-1].iloc[0]
+    assert states["button raises or shoves %"] == "20.0" and states["big blind defends an open %"] == "75.0"
+
+
+def test_class_cost_sentence_reads_its_table():
+    from analysis.guide.chapter_preflop import _class_cost
+
+    table = pd.DataFrame({"plays per": ["holding", "class and hand effects", "class"], "gain_bb": [0.02, 0.1, 0.37],
+                          "gain_sb": [0.04, 0.2, 1.27], "nash_conv": [0.06, 0.3, 1.64],
+                          "nash_conv_pct_blinds": [0.2, 1.0, 5.45], "value_bb": [8.9] * 3, "value_sb": [10.1] * 3})
+    text = _class_cost(table)[0].text
+    assert "1.27 chips a hand from the small blind and 0.37" in text and "NashConv 1.64 chips, 5.5%" in text
+    assert "against 0.060 for the solution" in text and "kept apart it is 0.30 chips" in text

@@ -97,3 +97,17 @@ def test_trees_the_engine_rules_cannot_play_are_refused():
     # a limp and a raise to 3 big blinds, or an open to 3 and a re-raise to 5: the small blind owes 2 either way
     with pytest.raises(PreflopError, match="cannot tell"):
         check(PreflopTreeConfig(opens=(3.0,), reraises=(5 / 3,)))
+
+
+def test_abstraction_cost_plays_the_solution_and_its_group_mixes(solved):
+    from analysis.studies.preflop_chart import abstraction_cost
+
+    sol, _ = solved
+    cost = abstraction_cost(sol).set_index("plays per")
+    assert cost.loc["holding", ["gain_bb", "gain_sb"]].tolist() == pytest.approx(list(sol.exploitability))
+    assert cost.loc["holding", ["value_bb", "value_sb"]].tolist() == pytest.approx(list(sol.values()))
+    own = sol.grouped_strategy([str(i) for i in range(sol.game.h)])  # a group per holding: the strategy itself
+    for v in sol.tree.decisions():
+        np.testing.assert_allclose(own[v], sol.strategy(v))
+    by_class = sol.grouped_strategy(["one"] * sol.game.h)[0]  # one group: every holding plays the same mix
+    np.testing.assert_allclose(by_class, by_class[0][None, :].repeat(len(by_class), axis=0))

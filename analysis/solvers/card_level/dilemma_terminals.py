@@ -42,7 +42,7 @@ from evaluator.errors import LabError
 
 from . import _payoffs as P
 
-__all__ = ["DilemmaTable", "class_groups", "holding_classes", "payoff_tables"]
+__all__ = ["DilemmaTable", "class_groups", "holding_classes", "payoff_tables", "situation_payoffs3"]
 
 
 @dataclass(frozen=True)
@@ -193,3 +193,26 @@ def payoff_tables(spot: Any, fold_keys: np.ndarray, showdown_keys: np.ndarray,
                          np.ascontiguousarray(showdown_keys, dtype=np.int64).reshape(-1, 3)),
                         table.deck.kernel_args, table.rules.kernel_args, (fold_tab, sd_tab))
     return hclass, fold_tab, sd_tab, class_groups(fold_tab), class_groups(sd_tab)
+
+
+def situation_payoffs3(table: DilemmaTable, chips: int, situations: np.ndarray, board: np.ndarray,
+                       reps: np.ndarray) -> np.ndarray:
+    """``float64[S, 3, 8, K, K, K]``: three-handed settlements from no pot before the hand, ``chips``
+    each (:func:`._payoffs3.settle_situations3`): per situation (rows of live mask, chips put in by
+    players 0-2, the players who folded before the last round, the street code: 2 settles on the five
+    cards of ``board``, 1 on fewer), winner set and triple of hand-effect classes (``reps``), each
+    player's chips after the hand less ``chips``. Player 2 holds the DEALER's seat."""
+    from ._payoffs3 import settle_situations3
+
+    k = len(reps)
+    ints = np.zeros(P.N_INTS, dtype=np.int64)
+    ints[P.SP_POT], ints[P.SP_STACK] = 0, chips
+    ints[P.SP_BANK1 : P.SP_BANK3 + 1] = table.bank
+    ints[P.SP_LEVEL] = table.level
+    tab = np.zeros((len(situations), 3, 8, k, k, k))
+    padded = np.zeros(5, dtype=np.int64)
+    padded[: len(board)] = board
+    settle_situations3(ints, padded, len(board), np.ascontiguousarray(reps, dtype=np.int64),
+                       np.ascontiguousarray(situations, dtype=np.int64), table.deck.kernel_args,
+                       table.rules.kernel_args, tab)
+    return tab

@@ -17,7 +17,7 @@ deals.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,6 +160,32 @@ class PreflopSolution:
     def values(self) -> tuple[float, float]:
         """Each player's value per hand, in chips, under the average strategies."""
         return _root_values(self.game, self.strategy)
+
+    def best_response_gains(self, strategy: Callable[[int], np.ndarray]) -> tuple[float, float]:
+        """Each player's exact best-response gain (holding by holding) against ``strategy`` (node ->
+        float64[H, A]), in chips a hand."""
+        return _exploitability(self.game, strategy)
+
+    def values_of(self, strategy: Callable[[int], np.ndarray]) -> tuple[float, float]:
+        """Each player's value per hand, in chips, when both play ``strategy``."""
+        return _root_values(self.game, strategy)
+
+    def grouped_strategy(self, groups: Sequence[str]) -> dict[int, np.ndarray]:
+        """The average strategy mixed within groups of holdings (``groups[i]``: holding ``i``'s group),
+        each holding weighted by its reach of the node: the play of a player who tells holdings apart
+        only by their group (for instance the starting class: the three-handed chart's abstraction)."""
+        keys = np.asarray(groups)
+        out = {}
+        for v, reach in _reaches(self).items():
+            s = self.strategy(v)
+            own = reach[self.tree.player[v]]
+            mixed = np.empty_like(s)
+            for k in np.unique(keys):
+                m = keys == k
+                w = own[m]
+                mixed[m] = (w @ s[m]) / w.sum() if w.sum() > 0 else s[m].mean(axis=0)
+            out[v] = mixed
+        return out
 
     def node_frame(self) -> pd.DataFrame:
         """One row per decision node, holding and action: frequency, the holding's reach, and the
