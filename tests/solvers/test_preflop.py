@@ -7,7 +7,14 @@ import numpy as np
 import pytest
 
 from analysis.solvers.card_level.dilemma_terminals import DilemmaTable, holding_classes
-from analysis.solvers.preflop_hu._kernels import LOSE, TIE, WIN, checkdown_sums, settle_end
+from analysis.solvers.preflop_hu._kernels import (
+    LOSE,
+    TIE,
+    WIN,
+    checkdown_sums,
+    payoff_rows,
+    settle_end,
+)
 from analysis.solvers.preflop_hu.bet_tree import (
     BIG_BLIND,
     SMALL_BLIND,
@@ -222,3 +229,16 @@ def test_checkdown_values_and_folds_equal_the_stepwise_settlement_of_the_real_ca
             r = settle(HandState(seats, bank=table.bank, blind_level=table.level, dealer=1, last_round=0),
                        table.deck, table.rules)
             assert list(tab[:, cont.classes[i], cont.classes[j]]) == [s - 1000 for s in r.stacks], tree.line[v]
+
+
+def test_payoff_rows_is_the_matrix_vector_product_summed_in_float64():
+    """The solve's serial product (float32 payoffs, float64 sums) against numpy's in float64, on a
+    matrix wider than one SIMD register and a column count that is not a multiple of one."""
+    rng = np.random.default_rng(5)
+    m = (rng.standard_normal((37, 781)) * 100).astype(np.float32)
+    x = rng.random(781)
+    out = np.empty(37)
+    payoff_rows(m, x, out)
+    np.testing.assert_allclose(out, m.astype(np.float64) @ x, rtol=1e-12, atol=1e-9)
+    payoff_rows(np.zeros((37, 0), np.float32), np.zeros(0), out)  # no column: every sum 0
+    assert (out == 0).all()
