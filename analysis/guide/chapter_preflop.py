@@ -473,7 +473,7 @@ def _games3_text(folder: Path) -> list[Block]:
     bank = float((ends["share_bank"] * ends["games"]).sum() / n)
     one = float((ends["share_one_left"] * ends["games"]).sum() / n)
     shared = m.get("shared_rules", [])
-    after_allin = " (all of them after an all-in)" if shared and all("allin" in ln for g in shared for ln in g) else ""
+    after_allin = "; all of them after an all-in" if shared and all("allin" in ln for g in shared for ln in g) else ""
     shared_text = (f" {len(shared)} groups of decisions look the same to the engine (the same players in, place, "
                    f"amount to call and pot{after_allin}) and share one rule, each class mixing their strategies by "
                    "its chance of being at each." if shared else "")
