@@ -13,7 +13,6 @@ import pytest
 
 from analysis.core.features import ACTION_KINDS, FEATURE_INDEX
 from analysis.core.strategy import load_strategy
-from analysis.engine.games import GameConfig, tournament
 from analysis.engine.preflop import DATA as PREFLOP_DATA
 from analysis.studies.preflop_chart import (
     EQUILIBRIUM3,
@@ -22,6 +21,7 @@ from analysis.studies.preflop_chart import (
     features3,
     indistinct3,
     start_tree3,
+    threehanded_games,
 )
 
 ROOT = Path(__file__).resolve().parents[2] / "results"
@@ -129,9 +129,24 @@ def test_every_decision_has_a_rule_before_and_after_the_flop(stored):
                                       "strength": strength, "to_call": facing, "pot": 4.0}) is not None
 
 
-def test_the_engine_plays_whole_three_handed_games_with_it():
-    res = tournament(GameConfig(strategies=(str(FILE), "abc", "abc"), seed=5, max_hands=300), 2)
-    assert len(res.games) == 6 and (res.games["hands"] > 0).all()
-    assert set(res.summary["strategy"]) == {EQUILIBRIUM3, "abc"}
-    finals = res.games[["final_P1", "final_P2", "final_P3"]].sum(axis=1)
-    assert (finals <= 3000 + 1500).all()  # chips come only from the bank
+def test_the_engine_plays_whole_three_handed_games_with_it_and_the_chapter_reads_them(tmp_path):
+    from analysis.core.io import write_table
+    from analysis.guide.chapter_preflop import _games3_text
+
+    games, ends = threehanded_games(FILE, 2, seed=5, opponents=("abc",))
+    row, (versus, alone) = games.iloc[0], (ends.iloc[0], ends.iloc[1])
+    assert row["opponent"] == "abc" and row["games"] == 2 and 0 <= row["win_share"] <= 1
+    assert versus["games"] == 6 and alone["games"] == 6  # three rotations of two deals; self-play as many games
+    assert alone["strategies"] == ",".join([EQUILIBRIUM3] * 3)
+    for e in (versus, alone):
+        assert e["share_bank"] + e["share_one_left"] + e["share_cap"] == pytest.approx(1.0)
+    folder = tmp_path / "preflop"
+    folder.mkdir()
+    write_table(games, folder, "preflop3_games", {"strategy": FILE.name, "seed": 5, "charted_decisions": 39,
+                                                  "tree_decisions": 174})
+    write_table(ends, folder, "preflop3_game_endings", {})
+    text = " ".join(b.text or "" for b in _games3_text(folder))
+    table = next(b.frame for b in _games3_text(folder) if b.frame is not None)
+    assert table["equilibrium wins %"].iloc[0] == f"{100 * row['win_share']:.1f} ± {100 * row['win_share_se']:.1f}"
+    assert len(table) == 1 and f"{alone['mean_hands']:.1f} ± {alone['mean_hands_se']:.1f} hands" in text
+    assert "39 of the tree's 174" in text
