@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
-from analysis.solvers.preflop3.bet_tree3 import BB, BTN, SB, build_preflop_tree3
+from analysis.solvers.preflop3.bet_tree3 import BB, BTN, ORDER, SB, build_preflop_tree3
 from analysis.solvers.preflop3.continuation3 import (
     FLOP3,
     Continuation3,
@@ -323,3 +323,85 @@ def test_with_the_button_folding_it_is_the_heads_up_solver():
     hu = solve_preflop(spot, iterations=300, check_every=100, continuation=cont)
     np.testing.assert_allclose([h[1:4] for h in hist], [(h[2], h[1], 0.0) for h in hu.history], rtol=0, atol=1e-5)
     assert hu.nash_conv < 0.01
+
+
+# --------------------------------------------------------------------------- the tree against the rules
+
+
+def _rule_actions(cfg: PreflopTreeConfig, ins: list[int], actor: int, last_inc: int, raises: int) -> list[str]:
+    """The actions RULES §1.2 allows ``actor`` (with the tree's sizes), written out plainly."""
+    top = max(ins)
+    out = ["fold", "call"] if ins[actor] < top else ["check"]
+    if raises < cfg.max_raises and top < cfg.chips:
+        wanted = [x * cfg.big_blind for x in cfg.opens] if raises == 0 else [x * top for x in cfg.reraises]
+        least = top + max(last_inc, cfg.big_blind)  # a raise adds at least the last raise's increment
+        tos = sorted({max(round(x / cfg.unit) * cfg.unit, least) for x in wanted})
+        out += [f"raise {t}" for t in tos if t < cfg.chips] + [f"allin {cfg.chips}"]
+    return out
+
+
+def _check_against_rules(tree, cfg: PreflopTreeConfig, v: int, ins: list[int], live: set[int], owe: list[int],
+                         last_inc: int, raises: int) -> int:
+    """Walk ``tree`` from ``v`` beside a plain replay of the rules; ``owe``: the players still to act, in
+    the order they act. Returns the terminals checked."""
+    if len(live) == 1 or not owe:
+        assert tree.kind[v] == TERMINAL and tree.ins[v] == tuple(ins) and tree.live[v] == sum(1 << p for p in live)
+        return 1
+    actor = owe[0]
+    assert tree.kind[v] == DECISION and tree.player[v] == actor and tree.ins[v] == tuple(ins), tree.line[v]
+    assert tree.actions[v] == _rule_actions(cfg, ins, actor, last_inc, raises), tree.line[v]
+    done = 0
+    for label, c in zip(tree.actions[v], tree.children[v], strict=True):
+        kind, *amount = label.split()
+        new, now_live, rest, inc, n = list(ins), set(live), owe[1:], last_inc, raises
+        if kind == "fold":
+            now_live.discard(actor)
+        elif kind in ("call", "check"):
+            new[actor] = max(ins)
+        else:  # a raise: every other player still in and not all-in acts again, in seat order after the raiser
+            new[actor] = int(amount[0])
+            inc, n = max(last_inc, new[actor] - max(ins)), raises + 1
+            after = [ORDER[(ORDER.index(actor) + k) % 3] for k in (1, 2)]
+            rest = [p for p in after if p in live and new[p] < cfg.chips]
+        done += _check_against_rules(tree, cfg, c, new, now_live, rest, inc, n)
+    return done
+
+
+@pytest.mark.parametrize("cfg", [PreflopTreeConfig(), PreflopTreeConfig(max_raises=1),
+                                 PreflopTreeConfig(opens=(2.0, 3.0), reraises=(1.5, 2.0), max_raises=4, chips=400),
+                                 PreflopTreeConfig(small_blind=5, big_blind=10, opens=(2.5,), reraises=(1.4,),
+                                                   max_raises=3, chips=100)])
+def test_tree_equals_a_plain_replay_of_the_rules(cfg):
+    """Every node of the tree against RULES §1.2 replayed line by line: the button first, then the small
+    blind, then the big blind (who checks or raises when nobody raised: the option); a raise adds at
+    least the last raise's increment and reopens the action for everyone still in and not all-in; the
+    cap; the chips each player has put in at every node; the hand ends when one player is left or
+    nobody still owes an action. Small re-raise sizes make the minimum raise bind."""
+    tree = build_preflop_tree3(cfg)
+    ins = [cfg.small_blind, cfg.big_blind, 0]
+    n = _check_against_rules(tree, cfg, 0, ins, {SB, BB, BTN}, [BTN, SB, BB], cfg.big_blind, 0)
+    assert n == len(tree.terminals()) and tree.n_nodes == len(set(tree.line))
+
+
+def test_sampled_deals_are_weighted_to_the_real_deal():
+    """The continuation's deals, importance-weighted, against every disjoint triple of holdings counted
+    alike: per triple of classes, the mean number of suits among the six cards (classes whose cards clash
+    make the third holding's count depend on the first two: AA and 77 leave 2 to 4 holdings of A7o)."""
+    deal = subset_deal(("AA", "77", "A7o", "A7s"))
+    g = deal.n_classes
+    d = sample_deals(deal, 2000, sample_boards(40, 20, 0), np.random.default_rng(7))
+    suits = deal.holdings % 4  # a card's suit (the deck's ids run rank by rank)
+    cards = [set(map(int, h)) for h in deal.holdings]
+    checked = 0
+    for t in np.flatnonzero(deal.weights.ravel() > 0):
+        a, b, c = (deal.combos[k][deal.combos[k] >= 0] for k in (t // (g * g), t // g % g, t % g))
+        exact = [len({*suits[i], *suits[j], *suits[k]}) for i, j, k in product(a, b, c)
+                 if len(cards[i] | cards[j] | cards[k]) == 6]
+        m = d.triple == t
+        f = np.array([len(set(suits[h].ravel())) for h in d.hands[m]], dtype=float)
+        w = d.weight[m] / d.weight[m].sum()
+        est = float(w @ f)
+        se = float(np.sqrt(np.sum((w * (f - est)) ** 2)))
+        assert abs(est - np.mean(exact)) <= 5 * se + 1e-12, (deal.names, t)
+        checked += np.std(exact) > 0
+    assert checked > 10  # triples where the statistic varies at all
