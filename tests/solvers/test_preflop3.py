@@ -405,3 +405,28 @@ def test_sampled_deals_are_weighted_to_the_real_deal():
         assert abs(est - np.mean(exact)) <= 5 * se + 1e-12, (deal.names, t)
         checked += np.std(exact) > 0
     assert checked > 10  # triples where the statistic varies at all
+
+
+def test_stated_standard_errors_match_the_spread_between_samples():
+    """The continuation's standard errors against the spread of its values over twelve independent samples
+    (seeds): a small pool (40 boards, so the deals of a pair of classes share boards) and 3 deals per triple
+    (so a variance taken as the mean square about the sample's own mean would be 18% low)."""
+    table = DilemmaTable("reference", (), (300, 700, 500), 0)
+    deal = subset_deal(("AA", "A2o", "72o", "33", "A10s", "54s", "98o", "107s"))
+    sits = [(0b111, 60, 60, 60), (0b011, 20, 20, 0), (0b110, 10, 60, 60)]
+    conts = [checkdown3(table, deal, sits, 1000, 40, 3, seed) for seed in range(12)]
+    prob = deal.weights.ravel()
+    spread = np.array([[c.triple[(0, p)].ravel() for p in range(3)] for c in conts]).var(axis=0, ddof=1)
+    seen = np.sqrt(np.mean([(prob * v).sum() / prob.sum() for v in spread]))
+    stated = np.sqrt(np.mean([c.se[60] ** 2 for c in conts]))
+    assert 0.9 < stated / seen < 1.12, (stated, seen)
+    for s, level in ((1, 20), (2, 60)):
+        live = [p for p in range(3) if sits[s][0] >> p & 1]
+        w = deal.weights.sum(axis=3 - sum(live))  # [first live player's class, the other's]
+        parts = []
+        for p in live:
+            v = np.array([c.pair[(s, p)][1] for c in conts]).var(axis=0, ddof=1)
+            wp = w if p == live[0] else w.T
+            parts.append((wp * v).sum() / wp.sum())
+        stated = np.sqrt(np.mean([c.se_pair[level] ** 2 for c in conts]))
+        assert 0.9 < stated / np.sqrt(np.mean(parts)) < 1.12, (s, stated, np.sqrt(np.mean(parts)))
