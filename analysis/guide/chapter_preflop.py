@@ -291,9 +291,9 @@ def three_handed(folder: Path, deck: str, hu_chart: pd.DataFrame | None = None,
     out = [Block("h3", "Three-handed"), Block("p", (
         "The same bet tree three-handed (RULES §1.2): the button (the DEALER) acts first, then the small blind, "
         "then the big blind, who has the option when nobody raised; opens to "
-        f"{', '.join(map(str, tree.get('opens_bb', [])))} big blinds, re-raises to "
-        f"{', '.join(map(str, tree.get('reraises_x', [])))}x, all-in, at most {tree.get('max_raises')} raises, "
-        f"${int(start['chips'])} each. "
+        f"{', '.join(f'{x:g}' for x in tree.get('opens_bb', []))} big blinds, re-raises to "
+        f"{', '.join(f'{x:g}' for x in tree.get('reraises_x', []))}x, all-in, at most {tree.get('max_raises')} "
+        f"raises, ${int(start['chips']):,} each. "
         "**The abstraction:** three players over every holding are too many (780 each), so a player's private "
         "state is its *starting class* (the 100 cells of the grid): the three classes are dealt with their real "
         "joint frequencies (card removal exact: every triple of classes counted over the disjoint holdings), "
@@ -308,8 +308,8 @@ def three_handed(folder: Path, deck: str, hu_chart: pd.DataFrame | None = None,
         f"error {se3_text}), but a class's value sums thousands of triples: how much the chart owes to the "
         "sample is measured by a second, independent sample below. DCFR, each player's best response exact over "
         f"classes: NashConv (the sum of the three players' best-response gains) at most "
-        f"{first['nash_conv'].max():.3f} chips a hand ({first['nash_conv_pct_blinds'].max():.2f}% of the blinds' "
-        "pot) in every game state. With three players CFR is not guaranteed to reach an equilibrium; the "
+        f"{first['nash_conv'].max():.3f} chips a hand and at most {first['nash_conv_pct_blinds'].max():.2f}% of the "
+        "blinds' pot in every game state (each state's in the table below). With three players CFR is not guaranteed to reach an equilibrium; the "
         "NashConv says how little any one player could gain by changing its own play alone."))]
     d0 = dec[(dec["state"] == "start") & (dec["deck"] == deck) & (dec["sample"] == 0)]
     shown = d0[d0["probability"] >= SHOWN_PROBABILITY]
