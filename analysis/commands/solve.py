@@ -16,6 +16,7 @@ from pathlib import Path
 import typer
 
 from analysis.runners import progress_bar
+from analysis.runners.interrupt import Interrupted
 from analysis.solvers.errors import SolverError
 
 from ._common import BankOpt, DeckOpt, LevelOpt, RuleOpt, out_folder, table_state
@@ -115,6 +116,27 @@ def solve_dilemma_cmd(options: dict, method: str, iterations: int, target: float
         echo(f"tables in {out}/")
 
 
+class _PreflopChecks:
+    """The progress callback of a pre-flop solve: prints each check if asked, keeps the last one so a
+    Ctrl-C can say how far the solve got (a pre-flop solve is neither saved nor resumed)."""
+
+    def __init__(self, show: bool, label: str, echo) -> None:  # type: ignore[no-untyped-def]
+        self.show, self.label, self.echo = show, label, echo
+        self.last: tuple[int, float] | None = None
+
+    def __call__(self, i: int, e: float) -> None:
+        self.last = (i, e)
+        if self.show:
+            self.echo(f"  {i:>6,} iterations  {self.label} {e:.4f} chips", err=True)
+
+    def stopped(self, iterations: int) -> str:
+        """What an interrupted solve did and that nothing was saved."""
+        where = ("before the first check (the continuation, then the iterations up to the first check)"
+                 if self.last is None else f"after {self.last[0]:,} of {iterations:,} iterations ({self.label} "
+                 f"{self.last[1]:.4f} chips at the last check)")
+        return f"stopped {where}; nothing was saved: a pre-flop solve is neither saved nor resumed"
+
+
 def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target: float | None,
                       check_every: int | None, seed: int, out: Path | None, progress: bool, echo=typer.echo) -> None:
     """The ``preflop`` game of ``dilemma solve``: the heads-up pre-flop chart (check-down continuation)."""
@@ -136,11 +158,12 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
     spot = PreflopSpot(table, boards=2000 if options["boards"] is None else options["boards"], seed=seed,
                        max_raises=3 if options["raise_cap"] is None else options["raise_cap"])
 
-    def show(i: int, e: float) -> None:
-        echo(f"  {i:>6,} iterations  exploitability {e:.4f} chips", err=True)
-
-    sol = solve_preflop(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
-                        check_every=25 if check_every is None else check_every, progress=show if progress else None)
+    checks = _PreflopChecks(progress, "exploitability", echo)
+    try:
+        sol = solve_preflop(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
+                            check_every=25 if check_every is None else check_every, progress=checks)
+    except KeyboardInterrupt as exc:
+        raise Interrupted(checks.stopped(iterations)) from exc
     e0, e1 = sol.exploitability
     v0, v1 = sol.values()
     cfg = spot.tree_config
@@ -172,11 +195,12 @@ def solve_preflop3_cmd(table, options: dict, method: str | None, iterations: int
              if options[o] is not None}  # `is not None`: 0 is refused by the spot, never read as the default
     spot = Preflop3Spot(table, seed=seed, **given)
 
-    def show(i: int, e: float) -> None:
-        echo(f"  {i:>6,} iterations  largest exploitability {e:.4f} chips", err=True)
-
-    sol = solve_preflop3(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
-                         check_every=25 if check_every is None else check_every, progress=show if progress else None)
+    checks = _PreflopChecks(progress, "largest exploitability", echo)
+    try:
+        sol = solve_preflop3(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
+                             check_every=25 if check_every is None else check_every, progress=checks)
+    except KeyboardInterrupt as exc:
+        raise Interrupted(checks.stopped(iterations)) from exc
     e = sol.exploitability
     v = sol.values()
     cfg = spot.tree_config
@@ -208,7 +232,7 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
     turn spots run ``mccfr`` by default (one river card drawn per walk from ``seed``)."""
     import numba
 
-    from analysis.runners.interrupt import Interrupted, interruptible
+    from analysis.runners.interrupt import interruptible
     from analysis.solvers.card_level import (
         CardSolver,
         CardSpot,
