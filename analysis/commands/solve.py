@@ -221,6 +221,7 @@ def solve_preflop3_cmd(table, options: dict, method: str | None, iterations: int
         manifest = provenance(study="preflop", **spot.describe(), method=sol.method, iterations=sol.iterations,
                               exploitability_chips=list(e), nash_conv_chips=sol.nash_conv, values=list(v))
         write_table(chart, out, "preflop3_chart", manifest)
+        write_table(sol.decisions(), out, "preflop3_decisions", manifest)
         echo(f"tables in {out}/")
 
 
@@ -403,7 +404,8 @@ def register(app: typer.Typer) -> None:
                                      "chips; spot: the mean best-response gain, NashConv / 2, in % of the pot, default 0.3; "
                                      "preflop: the largest of the players' best-response gains in chips)"),
         check_every: int = typer.Option(None, "--check-every", help="iterations between checks"),
-        seed: int = typer.Option(0, "--seed", help="seed of MCCFR, of the dilemma deal sample and of the preflop continuation's boards"),
+        seed: int = typer.Option(0, "--seed", help="seed of MCCFR, of the dilemma deal sample and of the preflop continuation's boards "
+                          "(and, three-handed, of its deals)"),
         state: Path = typer.Option(None, "--state", help=".npz file to resume from and save to"),
         out: Path = typer.Option(None, "--out", help="folder for the strategy and history tables", callback=out_folder),
         alternating: bool = typer.Option(True, "--alternating/--simultaneous"),

@@ -67,6 +67,7 @@ class PreflopTree3:
 
     @property
     def n_nodes(self) -> int:
+        """Nodes of every kind."""
         return len(self.kind)
 
     def decisions(self) -> list[int]:
@@ -74,6 +75,7 @@ class PreflopTree3:
         return [v for v in range(self.n_nodes) if self.kind[v] == DECISION]
 
     def terminals(self) -> list[int]:
+        """Terminal nodes, in creation order."""
         return [v for v in range(self.n_nodes) if self.kind[v] == TERMINAL]
 
     def situation(self, v: int) -> tuple[int, int, int, int]:

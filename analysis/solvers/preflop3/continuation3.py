@@ -61,12 +61,6 @@ def situation_rows(situations: list[tuple[int, int, int, int]]) -> np.ndarray:
     return rows
 
 
-def settle_board(table: DilemmaTable, chips: int, rows: np.ndarray, board: np.ndarray, reps: np.ndarray) -> np.ndarray:
-    """``float64[S, 3, 8, K, K, K]``: each player's chips after the hand less ``chips``, per situation,
-    winner set and triple of hand-effect classes, on ``board`` (five cards; none for fold ends)."""
-    return situation_payoffs3(table, chips, rows, board, reps)
-
-
 @dataclass(frozen=True)
 class Deals:
     """Sampled deals: three holdings (rows of the class deal's holdings), the triple of classes,
@@ -220,7 +214,7 @@ def checkdown3(table: DilemmaTable, deal: ClassDeal, situations: list[tuple[int,
     np.add.at(share, (deal.cls, hcls), 1.0)
     share /= share.sum(axis=1, keepdims=True)
     if folds:
-        tab = settle_board(table, chips, rows[folds], np.zeros(0, np.int64), reps)
+        tab = situation_payoffs3(table, chips, rows[folds], np.zeros(0, np.int64), reps)
         for j, s in enumerate(folds):
             live = situations[s][0]
             for p in range(3):
@@ -242,7 +236,7 @@ def checkdown3(table: DilemmaTable, deal: ClassDeal, situations: list[tuple[int,
     at3 = [river.index(s) for s in flop3]
     at2 = [river.index(s) for s in flop2]
     for b in range(boards):
-        tab = settle_board(table, chips, sub, pool[b], reps)
+        tab = situation_payoffs3(table, chips, sub, pool[b], reps)
         t3[b] = tab[at3]
         for j, (pa, pb) in enumerate(livepair):
             fold = 3 - pa - pb
