@@ -188,6 +188,8 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
 def solve_preflop3_cmd(table, options: dict, method: str | None, iterations: int, target: float | None,
                        check_every: int | None, seed: int, out: Path | None, progress: bool, echo=typer.echo) -> None:
     """``dilemma solve preflop --players 3``: the three-handed chart over starting classes."""
+    import numpy as np
+
     from analysis.core.io import provenance, write_table
     from analysis.solvers.preflop3.solve3 import Preflop3Spot, solve_preflop3
 
@@ -206,13 +208,21 @@ def solve_preflop3_cmd(table, options: dict, method: str | None, iterations: int
     cfg = spot.tree_config
     pot = sol.blinds_pot
     echo(f"pre-flop three-handed, {table.deck_name} deck, bank {'/'.join(map(str, table.bank))}, blinds "
-         f"{cfg.small_blind}/{cfg.big_blind}, ${cfg.chips} each; private states: the {sol.deal.n_classes} starting "
+         f"{cfg.small_blind}/{cfg.big_blind}, ${cfg.chips:,} each; private states: the {sol.deal.n_classes} starting "
          f"classes (hand effects averaged into the class); continuation: check-down, {spot.boards:,} boards, "
-         f"{spot.deals} deals per triple of classes (seed {seed})")
+         f"{spot.deals} deal{'s' if spot.deals != 1 else ''} per triple of classes (seed {seed})")
     echo(f"{sol.method} x {sol.iterations:,} iterations; exploitability: small blind {e[0]:.4f}, big blind {e[1]:.4f}, "
          f"button {e[2]:.4f} chips a hand; NashConv {sol.nash_conv:.4f} chips ({100 * sol.nash_conv / pot:.3g}% of the "
          f"${pot} blinds)")
     echo(f"values a hand: small blind {v[0]:+.2f}, big blind {v[1]:+.2f}, button {v[2]:+.2f} chips")
+    cont = sol.continuation
+
+    def errors(se: dict[int, float]) -> str:
+        return ", ".join(f"${x:,.1f} at ${lv:,}" for lv, x in sorted(se.items())) if se else "none"
+
+    three = errors(cont.se) if all(np.isfinite(x) for x in cont.se.values()) else "not measured with one deal"
+    echo(f"continuation's standard error, by chips each has in: one triple of classes' value (three see the flop) "
+         f"{three}; one pair's (two see it, pooled over the folder's class) {errors(cont.se_pair)}")
     chart = sol.chart()
     root = chart[chart["node"] == 0].assign(w=lambda d: d["reach"] * d["combos"] * d["frequency"])
     shares = root.groupby("action", sort=False)["w"].sum()
