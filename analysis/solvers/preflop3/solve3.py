@@ -239,20 +239,23 @@ class Preflop3Solution:
 
     def values(self) -> tuple[float, float, float]:
         """Each player's value per hand, in chips, under the average strategies."""
-        return _values(self.game, self.strategy)
+        with threadpool_limits(1):  # as in the solve: the same numbers whatever the machine's threads
+            return _values(self.game, self.strategy)
 
     def decisions(self) -> pd.DataFrame:
         """One row per decision node: how likely the line is (every player's part of it, the deal's card
         removal included) and the share of each kind of action (fold, check, call, raise, all-in) over
         the classes that reach it, each weighted by its probability of being there."""
-        return _decisions(self)
+        with threadpool_limits(1):
+            return _decisions(self)
 
     def chart(self) -> pd.DataFrame:
         """One row per decision node, starting class and action (the heads-up chart's columns; ``green``
         is :data:`GREEN_MIX`): the class's reach of the node, the action's frequency, its EV (chips
         after the hand less chips before, given the class reaches the node) and its regret against the
         best action."""
-        return _chart(self)
+        with threadpool_limits(1):
+            return _chart(self)
 
 
 def _values(g: ClassGame3, strategy: Callable[[int], np.ndarray]) -> tuple[float, float, float]:
