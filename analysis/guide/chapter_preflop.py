@@ -251,9 +251,16 @@ def _games_text(games: pd.DataFrame | None, ends: pd.DataFrame | None, m: dict[s
 
 # ------------------------------------------------------------------ three-handed
 
-THREE_GRIDS = (("(root)", "the button first in"), ("BTN fold", "the small blind first in (the button folded)"),
-               ("BTN raise 60", "the small blind facing the button's open to 60"),
-               ("BTN raise 60 / SB fold", "the big blind facing the button's open, the small blind folded"))
+def three_grids(dec: pd.DataFrame) -> list[tuple[str, str]]:
+    """The decisions drawn as grids (line, title): the button first in, the small blind first in, and
+    facing the button's open (its smallest raise, read from the decisions: 60 at blinds of 10/20) the
+    small blind, then the big blind once the small blind folded."""
+    out = [("(root)", "the button first in"), ("BTN fold", "the small blind first in (the button folded)")]
+    if opened := _open_line(dec):
+        out += [(opened, f"the small blind facing the button's open to {opened.split()[2]}"),
+                (opened + " / SB fold", "the big blind facing the button's open, the small blind folded")]
+    return out
+
 SHOWN_PROBABILITY = 0.01
 """Decisions reached in at least this share of hands are listed in the frequency table."""
 
@@ -322,7 +329,7 @@ def three_handed(folder: Path, deck: str, hu_chart: pd.DataFrame | None = None,
                                                   **{f"{k} %": [_pct(x) for x in shown[k]] for k in kinds}})))
     base = chart[(chart["state"] == "start") & (chart["deck"] == deck) & (chart["sample"] == 0)]
     lines = base.drop_duplicates("node").set_index("line")["node"]
-    for line, title in THREE_GRIDS:
+    for line, title in three_grids(d0):
         if line not in lines.index:
             continue
         out.append(Block("p", f"**The three-handed chart: {title}** (per class; the layout and letters of the "
@@ -378,15 +385,16 @@ def _versus_heads_up(hu_chart: pd.DataFrame, d0: pd.DataFrame, deck: str) -> lis
                                _share(d0, "(root)", "call"))
     s_raise, s_fold, s_call = (_share(d0, "BTN fold", "raise", "allin"), _share(d0, "BTN fold", "fold"),
                                _share(d0, "BTN fold", "call"))
-    defend = 1 - _share(d0, "BTN raise 60 / SB fold", "fold")
-    sb_vs = 1 - _share(d0, "BTN raise 60", "fold")
+    opened = _open_line(d0)
+    defend = 1 - _share(d0, opened + " / SB fold", "fold")
+    sb_vs = 1 - _share(d0, opened, "fold")
     return [Block("p", (
         "**Three-handed beside heads-up** (start state). Heads-up the small blind, who is the DEALER and acts "
         f"first, raises or shoves {_pct(hu_raise)}% of its hands, calls {_pct(hu_call)}% and folds {_pct(hu_fold)}%; "
         f"three-handed the button, first in with two players behind, raises or shoves {_pct(b_raise)}%, calls "
         f"{_pct(b_call)}% and folds {_pct(b_fold)}%. When the button folds, the small blind (heads-up against the "
         f"big blind, but out of position after the flop and with the button's cards out of the deck) raises or "
-        f"shoves {_pct(s_raise)}%, completes {_pct(s_call)}% and folds {_pct(s_fold)}%. Facing an open to 60 the big "
+        f"shoves {_pct(s_raise)}%, completes {_pct(s_call)}% and folds {_pct(s_fold)}%. Facing an open to {opened.split()[2] if opened else '?'} the big "
         f"blind continues (calls, re-raises or shoves) with {_pct(hu_defend)}% of its hands heads-up and "
         f"{_pct(defend)}% three-handed once the small blind folded; the small blind continues against the "
         f"button's open with {_pct(sb_vs)}% with the big blind still to act."))]

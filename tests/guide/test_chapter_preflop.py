@@ -110,3 +110,13 @@ def test_class_cost_sentence_reads_its_table():
     text = _class_cost(table)[0].text
     assert "1.27 chips a hand from the small blind and 0.37" in text and "NashConv 1.64 chips, 5.5%" in text
     assert "against 0.060 for the solution" in text and "kept apart it is 0.30 chips" in text
+
+
+def test_three_handed_grids_follow_the_open_in_the_tables():
+    from analysis.guide.chapter_preflop import three_grids
+
+    dec = pd.DataFrame({"line": ["(root)", "BTN fold", "BTN raise 120", "BTN raise 80", "BTN raise 80 / SB fold"]})
+    grids = three_grids(dec)
+    assert [g[0] for g in grids] == ["(root)", "BTN fold", "BTN raise 80", "BTN raise 80 / SB fold"]
+    assert grids[2][1] == "the small blind facing the button's open to 80"
+    assert len(three_grids(dec[~dec["line"].str.startswith("BTN raise")])) == 2  # no open: no grids facing it
