@@ -1,5 +1,5 @@
-"""The guide's pre-flop chapter: the heads-up entry chart, the equilibrium in whole games, and the
-three-handed chart over starting classes.
+"""The guide's pre-flop chapter: the heads-up entry chart, the equilibrium in whole games, the
+three-handed chart over starting classes and the three-handed equilibrium in whole games.
 
 Every number is read from the ``preflop`` study's tables (:mod:`analysis.studies.preflop_chart`).
 """
@@ -341,6 +341,7 @@ def three_handed(folder: Path, deck: str, hu_chart: pd.DataFrame | None = None,
         out += _versus_heads_up(hu_chart, d0, deck)
     d1 = dec[(dec["state"] == "start") & (dec["deck"] == deck) & (dec["sample"] == 1)]
     out += _sample_text3(study_table(folder, "preflop3_second_sample"), d0, d1)
+    out += _games3_text(folder)
     return out
 
 
@@ -448,3 +449,77 @@ def _class_cost(table: pd.DataFrame | None) -> list[Block]:
         f"{c['nash_conv_pct_blinds']:.1f}% of the blinds' pot, against {h['nash_conv']:.3f} for the solution "
         f"itself); with the classes' green cards kept apart it is {g['nash_conv']:.2f} chips. The three-handed "
         "chart is a chart per class: read it with the heads-up table of green-card exceptions beside it."))]
+
+
+def _games3_text(folder: Path) -> list[Block]:
+    """The three-handed equilibrium strategy in whole games (``preflop3_games``, ``preflop3_game_endings``)."""
+    games, ends = study_table(folder, "preflop3_games"), study_table(folder, "preflop3_game_endings")
+    path = folder / "preflop3_games.manifest.json"
+    if games is None or ends is None or not len(games) or not path.exists():
+        return []
+    m = json.loads(path.read_text())
+    fair = 1 / 3
+    name = str(m.get("strategy", "equilibrium-3.toml")).removesuffix(".toml")
+    alone = ends[ends["strategies"] == ",".join([name] * 3)]
+    ends = ends[ends["strategies"] != ",".join([name] * 3)].reset_index(drop=True)
+    frame = pd.DataFrame({
+        "opponent (two seats)": games["opponent"], "deals": games["games"],
+        "equilibrium wins %": [f"{100 * v:.1f} ± {100 * e:.1f}" for v, e in zip(games["win_share"], games["win_share_se"],
+                                                                                strict=True)],
+        "equilibrium's final chips $": [f"{v:.0f} ± {e:.0f}" for v, e in zip(games["final_chips"], games["final_chips_se"],
+                                                                            strict=True)],
+        "each opponent's final chips $": [f"{v:.0f}" for v in games["opponent_final_chips"]],
+        "mean hands": [f"{x:.1f} ± {e:.1f}" for x, e in zip(ends["mean_hands"], ends["mean_hands_se"], strict=True)],
+        "median hands": [f"{x:.0f}" for x in ends["median_hands"]],
+        "ended by the bank %": [f"{100 * x:.1f}" for x in ends["share_bank"]],
+        "ended with one left %": [f"{100 * x:.1f}" for x in ends["share_one_left"]],
+        "stopped at the cap %": [f"{100 * x:.1f}" for x in ends["share_cap"]]})
+    beats = games[games["win_share"] - 2 * games["win_share_se"] > fair]["opponent"].tolist()
+    loses = games[games["win_share"] + 2 * games["win_share_se"] < fair]["opponent"].tolist()
+    even = [o for o in games["opponent"] if o not in beats + loses]
+    n = ends["games"].sum()
+    bank = float((ends["share_bank"] * ends["games"]).sum() / n)
+    one = float((ends["share_one_left"] * ends["games"]).sum() / n)
+    shared = m.get("shared_rules", [])
+    after_allin = "; all of them after an all-in" if shared and all("allin" in ln for g in shared for ln in g) else ""
+    shared_text = (f" {len(shared)} groups of decisions look the same to the engine (the same players in, place, "
+                   f"amount to call and pot{after_allin}) and share one rule, each class mixing their strategies by "
+                   "its chance of being at each." if shared else "")
+    post = folder.parent / "equilibrium" / "equilibrium_three_policy.manifest.json"
+    spec = json.loads(post.read_text()).get("spec", {}) if post.exists() else {}
+    sizes = " or ".join(f"{x:g}" for x in spec.get("sizes", []) if isinstance(x, int | float))
+    post_text = (f"{spec['buckets']} strength buckets, bets and raises of {sizes} pot or all-in, solved from a flop "
+                 f"that three players see with ${spec['preflop_in']} each in" if
+                 {"buckets", "preflop_in"} <= set(spec) and sizes else "strength buckets, one bet size")
+    verdict = (f"Against two seats of the same strategy a player's fair share is {100 * fair:.1f}%. The equilibrium "
+               f"wins more than that (beyond two standard errors) against {', '.join(beats) or 'no one'}"
+               + (f", less against {', '.join(loses)}" if loses else "")
+               + (f", and is level (within two standard errors) with {', '.join(even)}" if even else "") + ". "
+               f"Three-handed games last {ends['mean_hands'].min():.0f}-{ends['mean_hands'].max():.0f} hands on "
+               f"average; {100 * one:.1f}% of them end with one player left (two bust) and {100 * bank:.1f}% because "
+               "the bank ran dry or could not pay a bonus in full."
+               + (f" With the equilibrium in all three seats ({int(alone['games'].iloc[0])} games) they last "
+                  f"{alone['mean_hands'].iloc[0]:.1f} ± {alone['mean_hands_se'].iloc[0]:.1f} hands (median "
+                  f"{alone['median_hands'].iloc[0]:.0f}); {100 * alone['share_one_left'].iloc[0]:.1f}% end with one "
+                  f"player left, {100 * alone['share_bank'].iloc[0]:.1f}% by the bank and "
+                  f"{100 * alone['share_cap'].iloc[0]:.1f}% at the cap of hands: how games end when nobody plays a "
+                  "hand-written strategy." if len(alone) else ""))
+    return [Block("p", (
+        f"**The three-handed equilibrium in whole games.** The strategy file `{m.get('strategy', 'equilibrium-3.toml')}` "
+        "(in this study's folder, written from the stored tables) plays the three-handed chart above before the "
+        "flop: the start state's solution per starting class (the engine does not see suits), a rule per decision "
+        f"the chart table holds ({m.get('charted_decisions', '?')} of the tree's {m.get('tree_decisions', '?')}, "
+        f"those reached in at least {100 * m.get('chart_min_probability', 0.001):g}% of hands). The engine sees "
+        "the players still in, its place among them, whether it faces a bet, the amount to call and the pot, not "
+        "the line: any other decision, an opponent's raise of another size or a stack of another depth plays the "
+        "nearest charted decision (the same players in, place and facing; the nearest amount to call, then the "
+        f"nearest pot), and the chart's amounts are in big blinds, so it plays the start state's chart at every "
+        f"blind level and bank.{shared_text} After the flop it plays the previous chapter's three-handed "
+        f"abstracted equilibrium ({post_text}): with three players in its three-player rows, with two its two-player rows (solved "
+        "where the third folded after the flop, also used when only two saw the flop; the policy does not see "
+        "the pot). Once a player is out the game is heads-up and the file plays the blinds' rules of a "
+        "three-handed hand whose button folded (the engine cannot tell the two apart). Whole three-handed "
+        "games from $1,000 each and the full bank, the equilibrium in one seat and the opponent in two, "
+        f"duplicate (each deal played in the three rotations of the seats; seed {m.get('seed', 0)}); standard "
+        "errors over deals:")),
+        Block("table", frame=frame), Block("p", verdict)]

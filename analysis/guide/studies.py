@@ -382,12 +382,18 @@ PREFLOP_CHART_TITLES = {"preflop_chart_small_blind": "The small blind's first ac
                                                      "folds, three-handed (start state, per class)"}
 
 
+GAMES3 = 1000
+"""Deals per opponent in the three-handed whole games (each played in the three rotations of the seats)."""
+
+
 def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """The heads-up pre-flop chart in every game state, on the bare deck and on a second board sample;
     the three-handed chart over starting classes in every game state and on a second sample (not in the
     quick guide);
     the equilibrium strategy it completes (with the ``equilibrium`` study's postflop table), played in
-    whole heads-up games against the hand-written strategies."""
+    whole heads-up games against the hand-written strategies; three-handed (not in the quick guide), the
+    three-handed chart and equilibrium as one strategy in whole three-handed games against two seats of
+    each hand-written strategy."""
     from analysis.charts.entry_chart import preflop_charts
     from analysis.core.io import provenance, write_table
     from analysis.studies.preflop_chart import (
@@ -395,15 +401,19 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         CHART3_MIN_PROBABILITY,
         CHART3_NODES,
         DEALS3,
+        EQUILIBRIUM3,
         HAND_WRITTEN,
         INDIFFERENT_CHIPS,
         abstraction_cost,
+        equilibrium3_notes,
+        equilibrium3_strategy_toml,
         equilibrium_strategy_toml,
         headsup_games,
         plain_kinds,
         sample_agreement,
         solve_charts,
         solve_charts3,
+        threehanded_games,
     )
 
     boards, games = (60, 5) if options.quick else (2000, 200)
@@ -452,6 +462,23 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         write_table(ends, folder, "preflop_game_endings", games_manifest)
     else:
         echo("  no equilibrium/equilibrium_hu_policy.parquet yet: whole games skipped (run the equilibrium study)")
+    postflop3 = folder.parent / "equilibrium" / "equilibrium_three_policy.parquet"
+    if options.quick:
+        echo("  whole three-handed games: not in the quick guide (they play the three-handed chart)")
+    elif postflop3.is_file():
+        path3 = folder / f"{EQUILIBRIUM3}.toml"
+        path3.write_text(equilibrium3_strategy_toml(folder, postflop3, options.deck))  # from the tables just written
+        echo(f"  whole three-handed games: {path3.name} in one seat against two of each of {len(HAND_WRITTEN)} "
+             f"hand-written strategies, {GAMES3} deals each in every rotation")
+        res3, ends3 = threehanded_games(path3, GAMES3, seed=options.seed, deck=options.deck, backend=options.backend,
+                                        progress=options.progress)
+        games3_manifest = {**manifest3, "games": GAMES3, "strategy": path3.name,
+                           "postflop": "equilibrium/" + postflop3.name, **equilibrium3_notes(folder, options.deck),
+                           "seating": "one seat of the strategy, two of the opponent; every rotation plays the same deals"}
+        write_table(res3, folder, "preflop3_games", games3_manifest)
+        write_table(ends3, folder, "preflop3_game_endings", games3_manifest)
+    else:
+        echo("  no equilibrium/equilibrium_three_policy.parquet yet: whole three-handed games skipped")
     return {"manifest": manifest, "tables": _tables(folder), "charts": _charts(folder, PREFLOP_CHART_TITLES)}
 
 
@@ -465,7 +492,7 @@ STUDIES: tuple[Study, ...] = (
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
     Study("preflop", "Before the flop: the heads-up and three-handed entry charts, and the equilibrium in whole games",
-          run_preflop, version=3, depends=("equilibrium",)),
+          run_preflop, version=4, depends=("equilibrium",)),
     Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
           "strategy browser", run_solved_spots, version=4, stored=True),
     Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "

@@ -12,6 +12,9 @@ after it.
 the chart before the flop (one rule per decision and starting class) and the abstracted
 equilibrium's policy table after it (the ``equilibrium`` study: strength buckets, one bet size).
 :func:`headsup_games` seats it against every hand-written strategy in whole heads-up games.
+:func:`equilibrium3_strategy_toml` does the same three-handed (the three-handed chart's stored table,
+then the three-handed equilibrium's policy) and :func:`threehanded_games` seats it against two of each
+hand-written strategy.
 """
 
 from __future__ import annotations
@@ -27,9 +30,10 @@ import pandas as pd
 
 from analysis.core.strategy import load_strategy
 from analysis.dilemma.settlement import Rules
-from analysis.engine.games import GameConfig, tournament
+from analysis.engine.games import GameConfig, simulate_games, tournament
 from analysis.engine.preflop import DATA as PREFLOP_DATA
 from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
+from analysis.solvers.preflop3.bet_tree3 import ORDER, PreflopTree3, build_preflop_tree3
 from analysis.solvers.preflop3.solve3 import Preflop3Solution, Preflop3Spot, solve_preflop3
 from analysis.solvers.preflop_hu.bet_tree import (
     ALLIN,
@@ -441,5 +445,193 @@ def headsup_games(strategy_path: Path, games: int, seed: int = 0, deck: str = "r
                      "win_share_se": float(mine["win_share_se"]), "final_chips": float(mine[f"mean_{config.value}"]),
                      "final_chips_se": float(mine[f"mean_{config.value}_se"])})
         ends.append(endings_row(Table(f"{name} v {other}", (name, other)), deck,
+                                res.games[["game", "hands", "reason", "bankruptcies"]]))
+    return pd.DataFrame(rows), pd.DataFrame(ends)
+
+
+# ------------------------------------------------------------------ the three-handed engine strategy
+
+EQUILIBRIUM3 = "equilibrium-3"
+"""The three-handed equilibrium strategy's name (and file stem)."""
+
+
+def start_tree3(deck: str = "reference") -> PreflopTree3:
+    """The three-handed bet tree of the start state (the tree the stored chart's ``node`` numbers)."""
+    gs = next(s for s in GAME_STATES if s.name == "start")
+    return build_preflop_tree3(Preflop3Spot(DilemmaTable(deck, (), gs.bank, gs.level)).tree_config)
+
+
+def features3(tree: PreflopTree3, v: int) -> tuple[int, int, int, float, float]:
+    """What the engine sees at a three-handed decision (``analysis.engine._decide.features_of``): the
+    players still in, the actor's place among them in the order of action (button, small blind, big
+    blind; 0 first), facing a bet (0 or 1), the amount to call and the pot, in big blinds."""
+    live = [p for p in ORDER if tree.live[v] >> p & 1]
+    a, ins, bb = tree.player[v], tree.ins[v], tree.config.big_blind
+    owe = max(ins) - ins[a]
+    return len(live), live.index(a), int(owe > 0), owe / bb, sum(ins) / bb
+
+
+def indistinct3(tree: PreflopTree3, nodes: Sequence[int]) -> list[list[int]]:
+    """The groups of ``nodes`` whose engine features (:func:`features3`) are the same, in order of
+    their first node: a rule cannot tell a group's decisions apart, so they share one."""
+    keyed: dict[tuple[int, int, int, float, float], list[int]] = {}
+    for v in sorted(nodes):
+        keyed.setdefault(features3(tree, v), []).append(v)
+    return list(keyed.values())
+
+
+def _merged_actions(tree: PreflopTree3, vs: Sequence[int], chart: pd.DataFrame, weight: dict[int, pd.Series]
+                    ) -> dict[str, tuple[dict[str, float], float | None]]:
+    """Per class, the action kinds and probabilities of the decisions ``vs`` (one rule for all of them:
+    each decision's mix weighted by ``weight[v][class]``, its chance of being there) and the raise's
+    engine size; decisions that raise to different engine sizes are refused."""
+    per: dict[int, dict[str, tuple[dict[str, float], float | None]]] = {}
+    sizes = set()
+    for v in vs:
+        ins = tree.ins[v]
+        cur, own, pot = max(ins), ins[tree.player[v]], sum(ins)
+        rows = chart[chart["node"] == v]
+        per[v] = {h: _class_actions(dict(zip(g["action"], g["frequency"], strict=True)), cur, own, pot)
+                  for h, g in rows.groupby("hand", sort=False)}
+        sizes |= {round(s, 9) for s in (x[1] for x in per[v].values()) if s is not None}
+    if len(sizes) > 1:
+        raise PreflopError(f"the engine strategy cannot tell {', '.join(repr(tree.line[v]) for v in vs)} apart "
+                           "and they raise to different sizes")
+    if len(vs) == 1:
+        return per[vs[0]]
+    out = {}
+    for hand in per[vs[0]]:
+        w = np.array([float(weight[v].get(hand, 0.0)) for v in vs])
+        w = w / w.sum() if w.sum() > 0 else np.full(len(vs), 1 / len(vs))
+        do: dict[str, float] = {}
+        for k, v in zip(w, vs, strict=True):
+            for kind, p in per[v][hand][0].items():
+                do[kind] = do.get(kind, 0.0) + k * p
+        total = sum(do.values())
+        out[hand] = ({a: p / total for a, p in do.items() if p / total > 1e-6}, per[vs[0]][hand][1])
+        norm = sum(out[hand][0].values())
+        out[hand] = ({a: p / norm for a, p in out[hand][0].items()}, out[hand][1])
+    return out
+
+
+def preflop3_rules(tree: PreflopTree3, chart: pd.DataFrame, decisions: pd.DataFrame) -> list[str]:
+    """TOML ``[[rule]]`` blocks playing the three-handed ``chart`` (one solve's rows: a row per decision,
+    class and action) at each decision it holds, by class. A rule's conditions are what the engine sees
+    (:func:`features3`): the pre-flop street, the players still in, the actor's place among them and
+    facing, which pick a group of decisions, then the amount to call and the pot, each split at the
+    midpoints between the group's decisions, so any amount plays the nearest charted decision (nearest
+    amount to call, then nearest pot): decisions the chart leaves out, raises of other sizes and stacks
+    of other depths included. Decisions the engine cannot tell apart (:func:`indistinct3`) share a rule:
+    each class plays their mixes weighted by its chance of being at each (the decision's probability in
+    ``decisions`` times the class's share of the reach there; the opponents' card removal is left out)."""
+    strength = _class_intervals()
+    if chart.duplicated(["node", "hand", "action"]).any():
+        raise PreflopError("the three-handed chart has one row per decision, class and action")
+    prob = decisions.set_index("node")["probability"]
+    reach = chart.drop_duplicates(["node", "hand"]).assign(w=lambda c: c["reach"] * c["combos"])
+    weight = {}
+    for v, g in reach.groupby("node"):
+        s = g["w"].sum()
+        weight[int(v)] = (g.set_index("hand")["w"] / s * float(prob.get(v, 0.0))) if s > 0 else \
+            g.set_index("hand")["w"] * 0.0
+    groups = indistinct3(tree, [int(v) for v in chart["node"].unique()])
+    by_key: dict[tuple[int, int, int], dict[float, dict[float, list[int]]]] = {}
+    for vs in groups:
+        players, position, facing, owe, pot = features3(tree, vs[0])
+        by_key.setdefault((players, position, facing), {}).setdefault(owe, {})[pot] = vs
+    blocks = []
+    for (players, position, facing), by_owe in sorted(by_key.items()):
+        owes = sorted(by_owe)
+        owe_text = dict(zip(owes, _to_call_intervals(owes), strict=True))
+        for owe in owes:
+            pots = sorted(by_owe[owe])
+            pot_text = dict(zip(pots, _to_call_intervals(pots), strict=True)) if len(pots) > 1 else {}
+            for pot in pots:
+                vs = by_owe[owe][pot]
+                where = " | ".join(tree.line[v] or "(root)" for v in vs)
+                for hand, (do, size) in _merged_actions(tree, vs, chart, weight).items():
+                    lines = ["[[rule]]", f'comment = "{where}: {hand}"', 'street = "preflop"',
+                             f"players = {players}", f"position = {position}",
+                             f'facing = "{"bet" if facing else "none"}"', f'to_call = "{owe_text[owe]}"']
+                    if pot in pot_text:
+                        lines.append(f'pot = "{pot_text[pot]}"')
+                    lines += [f'strength = "{strength[hand]}"', f"do = {{ {_probabilities_text(do)} }}"]
+                    if size is not None and "raise" in do:
+                        lines.append(f"size = {size:.6f}")
+                    blocks.append("\n".join(lines))
+    return blocks
+
+
+def chart3_start(folder: Path, deck: str = "reference") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The stored three-handed chart and decisions tables of the start state's first sample."""
+    def read(name: str) -> pd.DataFrame:
+        frame = pd.read_parquet(folder / f"{name}.parquet")
+        return frame[(frame["state"] == "start") & (frame["deck"] == deck) & (frame["sample"] == 0)]
+
+    return read("preflop3_chart"), read("preflop3_decisions")
+
+
+def equilibrium3_notes(folder: Path, deck: str = "reference") -> dict[str, Any]:
+    """What the three-handed strategy file holds before the flop (for the games' manifest): the charted
+    decisions, the tree's, and the groups of decisions sharing a rule (their lines)."""
+    chart, _ = chart3_start(folder, deck)
+    tree = start_tree3(deck)
+    nodes = [int(v) for v in chart["node"].unique()]
+    return {"charted_decisions": len(nodes), "tree_decisions": len(tree.decisions()),
+            "shared_rules": [[tree.line[v] for v in vs] for vs in indistinct3(tree, nodes) if len(vs) > 1]}
+
+
+def equilibrium3_strategy_toml(folder: Path, postflop_table: Path, deck: str = "reference",
+                               name: str = EQUILIBRIUM3) -> str:
+    """A whole three-handed strategy as an engine strategy file, from the stored tables: the start
+    state's three-handed chart in ``folder`` (:func:`preflop3_rules`), then the postflop table."""
+    chart, decisions = chart3_start(folder, deck)
+    tree = start_tree3(deck)
+    merged = [vs for vs in indistinct3(tree, [int(v) for v in chart["node"].unique()]) if len(vs) > 1]
+    head = ["# Generated by the guide's preflop study from its stored tables: the three-handed pre-flop chart",
+            "# (start state, per starting class, check-down continuation; preflop3_chart, preflop3_decisions)",
+            "# and, after the flop, the three-handed abstracted equilibrium's policy table. Before the flop a",
+            f"# rule holds each of the chart's {chart['node'].nunique()} decisions (those reached in at least "
+            f"{100 * CHART3_MIN_PROBABILITY:g}% of hands, of the",
+            f"# tree's {len(tree.decisions())}); any other decision, raise size or stack plays the nearest one "
+            "(same players in,",
+            "# place and facing; nearest amount to call, then pot). Heads-up (after a player is out) it plays the",
+            "# blinds' rules of a hand whose button folded: the engine cannot tell the two apart.",
+            *(f"# One rule for: {' | '.join(tree.line[v] for v in vs)}" for vs in merged),
+            "[policy]", f'name = "{name}"',
+            'description = "Three-handed equilibrium: the solved three-handed pre-flop chart (per class), then the '
+            'abstracted three-handed equilibrium after the flop (strength buckets, one bet size)."',
+            'fold_for_free = "rules"']
+    return "\n".join(head) + "\n\n" + "\n\n".join(preflop3_rules(tree, chart, decisions)
+                                                    + postflop_rules(postflop_table)) + "\n"
+
+
+def threehanded_games(strategy_path: Path, games: int, seed: int = 0, deck: str = "reference",
+                      opponents: Sequence[str] = HAND_WRITTEN, self_play: bool = True,
+                      **run: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Whole three-handed games of the strategy at ``strategy_path`` in one seat against two seats of
+    each of ``opponents``, duplicate (every rotation of the seats plays the same deals): one row per
+    opponent with the strategy's win share (fair: 1/3) and final chips (standard errors over deals),
+    and how the games end (:func:`.game_endings.endings_row`, over every rotation's games); with
+    ``self_play`` a last endings row for the strategy in all three seats (as many games: how games end
+    when nobody plays a hand-written strategy)."""
+    rows, ends = [], []
+    me = str(strategy_path)
+    name = load_strategy(strategy_path).name
+    for other in opponents:
+        config = GameConfig(strategies=(me, other, other), deck=deck, rules=Rules(), seed=seed)
+        res = tournament(config, games, **run)
+        summary = res.summary.set_index("strategy")
+        mine, theirs = summary.loc[name], summary.loc[other]
+        rows.append({"opponent": other, "games": int(mine["games"]), "win_share": float(mine["win_share"]),
+                     "win_share_se": float(mine["win_share_se"]), "final_chips": float(mine[f"mean_{config.value}"]),
+                     "final_chips_se": float(mine[f"mean_{config.value}_se"]),
+                     "opponent_final_chips": float(theirs[f"mean_{config.value}"])})
+        ends.append(endings_row(Table(f"{name} v {other} x2", (name, other, other)), deck,
+                                res.games[["game", "hands", "reason", "bankruptcies"]]))
+    if self_play:
+        config = GameConfig(strategies=(me,) * 3, deck=deck, rules=Rules(), seed=seed)
+        res = simulate_games(config, 3 * games, **run)
+        ends.append(endings_row(Table(f"{name} x3", (name,) * 3), deck,
                                 res.games[["game", "hands", "reason", "bankruptcies"]]))
     return pd.DataFrame(rows), pd.DataFrame(ends)
