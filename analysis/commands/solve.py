@@ -16,6 +16,7 @@ from pathlib import Path
 import typer
 
 from analysis.runners import progress_bar
+from analysis.runners.interrupt import Interrupted
 from analysis.solvers.errors import SolverError
 
 from ._common import BankOpt, DeckOpt, LevelOpt, RuleOpt, out_folder, table_state
@@ -115,6 +116,27 @@ def solve_dilemma_cmd(options: dict, method: str, iterations: int, target: float
         echo(f"tables in {out}/")
 
 
+class _PreflopChecks:
+    """The progress callback of a pre-flop solve: prints each check if asked, keeps the last one so a
+    Ctrl-C can say how far the solve got (a pre-flop solve is neither saved nor resumed)."""
+
+    def __init__(self, show: bool, label: str, echo) -> None:  # type: ignore[no-untyped-def]
+        self.show, self.label, self.echo = show, label, echo
+        self.last: tuple[int, float] | None = None
+
+    def __call__(self, i: int, e: float) -> None:
+        self.last = (i, e)
+        if self.show:
+            self.echo(f"  {i:>6,} iterations  {self.label} {e:.4f} chips", err=True)
+
+    def stopped(self, iterations: int) -> str:
+        """What an interrupted solve did and that nothing was saved."""
+        where = ("before the first check (the continuation, then the iterations up to the first check)"
+                 if self.last is None else f"after {self.last[0]:,} of {iterations:,} iterations ({self.label} "
+                 f"{self.last[1]:.4f} chips at the last check)")
+        return f"stopped {where}; nothing was saved: a pre-flop solve is neither saved nor resumed"
+
+
 def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target: float | None,
                       check_every: int | None, seed: int, out: Path | None, progress: bool, echo=typer.echo) -> None:
     """The ``preflop`` game of ``dilemma solve``: the heads-up pre-flop chart (check-down continuation)."""
@@ -136,11 +158,12 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
     spot = PreflopSpot(table, boards=2000 if options["boards"] is None else options["boards"], seed=seed,
                        max_raises=3 if options["raise_cap"] is None else options["raise_cap"])
 
-    def show(i: int, e: float) -> None:
-        echo(f"  {i:>6,} iterations  exploitability {e:.4f} chips", err=True)
-
-    sol = solve_preflop(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
-                        check_every=25 if check_every is None else check_every, progress=show if progress else None)
+    checks = _PreflopChecks(progress, "exploitability", echo)
+    try:
+        sol = solve_preflop(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
+                            check_every=25 if check_every is None else check_every, progress=checks)
+    except KeyboardInterrupt as exc:
+        raise Interrupted(checks.stopped(iterations)) from exc
     e0, e1 = sol.exploitability
     v0, v1 = sol.values()
     cfg = spot.tree_config
@@ -165,6 +188,8 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
 def solve_preflop3_cmd(table, options: dict, method: str | None, iterations: int, target: float | None,
                        check_every: int | None, seed: int, out: Path | None, progress: bool, echo=typer.echo) -> None:
     """``dilemma solve preflop --players 3``: the three-handed chart over starting classes."""
+    import numpy as np
+
     from analysis.core.io import provenance, write_table
     from analysis.solvers.preflop3.solve3 import Preflop3Spot, solve_preflop3
 
@@ -172,23 +197,32 @@ def solve_preflop3_cmd(table, options: dict, method: str | None, iterations: int
              if options[o] is not None}  # `is not None`: 0 is refused by the spot, never read as the default
     spot = Preflop3Spot(table, seed=seed, **given)
 
-    def show(i: int, e: float) -> None:
-        echo(f"  {i:>6,} iterations  largest exploitability {e:.4f} chips", err=True)
-
-    sol = solve_preflop3(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
-                         check_every=25 if check_every is None else check_every, progress=show if progress else None)
+    checks = _PreflopChecks(progress, "largest exploitability", echo)
+    try:
+        sol = solve_preflop3(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
+                             check_every=25 if check_every is None else check_every, progress=checks)
+    except KeyboardInterrupt as exc:
+        raise Interrupted(checks.stopped(iterations)) from exc
     e = sol.exploitability
     v = sol.values()
     cfg = spot.tree_config
     pot = sol.blinds_pot
     echo(f"pre-flop three-handed, {table.deck_name} deck, bank {'/'.join(map(str, table.bank))}, blinds "
-         f"{cfg.small_blind}/{cfg.big_blind}, ${cfg.chips} each; private states: the {sol.deal.n_classes} starting "
+         f"{cfg.small_blind}/{cfg.big_blind}, ${cfg.chips:,} each; private states: the {sol.deal.n_classes} starting "
          f"classes (hand effects averaged into the class); continuation: check-down, {spot.boards:,} boards, "
-         f"{spot.deals} deals per triple of classes (seed {seed})")
+         f"{spot.deals} deal{'s' if spot.deals != 1 else ''} per triple of classes (seed {seed})")
     echo(f"{sol.method} x {sol.iterations:,} iterations; exploitability: small blind {e[0]:.4f}, big blind {e[1]:.4f}, "
          f"button {e[2]:.4f} chips a hand; NashConv {sol.nash_conv:.4f} chips ({100 * sol.nash_conv / pot:.3g}% of the "
          f"${pot} blinds)")
     echo(f"values a hand: small blind {v[0]:+.2f}, big blind {v[1]:+.2f}, button {v[2]:+.2f} chips")
+    cont = sol.continuation
+
+    def errors(se: dict[int, float]) -> str:
+        return ", ".join(f"${x:,.1f} at ${lv:,}" for lv, x in sorted(se.items())) if se else "none"
+
+    three = errors(cont.se) if all(np.isfinite(x) for x in cont.se.values()) else "not measured with one deal"
+    echo(f"continuation's standard error, by chips each has in: one triple of classes' value (three see the flop) "
+         f"{three}; one pair's (two see it, pooled over the folder's class) {errors(cont.se_pair)}")
     chart = sol.chart()
     root = chart[chart["node"] == 0].assign(w=lambda d: d["reach"] * d["combos"] * d["frequency"])
     shares = root.groupby("action", sort=False)["w"].sum()
@@ -197,6 +231,7 @@ def solve_preflop3_cmd(table, options: dict, method: str | None, iterations: int
         manifest = provenance(study="preflop", **spot.describe(), method=sol.method, iterations=sol.iterations,
                               exploitability_chips=list(e), nash_conv_chips=sol.nash_conv, values=list(v))
         write_table(chart, out, "preflop3_chart", manifest)
+        write_table(sol.decisions(), out, "preflop3_decisions", manifest)
         echo(f"tables in {out}/")
 
 
@@ -208,7 +243,7 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
     turn spots run ``mccfr`` by default (one river card drawn per walk from ``seed``)."""
     import numba
 
-    from analysis.runners.interrupt import Interrupted, interruptible
+    from analysis.runners.interrupt import interruptible
     from analysis.solvers.card_level import (
         CardSolver,
         CardSpot,
@@ -379,7 +414,8 @@ def register(app: typer.Typer) -> None:
                                      "chips; spot: the mean best-response gain, NashConv / 2, in % of the pot, default 0.3; "
                                      "preflop: the largest of the players' best-response gains in chips)"),
         check_every: int = typer.Option(None, "--check-every", help="iterations between checks"),
-        seed: int = typer.Option(0, "--seed", help="seed of MCCFR, of the dilemma deal sample and of the preflop continuation's boards"),
+        seed: int = typer.Option(0, "--seed", help="seed of MCCFR, of the dilemma deal sample and of the preflop continuation's boards "
+                          "(and, three-handed, of its deals)"),
         state: Path = typer.Option(None, "--state", help=".npz file to resume from and save to"),
         out: Path = typer.Option(None, "--out", help="folder for the strategy and history tables", callback=out_folder),
         alternating: bool = typer.Option(True, "--alternating/--simultaneous"),

@@ -251,9 +251,16 @@ def _games_text(games: pd.DataFrame | None, ends: pd.DataFrame | None, m: dict[s
 
 # ------------------------------------------------------------------ three-handed
 
-THREE_GRIDS = (("(root)", "the button first in"), ("BTN fold", "the small blind first in (the button folded)"),
-               ("BTN raise 60", "the small blind facing the button's open to 60"),
-               ("BTN raise 60 / SB fold", "the big blind facing the button's open, the small blind folded"))
+def three_grids(dec: pd.DataFrame) -> list[tuple[str, str]]:
+    """The decisions drawn as grids (line, title): the button first in, the small blind first in, and
+    facing the button's open (its smallest raise, read from the decisions: 60 at blinds of 10/20) the
+    small blind, then the big blind once the small blind folded."""
+    out = [("(root)", "the button first in"), ("BTN fold", "the small blind first in (the button folded)")]
+    if opened := _open_line(dec):
+        out += [(opened, f"the small blind facing the button's open to {opened.split()[2]}"),
+                (opened + " / SB fold", "the big blind facing the button's open, the small blind folded")]
+    return out
+
 SHOWN_PROBABILITY = 0.01
 """Decisions reached in at least this share of hands are listed in the frequency table."""
 
@@ -291,9 +298,9 @@ def three_handed(folder: Path, deck: str, hu_chart: pd.DataFrame | None = None,
     out = [Block("h3", "Three-handed"), Block("p", (
         "The same bet tree three-handed (RULES §1.2): the button (the DEALER) acts first, then the small blind, "
         "then the big blind, who has the option when nobody raised; opens to "
-        f"{', '.join(map(str, tree.get('opens_bb', [])))} big blinds, re-raises to "
-        f"{', '.join(map(str, tree.get('reraises_x', [])))}x, all-in, at most {tree.get('max_raises')} raises, "
-        f"${int(start['chips'])} each. "
+        f"{', '.join(f'{x:g}' for x in tree.get('opens_bb', []))} big blinds, re-raises to "
+        f"{', '.join(f'{x:g}' for x in tree.get('reraises_x', []))}x, all-in, at most {tree.get('max_raises')} "
+        f"raises, ${int(start['chips']):,} each. "
         "**The abstraction:** three players over every holding are too many (780 each), so a player's private "
         "state is its *starting class* (the 100 cells of the grid): the three classes are dealt with their real "
         "joint frequencies (card removal exact: every triple of classes counted over the disjoint holdings), "
@@ -308,8 +315,8 @@ def three_handed(folder: Path, deck: str, hu_chart: pd.DataFrame | None = None,
         f"error {se3_text}), but a class's value sums thousands of triples: how much the chart owes to the "
         "sample is measured by a second, independent sample below. DCFR, each player's best response exact over "
         f"classes: NashConv (the sum of the three players' best-response gains) at most "
-        f"{first['nash_conv'].max():.3f} chips a hand ({first['nash_conv_pct_blinds'].max():.2f}% of the blinds' "
-        "pot) in every game state. With three players CFR is not guaranteed to reach an equilibrium; the "
+        f"{first['nash_conv'].max():.3f} chips a hand and at most {first['nash_conv_pct_blinds'].max():.2f}% of the "
+        "blinds' pot in every game state (each state's in the table below). With three players CFR is not guaranteed to reach an equilibrium; the "
         "NashConv says how little any one player could gain by changing its own play alone."))]
     d0 = dec[(dec["state"] == "start") & (dec["deck"] == deck) & (dec["sample"] == 0)]
     shown = d0[d0["probability"] >= SHOWN_PROBABILITY]
@@ -322,7 +329,7 @@ def three_handed(folder: Path, deck: str, hu_chart: pd.DataFrame | None = None,
                                                   **{f"{k} %": [_pct(x) for x in shown[k]] for k in kinds}})))
     base = chart[(chart["state"] == "start") & (chart["deck"] == deck) & (chart["sample"] == 0)]
     lines = base.drop_duplicates("node").set_index("line")["node"]
-    for line, title in THREE_GRIDS:
+    for line, title in three_grids(d0):
         if line not in lines.index:
             continue
         out.append(Block("p", f"**The three-handed chart: {title}** (per class; the layout and letters of the "
@@ -379,15 +386,16 @@ def _versus_heads_up(hu_chart: pd.DataFrame, d0: pd.DataFrame, deck: str) -> lis
                                _share(d0, "(root)", "call"))
     s_raise, s_fold, s_call = (_share(d0, "BTN fold", "raise", "allin"), _share(d0, "BTN fold", "fold"),
                                _share(d0, "BTN fold", "call"))
-    defend = 1 - _share(d0, "BTN raise 60 / SB fold", "fold")
-    sb_vs = 1 - _share(d0, "BTN raise 60", "fold")
+    opened = _open_line(d0)
+    defend = 1 - _share(d0, opened + " / SB fold", "fold")
+    sb_vs = 1 - _share(d0, opened, "fold")
     return [Block("p", (
         "**Three-handed beside heads-up** (start state). Heads-up the small blind, who is the DEALER and acts "
         f"first, raises or shoves {_pct(hu_raise)}% of its hands, calls {_pct(hu_call)}% and folds {_pct(hu_fold)}%; "
         f"three-handed the button, first in with two players behind, raises or shoves {_pct(b_raise)}%, calls "
         f"{_pct(b_call)}% and folds {_pct(b_fold)}%. When the button folds, the small blind (heads-up against the "
         f"big blind, but out of position after the flop and with the button's cards out of the deck) raises or "
-        f"shoves {_pct(s_raise)}%, completes {_pct(s_call)}% and folds {_pct(s_fold)}%. Facing an open to 60 the big "
+        f"shoves {_pct(s_raise)}%, completes {_pct(s_call)}% and folds {_pct(s_fold)}%. Facing an open to {opened.split()[2] if opened else '?'} the big "
         f"blind continues (calls, re-raises or shoves) with {_pct(hu_defend)}% of its hands heads-up and "
         f"{_pct(defend)}% three-handed once the small blind folded; the small blind continues against the "
         f"button's open with {_pct(sb_vs)}% with the big blind still to act."))]

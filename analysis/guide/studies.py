@@ -492,7 +492,7 @@ STUDIES: tuple[Study, ...] = (
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
     Study("preflop", "Before the flop: the heads-up and three-handed entry charts, and the equilibrium in whole games",
-          run_preflop, version=3, depends=("equilibrium",)),
+          run_preflop, version=4, depends=("equilibrium",)),
     Study("solved_spots", "Solved spots: turn and river play at equilibrium, holding by holding, with a "
           "strategy browser", run_solved_spots, version=4, stored=True),
     Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "

@@ -121,3 +121,30 @@ def test_ctrl_c_during_three_handed_bluffjack_solve(tmp_path):
     assert "of 100,000,000 iterations; nothing was saved" in lines[0]
     assert delay < 5, f"took {delay:.1f} s to stop"
     assert not out.exists() or not any(out.iterdir())
+
+
+@pytest.mark.parametrize(("players", "module", "name"), [("3", "analysis.solvers.preflop3.solve3", "solve_preflop3"),
+                                                         ("2", "analysis.solvers.preflop_hu.solve", "solve_preflop")])
+def test_ctrl_c_in_a_preflop_solve_says_how_far_it_got_and_that_nothing_was_saved(players, module, name,
+                                                                                    monkeypatch, capsys):
+    """In process, the solve replaced by one that reports a check and is then interrupted (the real one
+    takes a minute to reach its iterations): one line, exit 130."""
+    import importlib
+
+    from analysis.cli import run
+
+    def interrupted(spot, *, progress, **_):  # type: ignore[no-untyped-def]
+        progress(50, 0.25)
+        raise KeyboardInterrupt
+
+    def at_once(spot, **_):  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(importlib.import_module(module), name, interrupted)
+    assert run(["solve", "preflop", "--players", players, "-n", "200"]) == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("interrupted: stopped after 50 of 200 iterations (")
+    assert "0.2500 chips at the last check); nothing was saved: a pre-flop solve is neither saved nor resumed" in err[0]
+    monkeypatch.setattr(importlib.import_module(module), name, at_once)
+    assert run(["solve", "preflop", "--players", players]) == 130
+    assert "interrupted: stopped before the first check" in capsys.readouterr().err

@@ -73,10 +73,14 @@ def test_three_handed_section_reads_its_tables(tmp_path):
                                     (9, "BTN raise 60 / SB fold", "big blind"))
             for hand, want in (("AA", "raise 60"), ("32o", "fold")) for act in ("fold", "call", "raise 60")]
     pd.DataFrame(rows, columns=cols).to_csv(tmp_path / "preflop3_chart.csv", index=False)
-    pd.DataFrame([{"state": "start", "deck": "reference", "sample": 0, "blinds": "10/20", "bank": "300/700/500",
-                   "chips": 1000, "boards": 1000, "deals_per_triple": 4, "iterations": 100, "nash_conv": 0.123,
-                   "nash_conv_pct_blinds": 0.41, "value_sb": 5.3, "value_bb": 5.4, "value_btn": 8.3,
-                   "continuation_se3_20": 33.0}]).to_csv(tmp_path / "preflop3_spots.csv", index=False)
+    start = {"state": "start", "deck": "reference", "sample": 0, "blinds": "10/20", "bank": "300/700/500",
+             "chips": 1000, "boards": 1000, "deals_per_triple": 4, "iterations": 100, "nash_conv": 0.123,
+             "nash_conv_pct_blinds": 0.41, "value_sb": 5.3, "value_bb": 5.4, "value_btn": 8.3,
+             "continuation_se3_20": 33.0}
+    # a state with more chips of NashConv but a smaller share of its larger blinds: the two maxima are not a pair
+    other = {**start, "state": "bank3-low", "blinds": "30/60", "bank": "0/0/40", "nash_conv": 0.2,
+             "nash_conv_pct_blinds": 0.22, "continuation_se3_20": float("nan")}
+    pd.DataFrame([start, other]).to_csv(tmp_path / "preflop3_spots.csv", index=False)
     dec = [("start", "reference", 0, 0, "(root)", "button", 1.0, 0.5, 0.0, 0.3, 0.2, 0.0),
            ("start", "reference", 0, 1, "BTN fold", "small blind", 0.5, 0.05, 0.0, 0.8, 0.15, 0.0),
            ("start", "reference", 0, 9, "BTN raise 60 / SB fold", "big blind", 0.004, 0.25, 0.0, 0.7, 0.05, 0.0)]
@@ -86,7 +90,8 @@ def test_three_handed_section_reads_its_tables(tmp_path):
                                                                                  "max_raises": 3}}))
     blocks = three_handed(tmp_path, "reference")
     text = " ".join(b.text for b in blocks if b.kind == "p")
-    assert "at most 0.123 chips a hand (0.41% of the blinds' pot)" in text and "$20 in each: $33" in text
+    assert "at most 0.200 chips a hand and at most 0.41% of the blinds' pot" in text and "$20 in each: $33" in text
+    assert "opens to 3 big blinds, re-raises to 3x" in text and "$1,000 each" in text and "nan" not in text
     tables = [b.frame for b in blocks if b.kind == "table"]
     freq = tables[0]
     assert list(freq["decision"]) == ["(root)", "BTN fold"]  # reached in 0.4% of hands: not listed
@@ -105,3 +110,13 @@ def test_class_cost_sentence_reads_its_table():
     text = _class_cost(table)[0].text
     assert "1.27 chips a hand from the small blind and 0.37" in text and "NashConv 1.64 chips, 5.5%" in text
     assert "against 0.060 for the solution" in text and "kept apart it is 0.30 chips" in text
+
+
+def test_three_handed_grids_follow_the_open_in_the_tables():
+    from analysis.guide.chapter_preflop import three_grids
+
+    dec = pd.DataFrame({"line": ["(root)", "BTN fold", "BTN raise 120", "BTN raise 80", "BTN raise 80 / SB fold"]})
+    grids = three_grids(dec)
+    assert [g[0] for g in grids] == ["(root)", "BTN fold", "BTN raise 80", "BTN raise 80 / SB fold"]
+    assert grids[2][1] == "the small blind facing the button's open to 80"
+    assert len(three_grids(dec[~dec["line"].str.startswith("BTN raise")])) == 2  # no open: no grids facing it

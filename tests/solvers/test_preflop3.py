@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
-from analysis.solvers.preflop3.bet_tree3 import BB, BTN, SB, build_preflop_tree3
+from analysis.solvers.preflop3.bet_tree3 import BB, BTN, ORDER, SB, build_preflop_tree3
 from analysis.solvers.preflop3.continuation3 import (
     FLOP3,
     Continuation3,
@@ -290,9 +290,10 @@ def _heads_up_as_three_handed(spot, cont):
     return ClassGame3(t3, w, Continuation3(tuple(sits), own, pair, {}, 1, 1, 0, {}, {})), game_hu, node
 
 
-def test_with_the_button_folding_it_is_the_heads_up_solver():
+@pytest.mark.parametrize("method", ["dcfr", "cfr+"])
+def test_with_the_button_folding_it_is_the_heads_up_solver(method):
     """The heads-up solver's own game (each holding a class): the same values and best-response gains
-    for any strategy, and the same CFR steps (the players updated in the same order)."""
+    for any strategy, and the same CFR steps (the players updated in the same order), by either method."""
     from analysis.solvers.preflop_hu.solve import (
         PreflopSpot,
         _exploitability,
@@ -319,7 +320,169 @@ def test_with_the_button_folding_it_is_the_heads_up_solver():
     assert game.values(BB, r, mine.__getitem__, False)[0].sum() == pytest.approx(v_bb, abs=tol)
     assert exploitability3(game, mine.__getitem__) == pytest.approx((e_sb, e_bb, 0.0), abs=tol)
     # updated in the heads-up solver's order (the big blind first) CFR takes the very same steps
-    _, hist, _ = solve_class_game3(game, iterations=300, check_every=100, order=(BB, SB, BTN))
-    hu = solve_preflop(spot, iterations=300, check_every=100, continuation=cont)
+    _, hist, _ = solve_class_game3(game, method=method, iterations=300, check_every=100, order=(BB, SB, BTN))
+    hu = solve_preflop(spot, method=method, iterations=300, check_every=100, continuation=cont)
     np.testing.assert_allclose([h[1:4] for h in hist], [(h[2], h[1], 0.0) for h in hu.history], rtol=0, atol=1e-5)
-    assert hu.nash_conv < 0.01
+    assert hu.nash_conv < (0.01 if method == "dcfr" else 0.1)  # CFR+ converges more slowly
+
+
+# --------------------------------------------------------------------------- the tree against the rules
+
+
+def _rule_actions(cfg: PreflopTreeConfig, ins: list[int], actor: int, last_inc: int, raises: int) -> list[str]:
+    """The actions RULES §1.2 allows ``actor`` (with the tree's sizes), written out plainly."""
+    top = max(ins)
+    out = ["fold", "call"] if ins[actor] < top else ["check"]
+    if raises < cfg.max_raises and top < cfg.chips:
+        wanted = [x * cfg.big_blind for x in cfg.opens] if raises == 0 else [x * top for x in cfg.reraises]
+        least = top + max(last_inc, cfg.big_blind)  # a raise adds at least the last raise's increment
+        tos = sorted({max(round(x / cfg.unit) * cfg.unit, least) for x in wanted})
+        out += [f"raise {t}" for t in tos if t < cfg.chips] + [f"allin {cfg.chips}"]
+    return out
+
+
+def _check_against_rules(tree, cfg: PreflopTreeConfig, v: int, ins: list[int], live: set[int], owe: list[int],
+                         last_inc: int, raises: int) -> int:
+    """Walk ``tree`` from ``v`` beside a plain replay of the rules; ``owe``: the players still to act, in
+    the order they act. Returns the terminals checked."""
+    if len(live) == 1 or not owe:
+        assert tree.kind[v] == TERMINAL and tree.ins[v] == tuple(ins) and tree.live[v] == sum(1 << p for p in live)
+        return 1
+    actor = owe[0]
+    assert tree.kind[v] == DECISION and tree.player[v] == actor and tree.ins[v] == tuple(ins), tree.line[v]
+    assert tree.actions[v] == _rule_actions(cfg, ins, actor, last_inc, raises), tree.line[v]
+    done = 0
+    for label, c in zip(tree.actions[v], tree.children[v], strict=True):
+        kind, *amount = label.split()
+        new, now_live, rest, inc, n = list(ins), set(live), owe[1:], last_inc, raises
+        if kind == "fold":
+            now_live.discard(actor)
+        elif kind in ("call", "check"):
+            new[actor] = max(ins)
+        else:  # a raise: every other player still in and not all-in acts again, in seat order after the raiser
+            new[actor] = int(amount[0])
+            inc, n = max(last_inc, new[actor] - max(ins)), raises + 1
+            after = [ORDER[(ORDER.index(actor) + k) % 3] for k in (1, 2)]
+            rest = [p for p in after if p in live and new[p] < cfg.chips]
+        done += _check_against_rules(tree, cfg, c, new, now_live, rest, inc, n)
+    return done
+
+
+@pytest.mark.parametrize("cfg", [PreflopTreeConfig(), PreflopTreeConfig(max_raises=1),
+                                 PreflopTreeConfig(opens=(2.0, 3.0), reraises=(1.5, 2.0), max_raises=4, chips=400),
+                                 PreflopTreeConfig(small_blind=5, big_blind=10, opens=(2.5,), reraises=(1.4,),
+                                                   max_raises=3, chips=100)])
+def test_tree_equals_a_plain_replay_of_the_rules(cfg):
+    """Every node of the tree against RULES §1.2 replayed line by line: the button first, then the small
+    blind, then the big blind (who checks or raises when nobody raised: the option); a raise adds at
+    least the last raise's increment and reopens the action for everyone still in and not all-in; the
+    cap; the chips each player has put in at every node; the hand ends when one player is left or
+    nobody still owes an action. Small re-raise sizes make the minimum raise bind."""
+    tree = build_preflop_tree3(cfg)
+    ins = [cfg.small_blind, cfg.big_blind, 0]
+    n = _check_against_rules(tree, cfg, 0, ins, {SB, BB, BTN}, [BTN, SB, BB], cfg.big_blind, 0)
+    assert n == len(tree.terminals()) and tree.n_nodes == len(set(tree.line))
+
+
+def test_sampled_deals_are_weighted_to_the_real_deal():
+    """The continuation's deals, importance-weighted, against every disjoint triple of holdings counted
+    alike: per triple of classes, the mean number of suits among the six cards (classes whose cards clash
+    make the third holding's count depend on the first two: AA and 77 leave 2 to 4 holdings of A7o)."""
+    deal = subset_deal(("AA", "77", "A7o", "A7s"))
+    g = deal.n_classes
+    d = sample_deals(deal, 2000, sample_boards(40, 20, 0), np.random.default_rng(7))
+    suits = deal.holdings % 4  # a card's suit (the deck's ids run rank by rank)
+    cards = [set(map(int, h)) for h in deal.holdings]
+    checked = 0
+    for t in np.flatnonzero(deal.weights.ravel() > 0):
+        a, b, c = (deal.combos[k][deal.combos[k] >= 0] for k in (t // (g * g), t // g % g, t % g))
+        exact = [len({*suits[i], *suits[j], *suits[k]}) for i, j, k in product(a, b, c)
+                 if len(cards[i] | cards[j] | cards[k]) == 6]
+        m = d.triple == t
+        f = np.array([len(set(suits[h].ravel())) for h in d.hands[m]], dtype=float)
+        w = d.weight[m] / d.weight[m].sum()
+        est = float(w @ f)
+        se = float(np.sqrt(np.sum((w * (f - est)) ** 2)))
+        assert abs(est - np.mean(exact)) <= 5 * se + 1e-12, (deal.names, t)
+        checked += np.std(exact) > 0
+    assert checked > 10  # triples where the statistic varies at all
+
+
+def test_stated_standard_errors_match_the_spread_between_samples():
+    """The continuation's standard errors against the spread of its values over twelve independent samples
+    (seeds): a small pool (40 boards, so the deals of a pair of classes share boards) and 3 deals per triple
+    (so a variance taken as the mean square about the sample's own mean would be 18% low)."""
+    table = DilemmaTable("reference", (), (300, 700, 500), 0)
+    deal = subset_deal(("AA", "A2o", "72o", "33", "A10s", "54s", "98o", "107s"))
+    sits = [(0b111, 60, 60, 60), (0b011, 20, 20, 0), (0b110, 10, 60, 60)]
+    conts = [checkdown3(table, deal, sits, 1000, 40, 3, seed) for seed in range(12)]
+    prob = deal.weights.ravel()
+    spread = np.array([[c.triple[(0, p)].ravel() for p in range(3)] for c in conts]).var(axis=0, ddof=1)
+    seen = np.sqrt(np.mean([(prob * v).sum() / prob.sum() for v in spread]))
+    stated = np.sqrt(np.mean([c.se[60] ** 2 for c in conts]))
+    assert 0.9 < stated / seen < 1.12, (stated, seen)
+    for s, level in ((1, 20), (2, 60)):
+        live = [p for p in range(3) if sits[s][0] >> p & 1]
+        w = deal.weights.sum(axis=3 - sum(live))  # [first live player's class, the other's]
+        parts = []
+        for p in live:
+            v = np.array([c.pair[(s, p)][1] for c in conts]).var(axis=0, ddof=1)
+            wp = w if p == live[0] else w.T
+            parts.append((wp * v).sum() / wp.sum())
+        stated = np.sqrt(np.mean([c.se_pair[level] ** 2 for c in conts]))
+        assert 0.9 < stated / np.sqrt(np.mean(parts)) < 1.12, (s, stated, np.sqrt(np.mean(parts)))
+
+
+def test_chart_evs_are_the_plain_conditional_values():
+    """Every chart row's EV against a plain walk: the class's value of the action's subtree, summed over
+    the opponents' classes weighted by the deal and by their own path to the node, over that weight; the
+    regret against the best action's EV."""
+    from analysis.solvers.preflop3.solve3 import Preflop3Solution, Preflop3Spot
+
+    game = _tiny_game(6)
+    sums, hist, done = solve_class_game3(game, iterations=30, check_every=30)
+    sol = Preflop3Solution(Preflop3Spot(max_raises=1), game.tree, subset_deal(("AA", "A2o", "72o")), game.cont,
+                           "dcfr", done, sums, hist, game)
+    tree, cont, w, strategy = game.tree, game.cont, game.weights, sol.strategy
+    parent = {c: (v, k) for v in game.decisions for k, c in enumerate(tree.children[v])}
+
+    def seats(p: int, a: int, b: int, c: int) -> tuple[int, int, int]:
+        return (a, b, c) if p == 0 else (b, a, c) if p == 1 else (b, c, a)
+
+    def value(v: int, p: int, cl: tuple[int, int, int]) -> float:
+        """Player p's payoff below v with the classes ``cl`` (seat order), everyone playing ``strategy``."""
+        if tree.kind[v] == TERMINAL:
+            s = game.sit[v]
+            if (s, p) in cont.own:
+                return cont.own[(s, p)][cl[p]]
+            if (s, p) in cont.pair:
+                o, m = cont.pair[(s, p)]
+                return m[cl[p], cl[o]]
+            return cont.triple[(s, p)][cl]
+        sigma = strategy(v)[cl[tree.player[v]]]
+        return sum(sigma[k] * value(c, p, cl) for k, c in enumerate(tree.children[v]))
+
+    def reach(v: int, q: int, cls: int) -> float:
+        """Player q's own probability of the path to v with class ``cls``."""
+        out = 1.0
+        while v in parent:
+            v, k = parent[v]
+            if tree.player[v] == q:
+                out *= strategy(v)[cls, k]
+        return out
+
+    chart = sol.chart()
+    for row in chart.itertuples():
+        v, p = row.node, tree.player[row.node]
+        a = sol.deal.names.index(row.hand)
+        k = tree.actions[v].index(row.action)
+        others = [q for q in range(3) if q != p]
+        num = den = 0.0
+        for b, c in product(range(game.g), repeat=2):
+            cl = seats(p, a, b, c)
+            x = w[cl] * reach(v, others[0], b) * reach(v, others[1], c)
+            num += x * value(tree.children[v][k], p, cl)
+            den += x
+        assert row.ev == pytest.approx(num / den, abs=1e-9), (tree.line[v], row.hand, row.action)
+    best = chart.groupby(["node", "hand"])["ev"].transform("max")
+    np.testing.assert_allclose(chart["regret"], best - chart["ev"], atol=1e-12)

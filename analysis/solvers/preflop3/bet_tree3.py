@@ -28,6 +28,7 @@ from analysis.solvers.preflop_hu.bet_tree import (
     RAISE,
     PreflopTreeConfig,
     PreflopTreeError,
+    action_label,
 )
 from analysis.solvers.protocol import DECISION, TERMINAL, TreeShape, shape_from
 
@@ -66,6 +67,7 @@ class PreflopTree3:
 
     @property
     def n_nodes(self) -> int:
+        """Nodes of every kind."""
         return len(self.kind)
 
     def decisions(self) -> list[int]:
@@ -73,6 +75,7 @@ class PreflopTree3:
         return [v for v in range(self.n_nodes) if self.kind[v] == DECISION]
 
     def terminals(self) -> list[int]:
+        """Terminal nodes, in creation order."""
         return [v for v in range(self.n_nodes) if self.kind[v] == TERMINAL]
 
     def situation(self, v: int) -> tuple[int, int, int, int]:
@@ -112,23 +115,11 @@ class PreflopTree3:
         return self.n_nodes - 1
 
 
-def _label(kind: str, to: int) -> str:
-    return f"{kind} {to}" if kind in (RAISE, ALLIN) else kind
-
-
 def build_preflop_tree3(config: PreflopTreeConfig | None = None) -> PreflopTree3:
     """The three-handed pre-flop tree of ``config`` (default: opens to 3 big blinds, re-raises to 3x,
     all-in, three raises)."""
     cfg = config or PreflopTreeConfig()
     tree = PreflopTree3(cfg)
-
-    def raise_tos(last_to: int, inc: int, raises: int) -> list[int]:
-        """Raise-to amounts below all-in (at least the last increment more, RULES §1.2), rounded to
-        the unit, increasing, distinct: the heads-up tree's rule."""
-        sizes = [x * cfg.big_blind for x in cfg.opens] if raises == 0 else [x * last_to for x in cfg.reraises]
-        min_to = last_to + max(inc, cfg.big_blind)
-        out = sorted({max(int(round(s / cfg.unit)) * cfg.unit, min_to) for s in sizes})
-        return [t for t in out if t < cfg.chips]
 
     def next_actor(actor: int, need: frozenset[int]) -> int:
         k = ORDER.index(actor)
@@ -144,10 +135,10 @@ def build_preflop_tree3(config: PreflopTreeConfig | None = None) -> PreflopTree3
         tag = SEAT_TAGS[actor] + " "
         opts: list[tuple[str, int]] = [(FOLD, 0), (CALL, last_to)] if ins[actor] < last_to else [(CHECK, last_to)]
         if raises < cfg.max_raises and last_to < cfg.chips:
-            opts += [(RAISE, t) for t in raise_tos(last_to, inc, raises)]
+            opts += [(RAISE, t) for t in cfg.raise_tos(last_to, inc, raises)]
             opts.append((ALLIN, cfg.chips))
         for kind, to in opts:
-            label = _label(kind, to)
+            label = action_label(kind, to)
             new = list(ins)
             new_live = live
             if kind == FOLD:

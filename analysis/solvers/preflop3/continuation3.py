@@ -61,12 +61,6 @@ def situation_rows(situations: list[tuple[int, int, int, int]]) -> np.ndarray:
     return rows
 
 
-def settle_board(table: DilemmaTable, chips: int, rows: np.ndarray, board: np.ndarray, reps: np.ndarray) -> np.ndarray:
-    """``float64[S, 3, 8, K, K, K]``: each player's chips after the hand less ``chips``, per situation,
-    winner set and triple of hand-effect classes, on ``board`` (five cards; none for fold ends)."""
-    return situation_payoffs3(table, chips, rows, board, reps)
-
-
 @dataclass(frozen=True)
 class Deals:
     """Sampled deals: three holdings (rows of the class deal's holdings), the triple of classes,
@@ -128,6 +122,49 @@ def sample_deals(deal: ClassDeal, per_triple: int, boards: np.ndarray, rng: np.r
     return Deals(hands, np.concatenate(got_t), np.concatenate(got_w), board)
 
 
+@dataclass(frozen=True)
+class BoardClusters:
+    """Sampled deals grouped into cells (a triple or a pair of classes) and, within a cell, by the board of
+    the pool they were settled on: deals on one board are not independent (the pool is finite and reused),
+    so a cell's standard error counts each board's deals as one cluster."""
+
+    cell: np.ndarray
+    """int64[N]: each deal's cell."""
+    cluster: np.ndarray
+    """int64[N]: each deal's cluster (a cell and a board)."""
+    cluster_cell: np.ndarray
+    """int64[C]: each cluster's cell."""
+    factor: np.ndarray
+    """float64[cells]: m / (m - 1) for a cell of m clusters (0 below two: no spread to measure)."""
+
+    def mean_and_var(self, w: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per cell the ``w``-weighted mean of ``x``, the variance of that mean (board clusters) and the
+        cell's total weight."""
+        n = len(self.factor)
+        norm = np.bincount(self.cell, weights=w, minlength=n)
+        nz = np.where(norm > 0, norm, 1.0)
+        mean = np.bincount(self.cell, weights=w * x, minlength=n) / nz
+        per_cluster = np.bincount(self.cluster, weights=w * (x - mean[self.cell]), minlength=len(self.cluster_cell))
+        var = np.bincount(self.cluster_cell, weights=per_cluster ** 2, minlength=n) / nz ** 2 * self.factor
+        return mean, var, norm
+
+    def transposed(self, g: int) -> BoardClusters:
+        """The same clusters with a pair cell ``a * g + b`` read as ``b * g + a`` (the other player's view)."""
+        def flip(c: np.ndarray) -> np.ndarray:
+            return (c % g) * g + c // g
+
+        return BoardClusters(flip(self.cell), self.cluster, flip(self.cluster_cell), self.factor.reshape(g, g).T.ravel())
+
+
+def board_clusters(cell: np.ndarray, board: np.ndarray, n_boards: int, n_cells: int) -> BoardClusters:
+    """The deals' cells (numbers below ``n_cells``) split by board (numbers below ``n_boards``)."""
+    keys, cluster = np.unique(cell.astype(np.int64) * n_boards + board, return_inverse=True)
+    cluster_cell = keys // n_boards
+    m = np.bincount(cluster_cell, minlength=n_cells).astype(np.float64)
+    factor = np.where(m > 1, m / np.maximum(m - 1, 1), 0.0)
+    return BoardClusters(cell.astype(np.int64), cluster.ravel(), cluster_cell, factor)
+
+
 @dataclass(frozen=True, eq=False)
 class Continuation3:
     """Each player's check-down value (chips after the hand less chips before) at every terminal
@@ -150,9 +187,11 @@ class Continuation3:
     se: dict[int, float]
     """Per chip level where three see the flop: the root mean square, over triples of classes (weighted
     by their probability) and players, of the standard error of a triple's value (NaN with one deal
-    per triple: no spread to measure)."""
+    per triple: no spread to measure). The deals settled on one board of the pool count as one cluster
+    (:class:`BoardClusters`), with the m / (m - 1) of a spread measured about the sample's own mean."""
     se_pair: dict[int, float]
-    """Per chip level where two see the flop: the same over pairs of classes, every such situation."""
+    """Per chip level where two see the flop: the same over pairs of classes, every such situation (a
+    pair's deals, pooled over the folder's class, share the pool's boards: the clusters matter here)."""
 
 
 def checkdown3(table: DilemmaTable, deal: ClassDeal, situations: list[tuple[int, int, int, int]], chips: int,
@@ -175,7 +214,7 @@ def checkdown3(table: DilemmaTable, deal: ClassDeal, situations: list[tuple[int,
     np.add.at(share, (deal.cls, hcls), 1.0)
     share /= share.sum(axis=1, keepdims=True)
     if folds:
-        tab = settle_board(table, chips, rows[folds], np.zeros(0, np.int64), reps)
+        tab = situation_payoffs3(table, chips, rows[folds], np.zeros(0, np.int64), reps)
         for j, s in enumerate(folds):
             live = situations[s][0]
             for p in range(3):
@@ -197,7 +236,7 @@ def checkdown3(table: DilemmaTable, deal: ClassDeal, situations: list[tuple[int,
     at3 = [river.index(s) for s in flop3]
     at2 = [river.index(s) for s in flop2]
     for b in range(boards):
-        tab = settle_board(table, chips, sub, pool[b], reps)
+        tab = situation_payoffs3(table, chips, sub, pool[b], reps)
         t3[b] = tab[at3]
         for j, (pa, pb) in enumerate(livepair):
             fold = 3 - pa - pb
@@ -211,41 +250,39 @@ def checkdown3(table: DilemmaTable, deal: ClassDeal, situations: list[tuple[int,
     alpha = prob[d.triple] * d.weight / wsum[d.triple]  # each deal's share of the joint probability
     best = sc.max(axis=1)
     w3 = ((sc[:, 0] == best) * 1 + (sc[:, 1] == best) * 2 + (sc[:, 2] == best) * 4).astype(np.int64)
-    safe = np.where(wsum > 0, wsum, 1.0)
     se: dict[int, list[float]] = {}
+    by_triple = board_clusters(d.triple, d.board, boards, g ** 3)
     for j, s in enumerate(flop3):
         level = situations[s][1]
         errs = []
         for p in range(3):
             pay = t3[d.board, j, p, w3, hk[:, 0], hk[:, 1], hk[:, 2]].astype(np.float64)
-            mean = np.bincount(d.triple, weights=d.weight * pay, minlength=g ** 3) / safe
-            dev = pay - mean[d.triple]
-            var = np.bincount(d.triple, weights=(d.weight * dev) ** 2, minlength=g ** 3) / safe ** 2
+            mean, var, _ = by_triple.mean_and_var(d.weight, pay)
             triple[(s, p)] = mean.reshape(g, g, g)
             errs.append(float((prob * var).sum() / prob.sum()))
         se.setdefault(level, []).append(float(np.mean(errs)))
     se2: dict[int, list[float]] = {}
-    for j, s in enumerate(flop2):
-        pa, pb = livepair[j]
-        fold = 3 - pa - pb
+    for live_pair in dict.fromkeys(livepair):  # one live pair's clusters at a time (memory)
+        pa, pb = live_pair
         sa, sb = sc[:, pa], sc[:, pb]
         w2 = np.where(sa > sb, 1 << pa, np.where(sa < sb, 1 << pb, (1 << pa) | (1 << pb)))
         ca, cb = deal.cls[d.hands[:, pa]], deal.cls[d.hands[:, pb]]
-        errs = []
-        for p, o in ((pa, pb), (pb, pa)):
-            pay = t2[d.board, j, p, w2, hk[:, pa], hk[:, pb]].astype(np.float64)
-            cp, co = (ca, cb) if p == pa else (cb, ca)
-            idx = cp * g + co
-            norm = np.bincount(idx, weights=alpha, minlength=g * g)
-            nz = np.where(norm > 0, norm, 1.0)
-            mean = np.bincount(idx, weights=alpha * pay, minlength=g * g) / nz
-            dev = pay - mean[idx]
-            var = np.bincount(idx, weights=(alpha * dev) ** 2, minlength=g * g) / nz ** 2
-            pair[(s, p)] = (o, mean.reshape(g, g))
-            errs.append(float((norm * var).sum() / norm.sum()))
-        folder_pay = t2[:, j, fold, (1 << pa) | (1 << pb), 0, 0].astype(np.float64)
-        own[(s, fold)] = np.full(g, float(folder_pay.mean()))
-        se2.setdefault(max(situations[s][1:]), []).append(float(np.mean(errs)))
+        by_pair = board_clusters(ca * g + cb, d.board, boards, g * g)
+        views = {pa: (by_pair, pb), pb: (by_pair.transposed(g), pa)}
+        for j, s in enumerate(flop2):
+            if livepair[j] != live_pair:
+                continue
+            fold = 3 - pa - pb
+            errs = []
+            for p in (pa, pb):
+                clusters, o = views[p]
+                pay = t2[d.board, j, p, w2, hk[:, pa], hk[:, pb]].astype(np.float64)
+                mean, var, norm = clusters.mean_and_var(alpha, pay)
+                pair[(s, p)] = (o, mean.reshape(g, g))
+                errs.append(float((norm * var).sum() / norm.sum()))
+            folder_pay = t2[:, j, fold, (1 << pa) | (1 << pb), 0, 0].astype(np.float64)
+            own[(s, fold)] = np.full(g, float(folder_pay.mean()))
+            se2.setdefault(max(situations[s][1:]), []).append(float(np.mean(errs)))
     return Continuation3(tuple(situations), own, pair, triple, boards, deals, seed,
                          {lv: float(np.sqrt(np.mean(v))) if deals > 1 else float("nan") for lv, v in se.items()},
                          {lv: float(np.sqrt(np.mean(v))) for lv, v in se2.items()})

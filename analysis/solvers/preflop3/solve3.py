@@ -34,7 +34,12 @@ from threadpoolctl import threadpool_limits
 from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
 from analysis.solvers.methods import method_named
 from analysis.solvers.preflop_hu.bet_tree import PreflopTreeConfig
-from analysis.solvers.preflop_hu.solve import DCFR_ALPHA, DCFR_BETA, DCFR_GAMMA, PreflopError
+from analysis.solvers.preflop_hu.solve import (
+    PreflopError,
+    average_strategy,
+    iteration_weights,
+    regret_matching,
+)
 
 from .bet_tree3 import PLAYER_NAMES3, PreflopTree3, build_preflop_tree3
 from .continuation3 import Continuation3, checkdown3
@@ -196,12 +201,6 @@ class ClassGame3:
         return val
 
 
-def _regret_strategy(r: np.ndarray) -> np.ndarray:
-    pos = np.maximum(r, 0.0)
-    tot = pos.sum(axis=1, keepdims=True)
-    return np.where(tot > 0, pos / np.where(tot > 0, tot, 1), 1.0 / r.shape[1])
-
-
 @dataclass
 class Preflop3Solution:
     """A solved three-handed pre-flop spot: average strategies per decision and class, exploitability."""
@@ -221,9 +220,7 @@ class Preflop3Solution:
 
     def strategy(self, v: int) -> np.ndarray:
         """float64[G, A]: the average strategy at node ``v`` per class (uniform where never reached)."""
-        s = self.strategy_sums[v]
-        tot = s.sum(axis=1, keepdims=True)
-        return np.where(tot > 0, s / np.where(tot > 0, tot, 1), 1.0 / s.shape[1])
+        return average_strategy(self.strategy_sums[v])
 
     @property
     def exploitability(self) -> tuple[float, float, float]:
@@ -242,20 +239,23 @@ class Preflop3Solution:
 
     def values(self) -> tuple[float, float, float]:
         """Each player's value per hand, in chips, under the average strategies."""
-        return _values(self.game, self.strategy)
+        with threadpool_limits(1):  # as in the solve: the same numbers whatever the machine's threads
+            return _values(self.game, self.strategy)
 
     def decisions(self) -> pd.DataFrame:
         """One row per decision node: how likely the line is (every player's part of it, the deal's card
         removal included) and the share of each kind of action (fold, check, call, raise, all-in) over
         the classes that reach it, each weighted by its probability of being there."""
-        return _decisions(self)
+        with threadpool_limits(1):
+            return _decisions(self)
 
     def chart(self) -> pd.DataFrame:
         """One row per decision node, starting class and action (the heads-up chart's columns; ``green``
         is :data:`GREEN_MIX`): the class's reach of the node, the action's frequency, its EV (chips
         after the hand less chips before, given the class reaches the node) and its regret against the
         best action."""
-        return _chart(self)
+        with threadpool_limits(1):
+            return _chart(self)
 
 
 def _values(g: ClassGame3, strategy: Callable[[int], np.ndarray]) -> tuple[float, float, float]:
@@ -290,22 +290,15 @@ def solve_class_game3(g: ClassGame3, *, method: str = "dcfr", iterations: int = 
     history: list[tuple[int, float, float, float]] = []
 
     def average(v: int) -> np.ndarray:
-        s = sums[v]
-        tot = s.sum(axis=1, keepdims=True)
-        return np.where(tot > 0, s / np.where(tot > 0, tot, 1), 1.0 / s.shape[1])
+        return average_strategy(sums[v])
 
     def current(v: int) -> np.ndarray:
-        return _regret_strategy(regrets[v])
+        return regret_matching(regrets[v])
 
     done = 0
     with threadpool_limits(1):
         for t in range(1, iterations + 1):
-            if m == "dcfr":
-                pa = t ** DCFR_ALPHA
-                pos_w, neg_w, avg_w = pa / (pa + 1), t ** DCFR_BETA / (t ** DCFR_BETA + 1), (t / (t + 1)) ** DCFR_GAMMA
-            else:
-                pos_w = neg_w = 1.0
-                avg_w = float(t)
+            pos_w, neg_w, avg_w = iteration_weights(m, t)
             for p in order:
                 sigma = {v: current(v) for v in g.decisions}
                 r = g.reaches(sigma.__getitem__)

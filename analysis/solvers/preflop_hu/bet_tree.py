@@ -56,6 +56,16 @@ class PreflopTreeConfig:
         if self.max_raises < 1:
             raise PreflopTreeError(f"max_raises must be at least 1, got {self.max_raises}")
 
+    def raise_tos(self, last_to: int, inc: int, raises: int) -> list[int]:
+        """The raise-to amounts below all-in facing a bet of ``last_to`` whose last raise added ``inc``,
+        after ``raises`` raises: the sizes (opens in big blinds for the first raise, re-raises as multiples
+        of ``last_to``) rounded to the unit, each at least the last increment more (RULES §1.2: never less
+        than a big blind), increasing, distinct. Both pre-flop trees take their sizes from here."""
+        sizes = [x * self.big_blind for x in self.opens] if raises == 0 else [x * last_to for x in self.reraises]
+        min_to = last_to + max(inc, self.big_blind)
+        out = sorted({max(int(round(s / self.unit)) * self.unit, min_to) for s in sizes})
+        return [t for t in out if t < self.chips]
+
     def describe(self) -> dict:
         """The config as plain data (manifests)."""
         return {"blinds": [self.small_blind, self.big_blind], "chips": self.chips, "opens_bb": list(self.opens),
@@ -127,7 +137,8 @@ class PreflopTree:
         return self.n_nodes - 1
 
 
-def _label(kind: str, to: int) -> str:
+def action_label(kind: str, to: int) -> str:
+    """An action's label in a tree's lines: ``raise 60``, ``allin 1000``, ``call``, ``check``, ``fold``."""
     return f"{kind} {to}" if kind in (RAISE, ALLIN) else kind
 
 
@@ -136,14 +147,6 @@ def build_preflop_tree(config: PreflopTreeConfig | None = None) -> PreflopTree:
     all-in, three raises)."""
     cfg = config or PreflopTreeConfig()
     tree = PreflopTree(cfg)
-
-    def raise_tos(last_to: int, inc: int, raises: int) -> list[int]:
-        """Raise-to amounts below all-in (at least the last increment more, RULES §1.2), rounded
-        to the unit, increasing, distinct."""
-        sizes = [x * cfg.big_blind for x in cfg.opens] if raises == 0 else [x * last_to for x in cfg.reraises]
-        min_to = last_to + max(inc, cfg.big_blind)
-        out = sorted({max(int(round(s / cfg.unit)) * cfg.unit, min_to) for s in sizes})
-        return [t for t in out if t < cfg.chips]
 
     def grow(v: int, actor: int, facing: bool, last_to: int, inc: int, raises: int) -> None:
         ins = tree.ins[v]
@@ -157,10 +160,10 @@ def build_preflop_tree(config: PreflopTreeConfig | None = None) -> PreflopTree:
         else:
             opts.append((CHECK, ins[actor]))
         if raises < cfg.max_raises and ins[other] < cfg.chips:
-            opts += [(RAISE, t) for t in raise_tos(last_to, inc, raises)]
+            opts += [(RAISE, t) for t in cfg.raise_tos(last_to, inc, raises)]
             opts.append((ALLIN, cfg.chips))
         for kind, to in opts:
-            label = _label(kind, to)
+            label = action_label(kind, to)
             if kind == FOLD:
                 c = tree._add(TERMINAL, -1, ins, join + label, folder=actor, raises=raises)
             elif kind in (CALL, CHECK):

@@ -144,9 +144,7 @@ class PreflopSolution:
 
     def strategy(self, v: int) -> np.ndarray:
         """float64[H, A]: the average strategy of node ``v``'s actor per holding (uniform where never reached)."""
-        s = self.strategy_sums[v]
-        tot = s.sum(axis=1, keepdims=True)
-        return np.where(tot > 0, s / np.where(tot > 0, tot, 1), 1.0 / s.shape[1])
+        return average_strategy(self.strategy_sums[v])
 
     @property
     def exploitability(self) -> tuple[float, float]:
@@ -203,10 +201,27 @@ class PreflopSolution:
 # ------------------------------------------------------------------ the walks
 
 
-def _regret_strategy(r: np.ndarray) -> np.ndarray:
+def regret_matching(r: np.ndarray) -> np.ndarray:
+    """float64[n, A]: each row's positive regrets normalised (uniform where none is positive)."""
     pos = np.maximum(r, 0.0)
     tot = pos.sum(axis=1, keepdims=True)
     return np.where(tot > 0, pos / np.where(tot > 0, tot, 1), 1.0 / r.shape[1])
+
+
+def average_strategy(sums: np.ndarray) -> np.ndarray:
+    """float64[n, A]: each row's strategy sums normalised (uniform where never reached)."""
+    tot = sums.sum(axis=1, keepdims=True)
+    return np.where(tot > 0, sums / np.where(tot > 0, tot, 1), 1.0 / sums.shape[1])
+
+
+def iteration_weights(method: str, t: int) -> tuple[float, float, float]:
+    """Iteration ``t``'s (positive regrets' discount, negative regrets' discount, strategy sums' factor):
+    DCFR's (t^a / (t^a + 1), t^b / (t^b + 1), (t / (t + 1))^g), each applied before the iteration's
+    additions; CFR+'s (1, 1, t): regrets floored at zero, the average weighted linearly."""
+    if method == "dcfr":
+        pa, pb = t ** DCFR_ALPHA, t ** DCFR_BETA
+        return pa / (pa + 1), pb / (pb + 1), (t / (t + 1)) ** DCFR_GAMMA
+    return 1.0, 1.0, float(t)
 
 
 def _cfr_walk(g: _Game, v: int, p: int, own: np.ndarray, opp: np.ndarray, regrets: dict, sums: dict,
@@ -215,7 +230,7 @@ def _cfr_walk(g: _Game, v: int, p: int, own: np.ndarray, opp: np.ndarray, regret
     if tree.kind[v] != DECISION:
         return g.terminal(v, p, opp)
     kids = tree.children[v]
-    sigma = _regret_strategy(regrets[v])
+    sigma = regret_matching(regrets[v])
     if tree.player[v] == p:
         child = np.stack([_cfr_walk(g, c, p, own * sigma[:, a], opp, regrets, sums, weights, method)
                           for a, c in enumerate(kids)], axis=1)
@@ -297,11 +312,7 @@ def solve_preflop(spot: PreflopSpot | None = None, *, method: str = "dcfr", iter
     history: list[tuple[int, float, float]] = []
     sol = PreflopSolution(spot, tree, continuation, m, 0, sums, history, g)
     for t in range(1, iterations + 1):
-        if m == "dcfr":
-            pa = t ** DCFR_ALPHA
-            weights = (pa / (pa + 1), t ** DCFR_BETA / (t ** DCFR_BETA + 1), (t / (t + 1)) ** DCFR_GAMMA)
-        else:
-            weights = (1.0, 1.0, float(t))
+        weights = iteration_weights(m, t)
         for p in range(2):
             _cfr_walk(g, 0, p, ones, ones, regrets, sums, weights, m)
         sol.iterations = t
