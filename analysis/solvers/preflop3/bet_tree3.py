@@ -26,6 +26,7 @@ from analysis.solvers.preflop_hu.bet_tree import (
     CHECK,
     FOLD,
     RAISE,
+    NodeLists,
     PreflopTreeConfig,
     PreflopTreeError,
     action_label,
@@ -44,7 +45,7 @@ __all__ = ["ALL_LIVE", "BB", "BTN", "ORDER", "PLAYER_NAMES3", "PreflopTree3", "S
 
 
 @dataclass
-class PreflopTree3:
+class PreflopTree3(NodeLists):
     """Nodes in creation order (node 0 the root, parents before children). Per node: ``kind``
     (DECISION or TERMINAL), ``player`` (the actor, -1 at a terminal), ``ins`` (chips each player has
     put in), ``live`` (bit mask of the players still in), ``children`` and ``actions`` (parallel
@@ -65,18 +66,6 @@ class PreflopTree3:
         """Three-handed."""
         return 3
 
-    @property
-    def n_nodes(self) -> int:
-        """Nodes of every kind."""
-        return len(self.kind)
-
-    def decisions(self) -> list[int]:
-        """Decision nodes, in creation order."""
-        return [v for v in range(self.n_nodes) if self.kind[v] == DECISION]
-
-    def terminals(self) -> list[int]:
-        """Terminal nodes, in creation order."""
-        return [v for v in range(self.n_nodes) if self.kind[v] == TERMINAL]
 
     def situation(self, v: int) -> tuple[int, int, int, int]:
         """A terminal's settlement situation: the live mask and the chips each player put in."""

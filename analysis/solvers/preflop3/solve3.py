@@ -31,11 +31,10 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
 from analysis.solvers.methods import method_named
-from analysis.solvers.preflop_hu.bet_tree import PreflopTreeConfig
 from analysis.solvers.preflop_hu.solve import (
     PreflopError,
+    PreflopGame,
     average_strategy,
     iteration_weights,
     regret_matching,
@@ -53,34 +52,16 @@ __all__ = ["GREEN_MIX", "Preflop3Solution", "Preflop3Spot", "STACK3", "ClassGame
 
 
 @dataclass(frozen=True)
-class Preflop3Spot:
-    """A three-handed pre-flop question: the game (deck, rules, bank, blind level), the chips each
-    player has before the hand, the raise sizes, and the continuation's sample (``boards`` in the
-    pool, ``deals`` per triple of classes, ``seed``)."""
+class Preflop3Spot(PreflopGame):
+    """A three-handed pre-flop question (:class:`PreflopGame`), with the continuation's deals of
+    holdings per triple of classes (``deals``) beside its ``boards`` in the pool."""
 
-    table: DilemmaTable = field(default_factory=DilemmaTable)
-    chips: int = 1000
-    opens: tuple[float, ...] = (3.0,)
-    reraises: tuple[float, ...] = (3.0,)
-    max_raises: int = 3
-    boards: int = 2000
     deals: int = 8
-    seed: int = 0
 
     def __post_init__(self) -> None:
-        if self.table.rules.kickers != "all":
-            raise PreflopError("the pre-flop solver compares every kicker (rule kickers=all): its payoff "
-                               "classes do not follow kickers=top")
-        if self.boards < 10:
-            raise PreflopError(f"boards must be at least 10, got {self.boards}")
+        super().__post_init__()
         if self.deals < 1:
             raise PreflopError(f"deals per triple of classes must be at least 1, got {self.deals}")
-
-    @property
-    def tree_config(self) -> PreflopTreeConfig:
-        """The bet tree at the table's blind level."""
-        small, big = (int(x) for x in self.table.rules.blinds[self.table.level])
-        return PreflopTreeConfig(small, big, self.chips, self.opens, self.reraises, self.max_raises)
 
     def describe(self) -> dict[str, Any]:
         """The spot as plain data (manifests)."""

@@ -72,8 +72,28 @@ class PreflopTreeConfig:
                 "reraises_x": list(self.reraises), "max_raises": self.max_raises, "unit": self.unit}
 
 
+class NodeLists:
+    """What a pre-flop tree answers from its ``kind`` list (DECISION or TERMINAL per node, in
+    creation order, parents before children): shared by the heads-up and three-handed trees."""
+
+    kind: list[int]
+
+    @property
+    def n_nodes(self) -> int:
+        """Nodes of every kind."""
+        return len(self.kind)
+
+    def decisions(self) -> list[int]:
+        """Decision nodes, in creation order (parents before children)."""
+        return [v for v in range(self.n_nodes) if self.kind[v] == DECISION]
+
+    def terminals(self) -> list[int]:
+        """Terminal nodes, in creation order."""
+        return [v for v in range(self.n_nodes) if self.kind[v] == TERMINAL]
+
+
 @dataclass
-class PreflopTree:
+class PreflopTree(NodeLists):
     """Nodes in creation order (node 0 the root). Per node: ``kind`` (DECISION or TERMINAL),
     ``player`` (the actor, -1 at a terminal), ``ins`` (chips each player has put in),
     ``children`` and ``actions`` (parallel lists), ``line`` (the actions from the root) and,
@@ -94,16 +114,6 @@ class PreflopTree:
         """Heads-up."""
         return 2
 
-    @property
-    def n_nodes(self) -> int:
-        return len(self.kind)
-
-    def decisions(self) -> list[int]:
-        """Decision nodes, in creation order (parents before children)."""
-        return [v for v in range(self.n_nodes) if self.kind[v] == DECISION]
-
-    def terminals(self) -> list[int]:
-        return [v for v in range(self.n_nodes) if self.kind[v] == TERMINAL]
 
     def flop_levels(self) -> list[int]:
         """The chips each player has in at every terminal that sees the flop, sorted, distinct."""

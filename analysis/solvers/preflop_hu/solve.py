@@ -43,9 +43,10 @@ class PreflopError(SolverError):
 
 
 @dataclass(frozen=True)
-class PreflopSpot:
-    """A heads-up pre-flop question: the game (deck, rules, bank, blind level), the chips each
-    player has before the hand, the raise sizes, and the boards of the continuation."""
+class PreflopGame:
+    """What every pre-flop question states, heads-up or three-handed: the game (deck, rules, bank,
+    blind level), the chips each player has before the hand, the raise sizes, and the boards and
+    seed of the continuation."""
 
     table: DilemmaTable = field(default_factory=DilemmaTable)
     chips: int = 1000
@@ -67,6 +68,11 @@ class PreflopSpot:
         """The bet tree at the table's blind level."""
         small, big = (int(x) for x in self.table.rules.blinds[self.table.level])
         return PreflopTreeConfig(small, big, self.chips, self.opens, self.reraises, self.max_raises)
+
+
+@dataclass(frozen=True)
+class PreflopSpot(PreflopGame):
+    """A heads-up pre-flop question (:class:`PreflopGame`)."""
 
     def describe(self) -> dict[str, Any]:
         """The spot as plain data (manifests)."""
