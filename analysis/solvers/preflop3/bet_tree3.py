@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from analysis.solvers.preflop_hu.bet_tree import (
     ALLIN,
     CALL,
@@ -28,10 +26,9 @@ from analysis.solvers.preflop_hu.bet_tree import (
     RAISE,
     NodeLists,
     PreflopTreeConfig,
-    PreflopTreeError,
     action_label,
 )
-from analysis.solvers.protocol import DECISION, TERMINAL, TreeShape, shape_from
+from analysis.solvers.protocol import DECISION, TERMINAL
 
 SB, BB, BTN = 0, 1, 2
 PLAYER_NAMES3 = ("small blind", "big blind", "button")
@@ -50,6 +47,8 @@ class PreflopTree3(NodeLists):
     (DECISION or TERMINAL), ``player`` (the actor, -1 at a terminal), ``ins`` (chips each player has
     put in), ``live`` (bit mask of the players still in), ``children`` and ``actions`` (parallel
     lists), ``line`` (the actions from the root, each with its seat: ``BTN raise 60 / SB fold``)."""
+
+    STACK = "pre-flop three-handed"
 
     config: PreflopTreeConfig
     kind: list[int] = field(default_factory=list)
@@ -75,22 +74,6 @@ class PreflopTree3(NodeLists):
         """Every distinct terminal situation, in order of first appearance."""
         return list(dict.fromkeys(self.situation(v) for v in self.terminals()))
 
-    def node_at(self, line: str) -> int:
-        """The node reached by ``line`` ('' or '(root)': the root)."""
-        want = "" if line in ("", "(root)") else line
-        for v in range(self.n_nodes):
-            if self.line[v] == want:
-                return v
-        raise PreflopTreeError(f"no node at line {line!r}")
-
-    def shape(self) -> TreeShape:
-        """The tree in the shared protocol's layout."""
-        labels = [""] * self.n_nodes
-        for v in range(self.n_nodes):
-            for a, c in zip(self.actions[v], self.children[v], strict=True):
-                labels[c] = a
-        return shape_from("pre-flop three-handed", 3, np.array(self.kind), np.array(self.player), self.children,
-                          labels)
 
     def _add(self, kind: int, player: int, ins: tuple[int, int, int], live: int, line: str, raises: int) -> int:
         self.kind.append(kind)

@@ -73,10 +73,17 @@ class PreflopTreeConfig:
 
 
 class NodeLists:
-    """What a pre-flop tree answers from its ``kind`` list (DECISION or TERMINAL per node, in
-    creation order, parents before children): shared by the heads-up and three-handed trees."""
+    """What a pre-flop tree answers from its node lists (``kind``: DECISION or TERMINAL per node, in
+    creation order, parents before children; ``player``, ``children``, ``actions``, ``line``): shared
+    by the heads-up and three-handed trees, which name their ``STACK`` and ``n_players``."""
 
+    STACK = ""
     kind: list[int]
+    player: list[int]
+    children: list[list[int]]
+    actions: list[list[str]]
+    line: list[str]
+    n_players: int
 
     @property
     def n_nodes(self) -> int:
@@ -91,6 +98,23 @@ class NodeLists:
         """Terminal nodes, in creation order."""
         return [v for v in range(self.n_nodes) if self.kind[v] == TERMINAL]
 
+    def node_at(self, line: str) -> int:
+        """The node reached by ``line`` (actions joined by ' / ', '' or '(root)': the root)."""
+        want = "" if line in ("", "(root)") else line
+        for v in range(self.n_nodes):
+            if self.line[v] == want:
+                return v
+        raise PreflopTreeError(f"no node at line {line!r}")
+
+    def shape(self) -> TreeShape:
+        """The tree in the shared protocol's layout."""
+        labels = [""] * self.n_nodes
+        for v in range(self.n_nodes):
+            for a, c in zip(self.actions[v], self.children[v], strict=True):
+                labels[c] = a
+        return shape_from(self.STACK, self.n_players, np.array(self.kind), np.array(self.player), self.children,
+                          labels)
+
 
 @dataclass
 class PreflopTree(NodeLists):
@@ -98,6 +122,8 @@ class PreflopTree(NodeLists):
     ``player`` (the actor, -1 at a terminal), ``ins`` (chips each player has put in),
     ``children`` and ``actions`` (parallel lists), ``line`` (the actions from the root) and,
     at a terminal, ``folder`` (-1: both see the flop)."""
+
+    STACK = "pre-flop heads-up"
 
     config: PreflopTreeConfig
     kind: list[int] = field(default_factory=list)
@@ -119,21 +145,6 @@ class PreflopTree(NodeLists):
         """The chips each player has in at every terminal that sees the flop, sorted, distinct."""
         return sorted({self.ins[v][0] for v in self.terminals() if self.folder[v] < 0})
 
-    def node_at(self, line: str) -> int:
-        """The node reached by ``line`` (actions joined by ' / ', '' or '(root)': the root)."""
-        want = "" if line in ("", "(root)") else line
-        for v in range(self.n_nodes):
-            if self.line[v] == want:
-                return v
-        raise PreflopTreeError(f"no node at line {line!r}")
-
-    def shape(self) -> TreeShape:
-        """The tree in the shared protocol's layout."""
-        labels = [""] * self.n_nodes
-        for v in range(self.n_nodes):
-            for a, c in zip(self.actions[v], self.children[v], strict=True):
-                labels[c] = a
-        return shape_from("pre-flop heads-up", 2, np.array(self.kind), np.array(self.player), self.children, labels)
 
     def _add(self, kind: int, player: int, ins: tuple[int, int], line: str, folder: int = -1, raises: int = 0) -> int:
         self.kind.append(kind)
