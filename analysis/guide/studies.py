@@ -417,7 +417,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     )
 
     boards, games = (60, 5) if options.quick else (2000, 200)
-    chart, spots, sols = solve_charts(options.deck, boards=boards, quick=options.quick, echo=echo)
+    chart, spots, sols = solve_charts(options.deck, boards=boards, quick=options.quick, echo=echo, seed=options.seed)
     manifest = provenance(study="preflop", deck=options.deck, seed=options.seed, tree=sols[0].spot.tree_config.describe(),
                           continuation="check-down (nobody bets after the flop; the real settlement)",
                           boards=boards, method="dcfr, exact best responses (every holding)",
@@ -433,7 +433,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     if options.quick:
         echo("  three-handed chart: not in the quick guide (its continuation alone takes about 20 s a state)")
     else:
-        chart3, spots3, decisions3, tree3 = solve_charts3(options.deck, echo=echo)
+        chart3, spots3, decisions3, tree3 = solve_charts3(options.deck, echo=echo, seed=options.seed)
         manifest3 = provenance(study="preflop", deck=options.deck, seed=options.seed, tree=tree3, players=3,
                                continuation="check-down (nobody bets after the flop; the real settlement)",
                                boards=BOARDS3, deals_per_triple=DEALS3,

@@ -73,24 +73,32 @@ def chart_cases(deck: str, quick: bool = False) -> list[tuple[str, str, int]]:
     return [*((s.name, deck, 0) for s in GAME_STATES), ("start", "bare", 0), ("start", deck, 1)]
 
 
+def continuation_seed(seed: int, sample: int) -> int:
+    """The continuation's seed of board sample ``sample`` (0 or 1) under the guide's ``seed``: 2 seed +
+    sample, so every guide seed draws its own two samples (seed 0 keeps samples 0 and 1)."""
+    return 2 * seed + sample
+
+
 def solve_chart(state: str, deck: str, sample: int, boards: int, target_chips: float,
-                max_iterations: int) -> PreflopSolution:
-    """One heads-up pre-flop solve in a game state (:data:`~.solved_spots.GAME_STATES`)."""
+                max_iterations: int, seed: int = 0) -> PreflopSolution:
+    """One heads-up pre-flop solve in a game state (:data:`~.solved_spots.GAME_STATES`), board sample
+    ``sample`` under the guide's ``seed``."""
     gs = next(s for s in GAME_STATES if s.name == state)
     table = DilemmaTable(deck, (), gs.bank, gs.level)
-    return solve_preflop(PreflopSpot(table, boards=boards, seed=sample), iterations=max_iterations,
+    return solve_preflop(PreflopSpot(table, boards=boards, seed=continuation_seed(seed, sample)),
+                         iterations=max_iterations,
                          target_chips=target_chips, check_every=25)
 
 
 def solve_charts(deck: str = "reference", boards: int = 2000, target_chips: float = 0.05,
-                 max_iterations: int = 1000, quick: bool = False,
-                 echo: Callable[[str], Any] = lambda _: None) -> tuple[pd.DataFrame, pd.DataFrame, list]:
+                 max_iterations: int = 1000, quick: bool = False, echo: Callable[[str], Any] = lambda _: None,
+                 seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame, list]:
     """The chart rows (:data:`CHART_COLUMNS`), one row per solve (convergence, values, the continuation's
     standard errors) and the solutions, for every case of :func:`chart_cases`."""
     charts, spots, sols = [], [], []
     for state, on, sample in chart_cases(deck, quick):
         t0 = time.perf_counter()
-        sol = solve_chart(state, on, sample, boards, target_chips, max_iterations)
+        sol = solve_chart(state, on, sample, boards, target_chips, max_iterations, seed)
         seconds = time.perf_counter() - t0
         ch = sol.chart()
         ch.insert(0, "sample", sample)
@@ -139,16 +147,18 @@ def chart_cases3(deck: str) -> list[tuple[str, str, int]]:
 
 
 def solve_chart3(state: str, deck: str, sample: int, boards: int = BOARDS3, deals: int = DEALS3,
-                 target_chips: float | None = 0.05, max_iterations: int = 400) -> Preflop3Solution:
-    """One three-handed pre-flop solve in a game state (:data:`~.solved_spots.GAME_STATES`)."""
+                 target_chips: float | None = 0.05, max_iterations: int = 400, seed: int = 0) -> Preflop3Solution:
+    """One three-handed pre-flop solve in a game state (:data:`~.solved_spots.GAME_STATES`), sample
+    ``sample`` under the guide's ``seed``."""
     gs = next(s for s in GAME_STATES if s.name == state)
     table = DilemmaTable(deck, (), gs.bank, gs.level)
-    return solve_preflop3(Preflop3Spot(table, boards=boards, deals=deals, seed=sample), iterations=max_iterations,
+    spot = Preflop3Spot(table, boards=boards, deals=deals, seed=continuation_seed(seed, sample))
+    return solve_preflop3(spot, iterations=max_iterations,
                           target_chips=target_chips, check_every=25)
 
 
 def solve_charts3(deck: str = "reference", boards: int = BOARDS3, deals: int = DEALS3, target_chips: float = 0.05,
-                  max_iterations: int = 400, echo: Callable[[str], Any] = lambda _: None
+                  max_iterations: int = 400, echo: Callable[[str], Any] = lambda _: None, seed: int = 0
                   ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict]:
     """The three-handed chart rows (:data:`CHART_COLUMNS`; decisions reached in at least
     :data:`CHART3_MIN_PROBABILITY` of hands), one row per solve (convergence, NashConv,
@@ -158,7 +168,7 @@ def solve_charts3(deck: str = "reference", boards: int = BOARDS3, deals: int = D
     tree: dict = {}
     for state, on, sample in chart_cases3(deck):
         t0 = time.perf_counter()
-        sol = solve_chart3(state, on, sample, boards, deals, target_chips, max_iterations)
+        sol = solve_chart3(state, on, sample, boards, deals, target_chips, max_iterations, seed)
         seconds = time.perf_counter() - t0
         keys = {"state": state, "deck": on, "sample": sample}
         ch = sol.chart()

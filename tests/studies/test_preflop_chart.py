@@ -18,6 +18,7 @@ from analysis.solvers.preflop_hu.solve import PreflopError
 from analysis.studies.preflop_chart import (
     _check_playable,
     class_mix,
+    continuation_seed,
     equilibrium_strategy_toml,
     sample_agreement,
     solve_chart,
@@ -111,3 +112,12 @@ def test_abstraction_cost_plays_the_solution_and_its_group_mixes(solved):
         np.testing.assert_allclose(own[v], sol.strategy(v))
     by_class = sol.grouped_strategy(["one"] * sol.game.h)[0]  # one group: every holding plays the same mix
     np.testing.assert_allclose(by_class, by_class[0][None, :].repeat(len(by_class), axis=0))
+
+
+def test_the_guide_seed_moves_the_continuation_boards():
+    """Each guide seed draws its own two board samples (seed 0 keeps the committed samples 0 and 1)."""
+    assert [continuation_seed(seed, k) for seed in (0, 1, 2) for k in (0, 1)] == [0, 1, 2, 3, 4, 5]
+    second = solve_chart("start", "reference", 1, boards=40, target_chips=None, max_iterations=1)
+    other_seed = solve_chart("start", "reference", 0, boards=40, target_chips=None, max_iterations=1, seed=1)
+    assert second.spot.seed == 1 and other_seed.spot.seed == 2
+    assert not np.array_equal(second.continuation.se, other_seed.continuation.se)  # other boards
