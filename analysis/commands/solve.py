@@ -136,6 +136,23 @@ class _PreflopChecks:
                  f"{self.last[1]:.4f} chips at the last check)")
         return f"stopped {where}; nothing was saved: a pre-flop solve is neither saved nor resumed"
 
+    def solve(self, solver, spot, method: str | None, iterations: int, target: float | None,  # type: ignore[no-untyped-def]
+              check_every: int | None):
+        """``solver(spot, ...)`` (heads-up or three-handed) with this callback; Ctrl-C is
+        :class:`Interrupted` saying how far it got."""
+        try:
+            return solver(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
+                          check_every=25 if check_every is None else check_every, progress=self)
+        except KeyboardInterrupt as exc:
+            raise Interrupted(self.stopped(iterations)) from exc
+
+
+def _first_action_shares(chart) -> str:  # type: ignore[no-untyped-def]
+    """The first actor's actions at the root, each with its reach-weighted share of the holdings."""
+    root = chart[chart["node"] == 0].assign(w=lambda d: d["reach"] * d["combos"] * d["frequency"])
+    shares = root.groupby("action", sort=False)["w"].sum()
+    return ", ".join(f"{a} {100 * w / shares.sum():.1f}%" for a, w in shares.items())
+
 
 def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target: float | None,
                       check_every: int | None, seed: int, out: Path | None, progress: bool, echo=typer.echo) -> None:
@@ -158,12 +175,8 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
     spot = PreflopSpot(table, boards=2000 if options["boards"] is None else options["boards"], seed=seed,
                        max_raises=3 if options["raise_cap"] is None else options["raise_cap"])
 
-    checks = _PreflopChecks(progress, "exploitability", echo)
-    try:
-        sol = solve_preflop(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
-                            check_every=25 if check_every is None else check_every, progress=checks)
-    except KeyboardInterrupt as exc:
-        raise Interrupted(checks.stopped(iterations)) from exc
+    sol = _PreflopChecks(progress, "exploitability", echo).solve(solve_preflop, spot, method, iterations, target,
+                                                                   check_every)
     e0, e1 = sol.exploitability
     v0, v1 = sol.values()
     cfg = spot.tree_config
@@ -174,9 +187,7 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
          "chips a hand")
     echo(f"values a hand: big blind {v0:+.2f}, small blind {v1:+.2f} chips")
     chart = sol.chart()
-    root = chart[chart["node"] == 0].assign(w=lambda d: d["reach"] * d["combos"] * d["frequency"])
-    shares = root.groupby("action", sort=False)["w"].sum()
-    echo("small blind first: " + ", ".join(f"{a} {100 * w / shares.sum():.1f}%" for a, w in shares.items()))
+    echo("small blind first: " + _first_action_shares(chart))
     if out is not None:
         manifest = provenance(study="preflop", **spot.describe(), method=sol.method, iterations=sol.iterations,
                               exploitability_chips=[e0, e1], values=[v0, v1])
@@ -197,12 +208,8 @@ def solve_preflop3_cmd(table, options: dict, method: str | None, iterations: int
              if options[o] is not None}  # `is not None`: 0 is refused by the spot, never read as the default
     spot = Preflop3Spot(table, seed=seed, **given)
 
-    checks = _PreflopChecks(progress, "largest exploitability", echo)
-    try:
-        sol = solve_preflop3(spot, method=method or "dcfr", iterations=iterations, target_chips=target,
-                             check_every=25 if check_every is None else check_every, progress=checks)
-    except KeyboardInterrupt as exc:
-        raise Interrupted(checks.stopped(iterations)) from exc
+    sol = _PreflopChecks(progress, "largest exploitability", echo).solve(solve_preflop3, spot, method, iterations,
+                                                                           target, check_every)
     e = sol.exploitability
     v = sol.values()
     cfg = spot.tree_config
@@ -224,9 +231,7 @@ def solve_preflop3_cmd(table, options: dict, method: str | None, iterations: int
     echo(f"continuation's standard error, by chips each has in: one triple of classes' value (three see the flop) "
          f"{three}; one pair's (two see it, pooled over the folder's class) {errors(cont.se_pair)}")
     chart = sol.chart()
-    root = chart[chart["node"] == 0].assign(w=lambda d: d["reach"] * d["combos"] * d["frequency"])
-    shares = root.groupby("action", sort=False)["w"].sum()
-    echo("button first: " + ", ".join(f"{a} {100 * w / shares.sum():.1f}%" for a, w in shares.items()))
+    echo("button first: " + _first_action_shares(chart))
     if out is not None:
         manifest = provenance(study="preflop", **spot.describe(), method=sol.method, iterations=sol.iterations,
                               exploitability_chips=list(e), nash_conv_chips=sol.nash_conv, values=list(v))

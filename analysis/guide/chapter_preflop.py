@@ -212,15 +212,18 @@ def _sample_text(table: pd.DataFrame | None) -> list[Block]:
         "average."))]
 
 
+def _pm(frame: pd.DataFrame, column: str, fmt: str, scale: float = 1.0) -> list[str]:
+    """Each row's ``column`` with its standard error (``column_se``): "value ± se", both times ``scale``."""
+    return [f"{scale * v:{fmt}} ± {scale * e:{fmt}}" for v, e in zip(frame[column], frame[f"{column}_se"], strict=True)]
+
+
 def _games_text(games: pd.DataFrame | None, ends: pd.DataFrame | None, m: dict[str, Any]) -> list[Block]:
     if games is None or ends is None or not len(games):
         return []
     frame = pd.DataFrame({
         "opponent": games["opponent"], "deals": games["games"],
-        "equilibrium wins %": [f"{100 * v:.1f} ± {100 * e:.1f}" for v, e in zip(games["win_share"], games["win_share_se"],
-                                                                                strict=True)],
-        "equilibrium's final chips $": [f"{v:.0f} ± {e:.0f}" for v, e in zip(games["final_chips"], games["final_chips_se"],
-                                                                            strict=True)],
+        "equilibrium wins %": _pm(games, "win_share", ".1f", 100),
+        "equilibrium's final chips $": _pm(games, "final_chips", ".0f"),
         "mean hands": [f"{x:.1f}" for x in ends["mean_hands"]],
         "ended by the bank %": [f"{100 * x:.1f}" for x in ends["share_bank"]],
         "ended with one left %": [f"{100 * x:.1f}" for x in ends["share_one_left"]]})
@@ -464,12 +467,10 @@ def _games3_text(folder: Path) -> list[Block]:
     ends = ends[ends["strategies"] != ",".join([name] * 3)].reset_index(drop=True)
     frame = pd.DataFrame({
         "opponent (two seats)": games["opponent"], "deals": games["games"],
-        "equilibrium wins %": [f"{100 * v:.1f} ± {100 * e:.1f}" for v, e in zip(games["win_share"], games["win_share_se"],
-                                                                                strict=True)],
-        "equilibrium's final chips $": [f"{v:.0f} ± {e:.0f}" for v, e in zip(games["final_chips"], games["final_chips_se"],
-                                                                            strict=True)],
+        "equilibrium wins %": _pm(games, "win_share", ".1f", 100),
+        "equilibrium's final chips $": _pm(games, "final_chips", ".0f"),
         "each opponent's final chips $": [f"{v:.0f}" for v in games["opponent_final_chips"]],
-        "mean hands": [f"{x:.1f} ± {e:.1f}" for x, e in zip(ends["mean_hands"], ends["mean_hands_se"], strict=True)],
+        "mean hands": _pm(ends, "mean_hands", ".1f"),
         "median hands": [f"{x:.0f}" for x in ends["median_hands"]],
         "ended by the bank %": [f"{100 * x:.1f}" for x in ends["share_bank"]],
         "ended with one left %": [f"{100 * x:.1f}" for x in ends["share_one_left"]],
