@@ -930,6 +930,7 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
             "showdown. Checking pays the same penalty when it loses and wins when it wins, so folding for free can at "
             "best tie. On the turn, a free fold heads-up also makes the folder a loser of the last round, but of the "
             "turn's board: it pays the turn's penalty instead of risking the river's.")))
+    out += _free_fold_by_street(free)
     out.append(_block("p", (
         "A hand's value here is its chips after the settlement. Each family's pot and stacks follow the blind "
         "level (every player in one big blind before the street: a heads-up pot of $40 at 10/20, $80 at 20/40, "
@@ -972,6 +973,37 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
             "and EV; filter by made hand.")))
         out.append(Block("browser", path=f"{info['study']}/{info['browser']}"))
     return out
+
+
+HEADS_UP_STREETS = (("flop", "hu-flop"), ("turn", "hu-turn"), ("river", "hu-river"))
+"""The heads-up families by street, for the by-street answer."""
+
+
+def _free_fold_by_street(free: pd.DataFrame) -> list:
+    """Heads-up, the first decision of each street side by side (start state): how much of the range
+    folds for free, how much is indifferent, and what folding costs."""
+    root = free[(free.state == "start") & (free.line == "(root)")]
+    rows = [(street, root[root.family == family]) for street, family in HEADS_UP_STREETS]
+    rows = [(street, part) for street, part in rows if len(part)]
+    if len(rows) < 2:
+        return []
+
+    def said(street: str, part: pd.DataFrame) -> str:
+        n = part["board"].nunique()
+        regret = part["regret_fold"]
+        se = f" ± {regret.sem():.2f}" if n > 1 else ""
+        return (f"on the {street} {100 * part['folds_for_free'].mean():.1f}% folds for free and "
+                f"{100 * part['indifferent'].mean():.1f}% is indifferent; folding costs "
+                f"${part['fold_cost'].mean():.1f} and its regret against the best choice is ${regret.mean():.2f}{se} "
+                f"a hand ({_count(n, 'board')})")
+
+    return [_block("p", (
+        "**By street, heads-up** (start state, the first player's first decision, means over each family's "
+        "boards): " + "; ".join(said(street, part) for street, part in rows) + ". A free fold before the river "
+        "ends the hand on that street: the folder is the loser of the last betting round and pays that board's "
+        "penalty (RULES §1.8), so folding early trades the later boards' penalties, and the chance to win the "
+        "pot, for the penalty on the board already out. The regret is what the free fold costs the holdings "
+        "that should not fold; a fold that ties checking is counted as indifferent, not as a fold."))]
 
 
 def _free_fold_three(free: pd.DataFrame, spots: pd.DataFrame) -> list:
@@ -1121,7 +1153,7 @@ def _facing_bet(facing: pd.DataFrame | None) -> list:
         "that *prefers* calling (calling worth more than folding by over 1% of the pot; 'near indifferent' when "
         "the two are closer). The threshold is the one cut that best separates the holdings that prefer calling "
         "from those that prefer folding: on the river on the holding's equity against the bettor's range at that "
-        "decision, on the turn on strength; 'fit' is the share of the range the cut classifies right. Means over "
+        "decision, on the flop and turn on strength; 'fit' is the share of the range the cut classifies right. Means over "
         "the boards:"))]
     cols = ["reached", "to_call", "pot_odds", "threshold", "threshold_accuracy", "calls", "prefers_call",
             "near_indifferent", "call_gain"]

@@ -86,6 +86,9 @@ class Family:
     keep_solutions: bool = True
     """Keep the solution files once the tables are written (a turn spot's file is about 7 MB:
     the study keeps only its tables and browser data, and ``dilemma solve spot`` re-solves it)."""
+    versus_models: bool = True
+    """Also solve each player's best response to the lab's opponent models (heads-up; a solve per
+    model and seat: affordable on the river and turn, not on the flop, where one solve takes minutes)."""
     per_big_blind: bool = False
     """``pot`` and ``stack`` are stated at the first blind level (big blind $20) and scale with the
     state's blinds: each player put ``pot / players`` in pre-flop at $20 a big blind, so as many big
@@ -121,6 +124,10 @@ FAMILIES: tuple[Family, ...] = (
     Family("hu-turn", 4, 40, 980, per_big_blind=True,
            description="heads-up on the turn (every river card dealt), both in one big blind pre-flop ($20 at "
                        "10/20), random holdings, bets of the pot or all-in, raises all-in", keep_solutions=False),
+    Family("hu-flop", 3, 40, 980, per_big_blind=True,
+           description="heads-up on the flop (every turn and river card dealt), both in one big blind pre-flop "
+                       "($20 at 10/20), random holdings, bets of the pot or all-in, raises all-in",
+           keep_solutions=False, versus_models=False),  # a solution file is about 1 GB
     Family("3-river", 5, 60, 980, players=3, per_big_blind=True,
            description="three-handed on the river, each in one big blind pre-flop ($20 at 10/20), random "
                        "holdings, bets of the pot or all-in, raises all-in", keep_solutions=False),  # 1.3 MB a spot

@@ -209,7 +209,8 @@ def strength_translated(deck: str, seed: int, boards: int = 60) -> pd.DataFrame:
 def question_tables(paths: Sequence[Path], deck: str, seed: int, boards: int = 60,
                     models: Sequence[str] = BR_MODELS, target_pct: float = 0.3) -> dict[str, pd.DataFrame]:
     """``spots_facing_bet`` and ``spots_versus_models`` (one block of rows per solution file, keyed
-    by family, state and board; ``models`` locked in turn, each best response solved to ``target_pct``)
+    by family, state and board; ``models`` locked in turn, each best response solved to ``target_pct``,
+    for the families that ask for it: :attr:`.solved_spots.Family.versus_models`)
     and ``strength_translated`` (``boards`` boards a street)."""
     from .solved_spots import family_state
     from .solved_spots3 import facing_bet_rows
@@ -223,6 +224,7 @@ def question_tables(paths: Sequence[Path], deck: str, seed: int, boards: int = 6
             facing += [{**key, **row} for row in facing_bet_rows(sol)]
             continue
         facing += [{**key, **row} for row in facing_bet(sol)]
-        versus += [{**key, **row} for row in versus_models(sol.spot, sol, models, target_pct=target_pct)]
+        if family.versus_models:
+            versus += [{**key, **row} for row in versus_models(sol.spot, sol, models, target_pct=target_pct)]
     return {"spots_facing_bet": pd.DataFrame(facing), "spots_versus_models": pd.DataFrame(versus),
             "strength_translated": strength_translated(deck, seed, boards)}

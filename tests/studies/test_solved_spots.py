@@ -120,6 +120,29 @@ def test_by_texture_means_and_standard_errors():
     assert table.loc[("flush possible", True), "boards"] == 0
 
 
+def test_the_by_street_paragraph_states_each_streets_means():
+    """The chapter's heads-up by-street answer: each street's root means (start state), the standard
+    error of the regret across boards, nothing from another state or decision."""
+    import pandas as pd
+
+    from analysis.guide.sections import _free_fold_by_street
+
+    rows = [("hu-flop", "start", "f1", "(root)", 0.2, 0.1, 3.0, 40.0),
+            ("hu-flop", "start", "f2", "(root)", 0.4, 0.3, 5.0, 60.0),
+            ("hu-flop", "start", "f1", "check", 0.9, 0.0, 9.0, 9.0),  # another decision
+            ("hu-flop", "level2", "f1", "(root)", 0.9, 0.0, 9.0, 9.0),  # another state
+            ("hu-river", "start", "r1", "(root)", 0.0, 0.05, 12.5, 50.0)]
+    free = pd.DataFrame(rows, columns=["family", "state", "board", "line", "folds_for_free", "indifferent",
+                                       "regret_fold", "fold_cost"])
+    text = _free_fold_by_street(free)[0].text
+    se = np.std([3.0, 5.0], ddof=1) / np.sqrt(2)
+    assert (f"on the flop 30.0% folds for free and 20.0% is indifferent; folding costs $50.0 and its regret "
+            f"against the best choice is $4.00 ± {se:.2f} a hand (2 boards)") in text
+    assert "on the river 0.0% folds for free and 5.0% is indifferent; folding costs $50.0" in text
+    assert "$12.50 a hand (1 board)" in text and "turn" not in text.split("):")[1].split(". A free")[0]
+    assert _free_fold_by_street(free[free.family == "hu-flop"]) == []  # one street: nothing to compare
+
+
 def test_a_game_state_for_each_blind_level():
     """The issue asks for each blind level: the states cover levels 1-3 (0-based 0, 1, 2), each a
     spot the solver builds with its bank and level."""
@@ -150,3 +173,43 @@ def test_an_interrupted_batch_resumes_without_solving_again(tmp_path):
     direct = solve_spot(family.spot(boards[0], states[0], "reference"), target_pct=1.0, max_iterations=2000)
     assert direct.iterations == resumed.iterations  # solving on from the file is the same as solving at once
     np.testing.assert_array_equal(direct.solver.sums[0], resumed.solver.sums[0])
+
+
+# ----------------------------------------------------------------------------- the flop (small case)
+
+
+def test_a_flop_family_tabulates_every_flop_decision_and_drops_its_file(tmp_path):
+    """A heads-up flop family on small ranges: a free-fold row for every flop decision offering fold and
+    check (shares summing to one, computed from the solution), facing-bet rows on strength, no solves
+    against the models when the family asks for none, browser data per flop decision, the file dropped."""
+    from analysis.solvers.card_level import load_solution
+    from analysis.studies.solved_spots import (
+        Family,
+        browser_data,
+        drop_large_solutions,
+        heads_up_free_rows,
+    )
+    from analysis.studies.spot_questions import question_tables
+
+    family = Family("hu-flop", 3, 40, 200, oop=R_FIRST, ip=R_SECOND, bets="a", keep_solutions=False,
+                    versus_models=False)  # all-in or check: a small flop tree
+    paths = solve_family(tmp_path, family, ["9d 10d 3h"], GAME_STATES[:1], "reference", 2.0, 300)
+    sol = load_solution(paths[0])
+    assert sol.exploitability_pct <= 2.0 and len(sol.spot.board) == 3
+    tables = spot_tables(paths, "reference")
+    questions = question_tables(paths, "reference", 0, 1, ("threshold",))
+    assert len(questions["spots_versus_models"]) == 0  # the family asks for no best responses to models
+    free = tables["spots_fold_or_check"]
+    assert free.to_dict("records") == [{"family": "hu-flop", "state": "start", "board": "9d 10d 3h", **row}
+                                       for row in heads_up_free_rows(sol)]
+    offering = [" / ".join(ln) or "(root)" for ln in sol.first_street_lines()
+                if {"fold", "check"} <= {str(a).lower() for a in sol.strategy(ln).columns}]
+    assert list(free["line"]) == offering and offering
+    np.testing.assert_allclose(free[["folds_for_free", "checks", "indifferent"]].sum(axis=1), 1.0, atol=1e-9)
+    facing = questions["spots_facing_bet"]
+    assert len(facing) and set(facing["scale"]) == {"strength"}
+    data = browser_data(paths)
+    assert [x["line"] for x in data["spots"][0]["lines"]] == [" / ".join(ln) or "(root)"
+                                                              for ln in sol.first_street_lines()]
+    assert data["spots"][0]["family"] == "hu-flop" and "hu-flop" in data["families"]
+    assert drop_large_solutions(paths) == [] and not paths[0].exists()
