@@ -1001,7 +1001,7 @@ def _free_fold_by_street(free: pd.DataFrame) -> list:
         "**By street, heads-up** (start state, the first player's first decision, means over each family's "
         "boards): " + "; ".join(said(street, part) for street, part in rows) + ". A free fold before the river "
         "ends the hand on that street: the folder is the loser of the last betting round and pays that board's "
-        "penalty (RULES §1.8), so folding early trades the later boards' penalties, and the chance to win the "
+        "penalty (RULES §1.4), so folding early trades the later boards' penalties, and the chance to win the "
         "pot, for the penalty on the board already out. The regret is what the free fold costs the holdings "
         "that should not fold; a fold that ties checking is counted as indifferent, not as a fold."))]
 
