@@ -1133,8 +1133,8 @@ def _by_texture(table: pd.DataFrame | None) -> list:
                        else "within the noise of so few boards" if np.isfinite(err) else
                        "too few boards for a standard error")
             sentences.append(
-                f"{family}: {100 * y.folds_for_free:.1f}% on {int(y.boards)} paired boards against "
-                f"{100 * n.folds_for_free:.1f}% on {int(n.boards)} unpaired ones ({verdict}; cost of folding "
+                f"{family}: {100 * y.folds_for_free:.1f}% on {_count(int(y.boards), 'paired board')} against "
+                f"{100 * n.folds_for_free:.1f}% on {int(n.boards)} unpaired ({verdict}; cost of folding "
                 f"${y.fold_cost:.1f} against ${n.fold_cost:.1f})")
     if sentences:
         out.append(_block("p", "How the free-fold share moves on paired boards: " + "; ".join(sentences) + ". "
