@@ -217,6 +217,15 @@ def _pm(frame: pd.DataFrame, column: str, fmt: str, scale: float = 1.0) -> list[
     return [f"{scale * v:{fmt}} ± {scale * e:{fmt}}" for v, e in zip(frame[column], frame[f"{column}_se"], strict=True)]
 
 
+def _standing(games: pd.DataFrame, ends: pd.DataFrame, fair: float) -> tuple[list[str], list[str], list[str], float]:
+    """The opponents the strategy beats, loses to and is level with (its win share against ``fair``, two
+    standard errors), and the share of all games that ended by the bank."""
+    beats = games[games["win_share"] - 2 * games["win_share_se"] > fair]["opponent"].tolist()
+    loses = games[games["win_share"] + 2 * games["win_share_se"] < fair]["opponent"].tolist()
+    even = [o for o in games["opponent"] if o not in beats + loses]
+    return beats, loses, even, float((ends["share_bank"] * ends["games"]).sum() / ends["games"].sum())
+
+
 def _games_text(games: pd.DataFrame | None, ends: pd.DataFrame | None, m: dict[str, Any]) -> list[Block]:
     if games is None or ends is None or not len(games):
         return []
@@ -227,10 +236,7 @@ def _games_text(games: pd.DataFrame | None, ends: pd.DataFrame | None, m: dict[s
         "mean hands": [f"{x:.1f}" for x in ends["mean_hands"]],
         "ended by the bank %": [f"{100 * x:.1f}" for x in ends["share_bank"]],
         "ended with one left %": [f"{100 * x:.1f}" for x in ends["share_one_left"]]})
-    beats = games[games["win_share"] - 2 * games["win_share_se"] > 0.5]["opponent"].tolist()
-    loses = games[games["win_share"] + 2 * games["win_share_se"] < 0.5]["opponent"].tolist()
-    even = [o for o in games["opponent"] if o not in beats + loses]
-    bank = float((ends["share_bank"] * ends["games"]).sum() / ends["games"].sum())
+    beats, loses, even, bank = _standing(games, ends, 0.5)
     same = [(a, b) for i, a in enumerate(games["opponent"]) for b in games["opponent"][i + 1:]
             if games.set_index("opponent").loc[a].equals(games.set_index("opponent").loc[b])]
     verdict = (f"It wins more than half the games (beyond two standard errors) against {', '.join(beats) or 'no one'}"
@@ -475,12 +481,8 @@ def _games3_text(folder: Path) -> list[Block]:
         "ended by the bank %": [f"{100 * x:.1f}" for x in ends["share_bank"]],
         "ended with one left %": [f"{100 * x:.1f}" for x in ends["share_one_left"]],
         "stopped at the cap %": [f"{100 * x:.1f}" for x in ends["share_cap"]]})
-    beats = games[games["win_share"] - 2 * games["win_share_se"] > fair]["opponent"].tolist()
-    loses = games[games["win_share"] + 2 * games["win_share_se"] < fair]["opponent"].tolist()
-    even = [o for o in games["opponent"] if o not in beats + loses]
-    n = ends["games"].sum()
-    bank = float((ends["share_bank"] * ends["games"]).sum() / n)
-    one = float((ends["share_one_left"] * ends["games"]).sum() / n)
+    beats, loses, even, bank = _standing(games, ends, fair)
+    one = float((ends["share_one_left"] * ends["games"]).sum() / ends["games"].sum())
     shared = m.get("shared_rules", [])
     after_allin = "; all of them after an all-in" if shared and all("allin" in ln for g in shared for ln in g) else ""
     shared_text = (f" {len(shared)} groups of decisions look the same to the engine (the same players in, place, "

@@ -73,6 +73,12 @@ def chart_cases(deck: str, quick: bool = False) -> list[tuple[str, str, int]]:
     return [*((s.name, deck, 0) for s in GAME_STATES), ("start", "bare", 0), ("start", deck, 1)]
 
 
+def state_table(state: str, deck: str) -> DilemmaTable:
+    """The settlement table of a game state (:data:`~.solved_spots.GAME_STATES`) on ``deck``."""
+    gs = next(s for s in GAME_STATES if s.name == state)
+    return DilemmaTable(deck, (), gs.bank, gs.level)
+
+
 def continuation_seed(seed: int, sample: int) -> int:
     """The continuation's seed of board sample ``sample`` (0 or 1) under the guide's ``seed``: 2 seed +
     sample, so every guide seed draws its own two samples (seed 0 keeps samples 0 and 1)."""
@@ -83,9 +89,7 @@ def solve_chart(state: str, deck: str, sample: int, boards: int, target_chips: f
                 max_iterations: int, seed: int = 0) -> PreflopSolution:
     """One heads-up pre-flop solve in a game state (:data:`~.solved_spots.GAME_STATES`), board sample
     ``sample`` under the guide's ``seed``."""
-    gs = next(s for s in GAME_STATES if s.name == state)
-    table = DilemmaTable(deck, (), gs.bank, gs.level)
-    return solve_preflop(PreflopSpot(table, boards=boards, seed=continuation_seed(seed, sample)),
+    return solve_preflop(PreflopSpot(state_table(state, deck), boards=boards, seed=continuation_seed(seed, sample)),
                          iterations=max_iterations,
                          target_chips=target_chips, check_every=25)
 
@@ -150,9 +154,7 @@ def solve_chart3(state: str, deck: str, sample: int, boards: int = BOARDS3, deal
                  target_chips: float | None = 0.05, max_iterations: int = 400, seed: int = 0) -> Preflop3Solution:
     """One three-handed pre-flop solve in a game state (:data:`~.solved_spots.GAME_STATES`), sample
     ``sample`` under the guide's ``seed``."""
-    gs = next(s for s in GAME_STATES if s.name == state)
-    table = DilemmaTable(deck, (), gs.bank, gs.level)
-    spot = Preflop3Spot(table, boards=boards, deals=deals, seed=continuation_seed(seed, sample))
+    spot = Preflop3Spot(state_table(state, deck), boards=boards, deals=deals, seed=continuation_seed(seed, sample))
     return solve_preflop3(spot, iterations=max_iterations,
                           target_chips=target_chips, check_every=25)
 
@@ -439,6 +441,15 @@ def equilibrium_strategy_toml(sol: PreflopSolution, chart: pd.DataFrame, postflo
     return "\n".join(head) + "\n\n" + "\n\n".join(preflop_rules(sol, chart) + postflop_rules(postflop_table)) + "\n"
 
 
+def _versus_row(summary: pd.DataFrame, config: GameConfig, name: str, other: str) -> dict[str, Any]:
+    """The strategy ``name``'s row against ``other`` from a tournament's summary: games, win share and
+    final chips, each with its standard error."""
+    mine, chips = summary.set_index("strategy").loc[name], f"mean_{config.value}"
+    return {"opponent": other, "games": int(mine["games"]), "win_share": float(mine["win_share"]),
+            "win_share_se": float(mine["win_share_se"]), "final_chips": float(mine[chips]),
+            "final_chips_se": float(mine[f"{chips}_se"])}
+
+
 def headsup_games(strategy_path: Path, games: int, seed: int = 0, deck: str = "reference",
                   opponents: Sequence[str] = HAND_WRITTEN, **run: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Whole heads-up games (duplicate: both seatings play the same deals) of the strategy at
@@ -450,10 +461,7 @@ def headsup_games(strategy_path: Path, games: int, seed: int = 0, deck: str = "r
     for other in opponents:
         config = GameConfig(strategies=(me, other), deck=deck, rules=Rules(), seed=seed)
         res = tournament(config, games, **run)
-        mine = res.summary.set_index("strategy").loc[name]
-        rows.append({"opponent": other, "games": int(mine["games"]), "win_share": float(mine["win_share"]),
-                     "win_share_se": float(mine["win_share_se"]), "final_chips": float(mine[f"mean_{config.value}"]),
-                     "final_chips_se": float(mine[f"mean_{config.value}_se"])})
+        rows.append(_versus_row(res.summary, config, name, other))
         ends.append(endings_row(Table(f"{name} v {other}", (name, other)), deck,
                                 res.games[["game", "hands", "reason", "bankruptcies"]]))
     return pd.DataFrame(rows), pd.DataFrame(ends)
@@ -467,8 +475,7 @@ EQUILIBRIUM3 = "equilibrium-3"
 
 def start_tree3(deck: str = "reference") -> PreflopTree3:
     """The three-handed bet tree of the start state (the tree the stored chart's ``node`` numbers)."""
-    gs = next(s for s in GAME_STATES if s.name == "start")
-    return build_preflop_tree3(Preflop3Spot(DilemmaTable(deck, (), gs.bank, gs.level)).tree_config)
+    return build_preflop_tree3(Preflop3Spot(state_table("start", deck)).tree_config)
 
 
 def features3(tree: PreflopTree3, v: int) -> tuple[int, int, int, float, float]:
@@ -518,9 +525,9 @@ def _merged_actions(tree: PreflopTree3, vs: Sequence[int], chart: pd.DataFrame, 
             for kind, p in per[v][hand][0].items():
                 do[kind] = do.get(kind, 0.0) + k * p
         total = sum(do.values())
-        out[hand] = ({a: p / total for a, p in do.items() if p / total > 1e-6}, per[vs[0]][hand][1])
-        norm = sum(out[hand][0].values())
-        out[hand] = ({a: p / norm for a, p in out[hand][0].items()}, out[hand][1])
+        kept = {a: p for a, p in do.items() if p / total > 1e-6}
+        norm = sum(kept.values())
+        out[hand] = ({a: p / norm for a, p in kept.items()}, per[vs[0]][hand][1])
     return out
 
 
@@ -631,11 +638,8 @@ def threehanded_games(strategy_path: Path, games: int, seed: int = 0, deck: str 
     for other in opponents:
         config = GameConfig(strategies=(me, other, other), deck=deck, rules=Rules(), seed=seed)
         res = tournament(config, games, **run)
-        summary = res.summary.set_index("strategy")
-        mine, theirs = summary.loc[name], summary.loc[other]
-        rows.append({"opponent": other, "games": int(mine["games"]), "win_share": float(mine["win_share"]),
-                     "win_share_se": float(mine["win_share_se"]), "final_chips": float(mine[f"mean_{config.value}"]),
-                     "final_chips_se": float(mine[f"mean_{config.value}_se"]),
+        theirs = res.summary.set_index("strategy").loc[other]
+        rows.append({**_versus_row(res.summary, config, name, other),
                      "opponent_final_chips": float(theirs[f"mean_{config.value}"])})
         ends.append(endings_row(Table(f"{name} v {other} x2", (name, other, other)), deck,
                                 res.games[["game", "hands", "reason", "bankruptcies"]]))

@@ -65,7 +65,6 @@ class PreflopTree3(NodeLists):
         """Three-handed."""
         return 3
 
-
     def situation(self, v: int) -> tuple[int, int, int, int]:
         """A terminal's settlement situation: the live mask and the chips each player put in."""
         return (self.live[v], *self.ins[v])
@@ -73,7 +72,6 @@ class PreflopTree3(NodeLists):
     def situations(self) -> list[tuple[int, int, int, int]]:
         """Every distinct terminal situation, in order of first appearance."""
         return list(dict.fromkeys(self.situation(v) for v in self.terminals()))
-
 
     def _add(self, kind: int, player: int, ins: tuple[int, int, int], live: int, line: str, raises: int) -> int:
         self.kind.append(kind)
