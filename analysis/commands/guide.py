@@ -10,8 +10,8 @@ from analysis.runners import progress_bar
 
 from ._common import DeckOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
 
-STUDY_NAMES = ("starting_hands", "streets", "economy", "fold_vs_check", "equilibrium", "preflop",
-               "solved_spots", "end_game", "whole_games", "brag", "bluffjack")
+STUDY_NAMES = ("starting_hands", "streets", "economy", "fold_vs_check", "equilibrium", "postflop_value",
+               "preflop", "solved_spots", "end_game", "whole_games", "brag", "bluffjack")
 """The guide's studies in page order, for ``--help`` without importing the guide (pandas);
 a test keeps it equal to ``analysis.guide.STUDIES``."""
 ONLY_HELP = "run only this study (repeatable): " + ", ".join(STUDY_NAMES)
@@ -27,7 +27,8 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(0, "--seed", min=0),
         page_only: bool = typer.Option(False, "--page-only", help="only rebuild the page from results"),
         fresh: bool = typer.Option(False, "--fresh", help="recompute studies even if finished with the same "
-                                   "settings (the stored bulk solves, solved_spots and end_game, only when "
+                                   "settings (the stored bulk solves, postflop_value, solved_spots and "
+                                   "end_game, only when "
                                    "named with --only)"),
         threads: ThreadsOpt = None,
         workers: WorkersOpt = None,

@@ -166,6 +166,8 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
         raise SolverError(f"--players {players}: the preflop game is heads-up (2) or three-handed (3)")
     stacks, level = table_state(options["bank"], options["level"])
     table = DilemmaTable.parse(options["deck"], options["rule"], list(stacks), level)
+    if players == 3 and options.get("postflop_edge") is not None:
+        raise SolverError("--postflop-edge is an option of the heads-up preflop game (its edges are heads-up)")
     if players == 3:
         solve_preflop3_cmd(table, options, method, iterations, target, check_every, seed, out, progress, echo)
         return
@@ -175,22 +177,32 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
     spot = PreflopSpot(table, boards=2000 if options["boards"] is None else options["boards"], seed=seed,
                        max_raises=3 if options["raise_cap"] is None else options["raise_cap"])
 
-    sol = _PreflopChecks(progress, "exploitability", echo).solve(solve_preflop, spot, method, iterations, target,
+    solver, continuation = solve_preflop, f"check-down over {spot.boards:,} boards (seed {seed})"
+    if options.get("postflop_edge") is not None:
+        from analysis.studies.postflop_value import edged_continuation, load_class_edges
+
+        edges = load_class_edges(options["postflop_edge"])
+        deck_name = options["deck"] or "reference"
+
+        def solver(spot, **run):  # type: ignore[no-untyped-def] # the continuation inside: Ctrl-C covers it
+            return solve_preflop(spot, continuation=edged_continuation(spot, edges, deck_name), **run)
+
+        continuation += f" plus each class's postflop edge from {options['postflop_edge']}"
+    sol = _PreflopChecks(progress, "exploitability", echo).solve(solver, spot, method, iterations, target,
                                                                    check_every)
     e0, e1 = sol.exploitability
     v0, v1 = sol.values()
     cfg = spot.tree_config
     echo(f"pre-flop heads-up, {table.deck_name} deck, bank {'/'.join(map(str, table.bank))}, blinds "
-         f"{cfg.small_blind}/{cfg.big_blind}, ${cfg.chips} each; continuation: check-down over {spot.boards:,} boards "
-         f"(seed {seed})")
+         f"{cfg.small_blind}/{cfg.big_blind}, ${cfg.chips} each; continuation: {continuation}")
     echo(f"{sol.method} x {sol.iterations:,} iterations; exploitability: big blind {e0:.4f}, small blind {e1:.4f} "
          "chips a hand")
     echo(f"values a hand: big blind {v0:+.2f}, small blind {v1:+.2f} chips")
     chart = sol.chart()
     echo("small blind first: " + _first_action_shares(chart))
     if out is not None:
-        manifest = provenance(study="preflop", **spot.describe(), method=sol.method, iterations=sol.iterations,
-                              exploitability_chips=[e0, e1], values=[v0, v1])
+        manifest = provenance(study="preflop", **{**spot.describe(), "continuation": continuation}, method=sol.method,
+                              iterations=sol.iterations, exploitability_chips=[e0, e1], values=[v0, v1])
         write_table(chart, out, "preflop_chart", manifest)
         write_table(sol.node_frame(), out, "preflop_holdings", manifest)
         echo(f"tables in {out}/")
@@ -436,6 +448,10 @@ def register(app: typer.Typer) -> None:
                                   "--players 3: deals per triple of starting classes (8)"),
         boards: int = typer.Option(None, "--boards", help="preflop: boards of the check-down continuation (2000; "
                                    "three-handed: 2000 in the pool)"),
+        postflop_edge: Path = typer.Option(None, "--postflop-edge", help="preflop, heads-up: a class-edge table "
+                                           "(results/postflop_value/postflop_edge.parquet or .csv: what each "
+                                           "starting class gains over checking down when the flop is played) "
+                                           "added to the check-down continuation"),
         deals_per_board: int = typer.Option(None, "--deals-per-board", help="dilemma: holdings per board"),
         free_fold: bool = typer.Option(None, "--free-fold/--no-free-fold", help="dilemma, spot (--game dilemma, on by default): allow folding when nobody has bet"),
         preflop_in: int = typer.Option(None, "--preflop-in", help="dilemma: chips each player put in before the first street"),
@@ -481,6 +497,8 @@ def register(app: typer.Typer) -> None:
                          "threads": threads, "game_rules": game_rules, "ranges": ranges or None, "lock": lock,
                         "nash_conv": nash_conv, "precision": precision}
         key = game.strip().lower()
+        if postflop_edge is not None and key != "preflop":
+            raise SolverError(f"--postflop-edge is an option of the preflop game, not of '{game}'")
         if key == "spot":
             given = [k for k in _DILEMMA_ONLY if dilemma_options[k] is not None and k not in _SHARED]
             if given:
@@ -502,11 +520,12 @@ def register(app: typer.Typer) -> None:
                 raise SolverError("--state is not an option of preflop (its solve is not saved or resumed)")
             if not alternating:
                 raise SolverError("--simultaneous is not an option of preflop (its updates alternate)")
-            solve_preflop_cmd({**dilemma_options, "boards": boards}, method, iterations, target, check_every, seed,
-                              out, progress)
+            solve_preflop_cmd({**dilemma_options, "boards": boards, "postflop_edge": postflop_edge}, method,
+                              iterations, target, check_every, seed, out, progress)
             return
         if boards is not None:
             raise SolverError(f"--boards is an option of the preflop game, not of '{game}'")
+
         method = method or "cfr+"
         if key == "dilemma":
             solve_dilemma_cmd(dilemma_options, method, iterations, target, check_every, seed, state,

@@ -98,8 +98,9 @@ def preflop(folder: Path, info: dict[str, Any]) -> list[Block]:
         "**The abstraction:** when both see the flop, each is worth the *check-down*: nobody bets again, the five "
         "cards come and the hand is settled by the real rules (pot, bonus, the penalty of the river's losers, "
         "effects, red cards from the turn). That is exact after an all-in and, at smaller pots, the value of a "
-        "player who never folds after the flop; the card-level flop solves that would replace it cost about 1.5 GB "
-        f"and minutes each (results/benchmarks.md, issue 17). Continuation values are means over {int(start['boards']):,} boards drawn "
+        "player who never folds after the flop; the start state's chart is solved once more below with postflop "
+        "play, from flops solved card by card (every state's would cost the flop solves of that state). "
+        f"Continuation values are means over {int(start['boards']):,} boards drawn "
         f"uniformly (seed {int(start['sample'])}); a pair's standard error is {se_text}. "
         f"DCFR to an exploitability of at most {spots[['exploitability_bb', 'exploitability_sb']].max().max():.3f} "
         "chips per hand for either player (its exact best response's gain). Frequencies are weighted by how "
@@ -128,10 +129,68 @@ def preflop(folder: Path, info: dict[str, Any]) -> list[Block]:
                                   f"{n} class{'es' if n > 1 else ''} play{'' if n > 1 else 's'} "
                                   "otherwise with a green card:"))
             out.append(Block("table", frame=diff))
+    out += _played_text(folder, base, start)
     out += _states_text(chart, spots, deck)
     out += _sample_text(study_table(folder, "preflop_second_sample"))
     out += _games_text(study_table(folder, "preflop_games"), study_table(folder, "preflop_game_endings"), m)
     out += three_handed(folder, deck, chart, spots)
+    return out
+
+
+def _played_text(folder: Path, base: pd.DataFrame, start: pd.Series) -> list[Block]:
+    """The start chart again with postflop play from solved flops: the abstraction, how often each action is
+    taken beside the check-down chart, its two grids and the classes that move most."""
+    played, row = study_table(folder, "preflop_chart_played"), study_table(folder, "preflop_played_spots")
+    moves = study_table(folder, "preflop_played_moves")
+    if played is None or row is None or moves is None:
+        return [Block("p", "**With postflop play:** not in a preview (it needs the full guide's stored flop solves, "
+                           "the `postflop_value` study); the charts above check down after the flop.")]
+    r = row.iloc[0]
+    out = [Block("h3", "The chart with postflop play"), Block("p", (
+        "**The abstraction:** the same solve, but a pair that sees the flop is worth its check-down value *plus* "
+        "each player's postflop edge: what its starting class gains over checking down when the flop is played "
+        "at equilibrium (the `postflop_value` section: flops solved card by card at each pre-flop level, start "
+        "state, random ranges, bets of the pot or all-in). The edge is a class average against a random range "
+        "whatever the opponent holds, so the chart knows that position and playable hands are worth more than "
+        "their showdown, not how they fare against the range the pre-flop play leaves. "
+        f"DCFR to {max(r['exploitability_bb'], r['exploitability_sb']):.3f} chips; values: big blind "
+        f"{money(r['value_bb'])} (check-down {money(start['value_bb'])}), small blind {money(r['value_sb'])} "
+        f"(check-down {money(start['value_sb'])}) a hand."))]
+    a, b = action_shares(base), action_shares(played)
+    kinds = [k for k in ("fold", "check", "call", "raise", "allin") if k in a.columns or k in b.columns]
+    keys = ["node", "line", "player"]
+    a, b = (x.reindex(columns=keys + kinds, fill_value=0.0) for x in (a, b))
+    both = a.merge(b, on=keys, suffixes=("_cd", "_pl")).head(4)  # the first decisions, in tree order
+    out.append(Block("p", "**How often each action is taken**, check-down chart / with postflop play (%):"))
+    out.append(Block("table", frame=pd.DataFrame({
+        "decision": both["line"], "who": both["player"],
+        **{k: [f"{100 * x:.1f} / {100 * y:.1f}" for x, y in zip(both[f"{k}_cd"], both[f"{k}_pl"], strict=True)]
+           for k in kinds}})))
+    for node, title in ((0, "the small blind's first action"), (_node(played, "raise"), "the big blind facing an "
+                                                                                        "open")):
+        if node is None:
+            continue
+        m = moves[moves["node"] == node]
+        big = m[m["largest_change"] >= 0.2].sort_values("largest_change", ascending=False)
+        out.append(Block("p", f"**With postflop play: {title}** ({len(big)} of {len(m)} classes move an action's "
+                              "share by 20 points or more from the check-down chart"
+                              + (f"; most: {', '.join(big['hand'].head(6))}" if len(big) else "") + "):"))
+        out.append(Block("table", frame=grid(played, node)))
+    games, pgames = study_table(folder, "preflop_games"), study_table(folder, "preflop_played_games")
+    if games is not None and pgames is not None and list(games["opponent"]) == list(pgames["opponent"]):
+        out.append(Block("p", "**Both charts in whole heads-up games** (the same deals and seed; after the flop both "
+                              "play the abstracted equilibrium; win share ± one standard error; the games below use "
+                              "the check-down chart's file, `equilibrium-hu.toml`, this one "
+                              "`equilibrium-hu-played.toml`):"))
+        out.append(Block("table", frame=pd.DataFrame({
+            "opponent": games["opponent"], "check-down chart wins %": _pm(games, "win_share", ".1f", 100),
+            "chart with postflop play wins %": _pm(pgames, "win_share", ".1f", 100)})))
+        z = (pgames["win_share"] - games["win_share"]) / np.hypot(games["win_share_se"], pgames["win_share_se"])
+        k = int(z.abs().idxmax())
+        out.append(Block("p", (
+            f"The largest change is against {games['opponent'][k]}: {100 * (pgames['win_share'][k] - games['win_share'][k]):+.1f} "
+            f"points, {abs(z[k]):.1f} combined standard errors"
+            + (" (within two: the games do not tell the two charts apart)" if abs(z[k]) < 2 else "") + ".")))
     return out
 
 

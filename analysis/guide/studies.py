@@ -379,6 +379,10 @@ def run_equilibrium(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 
 PREFLOP_CHART_TITLES = {"preflop_chart_small_blind": "The small blind's first action, heads-up (start state, plain suits)",
                         "preflop_chart_vs_open": "The big blind facing an open, heads-up (start state, plain suits)",
+                        "preflop_chart_played_small_blind": "The small blind's first action, heads-up, with postflop "
+                                                            "play from solved flops (start state, plain suits)",
+                        "preflop_chart_played_vs_open": "The big blind facing an open, heads-up, with postflop play "
+                                                        "from solved flops (start state, plain suits)",
                         "preflop3_chart_button": "The button's first action, three-handed (start state, per class)",
                         "preflop3_chart_sb_first": "The small blind's first action when the button folds, three-handed "
                                                    "(start state, per class)",
@@ -390,6 +394,69 @@ PREFLOP_CHART_TITLES = {"preflop_chart_small_blind": "The small blind's first ac
 
 GAMES3 = 1000
 """Deals per opponent in the three-handed whole games (each played in the three rotations of the seats)."""
+
+
+def run_postflop_value(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
+    """What playing after the flop is worth beyond the check-down, per pre-flop level, seat and starting
+    class, from heads-up flops solved card by card (the heads-up chart's continuation; full guide only)."""
+    from analysis.core.io import provenance, write_table
+    from analysis.studies import postflop_value as pv
+    from analysis.studies.solved_spots import FAMILIES, sample_boards
+
+    if options.quick:
+        echo("  not in a preview: each pre-flop level solves its flops (about 45 minutes in all); the preview's "
+             "chart checks down")
+        return {"manifest": provenance(study="postflop_value", preview=True, skipped=True), "tables": [],
+                "charts": []}
+    flop = next(f for f in FAMILIES if f.name == "hu-flop")
+    boards = sample_boards(flop, pv.FLOPS, options.seed, options.deck)
+    echo(f"  levels {', '.join(map(str, pv.LEVELS))} x {len(boards)} flops (the hu-flop family's uniform sample, "
+         f"seed {options.seed}), each to {pv.TARGET_CHIPS:g} chip of exploitability")
+    edges, spots = pv.solve_edges(folder, boards, pv.LEVELS, options.deck,
+                                  progress=lambda i, n, what: options.progress and options.progress(i, n, what))
+    manifest = provenance(study="postflop_value", deck=options.deck, seed=options.seed, boards=boards,
+                          board_weights="uniform", levels=list(pv.LEVELS), chips=pv.CHIPS, state="start",
+                          ranges="random v random", bets=pv.BETS, raises=pv.RAISES, free_fold=True,
+                          target_chips=pv.TARGET_CHIPS, max_iterations=pv.MAX_ITERATIONS,
+                          edge="solved EV less check-down EV (no bet, no fold) of each holding against a random "
+                               "range, at the root; per class: the mean over every (flop, holding) dealt",
+                          method="dcfr, exact best responses (card-level, every holding)")
+    write_table(edges, folder, "postflop_edge_flops", manifest)
+    write_table(pv.class_edges(edges), folder, "postflop_edge", manifest)
+    write_table(pv.seat_edges(edges), folder, "postflop_edge_seats", manifest)
+    write_table(spots, folder, "postflop_edge_spots", manifest)
+    shutil.rmtree(folder / "flops", ignore_errors=True)  # the per-spot rows, now in the tables
+    return {"manifest": manifest, "tables": _tables(folder), "charts": []}
+
+
+def _played_chart(folder: Path, options: Any, echo: Echo, checkdown: Any, vs_open: int, manifest: dict[str, Any],
+                  boards: int) -> tuple[Any, Any, dict[str, Any]] | None:
+    """The heads-up start chart again with postflop play (the ``postflop_value`` study's class edges added to
+    the check-down), its moves from the check-down chart, and its two grids; returns the solution, the chart
+    and the manifest (None, skipped, without the edges)."""
+    import pandas as pd
+
+    from analysis.charts.entry_chart import preflop_charts
+    from analysis.core.io import write_table
+    from analysis.studies.preflop_chart import PLAYED, chart_moves, plain_kinds, solve_played_chart
+
+    edges = folder.parent / "postflop_value" / "postflop_edge.parquet"
+    if options.quick or not edges.is_file():
+        echo("  the chart with postflop play: no postflop_value/postflop_edge table (the full guide's stored "
+             "flop solves), skipped")
+        return None
+    played, row, sol = solve_played_chart(pd.read_parquet(edges), options.deck, boards=boards, seed=options.seed)
+    echo(f"  start with postflop play ({PLAYED}): {sol.iterations} iterations, exploitability "
+         f"{max(row['exploitability_bb'], row['exploitability_sb']):.3f} chips, {row['seconds']:.0f} s")
+    m = {**manifest, "continuation": f"{PLAYED} (postflop_value/postflop_edge: each player's class edge at the "
+                                     "level, measured on solved flops against a random range, added to the "
+                                     "check-down value of every pair; 0 all in)"}
+    write_table(played, folder, "preflop_chart_played", m)
+    write_table(pd.DataFrame([row]), folder, "preflop_played_spots", m)
+    write_table(chart_moves(checkdown, played, (0, vs_open)), folder, "preflop_played_moves", m)
+    preflop_charts({"preflop_chart_played_small_blind": plain_kinds(played, 0),
+                    "preflop_chart_played_vs_open": plain_kinds(played, vs_open)}, folder, m)
+    return sol, played, m
 
 
 def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
@@ -410,6 +477,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         EQUILIBRIUM3,
         HAND_WRITTEN,
         INDIFFERENT_CHIPS,
+        PLAYED,
         abstraction_cost,
         equilibrium3_notes,
         equilibrium3_strategy_toml,
@@ -436,6 +504,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     preflop_charts({"preflop_chart_small_blind": plain_kinds(start, 0),
                     "preflop_chart_vs_open": plain_kinds(start, tree.node_at(tree.actions[0][2]))}, folder, manifest)
     write_table(abstraction_cost(sols[0]), folder, "preflop_class_cost", manifest)
+    played = _played_chart(folder, options, echo, start, tree.node_at(tree.actions[0][2]), manifest, boards)
     if options.quick:
         echo("  three-handed chart: not in the quick guide (its continuation alone takes about 20 s a state)")
     else:
@@ -466,6 +535,17 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         games_manifest = {**manifest, "games": games, "strategy": path.name, "postflop": "equilibrium/" + postflop.name}
         write_table(res, folder, "preflop_games", games_manifest)
         write_table(ends, folder, "preflop_game_endings", games_manifest)
+        if played is not None:  # the same games with the chart that knows postflop play
+            psol, pchart, pm = played
+            ppath = folder / "equilibrium-hu-played.toml"
+            ppath.write_text(equilibrium_strategy_toml(psol, pchart, postflop, "equilibrium-hu-played",
+                                                       PLAYED))
+            echo(f"  whole heads-up games: {ppath.name}, the same deals")
+            res, ends = headsup_games(ppath, games, seed=options.seed, deck=options.deck, backend=options.backend,
+                                      progress=options.progress, opponents=opponents)
+            pgames = {**pm, "games": games, "strategy": ppath.name, "postflop": "equilibrium/" + postflop.name}
+            write_table(res, folder, "preflop_played_games", pgames)
+            write_table(ends, folder, "preflop_played_game_endings", pgames)
     else:
         echo("  no equilibrium/equilibrium_hu_policy.parquet yet: whole games skipped (run the equilibrium study)")
     postflop3 = folder.parent / "equilibrium" / "equilibrium_three_policy.parquet"
@@ -497,8 +577,10 @@ STUDIES: tuple[Study, ...] = (
           run_fold_vs_check, version=4),
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
+    Study("postflop_value", "After the flop: what betting is worth beyond checking down, per pre-flop level and "
+          "starting class", run_postflop_value, stored=True),
     Study("preflop", "Before the flop: the heads-up and three-handed entry charts, and the equilibrium in whole games",
-          run_preflop, version=4, depends=("equilibrium",)),
+          run_preflop, version=5, depends=("equilibrium", "postflop_value")),
     Study("solved_spots", "Solved spots: flop, turn and river play at equilibrium, holding by holding, with "
           "a strategy browser", run_solved_spots, version=5, stored=True),
     Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "

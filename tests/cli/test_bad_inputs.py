@@ -260,6 +260,12 @@ CASES: list[tuple[str, ...]] = [
     ("solve preflop --simultaneous", "--simultaneous", "preflop"),
     ("solve preflop --players 4", "--players 4", "three-handed (3)"),
     ("solve preflop --deals 3", "--deals", "--players 3"),  # heads-up deals every holding pair
+    ("solve kuhn --postflop-edge {tmp}/edges20.csv", "--postflop-edge", "preflop game"),
+    ("solve spot --postflop-edge {tmp}/edges20.csv", "--postflop-edge", "preflop game"),
+    ("solve preflop --players 3 --postflop-edge {tmp}/edges20.csv", "--postflop-edge", "heads-up"),
+    ("solve preflop --postflop-edge {tmp}/nosuch.csv", "edge table", "nosuch.csv"),
+    ("solve preflop --postflop-edge {tmp}/wrongshape.json", "not a class-edge table"),
+    ("solve preflop --boards 20 --postflop-edge {tmp}/edges20.csv", "holds levels 20", "60, 180, 540"),
     ("solve preflop --players 3 --deals 0", "deals", "got 0"),
     ("solve preflop --players 3 --boards 3", "boards", "at least 10"),
     ("solve preflop --players 3 --method mccfr", "mccfr", "dcfr, cfr+"),
@@ -329,6 +335,7 @@ def bad_files(tmp_path_factory) -> Path:
     (tmp / "notjson.json").write_text("this is not JSON\n")
     (tmp / "wrongshape.json").write_text(json.dumps({"a": 1}))
     (tmp / "invalid.toml").write_text("garbage = = 1\n")
+    (tmp / "edges20.csv").write_text("level,player,hand,edge\n20,oop,AA,1.0\n")
     (tmp / "baddeck.toml").write_text('[[cards]]\nname = "x"\n')
     (tmp / "bj.jsonl").write_text(json.dumps({
         "table": {"seats": ["P1", "P2"], "stacks": [50, 50], "dealer": "P1"},

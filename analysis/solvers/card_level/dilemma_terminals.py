@@ -156,6 +156,8 @@ def class_groups(tab: np.ndarray) -> np.ndarray:
     full bank, an opponent's green cards change a player's payoff only in a few situations).
     """
     s, p, k = tab.shape[0], tab.shape[1], tab.shape[-1]
+    if s == 0:  # no such terminal in the tree (a check-down tree has no fold)
+        return np.zeros((0, p, 2 * k + 1), dtype=np.int64)
     cols = tab.reshape(s, p, -1, k)
     equal = (cols[..., :, :, None] == cols[..., :, None, :]).all(axis=2)  # [s, p, k, j]
     first = equal.argmax(axis=-1)  # the first class paying like class k (k itself if none before)

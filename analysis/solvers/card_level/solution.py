@@ -112,6 +112,21 @@ class SpotSolution:
         ev = self.solver.expected_values()
         return {"oop": float(ev[0]), "ip": float(ev[1])}
 
+    def holding_values(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per player, its holdings (``int64[n, 2]`` card ids) and each one's EV in chips at the root
+        against the other's whole range under the average strategies (the convention of
+        :meth:`action_values`: their mean weighted by the holdings' chance is :meth:`ev`)."""
+        s = self.solver
+        rows = s.root_values(K.MODE_EV)
+        out = []
+        for p in range(2):
+            n = int(s.tables.n_hands[p])
+            mass = _compatible_mass(s, p, s.tables.weights[1 - p])[:n]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                ev = np.where(mass > 0, self.spot.pot / 2.0 + rows[p, :n] * s.tables.pairs / mass, np.nan)
+            out.append((s.tables.hands[p, :n].copy(), ev))
+        return out
+
     # navigation -----------------------------------------------------------------------
     def _children(self, v: int) -> list[int]:
         nodes = self.solver.tree.nodes

@@ -1,0 +1,86 @@
+"""The guide's section on what playing after the flop is worth beyond checking it down (the
+``postflop_value`` study, :mod:`analysis.studies.postflop_value`): the pre-flop chart's continuation.
+
+Every number is read from the study's tables.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .blocks import Block, study_table
+
+SEAT_TEXT = {"oop": "big blind (first after the flop)", "ip": "small blind (last after the flop)"}
+SHOWN = 5
+"""Classes shown at each end of a level's edge ranking."""
+
+
+def _signed(x: float) -> str:
+    return f"-${-x:.1f}" if x < 0 else f"+${x:.1f}"
+
+
+def postflop_value(folder: Path, info: dict[str, Any]) -> list[Block]:
+    """What the solved flops say betting is worth beyond the check-down, by level and seat, the classes
+    that gain and lose most, and how the heads-up chart uses it."""
+    seats, classes = study_table(folder, "postflop_edge_seats"), study_table(folder, "postflop_edge")
+    spots = study_table(folder, "postflop_edge_spots")
+    if seats is None or classes is None or spots is None:
+        return [Block("p", "Not in a preview: the full guide solves the flops of every pre-flop level (stored; "
+                           "`dilemma guide --fresh --only postflop_value` recomputes them). The preview's pre-flop "
+                           "chart checks down after the flop.")]
+    m = info.get("manifest", {})
+    out = [Block("p", (
+        f"The heads-up pre-flop chart needs what seeing the flop is worth. Checking down (nobody bets again) is "
+        f"one answer; here the flop is played. At each pre-flop level (chips each player put in: "
+        f"{', '.join('$' + str(x) for x in m.get('levels', []))}; all in, nothing is left to play) the same "
+        f"{len(m.get('boards', []))} flops (a uniform sample, seed {m.get('seed')}: "
+        f"{', '.join(m.get('boards', [])[:4])}, ...) are solved card by card in the start state, heads-up, "
+        f"random holdings, {m.get('chips')} chips each before the hand, bets of the pot or all-in, raises all-in, "
+        f"the free fold allowed, each to {m.get('target_chips', 1):g} chip of exploitability "
+        f"({spots['iterations'].min()}-{spots['iterations'].max()} DCFR iterations; "
+        f"{spots['exploitability_pct_pot'].max():.2f}% of the pot at most; {spots['seconds'].sum() / 60:.0f} "
+        "minutes of solving on 2 cores). A holding's **edge** is its EV under the solved strategies less its EV checked "
+        "down on the same flop, both against the other's random range; per class, the mean over every flop and "
+        "holding the sample deals, with the standard error from the spread between flops."))]
+    table = seats.assign(seat=seats["player"].map(SEAT_TEXT))
+    out.append(Block("p", "**What position is worth after the flop** (the mean edge of every holding, $ a hand, "
+                          "± one standard error):"))
+    out.append(Block("table", frame=pd.DataFrame({
+        "pre-flop level $": table["level"], "seat": table["seat"],
+        "edge $": [f"{e:+.1f} ± {s:.1f}" for e, s in zip(table["edge"], table["edge_se"], strict=True)],
+        "flops": table["flops"]})))
+    by_level = seats.pivot(index="level", columns="player", values="edge")
+    if {"oop", "ip"} <= set(by_level.columns):
+        first = by_level.iloc[0]
+        total = by_level["oop"] + by_level["ip"]
+        out.append(Block("p", (
+            f"In a limped pot the small blind, who acts last after the flop, gains {_signed(first['ip'])} a hand "
+            f"over checking down and the big blind {_signed(first['oop'])}: checking down credits both seats alike, "
+            f"while position is worth ${first['ip'] - first['oop']:.1f} a hand between them. The two seats' edges "
+            f"together are what playing the flop takes from the bank (chips are conserved among the players and "
+            "the bank): " + ", ".join(f"{_signed(t)} at ${lv}" for lv, t in total.items()) + ".")))
+    lowest = int(classes["level"].min())
+    rows = []
+    for seat in ("oop", "ip"):
+        g = classes[(classes["level"] == lowest) & (classes["player"] == seat)].sort_values("edge")
+        for label, part in (("most", g.tail(SHOWN).iloc[::-1]), ("least", g.head(SHOWN))):
+            rows.append({"seat": SEAT_TEXT[seat], "gains": label,
+                         "classes (edge $ ± SE)": ", ".join(f"{h} {e:+.1f} ± {s:.1f}" for h, e, s in
+                                                              zip(part["hand"], part["edge"], part["edge_se"],
+                                                                  strict=True))})
+    out.append(Block("p", f"**The classes that gain most and least from playing the flop** (pre-flop level "
+                          f"${lowest}, a limped pot):"))
+    out.append(Block("table", frame=pd.DataFrame(rows)))
+    se = classes.groupby("level")["edge_se"].median()
+    out.append(Block("p", (
+        "**How far to trust a class's edge:** the median standard error of a class's edge is "
+        + ", ".join(f"${s:.1f} at ${lv}" for lv, s in se.items())
+        + f". The spread is between flops (a class gains where the flop hits it): {len(m.get('boards', []))} "
+          "flops set each class's edge, so the seat averages are firm and a single class's edge is rough. The heads-up chart with postflop play (the pre-flop chapter) "
+          "adds each player's class edge to the check-down value of every pair that sees the flop at that level, "
+          "whatever the other holds: the edge is measured against a random range, not the narrower range the "
+          "pre-flop play leaves.")))
+    return out

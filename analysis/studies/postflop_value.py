@@ -1,0 +1,222 @@
+"""What playing after the flop is worth beyond checking it down: the heads-up pre-flop chart's
+continuation from solved flops.
+
+The pre-flop solve values a hand that sees the flop by its *check-down* (nobody bets after the
+flop; :mod:`analysis.solvers.preflop_hu.continuation`). Here every pre-flop level L (chips each
+player put in: pot 2L, 1000 - L behind) is solved heads-up on a seeded uniform sample of flops (the
+``hu-flop`` family's sample): random holdings, the start state, bets of the pot or all-in, raises
+all-in, the free fold allowed, to :data:`TARGET_CHIPS` of exploitability. Each holding is valued
+against the other's random range twice, under the solved strategies and checked down (no bet and no
+fold, the same settlement); the difference is its *postflop edge*. Per seat (the big blind acts
+first after the flop) and starting class, the edge is the mean over every (flop, holding) the sample
+deals, with a standard error from the spread between flops.
+
+The chart's abstraction, stated wherever it is shown: a pair of holdings that sees the flop at
+level L is worth its check-down value plus each player's class edge at L, whatever the other
+holds (the edge is measured against a random range, not the range the pre-flop play leaves); all
+in (the last level) no betting is left and the edge is 0.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analysis.core.io import atomic_path
+from analysis.dilemma.decks import load_deck
+from analysis.solvers.card_level import CardSpot, solve_spot
+from analysis.solvers.preflop_hu.bet_tree import build_preflop_tree
+from analysis.solvers.preflop_hu.continuation import Continuation, checkdown_continuation
+from analysis.solvers.preflop_hu.solve import PreflopSpot
+from evaluator.errors import LabError
+
+from .ranges import starting_classes
+from .solved_spots import GAME_STATES
+
+LEVELS = (20, 60, 180, 540)
+"""The pre-flop levels solved (the heads-up tree's levels below all-in, at blinds 10/20)."""
+CHIPS = 1000
+"""Each player's chips before the hand."""
+FLOPS = 12
+"""Flops solved per level (the ``hu-flop`` family's seeded uniform sample: its first four are the
+solved-spots study's flops)."""
+TARGET_CHIPS = 1.0
+"""Each spot is solved to this exploitability in chips (2.5% of the pot at level 20, 0.09% at 540):
+far below the spread of the edges between flops (tens of chips a class)."""
+MAX_ITERATIONS = 400
+BETS, RAISES = "100%, a", "a"
+SEATS = ("oop", "ip")
+"""The card solver's seats: ``oop`` is the big blind (player 0 of the pre-flop solve)."""
+EDGE_COLUMNS = ("level", "board", "player", "hand", "holdings", "edge", "solved_ev", "checkdown_ev")
+
+
+class PostflopValueError(LabError):
+    """A postflop-value question that cannot be answered as asked."""
+
+
+def edge_spot(board: str, level: int, deck: str = "reference", bets: bool = True) -> CardSpot:
+    """The heads-up flop spot of pre-flop ``level`` on ``board`` at the start (``bets=False``: the
+    check-down tree, no bet and no free fold)."""
+    if not 0 < level < CHIPS:
+        raise PostflopValueError(f"level {level}: chips put in pre-flop must be between 0 and {CHIPS}")
+    start = GAME_STATES[0]
+    tree = {"bets": BETS, "raises": RAISES} if bets else {"bets": "", "raises": "", "free_fold": False}
+    return CardSpot.from_options(game="dilemma", deck=deck, board=board, pot=2 * level, stack=CHIPS - level,
+                                 bank=",".join(map(str, start.bank)), level=start.level, oop="random",
+                                 ip="random", **tree)
+
+
+def class_of_cards(deck: str) -> dict[tuple[int, int], str]:
+    """Starting class name of every two-card holding of ``deck`` (card ids, either order)."""
+    out = {}
+    for c in starting_classes(load_deck(deck).spec):
+        for a, b in c.combos:
+            out[(a, b)] = out[(b, a)] = c.name
+    return out
+
+
+def flop_edges(board: str, level: int, deck: str = "reference", target_chips: float = TARGET_CHIPS,
+               max_iterations: int = MAX_ITERATIONS) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """One flop at one level: per seat and starting class the holdings the flop leaves and their mean
+    edge, solved EV and check-down EV (:data:`EDGE_COLUMNS`), and the spot's convergence."""
+    t0 = time.perf_counter()
+    spot = edge_spot(board, level, deck)
+    sol = solve_spot(spot, target_pct=100.0 * target_chips / spot.pot, max_iterations=max_iterations)
+    seconds = time.perf_counter() - t0
+    down = solve_spot(edge_spot(board, level, deck, bets=False), target_pct=100.0, max_iterations=1)
+    names = class_of_cards(deck)
+    rows = []
+    solved, checked = sol.holding_values(), down.holding_values()
+    for p, ((hands, ev), (hands_cd, ev_cd)) in enumerate(zip(solved, checked, strict=True)):
+        if not np.array_equal(hands, hands_cd):
+            raise PostflopValueError(f"{board}: the two trees deal different holdings")  # pragma: no cover
+        frame = pd.DataFrame({"hand": [names[(int(a), int(b))] for a, b in hands], "solved_ev": ev,
+                              "checkdown_ev": ev_cd})
+        frame["edge"] = frame["solved_ev"] - frame["checkdown_ev"]
+        by = frame.groupby("hand", sort=False).agg(holdings=("edge", "size"), edge=("edge", "mean"),
+                                                    solved_ev=("solved_ev", "mean"),
+                                                    checkdown_ev=("checkdown_ev", "mean")).reset_index()
+        by.insert(0, "player", SEATS[p])
+        rows.append(by)
+    out = pd.concat(rows, ignore_index=True)
+    out.insert(0, "board", board)
+    out.insert(0, "level", level)
+    ev, ev_cd = sol.ev(), down.ev()
+    info = {"level": level, "board": board, "pot": spot.pot, "stack": spot.stack, "iterations": sol.iterations,
+            "exploitability_chips": sol.exploitability, "exploitability_pct_pot": sol.exploitability_pct,
+            **{f"ev_{s}": ev[s] for s in SEATS}, **{f"checkdown_ev_{s}": ev_cd[s] for s in SEATS},
+            "seconds": round(seconds, 1)}
+    return out[list(EDGE_COLUMNS)], info
+
+
+def solve_edges(folder: Path, boards: Sequence[str], levels: Sequence[int] = LEVELS, deck: str = "reference",
+                target_chips: float = TARGET_CHIPS, max_iterations: int = MAX_ITERATIONS,
+                progress: Callable[[int, int, str], Any] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`flop_edges` for every level and board, each spot's rows kept in ``folder/flops`` as it
+    finishes (whole or not at all), so a stopped run resumes; returns the edge rows and one row per spot."""
+    todo = [(lv, b) for lv in levels for b in boards]
+    edges, spots = [], []
+    for i, (level, board) in enumerate(todo):
+        if progress:
+            progress(i, len(todo), f"level {level} {board}")
+        path = folder / "flops" / f"{level}-{board.replace(' ', '')}.parquet"
+        key = {"target_chips": target_chips, "max_iterations": max_iterations, "deck": deck}
+        if path.exists():
+            frame = pd.read_parquet(path)
+            if frame.attrs.get("key") == key:
+                edges.append(frame)
+                spots.append(frame.attrs["spot"])
+                continue
+        frame, info = flop_edges(board, level, deck, target_chips, max_iterations)
+        frame.attrs.update(key=key, spot=info)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_path(path) as tmp:
+            frame.to_parquet(tmp)
+        edges.append(frame)
+        spots.append(info)
+    if progress:
+        progress(len(todo), len(todo), "postflop value")
+    return pd.concat(edges, ignore_index=True), pd.DataFrame(spots)
+
+
+def class_edges(edges: pd.DataFrame) -> pd.DataFrame:
+    """Per level, seat and starting class: the mean edge over every (flop, holding) dealt, its standard
+    error from the spread of the flops' class means (weighted by the holdings each flop leaves), and
+    the mean solved and check-down EVs."""
+    rows = []
+    for (level, player, hand), g in edges.groupby(["level", "player", "hand"], sort=False):
+        n = g["holdings"].to_numpy(float)
+        total = n.sum()
+        mean = float((n * g["edge"]).sum() / total)
+        k = len(g)
+        se = float(np.sqrt(k / (k - 1) * (n**2 * (g["edge"] - mean) ** 2).sum()) / total) if k > 1 else np.nan
+        rows.append({"level": level, "player": player, "hand": hand, "flops": k, "holdings": int(total),
+                     "edge": mean, "edge_se": se, "solved_ev": float((n * g["solved_ev"]).sum() / total),
+                     "checkdown_ev": float((n * g["checkdown_ev"]).sum() / total)})
+    return pd.DataFrame(rows)
+
+
+def seat_edges(edges: pd.DataFrame) -> pd.DataFrame:
+    """Per level and seat, the mean edge over every holding dealt (what position is worth after the
+    flop) and its between-flop standard error."""
+    per_flop = edges.assign(w=edges["holdings"] * edges["edge"]).groupby(["level", "player", "board"]).agg(
+        w=("w", "sum"), n=("holdings", "sum")).reset_index()
+    per_flop["edge"] = per_flop["w"] / per_flop["n"]
+    out = per_flop.groupby(["level", "player"], sort=False)["edge"].agg(["mean", "std", "size"]).reset_index()
+    out["edge_se"] = out.pop("std") / np.sqrt(out["size"])
+    return out.rename(columns={"mean": "edge", "size": "flops"})
+
+
+def load_class_edges(path: str | Path) -> pd.DataFrame:
+    """A class-edge table (:func:`class_edges`, e.g. ``results/postflop_value/postflop_edge.parquet``) from
+    CSV or Parquet."""
+    path = Path(path)
+    try:
+        frame = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
+    except (OSError, ValueError) as exc:
+        raise PostflopValueError(f"cannot read the edge table {path}: {str(exc).splitlines()[0]}") from None
+    missing = sorted({"level", "player", "hand", "edge"} - set(frame.columns))
+    if missing:
+        raise PostflopValueError(f"{path}: not a class-edge table (no column {missing[0]!r})")
+    return frame
+
+
+def edged_continuation(spot: PreflopSpot, classes: pd.DataFrame, deck: str = "reference") -> Continuation:
+    """The check-down continuation of a heads-up pre-flop ``spot`` with the class edges added
+    (:func:`with_postflop_edge`); the table must hold every level below all-in the spot's tree sees
+    the flop at."""
+    levels = tuple(build_preflop_tree(spot.tree_config).flop_levels())
+    held = set(classes["level"].astype(int))
+    missing = [lv for lv in levels if lv < spot.chips and lv not in held]
+    if missing:
+        raise PostflopValueError(f"the edge table holds levels {', '.join(map(str, sorted(held)))}; this tree also "
+                                 f"sees the flop at {', '.join(map(str, missing))} (blinds, raise sizes or chips differ "
+                                 "from the table's)")
+    return with_postflop_edge(checkdown_continuation(spot.table, levels, spot.chips, spot.boards, spot.seed),
+                              classes, deck)
+
+
+def with_postflop_edge(cont: Continuation, classes: pd.DataFrame, deck: str = "reference") -> Continuation:
+    """``cont`` with each player's class edge (:func:`class_edges`) added to its value of every pair
+    that sees the flop at a level the table holds (0 elsewhere: all in)."""
+    names = class_of_cards(deck)
+    hand = [names[(int(a), int(b))] for a, b in cont.holdings]
+    values = cont.values.copy()
+    for lv, put in enumerate(cont.levels):
+        for p, seat in enumerate(SEATS):
+            rows = classes[(classes["level"] == put) & (classes["player"] == seat)].set_index("hand")["edge"]
+            if rows.empty:
+                continue
+            missing = sorted(set(hand) - set(rows.index))
+            if missing:
+                raise PostflopValueError(f"level {put}, {seat}: no edge for class {missing[0]}")
+            add = rows.reindex(hand).to_numpy()
+            values[lv, p] += add[:, None] if p == 0 else add[None, :]
+    values[:, :, ~cont.compatible] = 0.0
+    return replace(cont, values=values)

@@ -1,0 +1,67 @@
+"""The postflop-value section and the pre-flop chapter's played chart say what their tables hold."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analysis.guide.chapter_postflop_value import postflop_value
+from analysis.guide.chapter_preflop import _played_text
+
+
+def test_section_reads_seat_and_class_edges(tmp_path):
+    pd.DataFrame({"level": [20, 20, 60, 60], "player": ["oop", "ip"] * 2, "edge": [-4.5, 3.25, -6.0, 5.0],
+                  "edge_se": [0.5, 0.25, 1.0, 1.0], "flops": 12}).to_csv(tmp_path / "postflop_edge_seats.csv",
+                                                                        index=False)
+    rows = [{"level": lv, "player": seat, "hand": h, "edge": e, "edge_se": 2.0 * lv / 20}
+            for lv in (20, 60) for seat in ("oop", "ip") for h, e in (("AA", 9.0), ("72o", -3.0), ("98s", 6.0))]
+    pd.DataFrame(rows).to_csv(tmp_path / "postflop_edge.csv", index=False)
+    pd.DataFrame({"iterations": [120, 60], "exploitability_pct_pot": [1.97, 0.2], "seconds": [150.0, 30.0]}).to_csv(
+        tmp_path / "postflop_edge_spots.csv", index=False)
+    info = {"manifest": {"levels": [20, 60], "boards": ["9s 9c 6h", "2s 10d 9d"], "seed": 0, "chips": 1000,
+                         "target_chips": 1.0}}
+    text = " ".join(b.text for b in postflop_value(tmp_path, info) if b.kind == "p")
+    tables = [b.frame for b in postflop_value(tmp_path, info) if b.kind == "table"]
+    assert "small blind, who acts last after the flop, gains +$3.2" in text and "big blind -$4.5" in text
+    assert "120-120" not in text and "60-120 DCFR iterations" in text and "1.97% of the pot" in text
+    assert "$2.0 at $20, $6.0 at $60" in text and "worth $7.8 a hand between them" in text
+    assert "the bank): -$1.2 at $20, -$1.0 at $60." in text
+    assert tables[0]["edge $"].tolist() == ["-4.5 ± 0.5", "+3.2 ± 0.2", "-6.0 ± 1.0", "+5.0 ± 1.0"]
+    most = tables[1].set_index(["seat", "gains"])["classes (edge $ ± SE)"]
+    assert most[("big blind (first after the flop)", "most")].startswith("AA +9.0 ± 2.0, 98s +6.0")
+
+
+def test_section_without_tables_says_it_is_not_in_a_preview(tmp_path):
+    assert "Not in a preview" in postflop_value(tmp_path, {})[0].text
+
+
+def test_played_text_sets_both_charts_side_by_side(tmp_path):
+    rows = []
+    for hand in ("AA", "72o"):
+        for action, f_cd, f_pl in (("fold", 0.5, 0.0), ("call", 0.5, 0.25), ("raise 60", 0.0, 0.75)):
+            rows.append(("start", "reference", 0, 0, "(root)", "small blind", hand, "none", 6, 1.0, action, f_cd,
+                         0.0, 0.0, False, f_pl))
+    cols = ["state", "deck", "sample", "node", "line", "player", "hand", "green", "combos", "reach", "action",
+            "frequency", "ev", "regret", "indifferent", "played"]
+    both = pd.DataFrame(rows, columns=cols)
+    base = both.drop(columns="played")
+    both.drop(columns="frequency").rename(columns={"played": "frequency"}).to_csv(
+        tmp_path / "preflop_chart_played.csv", index=False)
+    pd.DataFrame([{"exploitability_bb": 0.04, "exploitability_sb": 0.05, "value_bb": 1.5, "value_sb": 20.0}]).to_csv(
+        tmp_path / "preflop_played_spots.csv", index=False)
+    pd.DataFrame({"node": [0, 0], "hand": ["AA", "72o"], "largest_change": [0.75, 0.1]}).to_csv(
+        tmp_path / "preflop_played_moves.csv", index=False)
+    for name, share in (("preflop_games", 0.45), ("preflop_played_games", 0.52)):
+        pd.DataFrame({"opponent": ["abc"], "win_share": [share], "win_share_se": [0.02]}).to_csv(
+            tmp_path / f"{name}.csv", index=False)
+    start = pd.Series({"value_bb": 8.9, "value_sb": 10.1})
+    blocks = _played_text(tmp_path, base, start)
+    text = " ".join(b.text for b in blocks if b.kind == "p")
+    assert "big blind $1.5 (check-down $8.9), small blind $20.0 (check-down $10.1)" in text
+    assert "0.050 chips" in text and "1 of 2 classes move" in text and "most: AA" in text
+    shares = next(b.frame for b in blocks if b.kind == "table")
+    assert shares.iloc[0]["fold"] == "50.0 / 0.0" and shares.iloc[0]["raise"] == "0.0 / 75.0"
+    games = [b.frame for b in blocks if b.kind == "table"][-1]
+    assert games.iloc[0].tolist() == ["abc", "45.0 ± 2.0", "52.0 ± 2.0"]
+    assert "against abc: +7.0 points, 2.5 combined standard errors." in text
+    assert "Not in a preview" not in text and "not in a preview" in _played_text(tmp_path / "none", base,
+                                                                                   start)[0].text
