@@ -61,7 +61,9 @@ def postflop_value(folder: Path, info: dict[str, Any]) -> list[Block]:
             f"over checking down and the big blind {_signed(first['oop'])}: checking down credits both seats alike, "
             f"while position is worth ${first['ip'] - first['oop']:.1f} a hand between them. The two seats' edges "
             f"together are what playing the flop takes from the bank (chips are conserved among the players and "
-            "the bank): " + ", ".join(f"{_signed(t)} at ${lv}" for lv, t in total.items()) + ".")))
+            "the bank): " + ", ".join(f"{_signed(t)} at ${lv}" for lv, t in total.items()) + ". In deep "
+            "pre-flop pots a bet is all-in, and an all-in loser left with no chips pays the penalty with what "
+            "they have, nothing (RULES §1.4, step 5), where checked down the loser keeps chips to pay it.")))
     lowest = int(classes["level"].min())
     rows = []
     for seat in ("oop", "ip"):

@@ -404,7 +404,7 @@ def run_postflop_value(folder: Path, options: Any, echo: Echo) -> dict[str, Any]
     from analysis.studies.solved_spots import FAMILIES, sample_boards
 
     if options.quick:
-        echo("  not in a preview: each pre-flop level solves its flops (about 45 minutes in all); the preview's "
+        echo("  not in a preview: each pre-flop level solves its flops (about an hour in all); the preview's "
              "chart checks down")
         return {"manifest": provenance(study="postflop_value", preview=True, skipped=True), "tables": [],
                 "charts": []}
