@@ -61,27 +61,30 @@ def postflop_value(folder: Path, info: dict[str, Any]) -> list[Block]:
             f"over checking down and the big blind {_signed(first['oop'])}: checking down credits both seats alike, "
             f"while position is worth ${first['ip'] - first['oop']:.1f} a hand between them. The two seats' edges "
             f"together are what playing the flop takes from the bank (chips are conserved among the players and "
-            "the bank): " + ", ".join(f"{_signed(t)} at ${lv}" for lv, t in total.items()) + ". In deep "
-            "pre-flop pots a bet is all-in, and an all-in loser left with no chips pays the penalty with what "
-            "they have, nothing (RULES §1.4, step 5), where checked down the loser keeps chips to pay it.")))
+            "the bank): " + ", ".join(f"{_signed(t)} at ${lv}" for lv, t in total.items()) + ". The likely cause "
+            "in the deepest pots: at $540 in, any bet is all-in, and an all-in loser left with no chips pays the "
+            "penalty with what they have, nothing (RULES §1.4, step 5), where checked down the loser keeps chips to "
+            "pay it (the tables hold no penalty flows; a probe on one river and one flop found the free fold alone "
+            "moves nothing and the bets all of it).")))
     lowest = int(classes["level"].min())
     rows = []
     for seat in ("oop", "ip"):
         g = classes[(classes["level"] == lowest) & (classes["player"] == seat)].sort_values("edge")
         for label, part in (("most", g.tail(SHOWN).iloc[::-1]), ("least", g.head(SHOWN))):
             rows.append({"seat": SEAT_TEXT[seat], "gains": label,
-                         "classes (edge $ ± SE)": ", ".join(f"{h} {e:+.1f} ± {s:.1f}" for h, e, s in
-                                                              zip(part["hand"], part["edge"], part["edge_se"],
-                                                                  strict=True))})
+                         "classes (edge $ ± SE)": ", ".join(f"{h} {e:+.1f} ± {s:.1f}{'' if abs(e) > 2 * s else ' *'}"
+                                                              for h, e, s in zip(part["hand"], part["edge"],
+                                                                                 part["edge_se"], strict=True))})
     out.append(Block("p", f"**The classes that gain most and least from playing the flop** (pre-flop level "
-                          f"${lowest}, a limped pot):"))
+                          f"${lowest}, a limped pot; * within two standard errors of zero):"))
     out.append(Block("table", frame=pd.DataFrame(rows)))
     se = classes.groupby("level")["edge_se"].median()
     out.append(Block("p", (
         "**How far to trust a class's edge:** the median standard error of a class's edge is "
         + ", ".join(f"${s:.1f} at ${lv}" for lv, s in se.items())
         + f". The spread is between flops (a class gains where the flop hits it): {len(m.get('boards', []))} "
-          "flops set each class's edge, so the seat averages are firm and a single class's edge is rough. The heads-up chart with postflop play (the pre-flop chapter) "
+          "flops set each class's edge, so a single class's edge is rough and the seat averages are known to a "
+          f"few dollars (the widest: ±${seats['edge_se'].max():.1f}). The heads-up chart with postflop play (the pre-flop chapter) "
           "adds each player's class edge to the check-down value of every pair that sees the flop at that level, "
           "whatever the other holds: the edge is measured against a random range, not the narrower range the "
           "pre-flop play leaves.")))

@@ -98,8 +98,8 @@ def preflop(folder: Path, info: dict[str, Any]) -> list[Block]:
         "**The abstraction:** when both see the flop, each is worth the *check-down*: nobody bets again, the five "
         "cards come and the hand is settled by the real rules (pot, bonus, the penalty of the river's losers, "
         "effects, red cards from the turn). That is exact after an all-in and, at smaller pots, the value of a "
-        "player who never folds after the flop; the start state's chart is solved once more below with postflop "
-        "play, from flops solved card by card (every state's would cost the flop solves of that state). "
+        "player who never folds after the flop; the full guide solves the start state's chart once more with "
+        "postflop play, from flops solved card by card (every state's would cost the flop solves of that state). "
         f"Continuation values are means over {int(start['boards']):,} boards drawn "
         f"uniformly (seed {int(start['sample'])}); a pair's standard error is {se_text}. "
         f"DCFR to an exploitability of at most {spots[['exploitability_bb', 'exploitability_sb']].max().max():.3f} "
@@ -189,8 +189,8 @@ def _played_text(folder: Path, base: pd.DataFrame, start: pd.Series) -> list[Blo
         k = int(z.abs().idxmax())
         out.append(Block("p", (
             f"The largest change is against {games['opponent'][k]}: {100 * (pgames['win_share'][k] - games['win_share'][k]):+.1f} "
-            f"points, {abs(z[k]):.1f} combined standard errors"
-            + (" (within two: the games do not tell the two charts apart)" if abs(z[k]) < 2 else "") + ".")))
+            f"points, {abs(z[k]):.1f} standard errors if the two runs were independent. They play the same deals, "
+            "so the paired difference is known better than that; these tables do not hold it.")))
     return out
 
 

@@ -429,15 +429,17 @@ def run_postflop_value(folder: Path, options: Any, echo: Echo) -> dict[str, Any]
     return {"manifest": manifest, "tables": _tables(folder), "charts": []}
 
 
-def _played_chart(folder: Path, options: Any, echo: Echo, checkdown: Any, vs_open: int, manifest: dict[str, Any],
+def _played_chart(folder: Path, options: Any, echo: Echo, start: Any, vs_open: int, manifest: dict[str, Any],
                   boards: int) -> tuple[Any, Any, dict[str, Any]] | None:
     """The heads-up start chart again with postflop play (the ``postflop_value`` study's class edges added to
-    the check-down), its moves from the check-down chart, and its two grids; returns the solution, the chart
-    and the manifest (None, skipped, without the edges)."""
+    the check-down), its moves from the check-down chart, and its two grids; ``start``: the start state's
+    check-down solution and chart. Returns the solution, the chart and the manifest (None, skipped, without
+    the edges)."""
     import pandas as pd
 
     from analysis.charts.entry_chart import preflop_charts
     from analysis.core.io import write_table
+    from analysis.studies.postflop_value import load_class_edges
     from analysis.studies.preflop_chart import PLAYED, chart_moves, plain_kinds, solve_played_chart
 
     edges = folder.parent / "postflop_value" / "postflop_edge.parquet"
@@ -445,7 +447,9 @@ def _played_chart(folder: Path, options: Any, echo: Echo, checkdown: Any, vs_ope
         echo("  the chart with postflop play: no postflop_value/postflop_edge table (the full guide's stored "
              "flop solves), skipped")
         return None
-    played, row, sol = solve_played_chart(pd.read_parquet(edges), options.deck, boards=boards, seed=options.seed)
+    checkdown_sol, checkdown = start
+    played, row, sol = solve_played_chart(load_class_edges(edges), options.deck, boards=boards, seed=options.seed,
+                                          checkdown=checkdown_sol.continuation)
     echo(f"  start with postflop play ({PLAYED}): {sol.iterations} iterations, exploitability "
          f"{max(row['exploitability_bb'], row['exploitability_sb']):.3f} chips, {row['seconds']:.0f} s")
     m = {**manifest, "continuation": f"{PLAYED} (postflop_value/postflop_edge: each player's class edge at the "
@@ -504,7 +508,8 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     preflop_charts({"preflop_chart_small_blind": plain_kinds(start, 0),
                     "preflop_chart_vs_open": plain_kinds(start, tree.node_at(tree.actions[0][2]))}, folder, manifest)
     write_table(abstraction_cost(sols[0]), folder, "preflop_class_cost", manifest)
-    played = _played_chart(folder, options, echo, start, tree.node_at(tree.actions[0][2]), manifest, boards)
+    played = _played_chart(folder, options, echo, (sols[0], start), tree.node_at(tree.actions[0][2]), manifest,
+                           boards)
     if options.quick:
         echo("  three-handed chart: not in the quick guide (its continuation alone takes about 20 s a state)")
     else:

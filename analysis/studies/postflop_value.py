@@ -19,6 +19,7 @@ in (the last level) no betting is left and the edge is 0.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -33,10 +34,9 @@ from analysis.dilemma.decks import load_deck
 from analysis.solvers.card_level import CardSpot, solve_spot
 from analysis.solvers.preflop_hu.bet_tree import build_preflop_tree
 from analysis.solvers.preflop_hu.continuation import Continuation, checkdown_continuation
-from analysis.solvers.preflop_hu.solve import PreflopSpot
+from analysis.solvers.preflop_hu.solve import PreflopSpot, holding_class_names
 from evaluator.errors import LabError
 
-from .ranges import starting_classes
 from .solved_spots import GAME_STATES
 
 LEVELS = (20, 60, 180, 540)
@@ -72,15 +72,6 @@ def edge_spot(board: str, level: int, deck: str = "reference", bets: bool = True
                                  ip="random", **tree)
 
 
-def class_of_cards(deck: str) -> dict[tuple[int, int], str]:
-    """Starting class name of every two-card holding of ``deck`` (card ids, either order)."""
-    out = {}
-    for c in starting_classes(load_deck(deck).spec):
-        for a, b in c.combos:
-            out[(a, b)] = out[(b, a)] = c.name
-    return out
-
-
 def flop_edges(board: str, level: int, deck: str = "reference", target_chips: float = TARGET_CHIPS,
                max_iterations: int = MAX_ITERATIONS) -> tuple[pd.DataFrame, dict[str, Any]]:
     """One flop at one level: per seat and starting class the holdings the flop leaves and their mean
@@ -90,16 +81,16 @@ def flop_edges(board: str, level: int, deck: str = "reference", target_chips: fl
     sol = solve_spot(spot, target_pct=100.0 * target_chips / spot.pot, max_iterations=max_iterations)
     seconds = time.perf_counter() - t0
     down = solve_spot(edge_spot(board, level, deck, bets=False), target_pct=100.0, max_iterations=1)
-    names = class_of_cards(deck)
+    spec = load_deck(deck).spec
     rows = []
     solved, checked = sol.holding_values(), down.holding_values()
     for p, ((hands, ev), (hands_cd, ev_cd)) in enumerate(zip(solved, checked, strict=True)):
         if not np.array_equal(hands, hands_cd):
             raise PostflopValueError(f"{board}: the two trees deal different holdings")  # pragma: no cover
-        frame = pd.DataFrame({"hand": [names[(int(a), int(b))] for a, b in hands], "solved_ev": ev,
+        frame = pd.DataFrame({"hand": holding_class_names(spec, hands), "solved_ev": ev,
                               "checkdown_ev": ev_cd})
         frame["edge"] = frame["solved_ev"] - frame["checkdown_ev"]
-        by = frame.groupby("hand", sort=False).agg(holdings=("edge", "size"), edge=("edge", "mean"),
+        by = frame.groupby("hand", sort=False).agg(holdings=("edge", "count"), edge=("edge", "mean"),
                                                     solved_ev=("solved_ev", "mean"),
                                                     checkdown_ev=("checkdown_ev", "mean")).reset_index()
         by.insert(0, "player", SEATS[p])
@@ -126,7 +117,8 @@ def solve_edges(folder: Path, boards: Sequence[str], levels: Sequence[int] = LEV
         if progress:
             progress(i, len(todo), f"level {level} {board}")
         path = folder / "flops" / f"{level}-{board.replace(' ', '')}.parquet"
-        key = {"target_chips": target_chips, "max_iterations": max_iterations, "deck": deck}
+        key = {"spot": json.dumps(edge_spot(board, level, deck).describe(), sort_keys=True, default=str),
+               "target_chips": float(target_chips), "max_iterations": int(max_iterations)}
         if path.exists():
             frame = pd.read_parquet(path)
             if frame.attrs.get("key") == key:
@@ -175,22 +167,71 @@ def seat_edges(edges: pd.DataFrame) -> pd.DataFrame:
 
 def load_class_edges(path: str | Path) -> pd.DataFrame:
     """A class-edge table (:func:`class_edges`, e.g. ``results/postflop_value/postflop_edge.parquet``) from
-    CSV or Parquet."""
+    CSV or Parquet, checked (:func:`check_class_edges`), with the game it was measured in (deck, state,
+    chips) from the manifest beside it in ``attrs["game"]``."""
     path = Path(path)
     try:
         frame = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
     except (OSError, ValueError) as exc:
         raise PostflopValueError(f"cannot read the edge table {path}: {str(exc).splitlines()[0]}") from None
-    missing = sorted({"level", "player", "hand", "edge"} - set(frame.columns))
-    if missing:
-        raise PostflopValueError(f"{path}: not a class-edge table (no column {missing[0]!r})")
+    check_class_edges(frame, str(path))
+    manifest = path.with_name(path.stem + ".manifest.json")
+    try:
+        m = json.loads(manifest.read_text(encoding="utf-8"))
+        game = {"deck": str(m["deck"]), "state": str(m["state"]), "chips": int(m["chips"])}
+    except (OSError, ValueError, KeyError, TypeError):
+        raise PostflopValueError(f"{path}: no manifest beside it ({manifest.name}) saying the deck, game state and "
+                                 "chips it was measured in") from None
+    frame.attrs["game"] = game
     return frame
 
 
-def edged_continuation(spot: PreflopSpot, classes: pd.DataFrame, deck: str = "reference") -> Continuation:
-    """The check-down continuation of a heads-up pre-flop ``spot`` with the class edges added
-    (:func:`with_postflop_edge`); the table must hold every level below all-in the spot's tree sees
-    the flop at."""
+def check_class_edges(frame: pd.DataFrame, where: str = "the edge table") -> None:
+    """Refuse a table that is not one edge per level, seat (``oop``, ``ip``) and class, both seats at
+    every level, each edge a finite number."""
+    missing = sorted({"level", "player", "hand", "edge"} - set(frame.columns))
+    if missing:
+        raise PostflopValueError(f"{where}: not a class-edge table (no column {missing[0]!r})")
+    seats = set(frame["player"].astype(str))
+    if not seats <= set(SEATS):
+        raise PostflopValueError(f"{where}: seat {sorted(seats - set(SEATS))[0]!r} (player must be oop or ip)")
+    edge = pd.to_numeric(frame["edge"], errors="coerce")
+    level = pd.to_numeric(frame["level"], errors="coerce")
+    if not (np.isfinite(edge).all() and np.isfinite(level).all() and (level == level.round()).all()):
+        raise PostflopValueError(f"{where}: every level must be a whole number of chips and every edge a number")
+    if frame.duplicated(["level", "player", "hand"]).any():
+        raise PostflopValueError(f"{where}: more than one edge for a level, seat and class (a per-flop table?)")
+    for lv, g in frame.groupby("level"):
+        if set(g["player"]) != set(SEATS):
+            raise PostflopValueError(f"{where}: level {lv} has edges for {', '.join(sorted(set(g['player'])))} only")
+
+
+def edged_continuation(spot: PreflopSpot, classes: pd.DataFrame, checkdown: Continuation | None = None
+                       ) -> Continuation:
+    """The check-down continuation of a heads-up pre-flop ``spot`` (``checkdown`` when already computed for
+    it) with the class edges added (:func:`with_postflop_edge`). The table must hold every level below
+    all-in that the spot's tree sees the flop at, and one read by :func:`load_class_edges` must have been
+    measured in the spot's deck, game state and chips (:func:`check_fits`)."""
+    levels = check_fits(spot, classes)
+    if checkdown is None:
+        checkdown = checkdown_continuation(spot.table, levels, spot.chips, spot.boards, spot.seed)
+    return with_postflop_edge(checkdown, classes, spot.table.deck.spec)
+
+
+def check_fits(spot: PreflopSpot, classes: pd.DataFrame) -> tuple[int, ...]:
+    """Refuse an edge table measured in another game than ``spot`` (when it says, as
+    :func:`load_class_edges` tables do) or lacking a level the spot's tree sees the flop at; returns
+    the tree's levels."""
+    game = classes.attrs.get("game")
+    if game is not None:
+        state = next((g for g in GAME_STATES if g.name == game["state"]), None)
+        asked = {"deck": spot.table.deck_name, "chips": spot.chips}
+        if (state is None or game["deck"] != asked["deck"] or game["chips"] != asked["chips"]
+                or tuple(spot.table.bank) != state.bank or spot.table.level != state.level):
+            raise PostflopValueError(
+                f"the edge table was measured on the {game['deck']} deck in the {game['state']} state with "
+                f"{game['chips']} chips each; this spot is the {asked['deck']} deck, bank "
+                f"{'/'.join(map(str, spot.table.bank))}, blind level {spot.table.level + 1}, {spot.chips} chips")
     levels = tuple(build_preflop_tree(spot.tree_config).flop_levels())
     held = set(classes["level"].astype(int))
     missing = [lv for lv in levels if lv < spot.chips and lv not in held]
@@ -198,15 +239,14 @@ def edged_continuation(spot: PreflopSpot, classes: pd.DataFrame, deck: str = "re
         raise PostflopValueError(f"the edge table holds levels {', '.join(map(str, sorted(held)))}; this tree also "
                                  f"sees the flop at {', '.join(map(str, missing))} (blinds, raise sizes or chips differ "
                                  "from the table's)")
-    return with_postflop_edge(checkdown_continuation(spot.table, levels, spot.chips, spot.boards, spot.seed),
-                              classes, deck)
+    return levels
 
 
-def with_postflop_edge(cont: Continuation, classes: pd.DataFrame, deck: str = "reference") -> Continuation:
+def with_postflop_edge(cont: Continuation, classes: pd.DataFrame, spec: Any) -> Continuation:
     """``cont`` with each player's class edge (:func:`class_edges`) added to its value of every pair
-    that sees the flop at a level the table holds (0 elsewhere: all in)."""
-    names = class_of_cards(deck)
-    hand = [names[(int(a), int(b))] for a, b in cont.holdings]
+    that sees the flop at a level the table holds (0 elsewhere: all in); ``spec`` the deck's game spec."""
+    check_class_edges(classes)
+    hand = holding_class_names(spec, cont.holdings)
     values = cont.values.copy()
     for lv, put in enumerate(cont.levels):
         for p, seat in enumerate(SEATS):

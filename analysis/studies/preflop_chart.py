@@ -94,6 +94,17 @@ def solve_chart(state: str, deck: str, sample: int, boards: int, target_chips: f
                          target_chips=target_chips, check_every=25)
 
 
+def chart_rows(sol: PreflopSolution, state: str, deck: str, sample: int) -> pd.DataFrame:
+    """A solve's chart (:meth:`PreflopSolution.chart`) as rows of :data:`CHART_COLUMNS`: its game state, deck
+    and sample, and whether each action is indifferent."""
+    ch = sol.chart()
+    ch.insert(0, "sample", sample)
+    ch.insert(0, "deck", deck)
+    ch.insert(0, "state", state)
+    ch["indifferent"] = ch["regret"] <= INDIFFERENT_CHIPS
+    return ch[list(CHART_COLUMNS)]
+
+
 def solve_charts(deck: str = "reference", boards: int = 2000, target_chips: float = 0.05,
                  max_iterations: int = 1000, quick: bool = False, echo: Callable[[str], Any] = lambda _: None,
                  seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame, list]:
@@ -104,12 +115,7 @@ def solve_charts(deck: str = "reference", boards: int = 2000, target_chips: floa
         t0 = time.perf_counter()
         sol = solve_chart(state, on, sample, boards, target_chips, max_iterations, seed)
         seconds = time.perf_counter() - t0
-        ch = sol.chart()
-        ch.insert(0, "sample", sample)
-        ch.insert(0, "deck", on)
-        ch.insert(0, "state", state)
-        ch["indifferent"] = ch["regret"] <= INDIFFERENT_CHIPS
-        charts.append(ch[list(CHART_COLUMNS)])
+        charts.append(chart_rows(sol, state, on, sample))
         v0, v1 = sol.values()
         e0, e1 = sol.exploitability
         cfg = sol.spot.tree_config
@@ -132,29 +138,25 @@ PLAYED = "check-down + solved-flop edge"
 
 
 def solve_played_chart(class_edges: pd.DataFrame, deck: str = "reference", boards: int = 2000,
-                       target_chips: float = 0.05, max_iterations: int = 1000,
-                       seed: int = 0) -> tuple[pd.DataFrame, dict[str, Any], PreflopSolution]:
+                       target_chips: float | None = 0.05, max_iterations: int = 1000, seed: int = 0,
+                       checkdown: Any = None) -> tuple[pd.DataFrame, dict[str, Any], PreflopSolution]:
     """The heads-up chart of the start state with postflop play: each pair that sees the flop is worth
-    its check-down plus each player's class edge at the level (:mod:`.postflop_value`, solved flops
-    at the start); the chart rows (:data:`CHART_COLUMNS`), one spots row and the solution."""
+    its check-down (``checkdown``: the start solve's continuation, when at hand) plus each player's class
+    edge at the level (:mod:`.postflop_value`, solved flops at the start); the chart rows
+    (:data:`CHART_COLUMNS`), one spots row and the solution."""
     from .postflop_value import edged_continuation
 
     t0 = time.perf_counter()
     spot = PreflopSpot(state_table("start", deck), boards=boards, seed=continuation_seed(seed, 0))
-    cont = edged_continuation(spot, class_edges, deck)
+    cont = edged_continuation(spot, class_edges, checkdown)
     sol = solve_preflop(spot, iterations=max_iterations, target_chips=target_chips, check_every=25,
                         continuation=cont)
-    ch = sol.chart()
-    ch.insert(0, "sample", 0)
-    ch.insert(0, "deck", deck)
-    ch.insert(0, "state", "start")
-    ch["indifferent"] = ch["regret"] <= INDIFFERENT_CHIPS
     e0, e1 = sol.exploitability
     v0, v1 = sol.values()
     row = {"state": "start", "deck": deck, "sample": 0, "continuation": PLAYED, "boards": boards,
            "method": sol.method, "iterations": sol.iterations, "exploitability_bb": e0, "exploitability_sb": e1,
            "value_bb": v0, "value_sb": v1, "seconds": round(time.perf_counter() - t0, 1)}
-    return ch[list(CHART_COLUMNS)], row, sol
+    return chart_rows(sol, "start", deck, 0), row, sol
 
 
 def chart_moves(checkdown: pd.DataFrame, played: pd.DataFrame, nodes: Sequence[int]) -> pd.DataFrame:

@@ -266,6 +266,8 @@ CASES: list[tuple[str, ...]] = [
     ("solve preflop --postflop-edge {tmp}/nosuch.csv", "edge table", "nosuch.csv"),
     ("solve preflop --postflop-edge {tmp}/wrongshape.json", "not a class-edge table"),
     ("solve preflop --boards 20 --postflop-edge {tmp}/edges20.csv", "holds levels 20", "60, 180, 540"),
+    ("solve preflop --boards 20 --postflop-edge {tmp}/edgesbank3.csv", "bank3-low state", "bank 300/700/500"),
+    ("solve preflop --boards 20 --postflop-edge {tmp}/invalid.toml", "edge table"),
     ("solve preflop --players 3 --deals 0", "deals", "got 0"),
     ("solve preflop --players 3 --boards 3", "boards", "at least 10"),
     ("solve preflop --players 3 --method mccfr", "mccfr", "dcfr, cfr+"),
@@ -335,7 +337,10 @@ def bad_files(tmp_path_factory) -> Path:
     (tmp / "notjson.json").write_text("this is not JSON\n")
     (tmp / "wrongshape.json").write_text(json.dumps({"a": 1}))
     (tmp / "invalid.toml").write_text("garbage = = 1\n")
-    (tmp / "edges20.csv").write_text("level,player,hand,edge\n20,oop,AA,1.0\n")
+    (tmp / "edges20.csv").write_text("level,player,hand,edge\n20,oop,AA,1.0\n20,ip,AA,1.0\n")
+    (tmp / "edges20.manifest.json").write_text('{"deck": "reference", "state": "start", "chips": 1000}')
+    (tmp / "edgesbank3.csv").write_text("level,player,hand,edge\n20,oop,AA,1.0\n20,ip,AA,1.0\n")
+    (tmp / "edgesbank3.manifest.json").write_text('{"deck": "reference", "state": "bank3-low", "chips": 1000}')
     (tmp / "baddeck.toml").write_text('[[cards]]\nname = "x"\n')
     (tmp / "bj.jsonl").write_text(json.dumps({
         "table": {"seats": ["P1", "P2"], "stacks": [50, 50], "dealer": "P1"},

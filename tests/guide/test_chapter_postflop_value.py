@@ -62,6 +62,6 @@ def test_played_text_sets_both_charts_side_by_side(tmp_path):
     assert shares.iloc[0]["fold"] == "50.0 / 0.0" and shares.iloc[0]["raise"] == "0.0 / 75.0"
     games = [b.frame for b in blocks if b.kind == "table"][-1]
     assert games.iloc[0].tolist() == ["abc", "45.0 ± 2.0", "52.0 ± 2.0"]
-    assert "against abc: +7.0 points, 2.5 combined standard errors." in text
+    assert "against abc: +7.0 points, 2.5 standard errors if the two runs were independent" in text
     assert "Not in a preview" not in text and "not in a preview" in _played_text(tmp_path / "none", base,
                                                                                    start)[0].text

@@ -3,6 +3,8 @@ the check-down: each piece against a plain recomputation."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,16 +14,19 @@ from analysis.solvers.card_level import solve_spot
 from analysis.solvers.card_level.card_spot import CardSpot
 from analysis.solvers.card_level.solution import _compatible_mass
 from analysis.solvers.preflop_hu.continuation import checkdown_continuation
+from analysis.solvers.preflop_hu.solve import PreflopSpot, holding_class_names
 from analysis.studies.postflop_value import (
     PostflopValueError,
+    check_fits,
     class_edges,
-    class_of_cards,
     edge_spot,
+    load_class_edges,
     seat_edges,
     solve_edges,
     with_postflop_edge,
 )
 from analysis.studies.preflop_chart import solve_chart, solve_played_chart, state_table
+from analysis.studies.ranges import starting_classes
 from evaluator.api import evaluate_batch
 
 RIVER = "4s 9h 3d 6c 2d"
@@ -82,9 +87,8 @@ def test_class_edges_weight_every_holding_and_spread_between_flops():
                          "holdings": [6, 3, 3], "edge": [1.0, 4.0, 7.0], "solved_ev": 0.0, "checkdown_ev": 0.0})
     c = class_edges(rows).iloc[0]
     assert c["edge"] == pytest.approx((6 + 12 + 21) / 12) and c["holdings"] == 12 and c["flops"] == 3
-    mean = c["edge"]
-    se = np.sqrt(3 / 2 * (36 * (1 - mean) ** 2 + 9 * (4 - mean) ** 2 + 9 * (7 - mean) ** 2)) / 12
-    assert c["edge_se"] == pytest.approx(se)
+    # by hand: mean 3.25; sum of n^2 (m_f - mean)^2 = 182.25 + 5.0625 + 126.5625 = 313.875; x 3/2, root, / 12
+    assert c["edge_se"] == pytest.approx(1.808185, abs=1e-6)
     s = seat_edges(rows).iloc[0]
     assert s["edge"] == pytest.approx(4.0) and s["edge_se"] == pytest.approx(3.0 / np.sqrt(3))
 
@@ -92,27 +96,29 @@ def test_class_edges_weight_every_holding_and_spread_between_flops():
 def test_the_edge_is_added_to_each_players_own_holding_at_its_level():
     table = state_table("start", "reference")
     cont = checkdown_continuation(table, (20, 60, 1000), 1000, boards=20)
-    names = class_of_cards("reference")
-    hands = sorted(set(names.values()))
+    spec = load_deck("reference").spec
+    hands = [c.name for c in starting_classes(spec)]
     bump = {h: 0.5 * k for k, h in enumerate(hands)}
     classes = pd.DataFrame([{"level": 60, "player": seat, "hand": h, "edge": bump[h] * (1 if seat == "oop" else -2)}
                             for seat in ("oop", "ip") for h in hands])
-    out = with_postflop_edge(cont, classes)
-    own = np.array([bump[names[(int(a), int(b))]] for a, b in cont.holdings])
+    out = with_postflop_edge(cont, classes, spec)
+    own = np.array([bump[h] for h in holding_class_names(spec, cont.holdings)])
     ok = cont.compatible
     assert np.array_equal(out.values[[0, 2]], cont.values[[0, 2]])  # no edge at levels 20 and all in
     assert np.allclose(out.values[1, 0][ok], (cont.values[1, 0] + own[:, None])[ok])
     assert np.allclose(out.values[1, 1][ok], (cont.values[1, 1] - 2 * own[None, :])[ok])
     assert not out.values[:, :, ~ok].any()
     with pytest.raises(PostflopValueError, match="no edge for class"):
-        with_postflop_edge(cont, classes[classes["hand"] != "AA"])
+        with_postflop_edge(cont, classes[classes["hand"] != "AA"], spec)
 
 
-def _zero_edges(tmp_path=None):
-    zero = pd.DataFrame([{"level": lv, "player": seat, "hand": h, "edge": 0.0} for lv in (20, 60, 180, 540)
-                         for seat in ("oop", "ip") for h in set(class_of_cards("reference").values())])
+def _zero_edges(tmp_path=None, state="start"):
+    zero = pd.DataFrame([{"level": lv, "player": seat, "hand": c.name, "edge": 0.0} for lv in (20, 60, 180, 540)
+                         for seat in ("oop", "ip") for c in starting_classes(load_deck("reference").spec)])
     if tmp_path is not None:
         zero.to_csv(tmp_path / "zero.csv", index=False)
+        (tmp_path / "zero.manifest.json").write_text(json.dumps({"deck": "reference", "state": state,
+                                                                 "chips": 1000}))
     return zero
 
 
@@ -135,3 +141,45 @@ def test_zero_edges_give_the_check_down_chart():
     checkdown = solve_chart("start", "reference", 0, boards=40, target_chips=None, max_iterations=30).chart()
     assert np.allclose(played["frequency"].to_numpy(), checkdown["frequency"].to_numpy())
     assert row["continuation"] == "check-down + solved-flop edge" and row["iterations"] == 30
+
+
+def test_a_table_is_refused_when_it_is_not_one_edge_per_level_seat_and_class(tmp_path):
+    zero = _zero_edges(tmp_path)
+    assert load_class_edges(tmp_path / "zero.csv").attrs["game"] == {"deck": "reference", "state": "start",
+                                                                     "chips": 1000}
+    bad = {"seat": zero.assign(player=zero["player"].map({"oop": "big blind", "ip": "small blind"})),
+           "per-flop": pd.concat([zero, zero]), "NaN": zero.assign(edge=np.nan),
+           "one seat": zero[zero["player"] == "oop"], "text": zero.assign(edge="x")}
+    for case, frame in bad.items():
+        frame.to_csv(tmp_path / "zero.csv", index=False)
+        with pytest.raises(PostflopValueError):
+            load_class_edges(tmp_path / "zero.csv")
+        assert case
+    zero.to_csv(tmp_path / "bare.csv", index=False)
+    with pytest.raises(PostflopValueError, match="no manifest"):
+        load_class_edges(tmp_path / "bare.csv")
+
+
+def test_a_table_measured_in_another_game_is_refused(tmp_path):
+    _zero_edges(tmp_path, state="bank3-low")
+    edges = load_class_edges(tmp_path / "zero.csv")
+    with pytest.raises(PostflopValueError, match="bank3-low state"):
+        check_fits(PreflopSpot(state_table("start", "reference")), edges)
+    assert check_fits(PreflopSpot(state_table("bank3-low", "reference")), edges) == (60, 180, 540, 1000)
+    _zero_edges(tmp_path)
+    with pytest.raises(PostflopValueError, match="bare deck"):
+        check_fits(PreflopSpot(state_table("start", "bare")), load_class_edges(tmp_path / "zero.csv"))
+
+
+def test_a_spot_file_of_another_spot_is_solved_again(edges, monkeypatch, tmp_path):
+    import shutil
+
+    import analysis.studies.postflop_value as pv
+
+    folder, rows, _ = edges
+    shutil.copytree(folder / "flops", tmp_path / "flops")
+    path = tmp_path / "flops" / f"540-{RIVER.replace(' ', '')}.parquet"
+    assert '"raises": "a"' in pd.read_parquet(path).attrs["key"]["spot"]
+    monkeypatch.setattr(pv, "RAISES", "100%")  # the same file, another bet tree: solved again, not read back
+    solve_edges(tmp_path, [RIVER], levels=(540,))  # (at $540 a raise is all-in either way: the same numbers)
+    assert '"raises": "100%"' in pd.read_parquet(path).attrs["key"]["spot"]

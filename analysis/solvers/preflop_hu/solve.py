@@ -378,13 +378,13 @@ def _card_names(sol: PreflopSolution) -> list[tuple[str, str]]:
 
 
 def holding_class_names(sol_or_spec: Any, holdings: np.ndarray) -> list[str]:
-    """The starting class (``AA``, ``A10s``, ``75o`` ...) of each holding."""
+    """The starting class (``AA``, ``A10s``, ``75o`` ...) of each holding (its two cards in either order)."""
     spec = sol_or_spec.spot.table.deck.spec if isinstance(sol_or_spec, PreflopSolution) else sol_or_spec
     of = {}
     for cls in starting_classes(spec):
         for a, b in cls.combos:
             of[(min(a, b), max(a, b))] = cls.name
-    return [of[(int(a), int(b))] for a, b in holdings]
+    return [of[(min(int(a), int(b)), max(int(a), int(b)))] for a, b in holdings]
 
 
 def green_labels(sol: PreflopSolution) -> list[str]:
