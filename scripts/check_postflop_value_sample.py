@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 
 from analysis.studies import postflop_value as pv
-from analysis.studies.solved_spots import FAMILIES, sample_boards
 
 
 def main() -> None:
@@ -29,8 +28,7 @@ def main() -> None:
     ap.add_argument("--stored", type=Path, default=Path("results/postflop_value"))
     args = ap.parse_args()
     levels = tuple(int(x) for x in args.levels.split(","))
-    flop = next(f for f in FAMILIES if f.name == "hu-flop")
-    boards = sample_boards(flop, args.flops, args.seed, "reference")
+    boards = pv.flop_sample(args.flops, args.seed)
     stored = pd.read_parquet(args.stored / "postflop_edge_flops.parquet")
     overlap = set(boards) & set(stored["board"])
     print(f"seed {args.seed}: {', '.join(boards)} ({len(overlap)} flop(s) also in the stored sample)")

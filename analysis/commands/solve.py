@@ -525,7 +525,6 @@ def register(app: typer.Typer) -> None:
             return
         if boards is not None:
             raise SolverError(f"--boards is an option of the preflop game, not of '{game}'")
-
         method = method or "cfr+"
         if key == "dilemma":
             solve_dilemma_cmd(dilemma_options, method, iterations, target, check_every, seed, state,

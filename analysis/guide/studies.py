@@ -401,15 +401,13 @@ def run_postflop_value(folder: Path, options: Any, echo: Echo) -> dict[str, Any]
     class, from heads-up flops solved card by card (the heads-up chart's continuation; full guide only)."""
     from analysis.core.io import provenance, write_table
     from analysis.studies import postflop_value as pv
-    from analysis.studies.solved_spots import FAMILIES, sample_boards
 
     if options.quick:
         echo("  not in a preview: each pre-flop level solves its flops (about an hour in all); the preview's "
              "chart checks down")
         return {"manifest": provenance(study="postflop_value", preview=True, skipped=True), "tables": [],
                 "charts": []}
-    flop = next(f for f in FAMILIES if f.name == "hu-flop")
-    boards = sample_boards(flop, pv.FLOPS, options.seed, options.deck)
+    boards = pv.flop_sample(pv.FLOPS, options.seed, options.deck)
     echo(f"  levels {', '.join(map(str, pv.LEVELS))} x {len(boards)} flops (the hu-flop family's uniform sample, "
          f"seed {options.seed}), each to {pv.TARGET_CHIPS:g} chip of exploitability")
     edges, spots = pv.solve_edges(folder, boards, pv.LEVELS, options.deck,

@@ -37,7 +37,7 @@ from analysis.solvers.preflop_hu.continuation import Continuation, checkdown_con
 from analysis.solvers.preflop_hu.solve import PreflopSpot, holding_class_names
 from evaluator.errors import LabError
 
-from .solved_spots import GAME_STATES
+from .solved_spots import FAMILIES, GAME_STATES, sample_boards
 
 LEVELS = (20, 60, 180, 540)
 """The pre-flop levels solved (the heads-up tree's levels below all-in, at blinds 10/20)."""
@@ -58,6 +58,11 @@ EDGE_COLUMNS = ("level", "board", "player", "hand", "holdings", "edge", "solved_
 
 class PostflopValueError(LabError):
     """A postflop-value question that cannot be answered as asked."""
+
+
+def flop_sample(n: int = FLOPS, seed: int = 0, deck: str = "reference") -> list[str]:
+    """The study's flops: the ``hu-flop`` family's seeded uniform sample (:func:`.solved_spots.sample_boards`)."""
+    return sample_boards(next(f for f in FAMILIES if f.name == "hu-flop"), n, seed, deck)
 
 
 def edge_spot(board: str, level: int, deck: str = "reference", bets: bool = True) -> CardSpot:

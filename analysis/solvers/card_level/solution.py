@@ -121,11 +121,16 @@ class SpotSolution:
         out = []
         for p in range(2):
             n = int(s.tables.n_hands[p])
-            mass = _compatible_mass(s, p, s.tables.weights[1 - p])[:n]
-            with np.errstate(invalid="ignore", divide="ignore"):
-                ev = np.where(mass > 0, self.spot.pot / 2.0 + rows[p, :n] * s.tables.pairs / mass, np.nan)
+            ev = self._chips(rows[p, :n], _compatible_mass(s, p, s.tables.weights[1 - p])[:n])
             out.append((s.tables.hands[p, :n].copy(), ev))
         return out
+
+    def _chips(self, values: np.ndarray, mass: np.ndarray) -> np.ndarray:
+        """Counterfactual value rows (last axis: holdings) as each holding's EV in chips given it is dealt:
+        divided by the opponent mass it meets, NaN where it meets none."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ev = self.spot.pot / 2.0 + values * self.solver.tables.pairs / mass
+        return np.where(mass > 0.0, ev, np.nan)
 
     # navigation -----------------------------------------------------------------------
     def _children(self, v: int) -> list[int]:
@@ -217,11 +222,7 @@ class SpotSolution:
             K.walk(s._tree_args, (s.regrets, s.sums, iopts, s._coefs), bufs, c, reach.astype(s._dtype, copy=False),
                    (False, True), (s.tree.tasks, s._iso, s._task_vals, s._chance_reach), s._dilemma)
             values[a] = bufs[BF_VALS][0, :n]
-        mass = _compatible_mass(s, actor, reach)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ev = self.spot.pot / 2.0 + values * s.tables.pairs / mass
-        ev[:, mass <= 0.0] = np.nan
-        return self._labels(v), ev
+        return self._labels(v), self._chips(values, _compatible_mass(s, actor, reach))
 
     def strategy(self, line: Sequence[str] = ()) -> pd.DataFrame:
         """Per holding of the actor at the decision ``line`` leads to, the frequency of each action."""
