@@ -49,7 +49,7 @@ def test_showdowns_equal_the_pairwise_sum():
             reach = rng.random(solver.tables.hands.shape[1])
             reach[rng.random(reach.shape[0]) < 0.3] = 0.0
             out = np.full_like(reach, np.nan)
-            K.showdown_value(nodes, v, solver._tree_args, trav, reach, solver._coefs, work, out)
+            K.showdown_value(nodes, v, K.terminal_tables(solver._tree_args)[2], trav, reach, solver._coefs, work, out)
             np.testing.assert_allclose(out, _pairwise(solver, int(v), trav, reach), rtol=1e-12, atol=1e-15)
     assert len(seen) == 6
 

@@ -220,11 +220,24 @@ def _dealt_bits(nodes, v):
     return bits
 
 
+@kernel(inline=True)
+def terminal_tables(tree):
+    """The arrays of ``tree`` the terminals read, as (held, classes, order, strength): (hands,
+    same, n_hands), (hclass, fold tables, fold groups, showdown tables, showdown groups), (count,
+    holding, idx, src, ends) and (score, cards) (see :func:`fold_value`, :func:`showdown_value`,
+    :func:`dilemma_fold_value`)."""
+    held = (tree[TT_HANDS], tree[TT_SAME], tree[TT_N_HANDS])
+    classes = (tree[TT_HCLASS], tree[TT_FOLD_TAB], tree[TT_FOLD_GROUPS], tree[TT_SHOWDOWN_TAB],
+               tree[TT_SHOWDOWN_GROUPS])
+    order = (tree[TT_COUNT], tree[TT_HOLDING], tree[TT_IDX], tree[TT_SRC], tree[TT_ENDS])
+    return held, classes, order, (tree[TT_SCORE], tree[TT_CARDS])
+
+
 @kernel
-def fold_value(nodes, v, tree, trav, reach, coefs, minus, out):
-    """Counterfactual values of the traverser's holdings at fold terminal ``v`` (``minus``:
-    real[cards] scratch for the opponent's per-card reach)."""
-    hands, same, n_hands = tree[TT_HANDS], tree[TT_SAME], tree[TT_N_HANDS]
+def fold_value(nodes, v, held, trav, reach, coefs, minus, out):
+    """Counterfactual values of the traverser's holdings at fold terminal ``v`` (``held`` = (hands,
+    same, n_hands) of ``tree``; ``minus``: real[cards] scratch for the opponent's per-card reach)."""
+    hands, same, n_hands = held
     opp = 1 - trav
     pay = like(out, (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS])
     if nodes[v, PLAYER] == trav:
@@ -271,23 +284,23 @@ def _card_sums(n, hands, reach, minus):
 
 
 @kernel
-def showdown_value(nodes, v, tree, trav, reach, coefs, work, out):
+def showdown_value(nodes, v, order, trav, reach, coefs, work, out):
     """Counterfactual values of the traverser's holdings at showdown ``v``: the opponent's reach
     below less above in strength, per-card corrections, read from prefix sums (see :mod:`._sweeps`).
 
-    ``tree[TT_COUNT .. TT_CARDS]`` (count, holding, score, cards): per player and river board, the
-    holdings that do not touch the board in increasing order of strength; ``tree[TT_IDX ..
-    TT_ENDS]`` (idx, src, ends) their sweep positions (``idx``: one row per holding in that
-    order); ``work`` real[N_WORK, slots] scratch. Holdings the board blocks get 0.
+    ``order`` = (count, holding, idx, src, ends) of ``tree``: per player and river board, the
+    count of holdings that do not touch the board and those holdings in increasing order of
+    strength; their sweep positions (``idx``: one row per holding in that order); ``work``
+    real[N_WORK, slots] scratch. Holdings the board blocks get 0.
     """
-    count, holding = tree[TT_COUNT], tree[TT_HOLDING]
+    count, holding, idx_all, src, ends = order
     opp = 1 - trav
     b = nodes[v, BRD]
     pay = like(out, (coefs[C_HALF_POT] + nodes[v, AMT]) * coefs[C_INV_PAIRS])
     nt = count[trav, b]
     no = count[opp, b]
-    prefix_sums(tree[TT_SRC][opp, b], holding[opp, b], no, tree[TT_ENDS][opp, b], reach, work)
-    idx = tree[TT_IDX][trav, b]
+    prefix_sums(src[opp, b], holding[opp, b], no, ends[opp, b], reach, work)
+    idx = idx_all[trav, b]
     gu, gd, pu, pd = work[W_CARD_UP], work[W_CARD_DN], work[W_ALL_UP], work[W_ALL_DN]
     out[:] = 0.0
     for i in range(nt):
@@ -338,17 +351,20 @@ def _class_dot(tab, a, groups, sums, c1, c2):
 
 
 @kernel
-def dilemma_fold_value(nodes, v, tree, trav, reach, coefs, sums, out):
+def dilemma_fold_value(nodes, v, tables, trav, reach, coefs, sums, out):
     """Dilemma Hold'em: counterfactual values of the traverser's holdings at fold ``v``.
 
     ``tab[own class, opponent class]``, the settled payoff of the fold's situation, is
     weighted by the opponent's reach per group of classes that pay alike, with the per-card
-    corrections of :func:`fold_value` (O(n x groups))."""
-    hands, same, n_hands, hclass = tree[TT_HANDS], tree[TT_SAME], tree[TT_N_HANDS], tree[TT_HCLASS]
+    corrections of :func:`fold_value` (O(n x groups)). ``tables``: :func:`terminal_tables`'s (it
+    reads ``held`` and ``classes``)."""
+    held, classes, _, _ = tables
+    hands, same, n_hands = held
+    hclass, fold_tab, fold_groups, _, _ = classes
     opp = 1 - trav
     f = nodes[v, PAY]
-    tab = tree[TT_FOLD_TAB][f, trav]
-    groups = tree[TT_FOLD_GROUPS][f, trav]
+    tab = fold_tab[f, trav]
+    groups = fold_groups[f, trav]
     _class_sums(n_hands[opp], hands[opp], hclass[opp], groups, reach, sums)
     dead = _dealt_bits(nodes, v)
     inv = like(out, coefs[C_INV_PAIRS])
@@ -384,23 +400,27 @@ def dilemma_fold_value(nodes, v, tree, trav, reach, coefs, sums, out):
 
 
 @kernel
-def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, scratch, out):
+def dilemma_showdown_value(nodes, v, tables, trav, reach, coefs, scratch, out):
     """Dilemma Hold'em: counterfactual values of the traverser's holdings at showdown ``v``.
 
     The win payoff less the tie's over the weaker holdings (sweep up by strength), the tie
     payoff against every compatible holding (the sums once that sweep is through, as a fold)
     and the loss payoff less the tie's over the stronger ones (sweep down), each with
     per-group, per-card sums. Holdings the board blocks keep 0. One group (the usual case):
-    scalar sums, the Texas Hold'em sweeps with a payoff per own class. ``scratch`` = ``(sums,
+    scalar sums, the Texas Hold'em sweeps with a payoff per own class. ``tables``:
+    :func:`terminal_tables`'s (held, classes, order, (score, cards)); ``scratch`` = ``(sums,
     work)``: the per-group sums and the prefix-sum rows (:func:`prefix_sums`)."""
     sums, work = scratch
-    same, hclass = tree[TT_SAME], tree[TT_HCLASS]
-    count, holding, score, cards = tree[TT_COUNT], tree[TT_HOLDING], tree[TT_SCORE], tree[TT_CARDS]
+    held, classes, order, strength = tables
+    same = held[1]
+    hclass, _, _, showdown_tab, showdown_groups = classes
+    count, holding, idx_all, src, ends = order
+    score, cards = strength
     opp = 1 - trav
     b = nodes[v, BRD]
     sid = nodes[v, PAY]
-    tab = tree[TT_SHOWDOWN_TAB][sid, trav]
-    groups = tree[TT_SHOWDOWN_GROUPS][sid, trav]
+    tab = showdown_tab[sid, trav]
+    groups = showdown_groups[sid, trav]
     tie, win, lose = tab[SD_TIE], tab[SD_WIN_MINUS_TIE], tab[SD_LOSE_MINUS_TIE]
     nt = count[trav, b]
     no = count[opp, b]
@@ -412,8 +432,8 @@ def dilemma_showdown_value(nodes, v, tree, trav, reach, coefs, scratch, out):
     inv = like(out, coefs[C_INV_PAIRS])
     out[:] = 0.0
     if n_groups == 1:
-        prefix_sums(tree[TT_SRC][opp, b], ho, no, tree[TT_ENDS][opp, b], reach, work)
-        _one_group_showdown(tab, groups[k], (nt, tree[TT_IDX][trav, b]), (no, reach, work), inv, out)
+        prefix_sums(src[opp, b], ho, no, ends[opp, b], reach, work)
+        _one_group_showdown(tab, groups[k], (nt, idx_all[trav, b]), (no, reach, work), inv, out)
         return
     # wins: opponent holdings strictly weaker
     for g in range(n_groups):
@@ -480,18 +500,21 @@ def _one_group_showdown(tab, rep, mine, theirs, inv, out):
 
 
 @kernel
-def _deposit(nodes, u, d, tree, trav, acc, vals):
+def _deposit(nodes, u, d, perm, trav, trav_n, acc, vals):
     """Hand the closed node's values (``vals[d]``) to its parent's accumulator at depth ``d - 1``
-    (a dealt card's child also stands in for the siblings that mirror it: ``ISO`` bits)."""
+    (a dealt card's child also stands in for the siblings that mirror it: ``ISO`` bits; ``perm``
+    the suit swaps' holding permutations, ``trav_n`` the traverser's count of holdings).
+
+    Helpers of :func:`walk` take the few arrays they read, not the ``tree`` tuple: numba passes a
+    tuple of arrays as every field of every array, and that copying cost a quarter of a Texas
+    turn iteration."""
     if d == 0:
         return
-    trav_n = tree[TT_N_HANDS][trav]
     if nodes[u, CARD] >= 0:
         for h in range(trav_n):
             acc[d - 1, 0, h] += vals[d, h]
         bits = nodes[u, ISO]
         if bits > 0:
-            perm = tree[TT_PERM]
             for k in range(perm.shape[0]):
                 if bits & (1 << k):
                     for h in range(trav_n):
@@ -503,20 +526,22 @@ def _deposit(nodes, u, d, tree, trav, acc, vals):
 
 
 @kernel
-def _close(nodes, u, d, tree, cfr, bufs):
-    """Finish the open node ``u`` at depth ``d``: its value from its children's, and the updates."""
-    regrets, sums, iopts, coefs = cfr
-    n_hands = tree[TT_N_HANDS]
-    _, acc, vals, strat, _, _, acc2, vals2, _ = bufs
+def _close(nodes, u, d, perm, n, own, rows):
+    """Finish the open node ``u`` at depth ``d``: its value from its children's, and the updates.
+
+    ``own`` = (reg, cs, iopts, coefs): the traverser's cumulative regrets and strategy sums and
+    the call's settings; ``rows`` = (acc, vals, strat, acc2, vals2) of the walk's buffers; ``n``
+    the traverser's count of holdings."""
+    reg, cs, iopts, coefs = own
+    acc, vals, strat, acc2, vals2 = rows
     trav = iopts[O_TRAV]
     mode = iopts[O_MODE]
-    n = n_hands[trav]
     kind = nodes[u, KIND]
     k = nodes[u, COUNT]
     v = vals[d]
     if mode == MODE_BR_EV:  # the average-strategy values beside the best response's
-        _close_ev(nodes, u, d, n, trav, sums, bufs)
-        _deposit(nodes, u, d, tree, trav, acc2, vals2)
+        _close_ev(nodes, u, d, n, trav, cs, (strat, acc2, vals2))
+        _deposit(nodes, u, d, perm, trav, n, acc2, vals2)
     if kind == CHANCE:
         for h in range(n):
             v[h] = acc[d, 0, h]
@@ -538,17 +563,15 @@ def _close(nodes, u, d, tree, cfr, bufs):
         s = strat[d]
         locked = nodes[u, LOCK] != 0
         if mode != MODE_CFR or locked:
-            strategy_into(sums[trav], slot, k, n, s, v)
+            strategy_into(cs, slot, k, n, s, v)
         else:
-            strategy_into(regrets[trav], slot, k, n, s, v)
+            strategy_into(reg, slot, k, n, s, v)
         for h in range(n):
             v[h] = 0.0
         for a in range(k):
             for h in range(n):
                 v[h] += s[a, h] * acc[d, a, h]
         if mode == MODE_CFR and not locked:
-            reg = regrets[trav]
-            cs = sums[trav]
             if iopts[O_METHOD] == METHOD_DCFR:
                 alpha = like(v, coefs[C_ALPHA])
                 beta = like(v, coefs[C_BETA])
@@ -569,15 +592,15 @@ def _close(nodes, u, d, tree, cfr, bufs):
                         r = reg[base + h] + (acc[d, a, h] - vals[d, h])
                         reg[base + h] = r if r > 0.0 else zero
                         cs[base + h] += w * s[a, h]
-    _deposit(nodes, u, d, tree, trav, acc, vals)
+    _deposit(nodes, u, d, perm, trav, n, acc, vals)
 
 
 @kernel
-def _close_ev(nodes, u, d, n, trav, sums, bufs):
+def _close_ev(nodes, u, d, n, trav, cs, rows):
     """:func:`_close`'s average-strategy (``MODE_EV``) value of node ``u`` from ``acc2[d]`` into
-    ``vals2[d]`` (of ``bufs``), the same operations in the same order (bit-identical to an EV
-    traversal)."""
-    _, _, _, strat, _, _, acc, vals, _ = bufs
+    ``vals2[d]`` (``rows`` = (strat, acc2, vals2); ``cs`` the traverser's strategy sums), the same
+    operations in the same order (bit-identical to an EV traversal)."""
+    strat, acc, vals = rows
     kind = nodes[u, KIND]
     k = nodes[u, COUNT]
     v = vals[d]
@@ -592,7 +615,7 @@ def _close_ev(nodes, u, d, n, trav, sums, bufs):
                 v[h] += acc[d, a, h]
     else:
         s = strat[d]
-        strategy_into(sums[trav], nodes[u, SLOT], k, n, s, v)
+        strategy_into(cs, nodes[u, SLOT], k, n, s, v)
         for h in range(n):
             v[h] = 0.0
         for a in range(k):
@@ -608,18 +631,17 @@ def _unseen(nodes, u, iopts):
 
 
 @kernel
-def _child_reach(nodes, v, d, u, tree, bufs, iopts):
-    """The opponent's reach at node ``v`` (depth ``d``) from its parent ``u``'s."""
-    hands, n_hands = tree[TT_HANDS], tree[TT_N_HANDS]
-    reach, _, _, strat, _, _, _, _, _ = bufs
+def _child_reach(nodes, v, d, u, opp, rows, iopts):
+    """The opponent's reach at node ``v`` (depth ``d``) from its parent ``u``'s (``opp`` = (cards
+    of the opponent's holdings, their count); ``rows`` = (reach, strat) of the walk's buffers)."""
+    opp_hands, n = opp
+    reach, strat = rows
     trav = iopts[O_TRAV]
-    opp = 1 - trav
-    n = n_hands[opp]
     if nodes[u, KIND] == CHANCE:
         c = nodes[v, CARD]
         inv = like(reach, 1.0 / _unseen(nodes, u, iopts))
         for h in range(n):
-            if hands[opp, h, 0] == c or hands[opp, h, 1] == c:
+            if opp_hands[h, 0] == c or opp_hands[h, 1] == c:
                 reach[d, h] = 0.0
             else:
                 reach[d, h] = reach[d - 1, h] * inv
@@ -656,6 +678,11 @@ def walk(tree, cfr, bufs, root, reach0, phase, subtrees, dilemma):
     dual = mode == MODE_BR_EV
     nt = n_hands[trav]
     no = n_hands[opp]
+    perm, opp_hands = tree[TT_PERM], tree[TT_HANDS][opp]
+    own = (regrets[trav], sums[trav], iopts, coefs)
+    rows = (acc, vals, strat, acc2, vals2)
+    tables = terminal_tables(tree)
+    held, _, order, _ = tables
     base = nodes[root, DEPTH]
     for h in range(no):
         reach[0, h] = reach0[h]
@@ -667,29 +694,29 @@ def walk(tree, cfr, bufs, root, reach0, phase, subtrees, dilemma):
         while n_open > d:
             n_open -= 1
             if values:
-                _close(nodes, opened[n_open], n_open, tree, cfr, bufs)
+                _close(nodes, opened[n_open], n_open, perm, nt, own, rows)
         if d > 0:
             if nodes[v, ISO] < 0:  # mirrors a sibling that stands in for it (see _deposit)
                 v = nodes[v, END]
                 continue
-            _child_reach(nodes, v, d, opened[d - 1], tree, bufs, iopts)
+            _child_reach(nodes, v, d, opened[d - 1], (opp_hands, no), (reach, strat), iopts)
         kind = nodes[v, KIND]
         if kind < CHANCE:  # FOLD or SHOWDOWN: a terminal
             if values:
                 if dilemma is not None:  # (a compile-time branch: see the docstring)
                     if kind == FOLD:
-                        dilemma_fold_value(nodes, v, tree, trav, reach[d], coefs, minus, vals[d])
+                        dilemma_fold_value(nodes, v, tables, trav, reach[d], coefs, minus, vals[d])
                     else:
-                        dilemma_showdown_value(nodes, v, tree, trav, reach[d], coefs, (minus, work), vals[d])
+                        dilemma_showdown_value(nodes, v, tables, trav, reach[d], coefs, (minus, work), vals[d])
                 elif kind == FOLD:
-                    fold_value(nodes, v, tree, trav, reach[d], coefs, minus[0], vals[d])
+                    fold_value(nodes, v, held, trav, reach[d], coefs, minus[0], vals[d])
                 else:
-                    showdown_value(nodes, v, tree, trav, reach[d], coefs, work, vals[d])
-                _deposit(nodes, v, d, tree, trav, acc, vals)
+                    showdown_value(nodes, v, order, trav, reach[d], coefs, work, vals[d])
+                _deposit(nodes, v, d, perm, trav, nt, acc, vals)
                 if dual:
                     for h in range(nt):
                         vals2[d, h] = vals[d, h]
-                    _deposit(nodes, v, d, tree, trav, acc2, vals2)
+                    _deposit(nodes, v, d, perm, trav, nt, acc2, vals2)
             v += 1
         elif kind == CHANCE and top and nodes[v, TASK] >= 0:
             t0 = nodes[v, TASK]
@@ -699,14 +726,14 @@ def walk(tree, cfr, bufs, root, reach0, phase, subtrees, dilemma):
                 for j in range(nodes[v, COUNT]):
                     for h in range(nt):
                         vals[d, h] += task_vals[0, t0 + j, h]
-                _deposit(nodes, v, d, tree, trav, acc, vals)
+                _deposit(nodes, v, d, perm, trav, nt, acc, vals)
                 if dual:
                     for h in range(nt):
                         vals2[d, h] = 0.0
                     for j in range(nodes[v, COUNT]):
                         for h in range(nt):
                             vals2[d, h] += task_vals[1, t0 + j, h]
-                    _deposit(nodes, v, d, tree, trav, acc2, vals2)
+                    _deposit(nodes, v, d, perm, trav, nt, acc2, vals2)
             else:
                 for h in range(no):
                     chance_reach[t0, h] = reach[d, h]
@@ -731,7 +758,7 @@ def walk(tree, cfr, bufs, root, reach0, phase, subtrees, dilemma):
     while n_open > 0:
         n_open -= 1
         if values:
-            _close(nodes, opened[n_open], n_open, tree, cfr, bufs)
+            _close(nodes, opened[n_open], n_open, perm, nt, own, rows)
 
 
 @kernel(inline=True)
