@@ -225,7 +225,7 @@ def terminal_tables(tree):
     """The arrays of ``tree`` the terminals read, as (held, classes, order, strength): (hands,
     same, n_hands), (hclass, fold tables, fold groups, showdown tables, showdown groups), (count,
     holding, idx, src, ends) and (score, cards) (see :func:`fold_value`, :func:`showdown_value`,
-    :func:`dilemma_fold_value`)."""
+    :func:`dilemma_fold_value`, :func:`dilemma_showdown_value`)."""
     held = (tree[TT_HANDS], tree[TT_SAME], tree[TT_N_HANDS])
     classes = (tree[TT_HCLASS], tree[TT_FOLD_TAB], tree[TT_FOLD_GROUPS], tree[TT_SHOWDOWN_TAB],
                tree[TT_SHOWDOWN_GROUPS])
@@ -290,7 +290,7 @@ def showdown_value(nodes, v, order, trav, reach, coefs, work, out):
 
     ``order`` = (count, holding, idx, src, ends) of ``tree``: per player and river board, the
     count of holdings that do not touch the board and those holdings in increasing order of
-    strength; their sweep positions (``idx``: one row per holding in that order); ``work``
+    strength; their sweep positions (idx, src, ends; ``idx``: one row per holding in that order); ``work``
     real[N_WORK, slots] scratch. Holdings the board blocks get 0.
     """
     count, holding, idx_all, src, ends = order
@@ -506,7 +506,7 @@ def _deposit(nodes, u, d, perm, trav, trav_n, acc, vals):
     the suit swaps' holding permutations, ``trav_n`` the traverser's count of holdings).
 
     Helpers of :func:`walk` take the few arrays they read, not the ``tree`` tuple: numba passes a
-    tuple of arrays as every field of every array, and that copying cost a quarter of a Texas
+    tuple of arrays as every field of every array, and that copying cost 17-28% of a Texas
     turn iteration."""
     if d == 0:
         return
@@ -531,7 +531,7 @@ def _close(nodes, u, d, perm, n, own, rows):
 
     ``own`` = (reg, cs, iopts, coefs): the traverser's cumulative regrets and strategy sums and
     the call's settings; ``rows`` = (acc, vals, strat, acc2, vals2) of the walk's buffers; ``n``
-    the traverser's count of holdings."""
+    the traverser's count of holdings; ``perm`` the suit swaps' holding permutations (for :func:`_deposit`)."""
     reg, cs, iopts, coefs = own
     acc, vals, strat, acc2, vals2 = rows
     trav = iopts[O_TRAV]
