@@ -7,7 +7,7 @@ process pinned to the same cores; the figures are solve seconds (tree build and
 compile excluded, reported apart), iterations, exploitability, each player's
 expected value, and peak resident memory of the process (``wait4``).
 
-Run: ``.venv/bin/python scripts/bench_card_solver.py [--spots river,turn,flop] [--cores 0,1]
+Run: ``.venv/bin/python scripts/bench_card_solver.py [--spots river,turn,flop,flop-wide] [--cores 0,1]
 [--peer PATH | --no-peer] [--precision float32]``; the peer defaults to ``$SPOTBENCH`` or
 /tmp/postflop-solver/target/release/examples/spotbench (built by
 ../shared/peers/postflop-solver/build.sh) and is skipped with a note when missing.
@@ -27,19 +27,25 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_PEER = "/tmp/postflop-solver/target/release/examples/spotbench"
 OOP = "66+,A8s+,A5s-A4s,AJo+,K9s+,KQo,QTs+,JTs,96s+,85s+,75s+,65s,54s"
 IP = "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+"
-SPOTS = {  # name: (flop, turn, river, target % of the pot)
-    "river": ("Td9d6h", "Qc", "2s", 0.1),
-    "turn": ("Td9d6h", "Qc", "-", 0.3),
-    "flop": ("Td9d6h", "-", "-", 0.3),
+README_TREE = (OOP, IP, "200", "900", "50%, a", "100%")  # ranges, pot, stack, bets, raises
+FULL = "22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32"
+WIDE_TREE = (FULL, FULL, "40", "980", "100%, a", "a")
+"""Every holding in both ranges at the Dilemma flop target's depth and bets: a Texas spot of that size."""
+SPOTS = {  # name: (flop, turn, river, target % of the pot, tree)
+    "river": ("Td9d6h", "Qc", "2s", 0.1, README_TREE),
+    "turn": ("Td9d6h", "Qc", "-", 0.3, README_TREE),
+    "flop": ("Td9d6h", "-", "-", 0.3, README_TREE),
+    "flop-wide": ("Td9d6h", "-", "-", 0.3, WIDE_TREE),
 }
 _OURS = """
 import json, sys, time, resource
 t0 = time.perf_counter()
 from analysis.solvers.card_level import CardSolver, CardSpot
-board, oop, ip, target, threads, precision = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+board, target, threads, precision = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+oop, ip, pot, stack, bets, raises = sys.argv[5:11]
 import numba
 numba.set_num_threads(threads)
-spot = CardSpot.holdem(board, oop, ip, 200, 900, "50%, a", "100%")
+spot = CardSpot.holdem(board, oop, ip, int(pot), int(stack), bets, raises)
 solver = CardSolver(spot, precision=precision)
 solver.step(0)
 _ = solver.exploitability  # kernels loaded (or compiled) before the clock starts
@@ -67,26 +73,27 @@ def main() -> None:
     threads = len(args.cores.split(","))
     peer = Path(args.peer)
     for name in args.spots.split(","):
-        flop, turn, river, target = SPOTS[name]
+        flop, turn, river, target, tree = SPOTS[name]
         board = flop + ("" if turn == "-" else turn) + ("" if river == "-" else river)
         if args.no_peer:
             pass
         elif peer.exists():
-            rec, rss = _peer_run(peer, flop, turn, river, target, args.cores)
+            rec, rss = _peer_run(peer, (flop, turn, river), tree, target, args.cores)
             print(json.dumps({"spot": name, "rss_mb": round(rss, 1), **rec}), flush=True)
         else:
             print(json.dumps({"spot": name, "peer": f"skipped: {peer} not built"}), flush=True)
-        rec, rss = _ours_run(board, target, threads, args.cores, args.precision)
+        rec, rss = _ours_run(board, tree, target, threads, args.cores, args.precision)
         print(json.dumps({"spot": name, "rss_mb": round(rss, 1), **rec}), flush=True)
 
 
-def _peer_run(peer: Path, flop: str, turn: str, river: str, target: float, cores: str) -> tuple[dict, float]:
-    cmd = [str(peer), flop, turn, river, OOP, IP, "200", "900", "50%, a", "100%", str(target)]
-    return _wait(cmd, cores)
+def _peer_run(peer: Path, cards: tuple[str, str, str], tree: tuple[str, ...], target: float,
+              cores: str) -> tuple[dict, float]:
+    return _wait([str(peer), *cards, *tree, str(target), "5000"], cores)
 
 
-def _ours_run(board: str, target: float, threads: int, cores: str, precision: str) -> tuple[dict, float]:
-    return _wait([sys.executable, "-c", _OURS, board, OOP, IP, str(target), str(threads), precision], cores)
+def _ours_run(board: str, tree: tuple[str, ...], target: float, threads: int, cores: str,
+              precision: str) -> tuple[dict, float]:
+    return _wait([sys.executable, "-c", _OURS, board, str(target), str(threads), precision, *tree], cores)
 
 
 def _wait(cmd: list[str], cores: str) -> tuple[dict, float]:
