@@ -56,7 +56,8 @@ ev = solver.expected_values()
 print(json.dumps({"solver": "lab", "build_s": t1 - t0, "iterations": solver.iterations,
                   "exploitability": solver.exploitability, "exploitability_pct_pot": solver.exploitability_pct,
                   "solve_s": t2 - t1, "oop_ev": ev[0], "ip_ev": ev[1], "state_mb": solver.memory_bytes / 1e6,
-                  "nodes": int(solver.tree.nodes.shape[0]), "precision": precision}))
+                  "nodes": int(solver.tree.nodes.shape[0]), "walked_nodes": solver.walked_nodes,
+                  "precision": precision}))
 """
 
 

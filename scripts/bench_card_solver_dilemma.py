@@ -67,7 +67,8 @@ def main() -> None:
     ev = solver.expected_values()
     print(json.dumps({"board": args.board, "deck": args.deck, "bets": args.bets, "raises": args.raises,
                       "holdings": [int(x) for x in solver.tables.n_hands], "classes": solver.tables.n_classes,
-                      "nodes": int(solver.tree.nodes.shape[0]), "state_mb": solver.memory_bytes / 1e6,
+                      "nodes": int(solver.tree.nodes.shape[0]), "walked_nodes": solver.walked_nodes,
+                      "state_mb": solver.memory_bytes / 1e6,
                       "build_s": t1 - t0, "solve_s": t2 - t1, "iterations": solver.iterations,
                       "exploitability": solver.exploitability, "pct_pot": solver.exploitability_pct,
                       "nash_conv": solver.nash_conv, "measure": args.measure, "target": args.target,

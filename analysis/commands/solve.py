@@ -179,7 +179,12 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
 
     solver, continuation = solve_preflop, f"check-down over {spot.boards:,} boards (seed {seed})"
     if options.get("postflop_edge") is not None:
-        from analysis.studies.postflop_value import check_fits, edged_continuation, load_class_edges
+        from analysis.studies.postflop_value import (
+            check_fits,
+            edged_continuation,
+            load_class_edges,
+            spot_state,
+        )
 
         edges = load_class_edges(options["postflop_edge"])
         check_fits(spot, edges)  # another game or tree: one line before the long part
@@ -187,7 +192,7 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
         def solver(spot, **run):  # type: ignore[no-untyped-def] # the continuation inside: Ctrl-C covers it
             return solve_preflop(spot, continuation=edged_continuation(spot, edges), **run)
 
-        continuation += f" plus each class's postflop edge from {options['postflop_edge']}"
+        continuation += f" plus each class's postflop edge from {options['postflop_edge']} ({spot_state(spot)} state)"
     sol = _PreflopChecks(progress, "exploitability", echo).solve(solver, spot, method, iterations, target,
                                                                    check_every)
     e0, e1 = sol.exploitability

@@ -22,22 +22,35 @@ def _signed(x: float) -> str:
     return f"-${-x:.1f}" if x < 0 else f"+${x:.1f}"
 
 
+def _state(frame: pd.DataFrame, state: str) -> pd.DataFrame:
+    """The rows of one game state (a table without a ``state`` column holds the start alone)."""
+    return frame[frame["state"] == state] if "state" in frame.columns else frame
+
+
+def _levels_text(levels: Any) -> str:
+    """The manifest's levels (per state, or the start's list) as text."""
+    if isinstance(levels, dict):
+        return "; ".join(f"{state} {', '.join('$' + str(x) for x in lv)}" for state, lv in levels.items())
+    return ", ".join("$" + str(x) for x in levels or [])
+
+
 def postflop_value(folder: Path, info: dict[str, Any]) -> list[Block]:
-    """What the solved flops say betting is worth beyond the check-down, by level and seat, the classes
-    that gain and lose most, and how the heads-up chart uses it."""
+    """What the solved flops say betting is worth beyond the check-down, by game state, level and seat,
+    the classes that gain and lose most, and how the heads-up chart uses it."""
     seats, classes = study_table(folder, "postflop_edge_seats"), study_table(folder, "postflop_edge")
     spots = study_table(folder, "postflop_edge_spots")
     if seats is None or classes is None or spots is None:
-        return [Block("p", "Not in a preview: the full guide solves the flops of every pre-flop level (stored; "
-                           "`dilemma guide --fresh --only postflop_value` recomputes them). The preview's pre-flop "
-                           "chart checks down after the flop.")]
+        return [Block("p", "Not in a preview: the full guide solves the flops of every game state and pre-flop "
+                           "level (stored; `dilemma guide --fresh --only postflop_value` recomputes them). The "
+                           "preview's pre-flop chart checks down after the flop.")]
     m = info.get("manifest", {})
     out = [Block("p", (
         f"The heads-up pre-flop chart needs what seeing the flop is worth. Checking down (nobody bets again) is "
         f"one answer; here the flop is played. At each pre-flop level (chips each player put in: "
-        f"{', '.join('$' + str(x) for x in m.get('levels', []))}; all in, nothing is left to play) the same "
+        f"{_levels_text(m.get('levels'))}; all in, nothing is left to play) the same "
         f"{len(m.get('boards', []))} flops (a uniform sample, seed {m.get('seed')}: "
-        f"{', '.join(m.get('boards', [])[:4])}, ...) are solved card by card in the start state, heads-up, "
+        f"{', '.join(m.get('boards', [])[:4])}, ...) are solved card by card in each game state "
+        f"({', '.join(m.get('states', ['start']))}: the state's bank and blinds), heads-up, "
         f"random holdings, {m.get('chips')} chips each before the hand, bets of the pot or all-in, raises all-in, "
         f"the free fold allowed, each to {m.get('target_chips', 1):g} chip of exploitability "
         f"({spots['iterations'].min()}-{spots['iterations'].max()} DCFR iterations; "
@@ -49,43 +62,64 @@ def postflop_value(folder: Path, info: dict[str, Any]) -> list[Block]:
     out.append(Block("p", "**What position is worth after the flop** (the mean edge of every holding, $ a hand, "
                           "± one standard error):"))
     out.append(Block("table", frame=pd.DataFrame({
+        **({"state": table["state"]} if "state" in table.columns else {}),
         "pre-flop level $": table["level"], "seat": table["seat"],
         "edge $": [f"{e:+.1f} ± {s:.1f}" for e, s in zip(table["edge"], table["edge_se"], strict=True)],
         "flops": table["flops"]})))
-    by_level = seats.pivot(index="level", columns="player", values="edge")
+    by_level = _state(seats, "start").pivot(index="level", columns="player", values="edge")
     if {"oop", "ip"} <= set(by_level.columns):
         first = by_level.iloc[0]
         total = by_level["oop"] + by_level["ip"]
         out.append(Block("p", (
-            f"In a limped pot the small blind, who acts last after the flop, gains {_signed(first['ip'])} a hand "
-            f"over checking down and the big blind {_signed(first['oop'])}: checking down credits both seats alike, "
-            f"while position is worth ${first['ip'] - first['oop']:.1f} a hand between them. The two seats' edges "
-            f"together are what playing the flop takes from the bank (chips are conserved among the players and "
-            "the bank): " + ", ".join(f"{_signed(t)} at ${lv}" for lv, t in total.items()) + ". The likely cause "
-            "in the deepest pots: at $540 in, any bet is all-in, and an all-in loser left with no chips pays the "
-            "penalty with what they have, nothing (RULES §1.4, step 5), where checked down the loser keeps chips to "
-            "pay it (the tables hold no penalty flows; a probe on one river and one flop found the free fold alone "
-            "moves nothing and the bets all of it).")))
-    lowest = int(classes["level"].min())
+            f"In a limped pot at the start the small blind, who acts last after the flop, gains {_signed(first['ip'])} "
+            f"a hand over checking down and the big blind {_signed(first['oop'])}: checking down credits both seats "
+            f"alike, while position is worth ${first['ip'] - first['oop']:.1f} a hand between them. The two seats' "
+            f"edges together are what playing the flop takes from the bank (chips are conserved among the players "
+            "and the bank): " + ", ".join(f"{_signed(t)} at ${lv}" for lv, t in total.items()) + ". The likely "
+            "cause in the deepest pots: at $540 in, any bet is all-in, and an all-in loser left with no chips pays "
+            "the penalty with what they have, nothing (RULES §1.4, step 5), where checked down the loser keeps "
+            "chips to pay it (the tables hold no penalty flows; a probe on one river and one flop found the free "
+            "fold alone moves nothing and the bets all of it).")))
+    out += _other_states(seats)
+    start = _state(classes, "start")
+    lowest = int(start["level"].min())
     rows = []
     for seat in ("oop", "ip"):
-        g = classes[(classes["level"] == lowest) & (classes["player"] == seat)].sort_values("edge")
+        g = start[(start["level"] == lowest) & (start["player"] == seat)].sort_values("edge")
         for label, part in (("most", g.tail(SHOWN).iloc[::-1]), ("least", g.head(SHOWN))):
             rows.append({"seat": SEAT_TEXT[seat], "gains": label,
                          "classes (edge $ ± SE)": ", ".join(f"{h} {e:+.1f} ± {s:.1f}{'' if abs(e) > 2 * s else ' *'}"
                                                               for h, e, s in zip(part["hand"], part["edge"],
                                                                                  part["edge_se"], strict=True))})
-    out.append(Block("p", f"**The classes that gain most and least from playing the flop** (pre-flop level "
-                          f"${lowest}, a limped pot; * within two standard errors of zero):"))
+    out.append(Block("p", f"**The classes that gain most and least from playing the flop** (the start state, "
+                          f"pre-flop level ${lowest}, a limped pot; * within two standard errors of zero):"))
     out.append(Block("table", frame=pd.DataFrame(rows)))
-    se = classes.groupby("level")["edge_se"].median()
+    se = start.groupby("level")["edge_se"].median()
     out.append(Block("p", (
-        "**How far to trust a class's edge:** the median standard error of a class's edge is "
+        "**How far to trust a class's edge:** the median standard error of a class's edge at the start is "
         + ", ".join(f"${s:.1f} at ${lv}" for lv, s in se.items())
         + f". The spread is between flops (a class gains where the flop hits it): {len(m.get('boards', []))} "
           "flops set each class's edge, so a single class's edge is rough and the seat averages are known to a "
-          f"few dollars (the widest: ±${seats['edge_se'].max():.1f}). The heads-up chart with postflop play (the pre-flop chapter) "
-          "adds each player's class edge to the check-down value of every pair that sees the flop at that level, "
-          "whatever the other holds: the edge is measured against a random range, not the narrower range the "
-          "pre-flop play leaves.")))
+          f"few dollars (the widest: ±${seats['edge_se'].max():.1f}). The heads-up chart with postflop play (the "
+          "pre-flop chapter) adds each player's class edge in the game state to the check-down value of every pair "
+          "that sees the flop at that level, whatever the other holds: the edge is measured against a random "
+          "range, not the narrower range the pre-flop play leaves.")))
     return out
+
+
+def _other_states(seats: pd.DataFrame) -> list[Block]:
+    """Position's worth in a limped pot and the bank's flow at the deepest level, in each state but the start."""
+    if "state" not in seats.columns:
+        return []
+    parts = []
+    for state, g in seats[seats["state"] != "start"].groupby("state", sort=False):
+        by = g.pivot(index="level", columns="player", values="edge")
+        if not {"oop", "ip"} <= set(by.columns):
+            continue
+        first, last = by.iloc[0], by.iloc[-1]
+        parts.append(f"{state}: at ${by.index[0]} in the small blind gains {_signed(first['ip'])} and the big blind "
+                     f"{_signed(first['oop'])} (position worth ${first['ip'] - first['oop']:.1f}), and at ${by.index[-1]} "
+                     f"in the two together {_signed(last['ip'] + last['oop'])}")
+    if not parts:
+        return []
+    return [Block("p", "**In the other game states** (their blinds set the levels): " + "; ".join(parts) + ".")]

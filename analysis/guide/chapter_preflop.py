@@ -98,8 +98,8 @@ def preflop(folder: Path, info: dict[str, Any]) -> list[Block]:
         "**The abstraction:** when both see the flop, each is worth the *check-down*: nobody bets again, the five "
         "cards come and the hand is settled by the real rules (pot, bonus, the penalty of the river's losers, "
         "effects, red cards from the turn). That is exact after an all-in and, at smaller pots, the value of a "
-        "player who never folds after the flop; the full guide solves the start state's chart once more with "
-        "postflop play, from flops solved card by card (every state's would cost the flop solves of that state). "
+        "player who never folds after the flop; the full guide solves each state's chart once more with "
+        "postflop play, from flops solved card by card in that state. "
         f"Continuation values are means over {int(start['boards']):,} boards drawn "
         f"uniformly (seed {int(start['sample'])}); a pair's standard error is {se_text}. "
         f"DCFR to an exploitability of at most {spots[['exploitability_bb', 'exploitability_sb']].max().max():.3f} "
@@ -129,7 +129,7 @@ def preflop(folder: Path, info: dict[str, Any]) -> list[Block]:
                                   f"{n} class{'es' if n > 1 else ''} play{'' if n > 1 else 's'} "
                                   "otherwise with a green card:"))
             out.append(Block("table", frame=diff))
-    out += _played_text(folder, base, start)
+    out += _played_text(folder, base, start, (chart, spots))
     out += _states_text(chart, spots, deck)
     out += _sample_text(study_table(folder, "preflop_second_sample"))
     out += _games_text(study_table(folder, "preflop_games"), study_table(folder, "preflop_game_endings"), m)
@@ -137,20 +137,24 @@ def preflop(folder: Path, info: dict[str, Any]) -> list[Block]:
     return out
 
 
-def _played_text(folder: Path, base: pd.DataFrame, start: pd.Series) -> list[Block]:
-    """The start chart again with postflop play from solved flops: the abstraction, how often each action is
-    taken beside the check-down chart, its two grids and the classes that move most."""
+def _played_text(folder: Path, base: pd.DataFrame, start: pd.Series,
+                 checkdown: tuple[pd.DataFrame, pd.DataFrame]) -> list[Block]:
+    """The charts again with postflop play from solved flops: the abstraction, how often each action is
+    taken beside the check-down chart, the start state's two grids and the classes that move most, and
+    every state's chart beside its check-down one (``checkdown`` = (chart, spots) of the check-down solves)."""
     played, row = study_table(folder, "preflop_chart_played"), study_table(folder, "preflop_played_spots")
     moves = study_table(folder, "preflop_played_moves")
     if played is None or row is None or moves is None:
         return [Block("p", "**With postflop play:** not in a preview (it needs the full guide's stored flop solves, "
                            "the `postflop_value` study); the charts above check down after the flop.")]
-    r = row.iloc[0]
+    every = played
+    played, moves = (x[x["state"] == "start"] if "state" in x.columns else x for x in (played, moves))
+    r = row[row["state"] == "start"].iloc[0]
     out = [Block("h3", "The chart with postflop play"), Block("p", (
         "**The abstraction:** the same solve, but a pair that sees the flop is worth its check-down value *plus* "
         "each player's postflop edge: what its starting class gains over checking down when the flop is played "
-        "at equilibrium (the `postflop_value` section: flops solved card by card at each pre-flop level, start "
-        "state, random ranges, bets of the pot or all-in). The edge is a class average against a random range "
+        "at equilibrium (the `postflop_value` section: flops solved card by card at each pre-flop level of the "
+        "game state, random ranges, bets of the pot or all-in). The edge is a class average against a random range "
         "whatever the opponent holds, so the chart knows that position and playable hands are worth more than "
         "their showdown, not how they fare against the range the pre-flop play leaves. "
         f"DCFR to {max(r['exploitability_bb'], r['exploitability_sb']):.3f} chips; values: big blind "
@@ -176,6 +180,7 @@ def _played_text(folder: Path, base: pd.DataFrame, start: pd.Series) -> list[Blo
                               "share by 20 points or more from the check-down chart"
                               + (f"; most: {', '.join(big['hand'].head(6))}" if len(big) else "") + "):"))
         out.append(Block("table", frame=grid(played, node)))
+    out += _played_states_text(checkdown, every, row, study_table(folder, "preflop_played_moves"))
     games, pgames = study_table(folder, "preflop_games"), study_table(folder, "preflop_played_games")
     if games is not None and pgames is not None and list(games["opponent"]) == list(pgames["opponent"]):
         out.append(Block("p", "**Both charts in whole heads-up games** (the same deals and seed; after the flop both "
@@ -192,6 +197,46 @@ def _played_text(folder: Path, base: pd.DataFrame, start: pd.Series) -> list[Blo
             f"points, {abs(z[k]):.1f} standard errors if the two runs were independent. They play the same deals, "
             "so the paired difference is known better than that; these tables do not hold it.")))
     return out
+
+
+def _played_states_text(checkdown: tuple[pd.DataFrame, pd.DataFrame], played: pd.DataFrame, rows: pd.DataFrame,
+                        moves: pd.DataFrame) -> list[Block]:
+    """Every game state's chart with postflop play beside its check-down chart (``checkdown`` = (chart,
+    spots) of the check-down solves): values, the small blind's first action, the big blind facing an
+    open, and how many classes move by 20 points or more."""
+    if "state" not in played.columns or played["state"].nunique() < 2:
+        return []
+    chart, spots = checkdown
+    table = []
+    for r in rows.itertuples():
+        cd = chart[(chart["state"] == r.state) & (chart["deck"] == r.deck) & (chart["sample"] == 0)]
+        pl = played[played["state"] == r.state]
+        mv = moves[moves["state"] == r.state]
+        cells: dict[str, Any] = {"state": r.state}
+        for name, c in (("check-down", cd), ("played", pl)):
+            sh = action_shares(c).set_index("line")
+            root = sh.loc["(root)"]
+            vs_line = sh.index[sh.index.str.fullmatch(r"raise \d+")]
+            vs = sh.loc[vs_line[0]] if len(vs_line) else pd.Series(dtype=float)
+            cells[name] = (100 * root.get("fold", 0.0), 100 * (root.get("raise", 0.0) + root.get("allin", 0.0)),
+                           100 * vs.get("fold", 0.0), 100 * (vs.get("raise", 0.0) + vs.get("allin", 0.0)))
+        v = spots[(spots["state"] == r.state) & (spots["deck"] == r.deck) & (spots["sample"] == 0)].iloc[0]
+        v = (v["value_bb"], v["value_sb"])
+        table.append({
+            "state": r.state,
+            "values bb / sb $ (check-down)": f"{money(v[0])} / {money(v[1])}",
+            "values bb / sb $ (played)": f"{money(r.value_bb)} / {money(r.value_sb)}",
+            "sb folds %": f"{cells['check-down'][0]:.1f} / {cells['played'][0]:.1f}",
+            "sb raises %": f"{cells['check-down'][1]:.1f} / {cells['played'][1]:.1f}",
+            "bb folds to an open %": f"{cells['check-down'][2]:.1f} / {cells['played'][2]:.1f}",
+            "bb re-raises %": f"{cells['check-down'][3]:.1f} / {cells['played'][3]:.1f}",
+            "classes moving 20+ points (sb / bb)": " / ".join(
+                str(int((mv[mv["node"] == node]["largest_change"] >= 0.2).sum())) for node in sorted(mv["node"].unique())),
+            "exploitability chips": f"{max(r.exploitability_bb, r.exploitability_sb):.3f}"})
+    return [Block("p", (
+        "**Every game state with postflop play** (each state's flops solved at its own levels: blinds 20/40 "
+        "see the flop at $40, $120 and $360 in, blinds 30/60 at $60, $180 and $540; check-down chart / with "
+        "postflop play; the grids above are the start state's):")), Block("table", frame=pd.DataFrame(table))]
 
 
 def green_differences(chart: pd.DataFrame, node: int) -> pd.DataFrame:

@@ -403,17 +403,19 @@ def run_postflop_value(folder: Path, options: Any, echo: Echo) -> dict[str, Any]
     from analysis.studies import postflop_value as pv
 
     if options.quick:
-        echo("  not in a preview: each pre-flop level solves its flops (about an hour in all); the preview's "
+        echo("  not in a preview: each game state and pre-flop level solves its flops (about two hours in all); the preview's "
              "chart checks down")
         return {"manifest": provenance(study="postflop_value", preview=True, skipped=True), "tables": [],
                 "charts": []}
     boards = pv.flop_sample(pv.FLOPS, options.seed, options.deck)
-    echo(f"  levels {', '.join(map(str, pv.LEVELS))} x {len(boards)} flops (the hu-flop family's uniform sample, "
-         f"seed {options.seed}), each to {pv.TARGET_CHIPS:g} chip of exploitability")
-    edges, spots = pv.solve_edges(folder, boards, pv.LEVELS, options.deck,
+    levels = {state: list(pv.state_levels(state)) for state in pv.STATES}
+    echo(f"  {len(boards)} flops (the hu-flop family's uniform sample, seed {options.seed}) at every level of "
+         + "; ".join(f"{state} {', '.join(map(str, lv))}" for state, lv in levels.items())
+         + f", each to {pv.TARGET_CHIPS:g} chip of exploitability")
+    edges, spots = pv.solve_edges(folder, boards, deck=options.deck, states=pv.STATES,
                                   progress=lambda i, n, what: options.progress and options.progress(i, n, what))
     manifest = provenance(study="postflop_value", deck=options.deck, seed=options.seed, boards=boards,
-                          board_weights="uniform", levels=list(pv.LEVELS), chips=pv.CHIPS, state="start",
+                          board_weights="uniform", states=list(pv.STATES), levels=levels, chips=pv.CHIPS,
                           ranges="random v random", bets=pv.BETS, raises=pv.RAISES, free_fold=True,
                           target_chips=pv.TARGET_CHIPS, max_iterations=pv.MAX_ITERATIONS,
                           edge="solved EV less check-down EV (no bet, no fold) of each holding against a random "
@@ -427,35 +429,48 @@ def run_postflop_value(folder: Path, options: Any, echo: Echo) -> dict[str, Any]
     return {"manifest": manifest, "tables": _tables(folder), "charts": []}
 
 
-def _played_chart(folder: Path, options: Any, echo: Echo, start: Any, vs_open: int, manifest: dict[str, Any],
+def _played_chart(folder: Path, options: Any, echo: Echo, checkdown: dict[str, Any], manifest: dict[str, Any],
                   boards: int) -> tuple[Any, Any, dict[str, Any]] | None:
-    """The heads-up start chart again with postflop play (the ``postflop_value`` study's class edges added to
-    the check-down), its moves from the check-down chart, and its two grids; ``start``: the start state's
-    check-down solution and chart. Returns the solution, the chart and the manifest (None, skipped, without
-    the edges)."""
+    """The heads-up chart of every game state again with postflop play (the ``postflop_value`` study's class
+    edges of that state added to the check-down), its moves from the check-down chart (the small blind's
+    first action and the big blind facing an open), and the start state's two grids; ``checkdown``: per
+    state, its check-down solution and chart. Returns the start state's solution, chart and the manifest
+    (None, skipped, without the edges)."""
     import pandas as pd
 
     from analysis.charts.entry_chart import preflop_charts
     from analysis.core.io import write_table
-    from analysis.studies.postflop_value import load_class_edges
+    from analysis.studies.postflop_value import STATES, load_class_edges
     from analysis.studies.preflop_chart import PLAYED, chart_moves, plain_kinds, solve_played_chart
 
-    edges = folder.parent / "postflop_value" / "postflop_edge.parquet"
-    if options.quick or not edges.is_file():
+    path = folder.parent / "postflop_value" / "postflop_edge.parquet"
+    if options.quick or not path.is_file():
         echo("  the chart with postflop play: no postflop_value/postflop_edge table (the full guide's stored "
              "flop solves), skipped")
         return None
-    checkdown_sol, checkdown = start
-    played, row, sol = solve_played_chart(load_class_edges(edges), options.deck, boards=boards, seed=options.seed,
-                                          checkdown=checkdown_sol.continuation)
-    echo(f"  start with postflop play ({PLAYED}): {sol.iterations} iterations, exploitability "
-         f"{max(row['exploitability_bb'], row['exploitability_sb']):.3f} chips, {row['seconds']:.0f} s")
+    edges = load_class_edges(path)
+    charts, rows, moves, start = [], [], [], None
+    for state in (s for s in STATES if s in set(edges["state"])):
+        sol0, chart0 = checkdown[state]
+        played, row, sol = solve_played_chart(edges, options.deck, boards=boards, seed=options.seed,
+                                              checkdown=sol0.continuation, state=state)
+        echo(f"  {state} with postflop play ({PLAYED}): {sol.iterations} iterations, exploitability "
+             f"{max(row['exploitability_bb'], row['exploitability_sb']):.3f} chips, {row['seconds']:.0f} s")
+        tree = sol.tree
+        moves.append(chart_moves(chart0, played, (0, tree.node_at(tree.actions[0][2]))))
+        charts.append(played)
+        rows.append(row)
+        if state == "start":
+            start = (sol, played, tree.node_at(tree.actions[0][2]))
     m = {**manifest, "continuation": f"{PLAYED} (postflop_value/postflop_edge: each player's class edge at the "
-                                     "level, measured on solved flops against a random range, added to the "
-                                     "check-down value of every pair; 0 all in)"}
-    write_table(played, folder, "preflop_chart_played", m)
-    write_table(pd.DataFrame([row]), folder, "preflop_played_spots", m)
-    write_table(chart_moves(checkdown, played, (0, vs_open)), folder, "preflop_played_moves", m)
+                                     "level in the state, measured on solved flops against a random range, added "
+                                     "to the check-down value of every pair; 0 all in)"}
+    write_table(pd.concat(charts, ignore_index=True), folder, "preflop_chart_played", m)
+    write_table(pd.DataFrame(rows), folder, "preflop_played_spots", m)
+    write_table(pd.concat(moves, ignore_index=True), folder, "preflop_played_moves", m)
+    if start is None:
+        return None
+    sol, played, vs_open = start
     preflop_charts({"preflop_chart_played_small_blind": plain_kinds(played, 0),
                     "preflop_chart_played_vs_open": plain_kinds(played, vs_open)}, folder, m)
     return sol, played, m
@@ -481,6 +496,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         INDIFFERENT_CHIPS,
         PLAYED,
         abstraction_cost,
+        chart_cases,
         equilibrium3_notes,
         equilibrium3_strategy_toml,
         equilibrium_strategy_toml,
@@ -506,8 +522,11 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     preflop_charts({"preflop_chart_small_blind": plain_kinds(start, 0),
                     "preflop_chart_vs_open": plain_kinds(start, tree.node_at(tree.actions[0][2]))}, folder, manifest)
     write_table(abstraction_cost(sols[0]), folder, "preflop_class_cost", manifest)
-    played = _played_chart(folder, options, echo, (sols[0], start), tree.node_at(tree.actions[0][2]), manifest,
-                           boards)
+    by_state = {state: (sol, chart[(chart["state"] == state) & (chart["deck"] == options.deck)
+                                   & (chart["sample"] == 0)])
+                for (state, on, sample), sol in zip(chart_cases(options.deck, options.quick), sols, strict=True)
+                if on == options.deck and sample == 0}
+    played = _played_chart(folder, options, echo, by_state, manifest, boards)
     if options.quick:
         echo("  three-handed chart: not in the quick guide (its continuation alone takes about 20 s a state)")
     else:
@@ -580,10 +599,10 @@ STUDIES: tuple[Study, ...] = (
           run_fold_vs_check, version=4),
     Study("equilibrium", "At equilibrium: when is folding for free right if everyone plays well?",
           run_equilibrium),
-    Study("postflop_value", "After the flop: what betting is worth beyond checking down, per pre-flop level and "
-          "starting class", run_postflop_value, stored=True),
+    Study("postflop_value", "After the flop: what betting is worth beyond checking down, per game state, pre-flop "
+          "level and starting class", run_postflop_value, stored=True, version=2),
     Study("preflop", "Before the flop: the heads-up and three-handed entry charts, and the equilibrium in whole games",
-          run_preflop, version=5, depends=("equilibrium", "postflop_value")),
+          run_preflop, version=6, depends=("equilibrium", "postflop_value")),
     Study("solved_spots", "Solved spots: flop, turn and river play at equilibrium, holding by holding, with "
           "a strategy browser", run_solved_spots, version=5, stored=True),
     Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "

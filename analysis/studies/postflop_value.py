@@ -32,6 +32,7 @@ import pandas as pd
 from analysis.core.io import atomic_path
 from analysis.dilemma.decks import load_deck
 from analysis.solvers.card_level import CardSpot, solve_spot
+from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
 from analysis.solvers.preflop_hu.bet_tree import build_preflop_tree
 from analysis.solvers.preflop_hu.continuation import Continuation, checkdown_continuation
 from analysis.solvers.preflop_hu.solve import PreflopSpot, holding_class_names
@@ -40,7 +41,10 @@ from evaluator.errors import LabError
 from .solved_spots import FAMILIES, GAME_STATES, sample_boards
 
 LEVELS = (20, 60, 180, 540)
-"""The pre-flop levels solved (the heads-up tree's levels below all-in, at blinds 10/20)."""
+"""The start state's pre-flop levels (the heads-up tree's levels below all-in, at blinds 10/20)."""
+STATES = ("start", "level2", "bank3-low")
+"""The game states solved (:data:`.solved_spots.GAME_STATES`): each at the levels its blinds give its
+heads-up tree (:func:`state_levels`)."""
 CHIPS = 1000
 """Each player's chips before the hand."""
 FLOPS = 12
@@ -53,7 +57,7 @@ MAX_ITERATIONS = 400
 BETS, RAISES = "100%, a", "a"
 SEATS = ("oop", "ip")
 """The card solver's seats: ``oop`` is the big blind (player 0 of the pre-flop solve)."""
-EDGE_COLUMNS = ("level", "board", "player", "hand", "holdings", "edge", "solved_ev", "checkdown_ev")
+EDGE_COLUMNS = ("state", "level", "board", "player", "hand", "holdings", "edge", "solved_ev", "checkdown_ev")
 
 
 class PostflopValueError(LabError):
@@ -65,12 +69,29 @@ def flop_sample(n: int = FLOPS, seed: int = 0, deck: str = "reference") -> list[
     return sample_boards(next(f for f in FAMILIES if f.name == "hu-flop"), n, seed, deck)
 
 
-def edge_spot(board: str, level: int, deck: str = "reference", bets: bool = True) -> CardSpot:
-    """The heads-up flop spot of pre-flop ``level`` on ``board`` at the start (``bets=False``: the
+def game_state(name: str) -> Any:
+    """The game state called ``name`` (:data:`.solved_spots.GAME_STATES`)."""
+    state = next((s for s in GAME_STATES if s.name == name), None)
+    if state is None:
+        raise PostflopValueError(f"no game state {name!r} (one of {', '.join(s.name for s in GAME_STATES)})")
+    return state
+
+
+def state_levels(state: str = "start") -> tuple[int, ...]:
+    """The chips each player has put in at every level the heads-up pre-flop tree of ``state`` sees the
+    flop at, below all-in (10/20: 20, 60, 180, 540; 20/40: 40, 120, 360; 30/60: 60, 180, 540)."""
+    gs = game_state(state)
+    spot = PreflopSpot(DilemmaTable("reference", (), gs.bank, gs.level), chips=CHIPS)
+    tree = build_preflop_tree(spot.tree_config)
+    return tuple(lv for lv in tree.flop_levels() if lv < CHIPS)
+
+
+def edge_spot(board: str, level: int, deck: str = "reference", bets: bool = True, state: str = "start") -> CardSpot:
+    """The heads-up flop spot of pre-flop ``level`` on ``board`` in game ``state`` (``bets=False``: the
     check-down tree, no bet and no free fold)."""
     if not 0 < level < CHIPS:
         raise PostflopValueError(f"level {level}: chips put in pre-flop must be between 0 and {CHIPS}")
-    start = GAME_STATES[0]
+    start = game_state(state)
     tree = {"bets": BETS, "raises": RAISES} if bets else {"bets": "", "raises": "", "free_fold": False}
     return CardSpot.from_options(game="dilemma", deck=deck, board=board, pot=2 * level, stack=CHIPS - level,
                                  bank=",".join(map(str, start.bank)), level=start.level, oop="random",
@@ -78,14 +99,14 @@ def edge_spot(board: str, level: int, deck: str = "reference", bets: bool = True
 
 
 def flop_edges(board: str, level: int, deck: str = "reference", target_chips: float = TARGET_CHIPS,
-               max_iterations: int = MAX_ITERATIONS) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """One flop at one level: per seat and starting class the holdings the flop leaves and their mean
-    edge, solved EV and check-down EV (:data:`EDGE_COLUMNS`), and the spot's convergence."""
+               max_iterations: int = MAX_ITERATIONS, state: str = "start") -> tuple[pd.DataFrame, dict[str, Any]]:
+    """One flop at one level of game ``state``: per seat and starting class the holdings the flop leaves
+    and their mean edge, solved EV and check-down EV (:data:`EDGE_COLUMNS`), and the spot's convergence."""
     t0 = time.perf_counter()
-    spot = edge_spot(board, level, deck)
+    spot = edge_spot(board, level, deck, state=state)
     sol = solve_spot(spot, target_pct=100.0 * target_chips / spot.pot, max_iterations=max_iterations)
     seconds = time.perf_counter() - t0
-    down = solve_spot(edge_spot(board, level, deck, bets=False), target_pct=100.0, max_iterations=1)
+    down = solve_spot(edge_spot(board, level, deck, bets=False, state=state), target_pct=100.0, max_iterations=1)
     spec = load_deck(deck).spec
     rows = []
     solved, checked = sol.holding_values(), down.holding_values()
@@ -103,8 +124,9 @@ def flop_edges(board: str, level: int, deck: str = "reference", target_chips: fl
     out = pd.concat(rows, ignore_index=True)
     out.insert(0, "board", board)
     out.insert(0, "level", level)
+    out.insert(0, "state", state)
     ev, ev_cd = sol.ev(), down.ev()
-    info = {"level": level, "board": board, "pot": spot.pot, "stack": spot.stack, "iterations": sol.iterations,
+    info = {"state": state, "level": level, "board": board, "pot": spot.pot, "stack": spot.stack, "iterations": sol.iterations,
             "exploitability_chips": sol.exploitability, "exploitability_pct_pot": sol.exploitability_pct,
             **{f"ev_{s}": ev[s] for s in SEATS}, **{f"checkdown_ev_{s}": ev_cd[s] for s in SEATS},
             "seconds": round(seconds, 1)}
@@ -113,16 +135,22 @@ def flop_edges(board: str, level: int, deck: str = "reference", target_chips: fl
 
 def solve_edges(folder: Path, boards: Sequence[str], levels: Sequence[int] = LEVELS, deck: str = "reference",
                 target_chips: float = TARGET_CHIPS, max_iterations: int = MAX_ITERATIONS,
-                progress: Callable[[int, int, str], Any] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """:func:`flop_edges` for every level and board, each spot's rows kept in ``folder/flops`` as it
-    finishes (whole or not at all), so a stopped run resumes; returns the edge rows and one row per spot."""
-    todo = [(lv, b) for lv in levels for b in boards]
+                progress: Callable[[int, int, str], Any] | None = None, states: Sequence[str] | None = None
+                ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`flop_edges` for every level and board (``states``: every game state at its own levels,
+    :func:`state_levels`, instead of the start at ``levels``), each spot's rows kept in ``folder/flops``
+    as it finishes (whole or not at all), so a stopped run resumes; returns the edge rows and one row
+    per spot."""
+    cases = [("start", lv) for lv in levels] if states is None else [(st, lv) for st in states
+                                                                    for lv in state_levels(st)]
+    todo = [(st, lv, b) for st, lv in cases for b in boards]
     edges, spots = [], []
-    for i, (level, board) in enumerate(todo):
+    for i, (state, level, board) in enumerate(todo):
         if progress:
-            progress(i, len(todo), f"level {level} {board}")
-        path = folder / "flops" / f"{level}-{board.replace(' ', '')}.parquet"
-        key = {"spot": json.dumps(edge_spot(board, level, deck).describe(), sort_keys=True, default=str),
+            progress(i, len(todo), f"{state} level {level} {board}")
+        path = folder / "flops" / f"{state}-{level}-{board.replace(' ', '')}.parquet"
+        key = {"spot": json.dumps(edge_spot(board, level, deck, state=state).describe(), sort_keys=True,
+                                  default=str),
                "target_chips": float(target_chips), "max_iterations": int(max_iterations)}
         if path.exists():
             frame = pd.read_parquet(path)
@@ -130,7 +158,7 @@ def solve_edges(folder: Path, boards: Sequence[str], levels: Sequence[int] = LEV
                 edges.append(frame)
                 spots.append(frame.attrs["spot"])
                 continue
-        frame, info = flop_edges(board, level, deck, target_chips, max_iterations)
+        frame, info = flop_edges(board, level, deck, target_chips, max_iterations, state)
         frame.attrs.update(key=key, spot=info)
         path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_path(path) as tmp:
@@ -143,37 +171,40 @@ def solve_edges(folder: Path, boards: Sequence[str], levels: Sequence[int] = LEV
 
 
 def class_edges(edges: pd.DataFrame) -> pd.DataFrame:
-    """Per level, seat and starting class: the mean edge over every (flop, holding) dealt, its standard
-    error from the spread of the flops' class means (weighted by the holdings each flop leaves), and
-    the mean solved and check-down EVs."""
+    """Per game state, level, seat and starting class: the mean edge over every (flop, holding) dealt, its
+    standard error from the spread of the flops' class means (weighted by the holdings each flop leaves),
+    and the mean solved and check-down EVs."""
     rows = []
-    for (level, player, hand), g in edges.groupby(["level", "player", "hand"], sort=False):
+    for (state, level, player, hand), g in edges.groupby(["state", "level", "player", "hand"], sort=False):
         n = g["holdings"].to_numpy(float)
         total = n.sum()
         mean = float((n * g["edge"]).sum() / total)
         k = len(g)
         se = float(np.sqrt(k / (k - 1) * (n**2 * (g["edge"] - mean) ** 2).sum()) / total) if k > 1 else np.nan
-        rows.append({"level": level, "player": player, "hand": hand, "flops": k, "holdings": int(total),
-                     "edge": mean, "edge_se": se, "solved_ev": float((n * g["solved_ev"]).sum() / total),
+        rows.append({"state": state, "level": level, "player": player, "hand": hand, "flops": k,
+                     "holdings": int(total), "edge": mean, "edge_se": se,
+                     "solved_ev": float((n * g["solved_ev"]).sum() / total),
                      "checkdown_ev": float((n * g["checkdown_ev"]).sum() / total)})
     return pd.DataFrame(rows)
 
 
 def seat_edges(edges: pd.DataFrame) -> pd.DataFrame:
-    """Per level and seat, the mean edge over every holding dealt (what position is worth after the
-    flop) and its between-flop standard error."""
-    per_flop = edges.assign(w=edges["holdings"] * edges["edge"]).groupby(["level", "player", "board"]).agg(
+    """Per game state, level and seat, the mean edge over every holding dealt (what position is worth
+    after the flop) and its between-flop standard error."""
+    keys = ["state", "level", "player"]
+    per_flop = edges.assign(w=edges["holdings"] * edges["edge"]).groupby([*keys, "board"], sort=False).agg(
         w=("w", "sum"), n=("holdings", "sum")).reset_index()
     per_flop["edge"] = per_flop["w"] / per_flop["n"]
-    out = per_flop.groupby(["level", "player"], sort=False)["edge"].agg(["mean", "std", "size"]).reset_index()
+    out = per_flop.groupby(keys, sort=False)["edge"].agg(["mean", "std", "size"]).reset_index()
     out["edge_se"] = out.pop("std") / np.sqrt(out["size"])
     return out.rename(columns={"mean": "edge", "size": "flops"})
 
 
 def load_class_edges(path: str | Path) -> pd.DataFrame:
     """A class-edge table (:func:`class_edges`, e.g. ``results/postflop_value/postflop_edge.parquet``) from
-    CSV or Parquet, checked (:func:`check_class_edges`), with the game it was measured in (deck, state,
-    chips) from the manifest beside it in ``attrs["game"]``."""
+    CSV or Parquet, checked (:func:`check_class_edges`), with the game it was measured in (deck, chips)
+    from the manifest beside it in ``attrs["game"]``. A table without a ``state`` column holds the one
+    game state its manifest names (``state``)."""
     path = Path(path)
     try:
         frame = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
@@ -183,62 +214,86 @@ def load_class_edges(path: str | Path) -> pd.DataFrame:
     manifest = path.with_name(path.stem + ".manifest.json")
     try:
         m = json.loads(manifest.read_text(encoding="utf-8"))
-        game = {"deck": str(m["deck"]), "state": str(m["state"]), "chips": int(m["chips"])}
+        game = {"deck": str(m["deck"]), "chips": int(m["chips"])}
+        state = None if "state" in frame.columns else str(m["state"])
     except (OSError, ValueError, KeyError, TypeError):
         raise PostflopValueError(f"{path}: no manifest beside it ({manifest.name}) saying the deck, game state and "
                                  "chips it was measured in") from None
+    if state is not None:
+        frame.insert(0, "state", state)
+        check_class_edges(frame, f"{path} (its manifest's state)")
     frame.attrs["game"] = game
     return frame
 
 
 def check_class_edges(frame: pd.DataFrame, where: str = "the edge table") -> None:
-    """Refuse a table that is not one edge per level, seat (``oop``, ``ip``) and class, both seats at
-    every level, each edge a finite number."""
+    """Refuse a table that is not one edge per game state (a ``state`` column, when the table has one),
+    level, seat (``oop``, ``ip``) and class, both seats at every level, each edge a finite number."""
     missing = sorted({"level", "player", "hand", "edge"} - set(frame.columns))
     if missing:
         raise PostflopValueError(f"{where}: not a class-edge table (no column {missing[0]!r})")
     seats = set(frame["player"].astype(str))
     if not seats <= set(SEATS):
         raise PostflopValueError(f"{where}: seat {sorted(seats - set(SEATS))[0]!r} (player must be oop or ip)")
+    unknown = sorted(set(frame["state"].astype(str)) - set(STATES)) if "state" in frame.columns else []
+    if unknown:
+        raise PostflopValueError(f"{where}: game state {unknown[0]!r} (one of {', '.join(STATES)})")
     edge = pd.to_numeric(frame["edge"], errors="coerce")
     level = pd.to_numeric(frame["level"], errors="coerce")
     if not (np.isfinite(edge).all() and np.isfinite(level).all() and (level == level.round()).all()):
         raise PostflopValueError(f"{where}: every level must be a whole number of chips and every edge a number")
-    if frame.duplicated(["level", "player", "hand"]).any():
+    keys = [k for k in ("state", "level") if k in frame.columns]
+    if frame.duplicated([*keys, "player", "hand"]).any():
         raise PostflopValueError(f"{where}: more than one edge for a level, seat and class (a per-flop table?)")
-    for lv, g in frame.groupby("level"):
+    for at, g in frame.groupby(keys):
         if set(g["player"]) != set(SEATS):
-            raise PostflopValueError(f"{where}: level {lv} has edges for {', '.join(sorted(set(g['player'])))} only")
+            where_at = " ".join(f"{k} {v}" for k, v in zip(keys, at, strict=True))
+            raise PostflopValueError(f"{where}: {where_at} has edges for {', '.join(sorted(set(g['player'])))} only")
+
+
+def spot_state(spot: PreflopSpot) -> str | None:
+    """The name of the game state (:data:`STATES`) whose bank and blind level ``spot`` is in (None: none)."""
+    return next((s.name for s in GAME_STATES if s.name in STATES and tuple(spot.table.bank) == s.bank
+                 and spot.table.level == s.level), None)
 
 
 def edged_continuation(spot: PreflopSpot, classes: pd.DataFrame, checkdown: Continuation | None = None
                        ) -> Continuation:
     """The check-down continuation of a heads-up pre-flop ``spot`` (``checkdown`` when already computed for
-    it) with the class edges added (:func:`with_postflop_edge`). The table must hold every level below
-    all-in that the spot's tree sees the flop at, and one read by :func:`load_class_edges` must have been
-    measured in the spot's deck, game state and chips (:func:`check_fits`)."""
+    it) with the class edges of the spot's game state added (:func:`with_postflop_edge`). The table must
+    hold that state at every level below all-in that the spot's tree sees the flop at, and one read by
+    :func:`load_class_edges` must have been measured in the spot's deck and chips (:func:`check_fits`)."""
     levels = check_fits(spot, classes)
     if checkdown is None:
         checkdown = checkdown_continuation(spot.table, levels, spot.chips, spot.boards, spot.seed)
-    return with_postflop_edge(checkdown, classes, spot.table.deck.spec)
+    return with_postflop_edge(checkdown, state_rows(spot, classes), spot.table.deck.spec)
+
+
+def state_rows(spot: PreflopSpot, classes: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``classes`` measured in ``spot``'s game state (all of them when the table has no
+    ``state`` column: one built in memory for one state)."""
+    if "state" not in classes.columns:
+        return classes
+    return classes[classes["state"] == spot_state(spot)]
 
 
 def check_fits(spot: PreflopSpot, classes: pd.DataFrame) -> tuple[int, ...]:
-    """Refuse an edge table measured in another game than ``spot`` (when it says, as
-    :func:`load_class_edges` tables do) or lacking a level the spot's tree sees the flop at; returns
-    the tree's levels."""
+    """Refuse an edge table measured in another game than ``spot`` (another deck or chips, when it says,
+    as :func:`load_class_edges` tables do; no rows in the spot's game state) or lacking a level the spot's
+    tree sees the flop at; returns the tree's levels."""
     game = classes.attrs.get("game")
-    if game is not None:
-        state = next((g for g in GAME_STATES if g.name == game["state"]), None)
-        asked = {"deck": spot.table.deck_name, "chips": spot.chips}
-        if (state is None or game["deck"] != asked["deck"] or game["chips"] != asked["chips"]
-                or tuple(spot.table.bank) != state.bank or spot.table.level != state.level):
-            raise PostflopValueError(
-                f"the edge table was measured on the {game['deck']} deck in the {game['state']} state with "
-                f"{game['chips']} chips each; this spot is the {asked['deck']} deck, bank "
-                f"{'/'.join(map(str, spot.table.bank))}, blind level {spot.table.level + 1}, {spot.chips} chips")
+    here = (f"this spot is the {spot.table.deck_name} deck, bank {'/'.join(map(str, spot.table.bank))}, blind "
+            f"level {spot.table.level + 1}, {spot.chips} chips")
+    if game is not None and (game["deck"] != spot.table.deck_name or game["chips"] != spot.chips):
+        raise PostflopValueError(f"the edge table was measured on the {game['deck']} deck with {game['chips']} "
+                                 f"chips each; {here}")
+    if "state" in classes.columns:
+        held_states = sorted(set(classes["state"].astype(str)))
+        if spot_state(spot) not in held_states:
+            raise PostflopValueError(f"the edge table was measured in the {', '.join(held_states)} state"
+                                     f"{'s' if len(held_states) > 1 else ''}; {here}")
     levels = tuple(build_preflop_tree(spot.tree_config).flop_levels())
-    held = set(classes["level"].astype(int))
+    held = set(state_rows(spot, classes)["level"].astype(int))
     missing = [lv for lv in levels if lv < spot.chips and lv not in held]
     if missing:
         raise PostflopValueError(f"the edge table holds levels {', '.join(map(str, sorted(held)))}; this tree also "

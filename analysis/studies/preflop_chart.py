@@ -139,37 +139,38 @@ PLAYED = "check-down + solved-flop edge"
 
 def solve_played_chart(class_edges: pd.DataFrame, deck: str = "reference", boards: int = 2000,
                        target_chips: float | None = 0.05, max_iterations: int = 1000, seed: int = 0,
-                       checkdown: Any = None) -> tuple[pd.DataFrame, dict[str, Any], PreflopSolution]:
-    """The heads-up chart of the start state with postflop play: each pair that sees the flop is worth
-    its check-down (``checkdown``: the start solve's continuation, when at hand) plus each player's class
-    edge at the level (:mod:`.postflop_value`, solved flops at the start); the chart rows
+                       checkdown: Any = None, state: str = "start") -> tuple[pd.DataFrame, dict[str, Any], PreflopSolution]:
+    """The heads-up chart of game ``state`` with postflop play: each pair that sees the flop is worth
+    its check-down (``checkdown``: that state's solve's continuation, when at hand) plus each player's
+    class edge at the level in that state (:mod:`.postflop_value`, solved flops); the chart rows
     (:data:`CHART_COLUMNS`), one spots row and the solution."""
     from .postflop_value import edged_continuation
 
     t0 = time.perf_counter()
-    spot = PreflopSpot(state_table("start", deck), boards=boards, seed=continuation_seed(seed, 0))
+    spot = PreflopSpot(state_table(state, deck), boards=boards, seed=continuation_seed(seed, 0))
     cont = edged_continuation(spot, class_edges, checkdown)
     sol = solve_preflop(spot, iterations=max_iterations, target_chips=target_chips, check_every=25,
                         continuation=cont)
     e0, e1 = sol.exploitability
     v0, v1 = sol.values()
-    row = {"state": "start", "deck": deck, "sample": 0, "continuation": PLAYED, "boards": boards,
+    row = {"state": state, "deck": deck, "sample": 0, "continuation": PLAYED, "boards": boards,
            "method": sol.method, "iterations": sol.iterations, "exploitability_bb": e0, "exploitability_sb": e1,
            "value_bb": v0, "value_sb": v1, "seconds": round(time.perf_counter() - t0, 1)}
-    return chart_rows(sol, "start", deck, 0), row, sol
+    return chart_rows(sol, state, deck, 0), row, sol
 
 
 def chart_moves(checkdown: pd.DataFrame, played: pd.DataFrame, nodes: Sequence[int]) -> pd.DataFrame:
     """Per decision and starting class (holdings without a green card), each kind of action's share
-    under the check-down chart and under the played one, and the largest change."""
+    under the check-down chart and under the played one (of one game state), and the largest change."""
     rows = []
+    state = checkdown["state"].iloc[0]
     for node in nodes:
         a, b = plain_kinds(checkdown, node), plain_kinds(played, node)
         kinds = sorted(set(a.columns) | set(b.columns))
         a, b = a.reindex(columns=kinds, fill_value=0.0), b.reindex(index=a.index, columns=kinds, fill_value=0.0)
         line = checkdown.loc[checkdown["node"] == node, "line"].iloc[0]
         for hand in a.index:
-            row = {"node": node, "line": line, "hand": hand}
+            row = {"state": state, "node": node, "line": line, "hand": hand}
             row.update({f"{k}_checkdown": float(a.at[hand, k]) for k in kinds})
             row.update({f"{k}_played": float(b.at[hand, k]) for k in kinds})
             row["largest_change"] = float((b.loc[hand] - a.loc[hand]).abs().max())

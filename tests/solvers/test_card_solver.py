@@ -19,6 +19,7 @@ from analysis.solvers.card_level.tree import (
     A_FOLD,
     A_RAISE,
     DECISION,
+    END,
     ISO,
     KIND,
     action_tree,
@@ -154,3 +155,26 @@ def test_suit_isomorphism_skips_mirror_turn_cards_and_keeps_the_values():
     for solver in (full, iso):
         solver.run(target_pct=0.5, max_iterations=400)
     np.testing.assert_allclose(full.expected_values(), iso.expected_values(), atol=0.001 * 200)
+
+
+def test_walked_nodes_are_the_nodes_a_walk_visits():
+    """The count against a preorder walk that skips as the kernel does: mirrored tasks, and below a task's
+    root every dealt card that a lower card stands in for (``ISO < 0``)."""
+    spot = CardSpot.holdem("Td9d6h", "AA, T9s, 76s, AKs", "QQ, AKs, 98s", 200, 300, "100%", "")
+    full, iso = CardSolver(spot, isomorphism=False), CardSolver(spot)
+    assert full.walked_nodes == len(full.tree.nodes)
+    nodes, walked = iso.tree.nodes, set(int(t) for t in iso._iso[IS_WORK])
+    roots = {int(r): t for t, r in enumerate(iso.tree.tasks)}
+    visited, v, task_root = 0, 0, -1
+    while v < len(nodes):
+        if v in roots:
+            task_root = v
+            if roots[v] not in walked:
+                v = nodes[v, END]
+                continue
+        elif task_root >= 0 and v < nodes[task_root, END] and nodes[v, ISO] < 0:
+            v = nodes[v, END]
+            continue
+        visited += 1
+        v += 1
+    assert iso.walked_nodes == visited < len(nodes)

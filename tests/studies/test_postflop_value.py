@@ -20,9 +20,11 @@ from analysis.studies.postflop_value import (
     check_fits,
     class_edges,
     edge_spot,
+    edged_continuation,
     load_class_edges,
     seat_edges,
     solve_edges,
+    state_levels,
     with_postflop_edge,
 )
 from analysis.studies.preflop_chart import solve_chart, solve_played_chart, state_table
@@ -83,7 +85,7 @@ def test_edges_are_the_solved_values_less_the_check_down_and_resume_from_their_f
 
 
 def test_class_edges_weight_every_holding_and_spread_between_flops():
-    rows = pd.DataFrame({"level": 20, "board": ["a", "b", "c"], "player": "oop", "hand": "AA",
+    rows = pd.DataFrame({"state": "start", "level": 20, "board": ["a", "b", "c"], "player": "oop", "hand": "AA",
                          "holdings": [6, 3, 3], "edge": [1.0, 4.0, 7.0], "solved_ev": 0.0, "checkdown_ev": 0.0})
     c = class_edges(rows).iloc[0]
     assert c["edge"] == pytest.approx((6 + 12 + 21) / 12) and c["holdings"] == 12 and c["flops"] == 3
@@ -135,18 +137,20 @@ def test_the_cli_adds_an_edge_table_and_says_so(tmp_path, capsys):
     assert edged.splitlines()[1:] == plain.splitlines()[1:]  # zero edges: the check-down's numbers
 
 
-def test_zero_edges_give_the_check_down_chart():
-    zero = _zero_edges()
-    played, row, _ = solve_played_chart(zero, boards=40, max_iterations=30, target_chips=None)
-    checkdown = solve_chart("start", "reference", 0, boards=40, target_chips=None, max_iterations=30).chart()
+@pytest.mark.parametrize("state", ["start", "bank3-low"])
+def test_zero_edges_give_the_check_down_chart(state):
+    zero = _zero_edges().assign(state=state)
+    played, row, _ = solve_played_chart(zero, boards=40, max_iterations=30, target_chips=None, state=state)
+    checkdown = solve_chart(state, "reference", 0, boards=40, target_chips=None, max_iterations=30).chart()
     assert np.allclose(played["frequency"].to_numpy(), checkdown["frequency"].to_numpy())
     assert row["continuation"] == "check-down + solved-flop edge" and row["iterations"] == 30
+    assert row["state"] == state and set(played["state"]) == {state}
 
 
 def test_a_table_is_refused_when_it_is_not_one_edge_per_level_seat_and_class(tmp_path):
     zero = _zero_edges(tmp_path)
-    assert load_class_edges(tmp_path / "zero.csv").attrs["game"] == {"deck": "reference", "state": "start",
-                                                                     "chips": 1000}
+    loaded = load_class_edges(tmp_path / "zero.csv")  # no state column: the manifest's state
+    assert loaded.attrs["game"] == {"deck": "reference", "chips": 1000} and set(loaded["state"]) == {"start"}
     bad = {"seat": zero.assign(player=zero["player"].map({"oop": "big blind", "ip": "small blind"})),
            "per-flop": pd.concat([zero, zero]), "NaN": zero.assign(edge=np.nan),
            "one seat": zero[zero["player"] == "oop"], "text": zero.assign(edge="x")}
@@ -178,8 +182,65 @@ def test_a_spot_file_of_another_spot_is_solved_again(edges, monkeypatch, tmp_pat
 
     folder, rows, _ = edges
     shutil.copytree(folder / "flops", tmp_path / "flops")
-    path = tmp_path / "flops" / f"540-{RIVER.replace(' ', '')}.parquet"
+    path = tmp_path / "flops" / f"start-540-{RIVER.replace(' ', '')}.parquet"
     assert '"raises": "a"' in pd.read_parquet(path).attrs["key"]["spot"]
     monkeypatch.setattr(pv, "RAISES", "100%")  # the same file, another bet tree: solved again, not read back
     solve_edges(tmp_path, [RIVER], levels=(540,))  # (at $540 a raise is all-in either way: the same numbers)
     assert '"raises": "100%"' in pd.read_parquet(path).attrs["key"]["spot"]
+
+
+def test_each_game_state_is_solved_at_the_levels_its_blinds_give():
+    assert state_levels("start") == (20, 60, 180, 540)
+    assert state_levels("level2") == (40, 120, 360)
+    assert state_levels("bank3-low") == (60, 180, 540)
+    spot = edge_spot(RIVER, 120, state="level2")
+    assert spot.describe()["table"]["bank"] == [0, 350, 500] and spot.describe()["table"]["level"] == 1
+    with pytest.raises(PostflopValueError, match="no game state"):
+        edge_spot(RIVER, 120, state="level9")
+
+
+def test_a_state_is_solved_at_its_own_levels_and_kept_apart(tmp_path):
+    rows, spots = solve_edges(tmp_path, [RIVER], states=("bank3-low",))
+    assert spots[["state", "level"]].values.tolist() == [["bank3-low", 60], ["bank3-low", 180], ["bank3-low", 540]]
+    assert set(rows["state"]) == {"bank3-low"} and (spots["exploitability_chips"] <= 1.0 + 1e-9).all()
+    # the same flop and level in the start state is another spot: its own settlement (blinds, bank caps)
+    start, _ = solve_edges(tmp_path, [RIVER], levels=(60,))
+    here = rows[rows["level"] == 60].drop(columns="state").reset_index(drop=True)
+    assert not np.allclose(here["checkdown_ev"], start.drop(columns="state")["checkdown_ev"])
+    assert sorted(p.name for p in (tmp_path / "flops").iterdir())[0].startswith("bank3-low-180-")
+    classes = class_edges(pd.concat([rows, start]))
+    assert len(classes.groupby(["state", "level"])) == 4 and set(seat_edges(rows)["state"]) == {"bank3-low"}
+
+
+def _state_edges(tmp_path):
+    """Edges in two states, each its own constant per seat, written with a manifest."""
+    spec = load_deck("reference").spec
+    rows = [{"state": state, "level": lv, "player": seat, "hand": c.name, "edge": bump * (1 if seat == "oop" else -1)}
+            for state, levels, bump in (("start", (20, 60, 180, 540), 1.0), ("bank3-low", (60, 180, 540), 5.0))
+            for lv in levels for seat in ("oop", "ip") for c in starting_classes(spec)]
+    pd.DataFrame(rows).to_csv(tmp_path / "edges.csv", index=False)
+    (tmp_path / "edges.manifest.json").write_text(json.dumps({"deck": "reference", "states": ["start", "bank3-low"],
+                                                              "chips": 1000}))
+    return load_class_edges(tmp_path / "edges.csv")
+
+
+def test_a_spot_takes_the_edges_of_its_own_game_state(tmp_path):
+    edges = _state_edges(tmp_path)
+    for state, bump in (("start", 1.0), ("bank3-low", 5.0)):
+        spot = PreflopSpot(state_table(state, "reference"), boards=20)
+        down = checkdown_continuation(spot.table, check_fits(spot, edges), spot.chips, spot.boards, spot.seed)
+        out = edged_continuation(spot, edges, down)
+        ok = down.compatible
+        played = [lv for lv, put in enumerate(down.levels) if put < spot.chips]
+        assert np.allclose((out.values - down.values)[played, 0][:, ok], bump)
+        assert np.allclose((out.values - down.values)[played, 1][:, ok], -bump)
+    with pytest.raises(PostflopValueError, match="measured in the bank3-low, start states; this spot is the "
+                                                 "reference deck, bank 0/350/500"):
+        check_fits(PreflopSpot(state_table("level2", "reference")), edges)
+    bad = pd.read_csv(tmp_path / "edges.csv")
+    bad.assign(state="middle").to_csv(tmp_path / "edges.csv", index=False)
+    with pytest.raises(PostflopValueError, match="game state 'middle'"):
+        load_class_edges(tmp_path / "edges.csv")
+    _zero_edges(tmp_path, state="middle")  # no state column: the manifest names an unknown one
+    with pytest.raises(PostflopValueError, match="manifest's state.*game state 'middle'"):
+        load_class_edges(tmp_path / "zero.csv")

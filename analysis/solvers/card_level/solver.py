@@ -44,6 +44,7 @@ from .tree import (
     COUNT,
     DECISION,
     END,
+    ISO,
     KIND,
     LOCK,
     PLAYER,
@@ -473,6 +474,24 @@ class CardSolver:
         out = np.zeros((k, n))
         K.strategy_into(self.sums[p], int(nodes[node, SLOT]), k, n, out, np.zeros(n))
         return out
+
+    @property
+    def walked_nodes(self) -> int:
+        """Nodes a walk visits: suit isomorphism skips the task subtrees that mirror another task and,
+        below a task's root, the dealt cards whose values a lower card's stand in for (``ISO``)."""
+        nodes = self.tree.nodes
+        skip = np.zeros(len(nodes) + 1, np.int64)
+        walked = set(int(t) for t in self._iso[IS_WORK])
+        for t, root in enumerate(self.tree.tasks):
+            end = nodes[root, END]
+            if t not in walked:
+                skip[root] += 1
+                skip[end] -= 1
+                continue
+            inner = root + 1 + np.flatnonzero(nodes[root + 1 : end, ISO] < 0)
+            np.add.at(skip, inner, 1)
+            np.add.at(skip, nodes[inner, END], -1)
+        return int((np.cumsum(skip[:-1]) == 0).sum())
 
     @property
     def memory_bytes(self) -> int:
