@@ -100,7 +100,7 @@ def postflop_value(folder: Path, info: dict[str, Any]) -> list[Block]:
         + ", ".join(f"${s:.1f} at ${lv}" for lv, s in se.items())
         + f". The spread is between flops (a class gains where the flop hits it): {len(m.get('boards', []))} "
           "flops set each class's edge, so a single class's edge is rough and the seat averages are known to a "
-          f"few dollars (the widest: ±${seats['edge_se'].max():.1f}). The heads-up chart with postflop play (the "
+          f"few dollars (the widest at the start: ±${_state(seats, 'start')['edge_se'].max():.1f}). The heads-up chart with postflop play (the "
           "pre-flop chapter) adds each player's class edge in the game state to the check-down value of every pair "
           "that sees the flop at that level, whatever the other holds: the edge is measured against a random "
           "range, not the narrower range the pre-flop play leaves.")))
@@ -119,7 +119,7 @@ def _other_states(seats: pd.DataFrame) -> list[Block]:
         first, last = by.iloc[0], by.iloc[-1]
         parts.append(f"{state}: at ${by.index[0]} in the small blind gains {_signed(first['ip'])} and the big blind "
                      f"{_signed(first['oop'])} (position worth ${first['ip'] - first['oop']:.1f}), and at ${by.index[-1]} "
-                     f"in the two together {_signed(last['ip'] + last['oop'])}")
+                     f"in the two seats together take {_signed(last['ip'] + last['oop'])} from the bank")
     if not parts:
         return []
     return [Block("p", "**In the other game states** (their blinds set the levels): " + "; ".join(parts) + ".")]

@@ -147,8 +147,10 @@ def _played_text(folder: Path, base: pd.DataFrame, start: pd.Series,
     if played is None or row is None or moves is None:
         return [Block("p", "**With postflop play:** not in a preview (it needs the full guide's stored flop solves, "
                            "the `postflop_value` study); the charts above check down after the flop.")]
-    every = played
+    every, every_moves = played, moves
     played, moves = (x[x["state"] == "start"] if "state" in x.columns else x for x in (played, moves))
+    if not (row["state"] == "start").any():
+        return [Block("p", "**With postflop play:** the stored tables hold no start-state chart.")]
     r = row[row["state"] == "start"].iloc[0]
     out = [Block("h3", "The chart with postflop play"), Block("p", (
         "**The abstraction:** the same solve, but a pair that sees the flop is worth its check-down value *plus* "
@@ -180,7 +182,7 @@ def _played_text(folder: Path, base: pd.DataFrame, start: pd.Series,
                               "share by 20 points or more from the check-down chart"
                               + (f"; most: {', '.join(big['hand'].head(6))}" if len(big) else "") + "):"))
         out.append(Block("table", frame=grid(played, node)))
-    out += _played_states_text(checkdown, every, row, study_table(folder, "preflop_played_moves"))
+    out += _played_states_text(checkdown, every, row, every_moves)
     games, pgames = study_table(folder, "preflop_games"), study_table(folder, "preflop_played_games")
     if games is not None and pgames is not None and list(games["opponent"]) == list(pgames["opponent"]):
         out.append(Block("p", "**Both charts in whole heads-up games** (the same deals and seed; after the flop both "
@@ -199,11 +201,28 @@ def _played_text(folder: Path, base: pd.DataFrame, start: pd.Series,
     return out
 
 
+def _kind_shares(chart: pd.DataFrame, node: int) -> pd.Series:
+    """The reach-weighted share of each kind of action (fold, call, raise, allin, ...) at ``node`` of one
+    chart (NaN for every kind when the chart never reaches it)."""
+    sh = action_shares(chart)
+    row = sh[sh["node"] == node]
+    kinds = ("fold", "check", "call", "raise", "allin")
+    if not len(row):
+        return pd.Series(np.nan, index=kinds)
+    return row.iloc[0].reindex(kinds, fill_value=0.0)
+
+
+def _pair(a: float, b: float) -> str:
+    """Two percentages as "a / b" (a dash for a decision never reached)."""
+    return " / ".join(f"{x:.1f}" if np.isfinite(x) else "-" for x in (a, b))
+
+
 def _played_states_text(checkdown: tuple[pd.DataFrame, pd.DataFrame], played: pd.DataFrame, rows: pd.DataFrame,
                         moves: pd.DataFrame) -> list[Block]:
     """Every game state's chart with postflop play beside its check-down chart (``checkdown`` = (chart,
-    spots) of the check-down solves): values, the small blind's first action, the big blind facing an
-    open, and how many classes move by 20 points or more."""
+    spots) of the check-down solves): values, the small blind's first action and the big blind facing
+    the small blind's raise (the decisions of the moves table), and the classes that move by 20 points
+    or more there."""
     if "state" not in played.columns or played["state"].nunique() < 2:
         return []
     chart, spots = checkdown
@@ -212,31 +231,29 @@ def _played_states_text(checkdown: tuple[pd.DataFrame, pd.DataFrame], played: pd
         cd = chart[(chart["state"] == r.state) & (chart["deck"] == r.deck) & (chart["sample"] == 0)]
         pl = played[played["state"] == r.state]
         mv = moves[moves["state"] == r.state]
-        cells: dict[str, Any] = {"state": r.state}
-        for name, c in (("check-down", cd), ("played", pl)):
-            sh = action_shares(c).set_index("line")
-            root = sh.loc["(root)"]
-            vs_line = sh.index[sh.index.str.fullmatch(r"raise \d+")]
-            vs = sh.loc[vs_line[0]] if len(vs_line) else pd.Series(dtype=float)
-            cells[name] = (100 * root.get("fold", 0.0), 100 * (root.get("raise", 0.0) + root.get("allin", 0.0)),
-                           100 * vs.get("fold", 0.0), 100 * (vs.get("raise", 0.0) + vs.get("allin", 0.0)))
+        first, facing = sorted(mv["node"].unique())  # the small blind's first action; the big blind facing its raise
+        line = mv.loc[mv["node"] == facing, "line"].iloc[0]
+        root_cd, root_pl = _kind_shares(cd, first), _kind_shares(pl, first)
+        vs_cd, vs_pl = _kind_shares(cd, facing), _kind_shares(pl, facing)
         v = spots[(spots["state"] == r.state) & (spots["deck"] == r.deck) & (spots["sample"] == 0)].iloc[0]
-        v = (v["value_bb"], v["value_sb"])
         table.append({
             "state": r.state,
-            "values bb / sb $ (check-down)": f"{money(v[0])} / {money(v[1])}",
+            "values bb / sb $ (check-down)": f"{money(v['value_bb'])} / {money(v['value_sb'])}",
             "values bb / sb $ (played)": f"{money(r.value_bb)} / {money(r.value_sb)}",
-            "sb folds %": f"{cells['check-down'][0]:.1f} / {cells['played'][0]:.1f}",
-            "sb raises %": f"{cells['check-down'][1]:.1f} / {cells['played'][1]:.1f}",
-            "bb folds to an open %": f"{cells['check-down'][2]:.1f} / {cells['played'][2]:.1f}",
-            "bb re-raises %": f"{cells['check-down'][3]:.1f} / {cells['played'][3]:.1f}",
+            **{f"sb {kind} %": _pair(100 * root_cd[kind], 100 * root_pl[kind]) for kind in ("fold", "call", "raise",
+                                                                                            "allin")},
+            "big blind facing": line,
+            **{f"bb {kind} %": _pair(100 * vs_cd[kind], 100 * vs_pl[kind]) for kind in ("fold", "call", "raise",
+                                                                                        "allin")},
             "classes moving 20+ points (sb / bb)": " / ".join(
-                str(int((mv[mv["node"] == node]["largest_change"] >= 0.2).sum())) for node in sorted(mv["node"].unique())),
+                str(int((mv[mv["node"] == node]["largest_change"] >= 0.2).sum())) for node in (first, facing)),
             "exploitability chips": f"{max(r.exploitability_bb, r.exploitability_sb):.3f}"})
     return [Block("p", (
-        "**Every game state with postflop play** (each state's flops solved at its own levels: blinds 20/40 "
-        "see the flop at $40, $120 and $360 in, blinds 30/60 at $60, $180 and $540; check-down chart / with "
-        "postflop play; the grids above are the start state's):")), Block("table", frame=pd.DataFrame(table))]
+        "**Every game state with postflop play** (each state's flops solved at the levels its own blinds give, "
+        "the `postflop_value` section; check-down chart / with postflop play, reach-weighted %; the big blind's "
+        "columns at its answer to the small blind's raise, which is no longer the main open where the small "
+        "blind mostly moves all in; the grids above are the start state's):")),
+        Block("table", frame=pd.DataFrame(table))]
 
 
 def green_differences(chart: pd.DataFrame, node: int) -> pd.DataFrame:

@@ -38,7 +38,7 @@ from analysis.solvers.preflop_hu.continuation import Continuation, checkdown_con
 from analysis.solvers.preflop_hu.solve import PreflopSpot, holding_class_names
 from evaluator.errors import LabError
 
-from .solved_spots import FAMILIES, GAME_STATES, sample_boards
+from .solved_spots import FAMILIES, GAME_STATES, GameState, sample_boards
 
 LEVELS = (20, 60, 180, 540)
 """The start state's pre-flop levels (the heads-up tree's levels below all-in, at blinds 10/20)."""
@@ -69,7 +69,7 @@ def flop_sample(n: int = FLOPS, seed: int = 0, deck: str = "reference") -> list[
     return sample_boards(next(f for f in FAMILIES if f.name == "hu-flop"), n, seed, deck)
 
 
-def game_state(name: str) -> Any:
+def game_state(name: str) -> GameState:
     """The game state called ``name`` (:data:`.solved_spots.GAME_STATES`)."""
     state = next((s for s in GAME_STATES if s.name == name), None)
     if state is None:
@@ -91,10 +91,10 @@ def edge_spot(board: str, level: int, deck: str = "reference", bets: bool = True
     check-down tree, no bet and no free fold)."""
     if not 0 < level < CHIPS:
         raise PostflopValueError(f"level {level}: chips put in pre-flop must be between 0 and {CHIPS}")
-    start = game_state(state)
+    gs = game_state(state)
     tree = {"bets": BETS, "raises": RAISES} if bets else {"bets": "", "raises": "", "free_fold": False}
     return CardSpot.from_options(game="dilemma", deck=deck, board=board, pot=2 * level, stack=CHIPS - level,
-                                 bank=",".join(map(str, start.bank)), level=start.level, oop="random",
+                                 bank=",".join(map(str, gs.bank)), level=gs.level, oop="random",
                                  ip="random", **tree)
 
 
@@ -141,6 +141,8 @@ def solve_edges(folder: Path, boards: Sequence[str], levels: Sequence[int] = LEV
     :func:`state_levels`, instead of the start at ``levels``), each spot's rows kept in ``folder/flops``
     as it finishes (whole or not at all), so a stopped run resumes; returns the edge rows and one row
     per spot."""
+    if states is not None and tuple(levels) != LEVELS:
+        raise PostflopValueError("give levels (the start state's) or states (each at its own levels), not both")
     cases = [("start", lv) for lv in levels] if states is None else [(st, lv) for st in states
                                                                     for lv in state_levels(st)]
     todo = [(st, lv, b) for st, lv in cases for b in boards]
@@ -215,12 +217,14 @@ def load_class_edges(path: str | Path) -> pd.DataFrame:
     try:
         m = json.loads(manifest.read_text(encoding="utf-8"))
         game = {"deck": str(m["deck"]), "chips": int(m["chips"])}
-        state = None if "state" in frame.columns else str(m["state"])
     except (OSError, ValueError, KeyError, TypeError):
-        raise PostflopValueError(f"{path}: no manifest beside it ({manifest.name}) saying the deck, game state and "
-                                 "chips it was measured in") from None
+        raise PostflopValueError(f"{path}: no manifest beside it ({manifest.name}) saying the deck and chips it was "
+                                 "measured in") from None
+    state = None if "state" in frame.columns else m.get("state")
+    if state is None and "state" not in frame.columns:
+        raise PostflopValueError(f"{path}: no state column, and its manifest ({manifest.name}) names no game state")
     if state is not None:
-        frame.insert(0, "state", state)
+        frame.insert(0, "state", str(state))
         check_class_edges(frame, f"{path} (its manifest's state)")
     frame.attrs["game"] = game
     return frame
@@ -282,16 +286,18 @@ def check_fits(spot: PreflopSpot, classes: pd.DataFrame) -> tuple[int, ...]:
     as :func:`load_class_edges` tables do; no rows in the spot's game state) or lacking a level the spot's
     tree sees the flop at; returns the tree's levels."""
     game = classes.attrs.get("game")
-    here = (f"this spot is the {spot.table.deck_name} deck, bank {'/'.join(map(str, spot.table.bank))}, blind "
-            f"level {spot.table.level + 1}, {spot.chips} chips")
+    here = (f"this spot is the {spot.table.deck_name} deck, bank {'/'.join(map(str, spot.table.bank))} (--level "
+            f"{spot.table.level}), {spot.chips} chips")
     if game is not None and (game["deck"] != spot.table.deck_name or game["chips"] != spot.chips):
         raise PostflopValueError(f"the edge table was measured on the {game['deck']} deck with {game['chips']} "
                                  f"chips each; {here}")
     if "state" in classes.columns:
         held_states = sorted(set(classes["state"].astype(str)))
         if spot_state(spot) not in held_states:
+            options = "; ".join(f"{g.name}: --bank {','.join(map(str, g.bank))} --level {g.level}"
+                                for g in GAME_STATES if g.name in held_states)
             raise PostflopValueError(f"the edge table was measured in the {', '.join(held_states)} state"
-                                     f"{'s' if len(held_states) > 1 else ''}; {here}")
+                                     f"{'s' if len(held_states) > 1 else ''} ({options}); {here}")
     levels = tuple(build_preflop_tree(spot.tree_config).flop_levels())
     held = set(state_rows(spot, classes)["level"].astype(int))
     missing = [lv for lv in levels if lv < spot.chips and lv not in held]
@@ -306,6 +312,9 @@ def with_postflop_edge(cont: Continuation, classes: pd.DataFrame, spec: Any) -> 
     """``cont`` with each player's class edge (:func:`class_edges`) added to its value of every pair
     that sees the flop at a level the table holds (0 elsewhere: all in); ``spec`` the deck's game spec."""
     check_class_edges(classes)
+    if "state" in classes.columns and classes["state"].nunique() > 1:
+        raise PostflopValueError(f"the edge rows hold {classes['state'].nunique()} game states: add one state's "
+                                 "(edged_continuation picks the spot's)")
     hand = holding_class_names(spec, cont.holdings)
     values = cont.values.copy()
     for lv, put in enumerate(cont.levels):

@@ -29,7 +29,8 @@ def test_section_reads_seat_and_class_edges(tmp_path):
     assert "$2.0 at $20, $6.0 at $60" in text and "worth $7.8 a hand between them" in text
     assert "the bank): -$1.2 at $20, -$1.0 at $60." in text
     assert ("bank3-low: at $60 in the small blind gains +$4.0 and the big blind -$2.0 (position worth $6.0), and "
-            "at $180 in the two together +$21.0") in text
+            "at $180 in the two seats together take +$21.0 from the bank") in text
+    assert "(the widest at the start: ±$1.0)" in text
     assert tables[0]["edge $"].tolist()[:4] == ["-4.5 ± 0.5", "+3.2 ± 0.2", "-6.0 ± 1.0", "+5.0 ± 1.0"]
     assert tables[0]["state"].tolist() == ["start"] * 4 + ["bank3-low"] * 4
     most = tables[1].set_index(["seat", "gains"])["classes (edge $ ± SE)"]
@@ -47,6 +48,10 @@ def test_played_text_sets_both_charts_side_by_side(tmp_path):
             for action, f_cd, f_pl in (("fold", 0.5, 0.0 + shift), ("call", 0.5, 0.25), ("raise 60", 0.0, 0.75 - shift)):
                 rows.append((state, "reference", 0, 0, "(root)", "small blind", hand, "none", 6, 1.0, action, f_cd,
                              0.0, 0.0, False, f_pl))
+        if state == "bank3-low":  # the big blind facing the raise: reached in both charts
+            for action, f_cd, f_pl in (("fold", 1.0, 0.5), ("call", 0.0, 0.5)):
+                rows.append((state, "reference", 0, 23, "raise 180", "big blind", "AA", "none", 6, 1.0, action,
+                             f_cd, 0.0, 0.0, False, f_pl))
     cols = ["state", "deck", "sample", "node", "line", "player", "hand", "green", "combos", "reach", "action",
             "frequency", "ev", "regret", "indifferent", "played"]
     both = pd.DataFrame(rows, columns=cols)
@@ -57,8 +62,9 @@ def test_played_text_sets_both_charts_side_by_side(tmp_path):
     pd.DataFrame([{"state": st, "deck": "reference", "exploitability_bb": 0.04, "exploitability_sb": e,
                    "value_bb": v, "value_sb": 20.0} for st, e, v in (("start", 0.05, 1.5), ("bank3-low", 0.07, 3.5))]
                  ).to_csv(tmp_path / "preflop_played_spots.csv", index=False)
-    pd.DataFrame({"state": ["start", "start", "bank3-low", "bank3-low"], "node": [0] * 4,
-                  "hand": ["AA", "72o"] * 2, "largest_change": [0.75, 0.1, 0.5, 0.5]}).to_csv(
+    pd.DataFrame({"state": ["start"] * 4 + ["bank3-low"] * 4, "node": [0, 0, 22, 22, 0, 0, 23, 23],
+                  "line": ["(root)", "(root)", "raise 60", "raise 60", "(root)", "(root)", "raise 180", "raise 180"],
+                  "hand": ["AA", "72o"] * 4, "largest_change": [0.75, 0.1, 0.0, 0.0, 0.5, 0.5, 0.5, 0.0]}).to_csv(
         tmp_path / "preflop_played_moves.csv", index=False)
     for name, share in (("preflop_games", 0.45), ("preflop_played_games", 0.52)):
         pd.DataFrame({"opponent": ["abc"], "win_share": [share], "win_share_se": [0.02]}).to_csv(
@@ -73,10 +79,14 @@ def test_played_text_sets_both_charts_side_by_side(tmp_path):
     shares = next(b.frame for b in blocks if b.kind == "table")
     assert shares.iloc[0]["fold"] == "50.0 / 0.0" and shares.iloc[0]["raise"] == "0.0 / 75.0"
     states = next(b.frame for b in blocks if b.kind == "table" and "state" in b.frame.columns).set_index("state")
-    assert states.loc["bank3-low", "sb folds %"] == "50.0 / 25.0" and states.loc["start", "sb raises %"] == "0.0 / 75.0"
+    assert states.loc["bank3-low", "sb fold %"] == "50.0 / 25.0" and states.loc["start", "sb raise %"] == "0.0 / 75.0"
+    assert states.loc["bank3-low", "sb allin %"] == "0.0 / 0.0"
+    assert states.loc["bank3-low", "big blind facing"] == "raise 180"
+    assert states.loc["bank3-low", "bb fold %"] == "100.0 / 50.0" and states.loc["bank3-low", "bb call %"] == "0.0 / 50.0"
+    assert states.loc["start", "bb fold %"] == "- / -"  # never reached in these charts: no share, not 0
     assert states.loc["bank3-low", "values bb / sb $ (check-down)"] == "$2.0 / $4.0"
     assert states.loc["bank3-low", "values bb / sb $ (played)"] == "$3.5 / $20.0"
-    assert states.loc["bank3-low", "classes moving 20+ points (sb / bb)"] == "2"
+    assert states.loc["bank3-low", "classes moving 20+ points (sb / bb)"] == "2 / 1"
     assert states.loc["bank3-low", "exploitability chips"] == "0.070"
     games = [b.frame for b in blocks if b.kind == "table"][-1]
     assert games.iloc[0].tolist() == ["abc", "45.0 ± 2.0", "52.0 ± 2.0"]

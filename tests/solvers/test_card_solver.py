@@ -22,6 +22,7 @@ from analysis.solvers.card_level.tree import (
     END,
     ISO,
     KIND,
+    SLOT,
     action_tree,
 )
 from tests.reference.card_solver import counterfactual_values, dcfr_coefficients
@@ -165,7 +166,7 @@ def test_walked_nodes_are_the_nodes_a_walk_visits():
     assert full.walked_nodes == len(full.tree.nodes)
     nodes, walked = iso.tree.nodes, set(int(t) for t in iso._iso[IS_WORK])
     roots = {int(r): t for t, r in enumerate(iso.tree.tasks)}
-    visited, v, task_root = 0, 0, -1
+    visited, decisions, v, task_root = 0, 0, 0, -1
     while v < len(nodes):
         if v in roots:
             task_root = v
@@ -176,5 +177,12 @@ def test_walked_nodes_are_the_nodes_a_walk_visits():
             v = nodes[v, END]
             continue
         visited += 1
+        decisions += nodes[v, KIND] == DECISION
         v += 1
     assert iso.walked_nodes == visited < len(nodes)
+    # independently: regret storage is laid out for the decisions a walk visits, and only for them
+    assert decisions == ((nodes[:, KIND] == DECISION) & (nodes[:, SLOT] >= 0)).sum()
+    inside = np.zeros(len(nodes), bool)
+    for r in iso.tree.tasks:
+        inside[r : nodes[r, END]] = True
+    assert (nodes[~inside, ISO] == 0).all()  # no mirrored card above the tasks

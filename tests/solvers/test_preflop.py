@@ -169,6 +169,17 @@ def test_exploitability_equals_a_plain_best_response(tiny):
     assert max(more.exploitability) < 0.05  # chips: the tiny game is solved
 
 
+def test_reach_at_a_line_is_the_product_of_the_strategies_along_it(tiny):
+    spot, cont = tiny
+    sol = solve_preflop(spot, iterations=30, check_every=30, continuation=cont)
+    tree = sol.tree
+    call, check = tree.actions[0].index("call"), tree.actions[tree.node_at("call")].index("check")
+    bb, sb = sol.reach_at("call / check")  # the limped flop: the small blind called, the big blind checked
+    assert np.allclose(sb, sol.strategy(0)[:, call]) and np.allclose(bb, sol.strategy(tree.node_at("call"))[:, check])
+    bb, sb = sol.reach_at("call")  # a decision node: the big blind has not acted yet
+    assert np.allclose(bb, 1.0) and np.allclose(sb, sol.strategy(0)[:, call])
+
+
 def test_a_game_with_a_known_answer_never_folds(tiny):
     spot, cont = tiny
     rich = _tiny_continuation(np.full(cont.values.shape, 100.0), cont.levels, cont.holdings)

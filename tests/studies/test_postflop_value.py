@@ -12,7 +12,6 @@ import pytest
 from analysis.dilemma.decks import load_deck
 from analysis.solvers.card_level import solve_spot
 from analysis.solvers.card_level.card_spot import CardSpot
-from analysis.solvers.card_level.solution import _compatible_mass
 from analysis.solvers.preflop_hu.continuation import checkdown_continuation
 from analysis.solvers.preflop_hu.solve import PreflopSpot, holding_class_names
 from analysis.studies.postflop_value import (
@@ -39,10 +38,8 @@ def test_holding_values_average_to_the_players_values():
                                  bank="300,700,500", level=0, oop="random", ip="AA,1010,A9s,87o",
                                  bets="100%, a", raises="a")
     sol = solve_spot(spot, target_pct=1.0)
-    s = sol.solver
-    for p, (_, ev) in enumerate(sol.holding_values()):
-        n = len(ev)
-        w = s.tables.weights[p, :n] * _compatible_mass(s, p, s.tables.weights[1 - p])[:n]
+    for p, ((_, ev), w) in enumerate(zip(sol.holding_values(), sol.holding_chances(), strict=True)):
+        assert len(w) == len(ev) and (w > 0).all()
         assert (w * ev).sum() / w.sum() == pytest.approx(sol.ev()[("oop", "ip")[p]], abs=1e-9)
 
 
@@ -133,7 +130,7 @@ def test_the_cli_adds_an_edge_table_and_says_so(tmp_path, capsys):
     _zero_edges(tmp_path)
     assert run([*argv, "--postflop-edge", str(tmp_path / "zero.csv")]) == 0
     edged = capsys.readouterr().out
-    assert f"plus each class's postflop edge from {tmp_path / 'zero.csv'}" in edged
+    assert f"plus each class's postflop edge from {tmp_path / 'zero.csv'} (start state)" in edged
     assert edged.splitlines()[1:] == plain.splitlines()[1:]  # zero edges: the check-down's numbers
 
 
@@ -154,11 +151,12 @@ def test_a_table_is_refused_when_it_is_not_one_edge_per_level_seat_and_class(tmp
     bad = {"seat": zero.assign(player=zero["player"].map({"oop": "big blind", "ip": "small blind"})),
            "per-flop": pd.concat([zero, zero]), "NaN": zero.assign(edge=np.nan),
            "one seat": zero[zero["player"] == "oop"], "text": zero.assign(edge="x")}
+    why = {"seat": "seat 'big blind'", "per-flop": "more than one edge", "NaN": "every edge a number",
+           "one seat": "has edges for oop only", "text": "every edge a number"}
     for case, frame in bad.items():
         frame.to_csv(tmp_path / "zero.csv", index=False)
-        with pytest.raises(PostflopValueError):
+        with pytest.raises(PostflopValueError, match=why[case]):
             load_class_edges(tmp_path / "zero.csv")
-        assert case
     zero.to_csv(tmp_path / "bare.csv", index=False)
     with pytest.raises(PostflopValueError, match="no manifest"):
         load_class_edges(tmp_path / "bare.csv")
@@ -234,13 +232,22 @@ def test_a_spot_takes_the_edges_of_its_own_game_state(tmp_path):
         played = [lv for lv, put in enumerate(down.levels) if put < spot.chips]
         assert np.allclose((out.values - down.values)[played, 0][:, ok], bump)
         assert np.allclose((out.values - down.values)[played, 1][:, ok], -bump)
-    with pytest.raises(PostflopValueError, match="measured in the bank3-low, start states; this spot is the "
-                                                 "reference deck, bank 0/350/500"):
+    with pytest.raises(PostflopValueError, match=r"measured in the bank3-low, start states \(start: --bank "
+                                                 r"300,700,500 --level 0; bank3-low: --bank 0,0,40 --level 2\); this spot "
+                                                 r"is the reference deck, bank 0/350/500 \(--level 1\)"):
         check_fits(PreflopSpot(state_table("level2", "reference")), edges)
+    spec = load_deck("reference").spec
+    with pytest.raises(PostflopValueError, match="2 game states"):  # the rows of one state only
+        with_postflop_edge(checkdown_continuation(state_table("start", "reference"), (20, 1000), 1000, boards=4),
+                           edges, spec)
     bad = pd.read_csv(tmp_path / "edges.csv")
     bad.assign(state="middle").to_csv(tmp_path / "edges.csv", index=False)
     with pytest.raises(PostflopValueError, match="game state 'middle'"):
         load_class_edges(tmp_path / "edges.csv")
     _zero_edges(tmp_path, state="middle")  # no state column: the manifest names an unknown one
     with pytest.raises(PostflopValueError, match="manifest's state.*game state 'middle'"):
+        load_class_edges(tmp_path / "zero.csv")
+    (tmp_path / "zero.manifest.json").write_text(json.dumps({"deck": "reference", "states": ["start"],
+                                                             "chips": 1000}))
+    with pytest.raises(PostflopValueError, match="no state column, and its manifest"):
         load_class_edges(tmp_path / "zero.csv")

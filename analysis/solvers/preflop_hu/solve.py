@@ -191,6 +191,20 @@ class PreflopSolution:
             out[v] = mixed
         return out
 
+    def reach_at(self, line: str) -> tuple[np.ndarray, np.ndarray]:
+        """Both players' reach of each of their holdings (``continuation.holdings``) at the node of
+        ``line`` (e.g. ``"call / check"``, the limped flop) under the average strategies: the ranges the
+        pre-flop play leaves there."""
+        tree = self.tree
+        v = tree.node_at(line)
+        reaches = _reaches(self)
+        if v in reaches:
+            return reaches[v]
+        u, a = next((u, a) for u in reaches for a, c in enumerate(tree.children[u]) if c == v)
+        r = list(reaches[u])
+        r[tree.player[u]] = r[tree.player[u]] * self.strategy(u)[:, a]
+        return r[0], r[1]
+
     def node_frame(self) -> pd.DataFrame:
         """One row per decision node, holding and action: frequency, the holding's reach, and the
         expected value of the action (chips after the hand less chips before) given the holding
