@@ -94,6 +94,7 @@ def postflop_value(folder: Path, info: dict[str, Any]) -> list[Block]:
     out.append(Block("p", f"**The classes that gain most and least from playing the flop** (the start state, "
                           f"pre-flop level ${lowest}, a limped pot; * within two standard errors of zero):"))
     out.append(Block("table", frame=pd.DataFrame(rows)))
+    out += _range_check(study_table(folder, "postflop_edge_ranges_summary"), m)
     se = start.groupby("level")["edge_se"].median()
     out.append(Block("p", (
         "**How far to trust a class's edge:** the median standard error of a class's edge at the start is "
@@ -123,3 +124,36 @@ def _other_states(seats: pd.DataFrame) -> list[Block]:
     if not parts:
         return []
     return [Block("p", "**In the other game states** (their blinds set the levels): " + "; ".join(parts) + ".")]
+
+
+def _range_check(summary: pd.DataFrame | None, m: dict[str, Any]) -> list[Block]:
+    """The random-range assumption against flops solved with the ranges the start chart leaves."""
+    if summary is None or not len(summary):
+        return []
+    table = pd.DataFrame({
+        "line": summary["line"], "level $": summary["level"], "seat": summary["player"].map(SEAT_TEXT),
+        "range (share of holdings' weight) %": [f"{100 * x:.1f}" for x in summary["range_share"]],
+        "edge with those ranges $": [f"{x:+.1f}" for x in summary["consistent_edge"]],
+        "edge the abstraction credits $": [f"{x:+.1f}" for x in summary["abstraction_edge"]],
+        "difference $": [f"{d:+.1f} ± {e:.1f}" for d, e in zip(summary["difference"], summary["difference_se"],
+                                                                strict=True)],
+        "flops": summary["flops"]})
+    worth = []
+    for line, g in summary.groupby("line", sort=False):
+        by = g.set_index("player")
+        if {"oop", "ip"} <= set(by.index):
+            worth.append(f"after `{line}` ${by.at['ip', 'consistent_edge'] - by.at['oop', 'consistent_edge']:.1f} "
+                         f"with the chart's ranges against ${by.at['ip', 'abstraction_edge'] - by.at['oop', 'abstraction_edge']:.1f} "
+                         "credited")
+    return [Block("p", (
+        "**How much the random-range assumption matters.** The chart with postflop play credits each holding with "
+        "its class's edge against a random range. Here the start state's chart with postflop play (the pre-flop "
+        "chapter's) is taken at the end of two lines, each holding weighted by how often it gets there, and the "
+        f"first {len(m.get('range_flops', []))} flops of the sample ({', '.join(m.get('range_flops', []))}) are "
+        "solved again with those ranges, to the same target. Per seat, the edge with those ranges (solved less "
+        "checked down, both with the chart's ranges) beside the edge the abstraction credits the same holdings "
+        "(their classes' edges on the same flops against random ranges), and their difference, ± one standard "
+        "error over the flops:")), Block("table", frame=table), Block("p", (
+        "Position after the flop is worth " + "; ".join(worth) + ". The chart is solved with the credited "
+        "edges; where the two differ by several standard errors, solving the flops with the chart's own ranges "
+        "and the chart again with those edges (iterating to a consistent pair) would move it."))]

@@ -420,12 +420,26 @@ def run_postflop_value(folder: Path, options: Any, echo: Echo) -> dict[str, Any]
                           target_chips=pv.TARGET_CHIPS, max_iterations=pv.MAX_ITERATIONS,
                           edge="solved EV less check-down EV (no bet, no fold) of each holding against a random "
                                "range, at the root; per class: the mean over every (flop, holding) dealt",
-                          method="dcfr, exact best responses (card-level, every holding)")
+                          method="dcfr, exact best responses (card-level, every holding)",
+                          range_lines=list(pv.RANGE_LINES), range_flops=boards[: pv.RANGE_FLOPS])
     write_table(edges, folder, "postflop_edge_flops", manifest)
     write_table(pv.class_edges(edges), folder, "postflop_edge", manifest)
     write_table(pv.seat_edges(edges), folder, "postflop_edge_seats", manifest)
     write_table(spots, folder, "postflop_edge_spots", manifest)
-    shutil.rmtree(folder / "flops", ignore_errors=True)  # the per-spot rows, now in the tables
+    echo(f"  the random-range assumption: the start chart with postflop play, then {pv.RANGE_FLOPS} flops at each "
+         f"of {', '.join(pv.RANGE_LINES)} with the ranges it leaves")
+    from analysis.studies.preflop_chart import solve_played_chart
+
+    classes = pv.class_edges(edges)
+    chart = solve_played_chart(classes, options.deck, seed=options.seed)[2]
+    checks = pv.range_check(folder, chart, boards[: pv.RANGE_FLOPS], edges, deck=options.deck,
+                            progress=lambda i, n, what: options.progress and options.progress(i, n, what))
+    ranges = {**manifest, "ranges": "each holding weighted by its reach of the line in the start chart with "
+                                    "postflop play (the preflop study's: 2,000 boards, the edges above)"}
+    write_table(checks, folder, "postflop_edge_ranges", ranges)
+    write_table(pv.range_check_summary(checks), folder, "postflop_edge_ranges_summary", ranges)
+    for stale in ("flops", "ranges"):  # the per-spot rows, now in the tables
+        shutil.rmtree(folder / stale, ignore_errors=True)
     return {"manifest": manifest, "tables": _tables(folder), "charts": []}
 
 

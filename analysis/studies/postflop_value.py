@@ -86,16 +86,18 @@ def state_levels(state: str = "start") -> tuple[int, ...]:
     return tuple(lv for lv in tree.flop_levels() if lv < CHIPS)
 
 
-def edge_spot(board: str, level: int, deck: str = "reference", bets: bool = True, state: str = "start") -> CardSpot:
+def edge_spot(board: str, level: int, deck: str = "reference", bets: bool = True, state: str = "start",
+              ranges: tuple[str, str] = ("random", "random")) -> CardSpot:
     """The heads-up flop spot of pre-flop ``level`` on ``board`` in game ``state`` (``bets=False``: the
-    check-down tree, no bet and no free fold)."""
+    check-down tree, no bet and no free fold); ``ranges``: the big blind's (first after the flop) and
+    the small blind's."""
     if not 0 < level < CHIPS:
         raise PostflopValueError(f"level {level}: chips put in pre-flop must be between 0 and {CHIPS}")
     gs = game_state(state)
     tree = {"bets": BETS, "raises": RAISES} if bets else {"bets": "", "raises": "", "free_fold": False}
     return CardSpot.from_options(game="dilemma", deck=deck, board=board, pot=2 * level, stack=CHIPS - level,
-                                 bank=",".join(map(str, gs.bank)), level=gs.level, oop="random",
-                                 ip="random", **tree)
+                                 bank=",".join(map(str, gs.bank)), level=gs.level, oop=ranges[0],
+                                 ip=ranges[1], **tree)
 
 
 def flop_edges(board: str, level: int, deck: str = "reference", target_chips: float = TARGET_CHIPS,
@@ -170,6 +172,91 @@ def solve_edges(folder: Path, boards: Sequence[str], levels: Sequence[int] = LEV
     if progress:
         progress(len(todo), len(todo), "postflop value")
     return pd.concat(edges, ignore_index=True), pd.DataFrame(spots)
+
+
+RANGE_LINES = ("call / check", "raise 60 / call")
+"""The pre-flop lines whose ranges :func:`range_check` plays the flop with: the limped pot and the small
+blind's open called (the two most frequent ways to the flop at the start)."""
+RANGE_FLOPS = 4
+"""Flops of the study's sample (its first) :func:`range_check` solves per line."""
+
+
+def reach_range(spec: Any, holdings: np.ndarray, reach: np.ndarray, floor: float = 1e-6) -> str:
+    """A range text (``AhKh:0.5, ...``) of the holdings whose reach is above ``floor`` of the largest,
+    weighted by reach (the largest 1)."""
+    w = reach / reach.max()
+    return ", ".join(f"{spec.card_name(int(a))}{spec.card_name(int(b))}:{x:.6f}"
+                     for (a, b), x in zip(holdings, w, strict=True) if x > floor)
+
+
+def range_check(folder: Path, chart: Any, boards: Sequence[str], per_flop: pd.DataFrame,
+                lines: Sequence[str] = RANGE_LINES, deck: str = "reference", target_chips: float = TARGET_CHIPS,
+                max_iterations: int = MAX_ITERATIONS, progress: Callable[[int, int, str], Any] | None = None
+                ) -> pd.DataFrame:
+    """How much the edge's random-range assumption matters: each flop of ``boards`` solved at the level of
+    each line of the start state's pre-flop ``chart`` (a solution with postflop play) with the ranges
+    the chart leaves there (each holding weighted by its reach). Per line, flop and seat: the
+    *consistent* edge (solved less checked down, both with those ranges, the mean over the range) and
+    the *abstraction's* (each holding credited with its class's edge on the same flop against random
+    ranges, ``per_flop``'s, weighted alike). Each spot's rows kept in ``folder/ranges`` as it finishes."""
+    spec = load_deck(deck).spec
+    holdings = chart.continuation.holdings
+    todo = [(line, b) for line in lines for b in boards]
+    rows = []
+    for i, (line, board) in enumerate(todo):
+        if progress:
+            progress(i, len(todo), f"ranges of {line} on {board}")
+        level = int(chart.tree.ins[chart.tree.node_at(line)][0])
+        reach = chart.reach_at(line)
+        ranges = (reach_range(spec, holdings, reach[0]), reach_range(spec, holdings, reach[1]))
+        spot = edge_spot(board, level, deck, ranges=ranges)
+        key = {"spot": json.dumps(spot.describe(), sort_keys=True, default=str), "target_chips": float(target_chips),
+               "max_iterations": int(max_iterations)}
+        path = folder / "ranges" / f"{line.replace(' / ', '-').replace(' ', '')}-{board.replace(' ', '')}.parquet"
+        if path.exists() and (frame := pd.read_parquet(path)).attrs.get("key") == key:
+            rows.append(frame)
+            continue
+        t0 = time.perf_counter()
+        sol = solve_spot(spot, target_pct=100.0 * target_chips / spot.pot, max_iterations=max_iterations)
+        down = solve_spot(edge_spot(board, level, deck, bets=False, ranges=ranges), target_pct=100.0,
+                          max_iterations=1)
+        ev, ev_cd = sol.ev(), down.ev()
+        out = []
+        for p, seat in enumerate(SEATS):
+            hands, _ = sol.holding_values()[p]
+            w = sol.holding_chances()[p]
+            flop = per_flop[(per_flop["state"] == "start") & (per_flop["level"] == level)
+                            & (per_flop["board"] == board) & (per_flop["player"] == seat)].set_index("hand")["edge"]
+            credited = flop.reindex(holding_class_names(spec, hands)).to_numpy()
+            if np.isnan(credited).any():
+                raise PostflopValueError(f"{board} at ${level}: the per-flop edges lack a class of the {seat} range")
+            out.append({"line": line, "level": level, "board": board, "player": seat,
+                        "range_share": float(reach[p].mean()), "consistent_edge": ev[seat] - ev_cd[seat],
+                        "abstraction_edge": float((w * credited).sum() / w.sum()), "iterations": sol.iterations,
+                        "exploitability_chips": sol.exploitability,
+                        "seconds": round(time.perf_counter() - t0, 1)})
+        frame = pd.DataFrame(out)
+        frame.attrs.update(key=key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_path(path) as tmp:
+            frame.to_parquet(tmp)
+        rows.append(frame)
+    if progress:
+        progress(len(todo), len(todo), "range check")
+    out = pd.concat(rows, ignore_index=True)
+    out["difference"] = out["consistent_edge"] - out["abstraction_edge"]
+    return out
+
+
+def range_check_summary(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per line and seat of :func:`range_check`'s rows: the mean consistent and abstraction edges over the
+    flops and their mean difference with its standard error (the spread of the per-flop differences)."""
+    out = rows.groupby(["line", "level", "player"], sort=False).agg(
+        range_share=("range_share", "mean"), consistent_edge=("consistent_edge", "mean"),
+        abstraction_edge=("abstraction_edge", "mean"), difference=("difference", "mean"),
+        difference_sd=("difference", "std"), flops=("board", "size")).reset_index()
+    out["difference_se"] = out.pop("difference_sd") / np.sqrt(out["flops"])
+    return out
 
 
 def class_edges(edges: pd.DataFrame) -> pd.DataFrame:

@@ -19,8 +19,13 @@ def test_section_reads_seat_and_class_edges(tmp_path):
     pd.DataFrame(rows).to_csv(tmp_path / "postflop_edge.csv", index=False)
     pd.DataFrame({"iterations": [120, 60], "exploitability_pct_pot": [1.97, 0.2], "seconds": [150.0, 30.0]}).to_csv(
         tmp_path / "postflop_edge_spots.csv", index=False)
+    pd.DataFrame({"line": ["call / check"] * 2, "level": 20, "player": ["oop", "ip"], "range_share": [0.643, 0.811],
+                  "consistent_edge": [-22.4, 14.0], "abstraction_edge": [-16.5, 6.4], "difference": [-5.9, 7.6],
+                  "difference_se": [1.5, 2.0], "flops": 4}).to_csv(tmp_path / "postflop_edge_ranges_summary.csv",
+                                                                   index=False)
     info = {"manifest": {"levels": {"start": [20, 60], "bank3-low": [60, 180]}, "states": ["start", "bank3-low"],
-                         "boards": ["9s 9c 6h", "2s 10d 9d"], "seed": 0, "chips": 1000, "target_chips": 1.0}}
+                         "boards": ["9s 9c 6h", "2s 10d 9d"], "seed": 0, "chips": 1000, "target_chips": 1.0,
+                         "range_flops": ["9s 9c 6h"]}}
     text = " ".join(b.text for b in postflop_value(tmp_path, info) if b.kind == "p")
     tables = [b.frame for b in postflop_value(tmp_path, info) if b.kind == "table"]
     assert "small blind, who acts last after the flop, gains +$3.2" in text and "big blind -$4.5" in text
@@ -31,6 +36,11 @@ def test_section_reads_seat_and_class_edges(tmp_path):
     assert ("bank3-low: at $60 in the small blind gains +$4.0 and the big blind -$2.0 (position worth $6.0), and "
             "at $180 in the two seats together take +$21.0 from the bank") in text
     assert "(the widest at the start: ±$1.0)" in text
+    assert "after `call / check` $36.4 with the chart's ranges against $22.9 credited" in text
+    assert "first 1 flops of the sample (9s 9c 6h)" in text
+    ranges = next(t for t in tables if "difference $" in t.columns)
+    assert ranges["difference $"].tolist() == ["-5.9 ± 1.5", "+7.6 ± 2.0"]
+    assert ranges["range (share of holdings' weight) %"].tolist() == ["64.3", "81.1"]
     assert tables[0]["edge $"].tolist()[:4] == ["-4.5 ± 0.5", "+3.2 ± 0.2", "-6.0 ± 1.0", "+5.0 ± 1.0"]
     assert tables[0]["state"].tolist() == ["start"] * 4 + ["bank3-low"] * 4
     most = tables[1].set_index(["seat", "gains"])["classes (edge $ ± SE)"]

@@ -251,3 +251,30 @@ def test_a_spot_takes_the_edges_of_its_own_game_state(tmp_path):
                                                              "chips": 1000}))
     with pytest.raises(PostflopValueError, match="no state column, and its manifest"):
         load_class_edges(tmp_path / "zero.csv")
+
+
+def test_the_range_check_plays_the_flop_with_the_charts_ranges(edges, tmp_path):
+    from analysis.studies.postflop_value import range_check, range_check_summary, reach_range
+    from analysis.studies.ranges import parse_range
+
+    _, rows, _ = edges
+    chart = solve_played_chart(_zero_edges(), boards=40, max_iterations=30, target_chips=None)[2]
+    spec = load_deck("reference").spec
+    bb, sb = chart.reach_at("raise 60 / call")
+    text = reach_range(spec, chart.continuation.holdings, sb)
+    parsed = parse_range(text, spec)
+    kept = sb / sb.max() > 1e-6
+    assert len(parsed) == kept.sum() and np.isclose(parsed.weights.max(), 1.0)
+    assert np.allclose(np.sort(parsed.weights), np.sort(sb[kept] / sb.max()), atol=1e-6)
+    out = range_check(tmp_path, chart, [RIVER], rows, lines=("raise 60 / call",))
+    assert out[["line", "level", "player"]].values.tolist() == [["raise 60 / call", 60, "oop"],
+                                                                ["raise 60 / call", 60, "ip"]]
+    assert np.allclose(out["range_share"], [bb.mean(), sb.mean()])
+    assert (out["exploitability_chips"] <= 1.0 + 1e-9).all()
+    assert np.allclose(out["difference"], out["consistent_edge"] - out["abstraction_edge"])
+    # with the chart's ranges the spot is another one than the random-range spot: its edges differ
+    assert not np.allclose(out["consistent_edge"], out["abstraction_edge"])
+    again = range_check(tmp_path, chart, [RIVER], rows, lines=("raise 60 / call",))
+    assert again["seconds"].tolist() == out["seconds"].tolist()  # read back, not solved again
+    summary = range_check_summary(pd.concat([out, out.assign(board="x", difference=out["difference"] + 2.0)]))
+    assert summary["flops"].tolist() == [2, 2] and np.allclose(summary["difference_se"], 1.0)
