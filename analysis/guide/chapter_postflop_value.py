@@ -142,9 +142,9 @@ def _range_check(summary: pd.DataFrame | None, m: dict[str, Any]) -> list[Block]
     for line, g in summary.groupby("line", sort=False):
         by = g.set_index("player")
         if {"oop", "ip"} <= set(by.index):
-            worth.append(f"after `{line}` ${by.at['ip', 'consistent_edge'] - by.at['oop', 'consistent_edge']:.1f} "
-                         f"with the chart's ranges against ${by.at['ip', 'abstraction_edge'] - by.at['oop', 'abstraction_edge']:.1f} "
-                         "credited")
+            net = {k: by.at["ip", k] - by.at["oop", k] for k in ("consistent_edge", "abstraction_edge")}
+            worth.append(f"after `{line}` {_signed(net['consistent_edge'])} with the chart's ranges against "
+                         f"{_signed(net['abstraction_edge'])} credited")
     return [Block("p", (
         "**How much the random-range assumption matters.** The chart with postflop play credits each holding with "
         "its class's edge against a random range. Here the start state's chart with postflop play (the pre-flop "
@@ -154,6 +154,17 @@ def _range_check(summary: pd.DataFrame | None, m: dict[str, Any]) -> list[Block]
         "checked down, both with the chart's ranges) beside the edge the abstraction credits the same holdings "
         "(their classes' edges on the same flops against random ranges), and their difference, ± one standard "
         "error over the flops:")), Block("table", frame=table), Block("p", (
-        "Position after the flop is worth " + "; ".join(worth) + ". The chart is solved with the credited "
+        "The small blind's edge less the big blind's (what acting last after the flop is worth with these "
+        "ranges): " + "; ".join(worth) + ". " + _beyond(summary) + " The chart is solved with the credited "
         "edges; where the two differ by several standard errors, solving the flops with the chart's own ranges "
         "and the chart again with those edges (iterating to a consistent pair) would move it."))]
+
+
+def _beyond(summary: pd.DataFrame) -> str:
+    """The line and seat cells whose difference exceeds two standard errors, as a sentence."""
+    far = summary[summary["difference"].abs() > 2 * summary["difference_se"]]
+    if not len(far):
+        return "No difference exceeds two standard errors."
+    return "Beyond two standard errors: " + ", ".join(
+        f"the {SEAT_TEXT[r.player].split(' (')[0]} after `{r.line}` ({_signed(r.difference)})"
+        for r in far.itertuples()) + "."

@@ -36,7 +36,8 @@ def test_section_reads_seat_and_class_edges(tmp_path):
     assert ("bank3-low: at $60 in the small blind gains +$4.0 and the big blind -$2.0 (position worth $6.0), and "
             "at $180 in the two seats together take +$21.0 from the bank") in text
     assert "(the widest at the start: ±$1.0)" in text
-    assert "after `call / check` $36.4 with the chart's ranges against $22.9 credited" in text
+    assert "after `call / check` +$36.4 with the chart's ranges against +$22.9 credited" in text
+    assert "Beyond two standard errors: the big blind after `call / check` (-$5.9), the small blind after" in text
     assert "first 1 flops of the sample (9s 9c 6h)" in text
     ranges = next(t for t in tables if "difference $" in t.columns)
     assert ranges["difference $"].tolist() == ["-5.9 ± 1.5", "+7.6 ± 2.0"]
