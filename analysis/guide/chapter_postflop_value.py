@@ -154,17 +154,28 @@ def _range_check(summary: pd.DataFrame | None, m: dict[str, Any]) -> list[Block]
         "checked down, both with the chart's ranges) beside the edge the abstraction credits the same holdings "
         "(their classes' edges on the same flops against random ranges), and their difference, ± one standard "
         "error over the flops:")), Block("table", frame=table), Block("p", (
-        "The small blind's edge less the big blind's (what acting last after the flop is worth with these "
-        "ranges): " + "; ".join(worth) + ". " + _beyond(summary) + " The chart is solved with the credited "
+        "The small blind's edge less the big blind's (acting last after the flop, and what each range gains "
+        "from betting over checking down: with unequal ranges the two are mixed): " + "; ".join(worth) + ". "
+        + _beyond(summary) + " The chart is solved with the credited "
         "edges; where the two differ by several standard errors, solving the flops with the chart's own ranges "
         "and the chart again with those edges (iterating to a consistent pair) would move it."))]
 
 
+T_975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23}
+"""Student's t at 97.5% by degrees of freedom (flops less one): a mean difference over a few flops is
+told from zero at this many standard errors (two sided, 5%); 2 beyond ten."""
+
+
 def _beyond(summary: pd.DataFrame) -> str:
-    """The line and seat cells whose difference exceeds two standard errors, as a sentence."""
-    far = summary[summary["difference"].abs() > 2 * summary["difference_se"]]
+    """The line and seat cells whose mean difference is told from zero (Student's t over the flops, 5%
+    two sided), as a sentence."""
+    flops = int(summary["flops"].min())
+    if flops < 2:
+        return "With one flop no difference has a standard error."
+    t = T_975.get(flops - 1, 2.0)
+    far = summary[summary["difference"].abs() > t * summary["difference_se"]]
+    head = f"Told from zero (beyond {t:g} standard errors, Student's t over {flops} flops, 5%): "
     if not len(far):
-        return "No difference exceeds two standard errors."
-    return "Beyond two standard errors: " + ", ".join(
-        f"the {SEAT_TEXT[r.player].split(' (')[0]} after `{r.line}` ({_signed(r.difference)})"
-        for r in far.itertuples()) + "."
+        return head + "none."
+    return head + ", ".join(f"the {SEAT_TEXT[r.player].split(' (')[0]} after `{r.line}` ({_signed(r.difference)})"
+                            for r in far.itertuples()) + "."

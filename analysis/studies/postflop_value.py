@@ -194,13 +194,18 @@ def range_check(folder: Path, chart: Any, boards: Sequence[str], per_flop: pd.Da
                 max_iterations: int = MAX_ITERATIONS, progress: Callable[[int, int, str], Any] | None = None
                 ) -> pd.DataFrame:
     """How much the edge's random-range assumption matters: each flop of ``boards`` solved at the level of
-    each line of the start state's pre-flop ``chart`` (a solution with postflop play) with the ranges
+    each line of a game state's pre-flop ``chart`` (a solution with postflop play) with the ranges
     the chart leaves there (each holding weighted by its reach). Per line, flop and seat: the
     *consistent* edge (solved less checked down, both with those ranges, the mean over the range) and
     the *abstraction's* (each holding credited with its class's edge on the same flop against random
     ranges, ``per_flop``'s, weighted alike). Each spot's rows kept in ``folder/ranges`` as it finishes."""
     spec = load_deck(deck).spec
     holdings = chart.continuation.holdings
+    state = spot_state(chart.spot)
+    if state is None:
+        raise PostflopValueError("the range check needs a chart solved in one of the game states "
+                                 f"({', '.join(STATES)})")
+    per_flop = per_flop[per_flop["state"] == state]
     todo = [(line, b) for line in lines for b in boards]
     rows = []
     for i, (line, board) in enumerate(todo):
@@ -208,25 +213,28 @@ def range_check(folder: Path, chart: Any, boards: Sequence[str], per_flop: pd.Da
             progress(i, len(todo), f"ranges of {line} on {board}")
         level = int(chart.tree.ins[chart.tree.node_at(line)][0])
         reach = chart.reach_at(line)
+        if min(r.max() for r in reach) <= 0.0:
+            raise PostflopValueError(f"the chart never reaches {line!r}: no range to play the flop with")
         ranges = (reach_range(spec, holdings, reach[0]), reach_range(spec, holdings, reach[1]))
-        spot = edge_spot(board, level, deck, ranges=ranges)
+        spot = edge_spot(board, level, deck, state=state, ranges=ranges)
+        credit = per_flop[(per_flop["level"] == level) & (per_flop["board"] == board)][["player", "hand", "edge"]]
         key = {"spot": json.dumps(spot.describe(), sort_keys=True, default=str), "target_chips": float(target_chips),
-               "max_iterations": int(max_iterations)}
+               "max_iterations": int(max_iterations),  # the credited edges too: the file holds what they give
+               "credit": int(pd.util.hash_pandas_object(credit, index=False).sum() % (1 << 62))}
         path = folder / "ranges" / f"{line.replace(' / ', '-').replace(' ', '')}-{board.replace(' ', '')}.parquet"
         if path.exists() and (frame := pd.read_parquet(path)).attrs.get("key") == key:
             rows.append(frame)
             continue
         t0 = time.perf_counter()
         sol = solve_spot(spot, target_pct=100.0 * target_chips / spot.pot, max_iterations=max_iterations)
-        down = solve_spot(edge_spot(board, level, deck, bets=False, ranges=ranges), target_pct=100.0,
+        down = solve_spot(edge_spot(board, level, deck, bets=False, state=state, ranges=ranges), target_pct=100.0,
                           max_iterations=1)
         ev, ev_cd = sol.ev(), down.ev()
         out = []
         for p, seat in enumerate(SEATS):
             hands, _ = sol.holding_values()[p]
             w = sol.holding_chances()[p]
-            flop = per_flop[(per_flop["state"] == "start") & (per_flop["level"] == level)
-                            & (per_flop["board"] == board) & (per_flop["player"] == seat)].set_index("hand")["edge"]
+            flop = credit[credit["player"] == seat].set_index("hand")["edge"]
             credited = flop.reindex(holding_class_names(spec, hands)).to_numpy()
             if np.isnan(credited).any():
                 raise PostflopValueError(f"{board} at ${level}: the per-flop edges lack a class of the {seat} range")

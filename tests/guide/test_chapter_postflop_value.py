@@ -37,7 +37,8 @@ def test_section_reads_seat_and_class_edges(tmp_path):
             "at $180 in the two seats together take +$21.0 from the bank") in text
     assert "(the widest at the start: ±$1.0)" in text
     assert "after `call / check` +$36.4 with the chart's ranges against +$22.9 credited" in text
-    assert "Beyond two standard errors: the big blind after `call / check` (-$5.9), the small blind after" in text
+    assert ("Told from zero (beyond 3.18 standard errors, Student's t over 4 flops, 5%): the big blind after "
+            "`call / check` (-$5.9), the small blind after `call / check` (+$7.6).") in text
     assert "first 1 flops of the sample (9s 9c 6h)" in text
     ranges = next(t for t in tables if "difference $" in t.columns)
     assert ranges["difference $"].tolist() == ["-5.9 ± 1.5", "+7.6 ± 2.0"]
@@ -104,3 +105,14 @@ def test_played_text_sets_both_charts_side_by_side(tmp_path):
     assert "against abc: +7.0 points, 2.5 standard errors if the two runs were independent" in text
     assert "Not in a preview" not in text and "not in a preview" in _played_text(tmp_path / "none", base,
                                                                                    start, (chart, spots))[0].text
+
+
+def test_a_difference_within_students_bound_is_not_called_a_difference():
+    from analysis.guide.chapter_postflop_value import _beyond
+
+    rows = pd.DataFrame({"line": ["call / check"] * 2, "player": ["oop", "ip"], "difference": [-3.2, 3.4],
+                         "difference_se": [1.1, 1.5], "flops": 4})
+    assert _beyond(rows).endswith(": none.")  # 2.9 and 2.3 standard errors: within t(3)'s 3.18
+    assert _beyond(rows.assign(flops=12)).endswith("the big blind after `call / check` (-$3.2), the small blind "
+                                                   "after `call / check` (+$3.4).")  # t(11): 2
+    assert _beyond(rows.assign(flops=1, difference_se=float("nan"))) == "With one flop no difference has a standard error."

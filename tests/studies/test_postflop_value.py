@@ -271,10 +271,23 @@ def test_the_range_check_plays_the_flop_with_the_charts_ranges(edges, tmp_path):
                                                                 ["raise 60 / call", 60, "ip"]]
     assert np.allclose(out["range_share"], [bb.mean(), sb.mean()])
     assert (out["exploitability_chips"] <= 1.0 + 1e-9).all()
-    assert np.allclose(out["difference"], out["consistent_edge"] - out["abstraction_edge"])
-    # with the chart's ranges the spot is another one than the random-range spot: its edges differ
-    assert not np.allclose(out["consistent_edge"], out["abstraction_edge"])
-    again = range_check(tmp_path, chart, [RIVER], rows, lines=("raise 60 / call",))
-    assert again["seconds"].tolist() == out["seconds"].tolist()  # read back, not solved again
+    # each seat plays the flop with its own range: the big blind first (oop), the small blind last (ip)
+    (saved,) = (tmp_path / "ranges").iterdir()
+    described = json.loads(pd.read_parquet(saved).attrs["key"]["spot"])
+    assert described["ranges"] == [reach_range(spec, chart.continuation.holdings, bb), text]
+    import analysis.studies.postflop_value as pv
+
+    def no_solve(*_, **__):
+        raise AssertionError("solved again")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pv, "solve_spot", no_solve)
+        again = range_check(tmp_path, chart, [RIVER], rows, lines=("raise 60 / call",))  # read back
+    pd.testing.assert_frame_equal(again, out)
+    # credited edges of one value per seat: the abstraction credits exactly that (and the file is not reused)
+    flat = rows.assign(edge=np.where(rows["player"] == "oop", 5.0, -3.0))
+    credited = range_check(tmp_path, chart, [RIVER], flat, lines=("raise 60 / call",))
+    assert np.allclose(credited["abstraction_edge"], [5.0, -3.0])
+    assert np.allclose(credited["consistent_edge"], out["consistent_edge"])
     summary = range_check_summary(pd.concat([out, out.assign(board="x", difference=out["difference"] + 2.0)]))
     assert summary["flops"].tolist() == [2, 2] and np.allclose(summary["difference_se"], 1.0)
