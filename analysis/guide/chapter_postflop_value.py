@@ -161,7 +161,7 @@ def _range_check(summary: pd.DataFrame | None, m: dict[str, Any]) -> list[Block]
         "and the chart again with those edges (iterating to a consistent pair) would move it."))]
 
 
-T_975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23}
+STUDENT_T_975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23}
 """Student's t at 97.5% by degrees of freedom (flops less one): a mean difference over a few flops is
 told from zero at this many standard errors (two sided, 5%); 2 beyond ten."""
 
@@ -172,7 +172,7 @@ def _beyond(summary: pd.DataFrame) -> str:
     flops = int(summary["flops"].min())
     if flops < 2:
         return "With one flop no difference has a standard error."
-    t = T_975.get(flops - 1, 2.0)
+    t = STUDENT_T_975.get(flops - 1, 2.0)
     far = summary[summary["difference"].abs() > t * summary["difference_se"]]
     head = f"Told from zero (beyond {t:g} standard errors, Student's t over {flops} flops, 5%): "
     if not len(far):
