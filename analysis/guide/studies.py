@@ -422,15 +422,15 @@ def run_postflop_value(folder: Path, options: Any, echo: Echo) -> dict[str, Any]
                                "range, at the root; per class: the mean over every (flop, holding) dealt",
                           method="dcfr, exact best responses (card-level, every holding)",
                           range_lines=list(pv.RANGE_LINES), range_flops=boards[: pv.RANGE_FLOPS])
+    classes = pv.class_edges(edges)
     write_table(edges, folder, "postflop_edge_flops", manifest)
-    write_table(pv.class_edges(edges), folder, "postflop_edge", manifest)
+    write_table(classes, folder, "postflop_edge", manifest)
     write_table(pv.seat_edges(edges), folder, "postflop_edge_seats", manifest)
     write_table(spots, folder, "postflop_edge_spots", manifest)
     echo(f"  the random-range assumption: the start chart with postflop play, then {pv.RANGE_FLOPS} flops at each "
          f"of {', '.join(pv.RANGE_LINES)} with the ranges it leaves")
     from analysis.studies.preflop_chart import solve_played_chart
 
-    classes = pv.class_edges(edges)
     chart = solve_played_chart(classes, options.deck, seed=options.seed)[2]
     checks = pv.range_check(folder, chart, boards[: pv.RANGE_FLOPS], edges, deck=options.deck,
                             progress=lambda i, n, what: options.progress and options.progress(i, n, what))
@@ -470,12 +470,12 @@ def _played_chart(folder: Path, options: Any, echo: Echo, checkdown: dict[str, A
                                               checkdown=sol0.continuation, state=state)
         echo(f"  {state} with postflop play ({PLAYED}): {sol.iterations} iterations, exploitability "
              f"{max(row['exploitability_bb'], row['exploitability_sb']):.3f} chips, {row['seconds']:.0f} s")
-        tree = sol.tree
-        moves.append(chart_moves(chart0, played, (0, tree.node_at(tree.actions[0][2]))))
+        vs_open = sol.tree.node_at(sol.tree.actions[0][2])  # the big blind facing the small blind's raise
+        moves.append(chart_moves(chart0, played, (0, vs_open)))
         charts.append(played)
         rows.append(row)
         if state == "start":
-            start = (sol, played, tree.node_at(tree.actions[0][2]))
+            start = (sol, played, vs_open)
     m = {**manifest, "continuation": f"{PLAYED} (postflop_value/postflop_edge: each player's class edge at the "
                                      "level in the state, measured on solved flops against a random range, added "
                                      "to the check-down value of every pair; 0 all in)"}

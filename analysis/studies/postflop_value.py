@@ -156,22 +156,34 @@ def solve_edges(folder: Path, boards: Sequence[str], levels: Sequence[int] = LEV
         key = {"spot": json.dumps(edge_spot(board, level, deck, state=state).describe(), sort_keys=True,
                                   default=str),
                "target_chips": float(target_chips), "max_iterations": int(max_iterations)}
-        if path.exists():
-            frame = pd.read_parquet(path)
-            if frame.attrs.get("key") == key:
-                edges.append(frame)
-                spots.append(frame.attrs["spot"])
-                continue
-        frame, info = flop_edges(board, level, deck, target_chips, max_iterations, state)
-        frame.attrs.update(key=key, spot=info)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with atomic_path(path) as tmp:
-            frame.to_parquet(tmp)
+        frame = _resumable(path, key, _edge_frame, board, level, deck, target_chips, max_iterations, state)
         edges.append(frame)
-        spots.append(info)
+        spots.append(frame.attrs["spot"])
     if progress:
         progress(len(todo), len(todo), "postflop value")
     return pd.concat(edges, ignore_index=True), pd.DataFrame(spots)
+
+
+def _edge_frame(*args: Any) -> pd.DataFrame:
+    """:func:`flop_edges`'s rows with its convergence row in ``attrs["spot"]`` (what :func:`solve_edges` keeps)."""
+    frame, info = flop_edges(*args)
+    frame.attrs["spot"] = info
+    return frame
+
+
+def _resumable(path: Path, key: dict[str, Any], solve: Callable[..., pd.DataFrame], *args: Any) -> pd.DataFrame:
+    """The frame kept at ``path`` when it was written under ``key``; else ``solve(*args)``'s, kept there
+    whole (with its ``attrs`` and the key), so that a stopped run resumes without solving a spot twice."""
+    if path.exists():
+        frame = pd.read_parquet(path)
+        if frame.attrs.get("key") == key:
+            return frame
+    frame = solve(*args)
+    frame.attrs["key"] = key
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_path(path) as tmp:
+        frame.to_parquet(tmp)
+    return frame
 
 
 RANGE_LINES = ("call / check", "raise 60 / call")
@@ -206,54 +218,62 @@ def range_check(folder: Path, chart: Any, boards: Sequence[str], per_flop: pd.Da
         raise PostflopValueError("the range check needs a chart solved in one of the game states "
                                  f"({', '.join(STATES)})")
     per_flop = per_flop[per_flop["state"] == state]
+    played = {}  # per line: its level and the ranges the chart leaves there (the same for every flop)
+    for line in lines:
+        reach = chart.reach_at(line)
+        if min(r.max() for r in reach) <= 0.0:
+            raise PostflopValueError(f"the chart never reaches {line!r}: no range to play the flop with")
+        played[line] = (int(chart.tree.ins[chart.tree.node_at(line)][0]), reach,
+                        (reach_range(spec, holdings, reach[0]), reach_range(spec, holdings, reach[1])))
     todo = [(line, b) for line in lines for b in boards]
     rows = []
     for i, (line, board) in enumerate(todo):
         if progress:
             progress(i, len(todo), f"ranges of {line} on {board}")
-        level = int(chart.tree.ins[chart.tree.node_at(line)][0])
-        reach = chart.reach_at(line)
-        if min(r.max() for r in reach) <= 0.0:
-            raise PostflopValueError(f"the chart never reaches {line!r}: no range to play the flop with")
-        ranges = (reach_range(spec, holdings, reach[0]), reach_range(spec, holdings, reach[1]))
+        level, reach, ranges = played[line]
         spot = edge_spot(board, level, deck, state=state, ranges=ranges)
         credit = per_flop[(per_flop["level"] == level) & (per_flop["board"] == board)][["player", "hand", "edge"]]
         key = {"spot": json.dumps(spot.describe(), sort_keys=True, default=str), "target_chips": float(target_chips),
                "max_iterations": int(max_iterations),  # the credited edges too: the file holds what they give
                "credit": int(pd.util.hash_pandas_object(credit, index=False).sum() % (1 << 62))}
         path = folder / "ranges" / f"{line.replace(' / ', '-').replace(' ', '')}-{board.replace(' ', '')}.parquet"
-        if path.exists() and (frame := pd.read_parquet(path)).attrs.get("key") == key:
-            rows.append(frame)
-            continue
-        t0 = time.perf_counter()
-        sol = solve_spot(spot, target_pct=100.0 * target_chips / spot.pot, max_iterations=max_iterations)
-        down = solve_spot(edge_spot(board, level, deck, bets=False, state=state, ranges=ranges), target_pct=100.0,
-                          max_iterations=1)
-        ev, ev_cd = sol.ev(), down.ev()
-        out = []
-        for p, seat in enumerate(SEATS):
-            hands, _ = sol.holding_values()[p]
-            w = sol.holding_chances()[p]
-            flop = credit[credit["player"] == seat].set_index("hand")["edge"]
-            credited = flop.reindex(holding_class_names(spec, hands)).to_numpy()
-            if np.isnan(credited).any():
-                raise PostflopValueError(f"{board} at ${level}: the per-flop edges lack a class of the {seat} range")
-            out.append({"line": line, "level": level, "board": board, "player": seat,
-                        "range_share": float(reach[p].mean()), "consistent_edge": ev[seat] - ev_cd[seat],
-                        "abstraction_edge": float((w * credited).sum() / w.sum()), "iterations": sol.iterations,
-                        "exploitability_chips": sol.exploitability,
-                        "seconds": round(time.perf_counter() - t0, 1)})
-        frame = pd.DataFrame(out)
-        frame.attrs.update(key=key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with atomic_path(path) as tmp:
-            frame.to_parquet(tmp)
-        rows.append(frame)
+        rows.append(_resumable(path, key, _range_rows, spot, line, (board, level, state, deck), (reach, ranges),
+                               credit, (target_chips, max_iterations)))
     if progress:
         progress(len(todo), len(todo), "range check")
     out = pd.concat(rows, ignore_index=True)
     out["difference"] = out["consistent_edge"] - out["abstraction_edge"]
     return out
+
+
+def _range_rows(spot: CardSpot, line: str, where: tuple[str, int, str, str], played: tuple, credit: pd.DataFrame,
+                stop: tuple[float, int]) -> pd.DataFrame:
+    """:func:`range_check`'s two rows of one line and flop: ``spot`` (the flop with the line's ranges)
+    solved to ``stop`` = (target chips, iteration cap) and checked down; ``where`` = (board, level, state,
+    deck), ``played`` = (each player's reach, their range texts), ``credit`` the flop's per-class edges
+    against random ranges."""
+    board, level, state, deck = where
+    reach, ranges = played
+    target_chips, max_iterations = stop
+    spec = load_deck(deck).spec
+    t0 = time.perf_counter()
+    sol = solve_spot(spot, target_pct=100.0 * target_chips / spot.pot, max_iterations=max_iterations)
+    down = solve_spot(edge_spot(board, level, deck, bets=False, state=state, ranges=ranges), target_pct=100.0,
+                      max_iterations=1)
+    ev, ev_cd = sol.ev(), down.ev()
+    values, chances = sol.holding_values(), sol.holding_chances()  # (one EV walk for both seats)
+    out = []
+    for p, seat in enumerate(SEATS):
+        hands, w = values[p][0], chances[p]
+        flop = credit[credit["player"] == seat].set_index("hand")["edge"]
+        credited = flop.reindex(holding_class_names(spec, hands)).to_numpy()
+        if np.isnan(credited).any():
+            raise PostflopValueError(f"{board} at ${level}: the per-flop edges lack a class of the {seat} range")
+        out.append({"line": line, "level": level, "board": board, "player": seat,
+                    "range_share": float(reach[p].mean()), "consistent_edge": ev[seat] - ev_cd[seat],
+                    "abstraction_edge": float((w * credited).sum() / w.sum()), "iterations": sol.iterations,
+                    "exploitability_chips": sol.exploitability, "seconds": round(time.perf_counter() - t0, 1)})
+    return pd.DataFrame(out)
 
 
 def range_check_summary(rows: pd.DataFrame) -> pd.DataFrame:
