@@ -196,9 +196,9 @@ def strategy_into(table, slot, k, n, out, total):
     for h in range(n):
         total[h] = zero
     for a in range(k):
-        base = slot + a * n
+        row = table[slot + a * n : slot + (a + 1) * n]  # (a slice: contiguous loads, not a gather)
         for h in range(n):
-            x = table[base + h]
+            x = row[h]
             x = x if x > 0.0 else zero
             out[a, h] = x
             total[h] += x
@@ -525,6 +525,28 @@ def _deposit(nodes, u, d, perm, trav, trav_n, acc, vals):
             acc[d - 1, a, h] = vals[d, h]
 
 
+@kernel(inline=True)
+def _rows(reg, cs, start, n):
+    """One action's rows of cumulative regrets and strategy sums, as slices: the loops over them
+    then load and store contiguously (indexed as ``reg[start + h]``, numba's negative-index wrap
+    made LLVM gather and write element by element)."""
+    return reg[start : start + n], cs[start : start + n]
+
+
+@kernel(inline=True)
+def _dcfr_update(rows, gained, value, played, discounts):
+    """DCFR's update of one action's rows (``rows`` = (regrets, sums)): regrets discounted by
+    ``alpha`` where non-negative and ``beta`` where negative plus the action's gain over the
+    node's value, sums discounted by ``gamma`` plus the current strategy ``played``."""
+    ra, ca = rows
+    alpha, beta, gamma = discounts
+    for h in range(ra.shape[0]):
+        r = ra[h]
+        coef = alpha if r >= 0.0 else beta
+        ra[h] = r * coef + (gained[h] - value[h])
+        ca[h] = ca[h] * gamma + played[h]
+
+
 @kernel
 def _close(nodes, u, d, perm, n, own, rows):
     """Finish the open node ``u`` at depth ``d``: its value from its children's, and the updates.
@@ -577,21 +599,18 @@ def _close(nodes, u, d, perm, n, own, rows):
                 beta = like(v, coefs[C_BETA])
                 gamma = like(v, coefs[C_GAMMA])
                 for a in range(k):
-                    base = slot + a * n
-                    for h in range(n):
-                        r = reg[base + h]
-                        coef = alpha if r >= 0.0 else beta
-                        reg[base + h] = r * coef + (acc[d, a, h] - vals[d, h])
-                        cs[base + h] = cs[base + h] * gamma + s[a, h]
+                    rows_a = _rows(reg, cs, slot + a * n, n)
+                    _dcfr_update(rows_a, acc[d, a], v, s[a], (alpha, beta, gamma))
             else:
                 w = like(v, coefs[C_WEIGHT])
                 zero = like(v, 0.0)
                 for a in range(k):
-                    base = slot + a * n
+                    ra, ca = _rows(reg, cs, slot + a * n, n)
+                    aa, sa = acc[d, a], s[a]
                     for h in range(n):
-                        r = reg[base + h] + (acc[d, a, h] - vals[d, h])
-                        reg[base + h] = r if r > 0.0 else zero
-                        cs[base + h] += w * s[a, h]
+                        r = ra[h] + (aa[h] - v[h])
+                        ra[h] = r if r > 0.0 else zero
+                        ca[h] += w * sa[h]
     _deposit(nodes, u, d, perm, trav, n, acc, vals)
 
 

@@ -129,8 +129,9 @@ def reach_decision(v, nodes, children, n, strat, reach):
         for q in range(3):
             for h in range(n[q]):
                 reach[c, q, h] = reach[v, q, h]
+        sa, rc = s[slot + a * m : slot + (a + 1) * m], reach[c, p]
         for h in range(m):
-            reach[c, p, h] *= s[slot + a * m + h]
+            rc[h] *= sa[h]
 
 
 @kernel
@@ -367,31 +368,32 @@ def close_decision(v, tree, n, cfr, work):
                     x = y
             vals[v, h] = x
         return
-    s = strat[p]
+    # (rows as slices: indexed as ``x[base + h]``, numba's negative-index wrap keeps LLVM from
+    # loading and storing them contiguously)
     for a in range(k):
-        c = children[v, a]
+        sa, va, vc = strat[p][slot + a * m : slot + (a + 1) * m], vals[v], vals[children[v, a]]
         for h in range(m):
-            vals[v, h] += s[slot + a * m + h] * vals[c, h]
+            va[h] += sa[h] * vc[h]
     if mode != MODE_CFR:
         return
-    reg, cs = regrets[p], sums[p]
     for a in range(k):
-        c = children[v, a]
-        base = slot + a * m
+        lo, hi = slot + a * m, slot + (a + 1) * m
+        ra, ca, sa = regrets[p][lo:hi], sums[p][lo:hi], strat[p][lo:hi]
+        va, vc, rv = vals[v], vals[children[v, a]], reach[v, trav]
         for h in range(m):
-            r = reg[base + h]
-            d = vals[c, h] - vals[v, h]
-            x = s[base + h] * reach[v, trav, h] if by_reach else s[base + h]
+            r = ra[h]
+            d = vc[h] - va[h]
+            x = sa[h] * rv[h] if by_reach else sa[h]
             if method == METHOD_DCFR:
-                reg[base + h] = r * (coefs[C_ALPHA] if r >= 0.0 else coefs[C_BETA]) + d
-                cs[base + h] = cs[base + h] * coefs[C_GAMMA] + x
+                ra[h] = r * (coefs[C_ALPHA] if r >= 0.0 else coefs[C_BETA]) + d
+                ca[h] = ca[h] * coefs[C_GAMMA] + x
             elif method == METHOD_LINEAR:
-                reg[base + h] = r + coefs[C_WEIGHT] * d
-                cs[base + h] += coefs[C_WEIGHT] * x
+                ra[h] = r + coefs[C_WEIGHT] * d
+                ca[h] += coefs[C_WEIGHT] * x
             else:
                 r += d
-                reg[base + h] = r if r > 0.0 else 0.0
-                cs[base + h] += coefs[C_WEIGHT] * x
+                ra[h] = r if r > 0.0 else 0.0
+                ca[h] += coefs[C_WEIGHT] * x
 
 
 @kernel(inline=True)
