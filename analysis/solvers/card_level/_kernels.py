@@ -642,6 +642,15 @@ def _close_ev(nodes, u, d, n, trav, cs, rows):
                 v[h] += s[a, h] * acc[d, a, h]
 
 
+@kernel(inline=True)
+def _reached(row, n):
+    """Whether any of the first ``n`` entries of a reach row is not 0."""
+    for h in range(n):  # noqa: SIM110 (numba: an early exit, no generator)
+        if row[h] != 0.0:
+            return True
+    return False
+
+
 @kernel
 def _unseen(nodes, u, iopts):
     """Cards a chance node at ``u`` can deal for a given pair of holdings (deck - board - 4)."""
@@ -685,6 +694,11 @@ def walk(tree, cfr, bufs, root, reach0, phase, subtrees, dilemma):
     evaluated once (the opponent's reach is the same in both). ``phase = (top, values)``.
     ``dilemma`` is None for Texas Hold'em (numba then compiles no Dilemma terminal, and for
     Dilemma, typed bool, no Texas one).
+
+    Below a node the opponent reaches with none of its holdings (regret matching gives many
+    actions exactly 0), every value is 0: the walk evaluates no terminal and no opponent
+    strategy there, and only the traverser's updates run (7-8% of a flop's terminals at 60-100
+    iterations; the same regrets and sums bit for bit).
     """
     nodes, n_hands = tree[TT_NODES], tree[TT_N_HANDS]
     top, values = phase
@@ -705,6 +719,8 @@ def walk(tree, cfr, bufs, root, reach0, phase, subtrees, dilemma):
     base = nodes[root, DEPTH]
     for h in range(no):
         reach[0, h] = reach0[h]
+    live = np.empty(reach.shape[0], np.bool_)  # (per depth: does the opponent reach the node at all?)
+    live[0] = _reached(reach[0], no)
     n_open = 0
     v = root
     end = nodes[root, END]
@@ -718,11 +734,19 @@ def walk(tree, cfr, bufs, root, reach0, phase, subtrees, dilemma):
             if nodes[v, ISO] < 0:  # mirrors a sibling that stands in for it (see _deposit)
                 v = nodes[v, END]
                 continue
-            _child_reach(nodes, v, d, opened[d - 1], (opp_hands, no), (reach, strat), iopts)
+            u = opened[d - 1]
+            if not live[d - 1]:  # below a node the opponent never reaches: nor does it reach this one
+                live[d] = False
+            else:
+                _child_reach(nodes, v, d, u, (opp_hands, no), (reach, strat), iopts)
+                live[d] = (nodes[u, KIND] == DECISION and nodes[u, PLAYER] == trav) or _reached(reach[d], no)
         kind = nodes[v, KIND]
         if kind < CHANCE:  # FOLD or SHOWDOWN: a terminal
             if values:
-                if dilemma is not None:  # (a compile-time branch: see the docstring)
+                if not live[d]:  # every value carries the opponent's reach: all 0
+                    for h in range(nt):
+                        vals[d, h] = 0.0
+                elif dilemma is not None:  # (a compile-time branch: see the docstring)
                     if kind == FOLD:
                         dilemma_fold_value(nodes, v, tables, trav, reach[d], coefs, minus, vals[d])
                     else:
@@ -755,7 +779,7 @@ def walk(tree, cfr, bufs, root, reach0, phase, subtrees, dilemma):
                     _deposit(nodes, v, d, perm, trav, nt, acc2, vals2)
             else:
                 for h in range(no):
-                    chance_reach[t0, h] = reach[d, h]
+                    chance_reach[t0, h] = reach[d, h] if live[d] else 0.0
             v = nodes[v, END]
         else:
             opened[d] = v
@@ -766,7 +790,7 @@ def walk(tree, cfr, bufs, root, reach0, phase, subtrees, dilemma):
                 if dual:
                     for h in range(nt):
                         acc2[d, 0, h] = 0.0
-            elif kind == DECISION and nodes[v, PLAYER] == opp:
+            elif kind == DECISION and nodes[v, PLAYER] == opp and live[d]:
                 # int64 slot and count, as every other caller: one compiled signature
                 slot, count = np.int64(nodes[v, SLOT]), np.int64(nodes[v, COUNT])
                 if mode == MODE_CFR and nodes[v, LOCK] == 0:  # (vals[d]: scratch until v closes)
