@@ -22,6 +22,7 @@ from analysis.solvers.card_level.tree import (
     END,
     ISO,
     KIND,
+    PLAYER,
     SLOT,
     action_tree,
 )
@@ -76,6 +77,26 @@ def test_values_and_best_responses_equal_the_pairwise_reference(board, method, i
             np.testing.assert_allclose(values[p, :n], ref, rtol=0, atol=1e-9)
     ev = solver.expected_values()
     assert ev.sum() == pytest.approx(200.0)
+
+
+def test_lines_the_opponent_never_takes_are_worth_zero_and_match_the_reference():
+    """The walk skips the terminals below a node the opponent reaches with none of its holdings
+    (the turn's river-card tasks too): locked to check at the root, the small blind never bets,
+    so the big blind's values there are 0, and every value still equals the pairwise reference."""
+    solver = CardSolver(CardSpot.holdem("Td9d6hQc", OOP, IP, 200, 900), isomorphism=False)
+    n0 = int(solver.tables.n_hands[0])
+    solver.lock(0, np.vstack([np.ones(n0), np.zeros((2, n0))]))  # check, bet 100, all-in: always check
+    solver.step(4)
+    strategies = _strategies(solver)
+    for mode, best in ((K.MODE_EV, False), (K.MODE_BR, True)):
+        values = solver.root_values(mode)
+        for p in range(2):
+            ref = counterfactual_values(solver, strategies, p, best_response=best, locked=frozenset(solver.locked))
+            np.testing.assert_allclose(values[p, : solver.tables.n_hands[p]], ref, rtol=0, atol=1e-9)
+    nodes = solver.tree.nodes
+    bet = int(nodes[1, END])  # the root's second child (preorder): the big blind facing the bet
+    assert nodes[bet, KIND] == DECISION and nodes[bet, PLAYER] == 1
+    assert not solver.strategy(0)[1:].any()  # nobody reaches it: the skip ran
 
 
 def test_dcfr_discounts_are_postflop_solvers():
