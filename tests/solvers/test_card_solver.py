@@ -18,6 +18,7 @@ from analysis.solvers.card_level.tree import (
     A_CHECK,
     A_FOLD,
     A_RAISE,
+    COUNT,
     DECISION,
     END,
     ISO,
@@ -96,7 +97,60 @@ def test_lines_the_opponent_never_takes_are_worth_zero_and_match_the_reference()
     nodes = solver.tree.nodes
     bet = int(nodes[1, END])  # the root's second child (preorder): the big blind facing the bet
     assert nodes[bet, KIND] == DECISION and nodes[bet, PLAYER] == 1
-    assert not solver.strategy(0)[1:].any()  # nobody reaches it: the skip ran
+    assert not solver.strategy(0)[1:].any()  # the lock holds: nobody reaches the bet
+
+
+def _regret_matching(regrets: np.ndarray) -> np.ndarray:
+    """float32[k, n] regrets to float64 frequencies as :func:`K.strategy_into` forms them (the
+    total summed in action order; 1/k where no regret is positive)."""
+    x = np.maximum(regrets.astype(np.float64), 0.0)
+    total = np.zeros(regrets.shape[1])
+    for a in range(regrets.shape[0]):
+        total += x[a]
+    return np.where(total > 0.0, x / np.where(total > 0.0, total, 1.0), 1.0 / regrets.shape[0])
+
+
+def test_the_traversers_updates_run_below_a_line_the_opponent_never_takes():
+    """Below the small blind's bet, locked away after 5 free iterations, the big blind's gains are 0,
+    yet its updates run: regrets only decay (alpha, beta) and sums take gamma plus regret matching."""
+    solver = CardSolver(CardSpot.holdem("Td9d6hQc", OOP, IP, 200, 900), isomorphism=False)
+    solver.step(5)
+    n0, n1 = int(solver.tables.n_hands[0]), int(solver.tables.n_hands[1])
+    solver.lock(0, np.vstack([np.ones(n0), np.zeros((2, n0))]))
+    nodes = solver.tree.nodes
+    bet = int(nodes[1, END])
+    rows = [(int(nodes[v, SLOT]), int(nodes[v, COUNT])) for v in range(bet, int(nodes[bet, END]))
+            if nodes[v, KIND] == DECISION and nodes[v, PLAYER] == 1]
+    assert len(rows) > 10
+    coefs = np.zeros(K.N_COEFS)
+    for t in range(5, 9):
+        before = [(solver.regrets[1][s : s + k * n1].reshape(k, n1).copy(),
+                   solver.sums[1][s : s + k * n1].reshape(k, n1).copy()) for s, k in rows]
+        assert any((r != 0).any() for r, _ in before)
+        solver.step(1)
+        K.dcfr_coefs(t, coefs)
+        alpha, beta, gamma = coefs[K.C_ALPHA], coefs[K.C_BETA], coefs[K.C_GAMMA]
+        for (s, k), (r, c) in zip(rows, before, strict=True):
+            r64 = r.astype(np.float64)
+            want_r = (r64 * np.where(r64 >= 0.0, alpha, beta) + 0.0).astype(np.float32)
+            want_c = (c.astype(np.float64) * gamma + _regret_matching(r)).astype(np.float32)
+            assert np.array_equal(solver.regrets[1][s : s + k * n1].reshape(k, n1), want_r)
+            assert np.array_equal(solver.sums[1][s : s + k * n1].reshape(k, n1), want_c)
+
+
+@pytest.mark.parametrize("isomorphism", [False, True])
+def test_a_river_card_that_blocks_every_opponent_holding_is_worth_zero(isomorphism):
+    """The big blind holds only Ah-x: on the Ah river (a task of the turn spot) the small blind's
+    walk starts from an all-zero reach row; every value still equals the pairwise reference."""
+    solver = CardSolver(CardSpot.holdem("Td9d6hQc", "AA, KK, T9s, 76s", "AhKh, AhJh", 200, 900),
+                        isomorphism=isomorphism)
+    solver.step(3)
+    strategies = _strategies(solver)
+    for mode, best in ((K.MODE_EV, False), (K.MODE_BR, True)):
+        values = solver.root_values(mode)
+        for p in range(2):
+            ref = counterfactual_values(solver, strategies, p, best_response=best)
+            np.testing.assert_allclose(values[p, : solver.tables.n_hands[p]], ref, rtol=0, atol=1e-9)
 
 
 def test_dcfr_discounts_are_postflop_solvers():

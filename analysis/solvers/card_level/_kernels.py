@@ -3,7 +3,8 @@
 A traversal for player ``trav`` walks a subtree in depth-first preorder with one
 buffer row per depth (no per-node value arrays): ``reach[d]`` is the
 opponent's reach of each of its holdings at the open node of depth ``d``
-(chance probabilities included), ``acc[d, a]`` the traverser's counterfactual
+(chance probabilities included; left unwritten below a node the opponent never reaches, where
+every value is 0: see :func:`walk`), ``acc[d, a]`` the traverser's counterfactual
 values of that node's children, ``vals[d]`` the value of the node just closed.
 Values are counterfactual: they carry the opponent's reach and the chance
 probability, and are divided by the number of (weighted) holding pairs, so
@@ -697,8 +698,10 @@ def walk(tree, cfr, bufs, root, reach0, phase, subtrees, dilemma):
 
     Below a node the opponent reaches with none of its holdings (regret matching gives many
     actions exactly 0), every value is 0: the walk evaluates no terminal and no opponent
-    strategy there, and only the traverser's updates run (7-8% of a flop's terminals at 60-100
-    iterations; the same regrets and sums bit for bit).
+    strategy there (its reach and strategy rows stay unwritten), and only the traverser's updates
+    run (7-8% of a flop's terminals at 60-100 iterations). The same sums, values, exploitability
+    and EVs bit for bit, and equal regrets: a DCFR regret decayed to zero may now be +0.0 where a
+    fold into no opponent holding used to leave -0.0.
     """
     nodes, n_hands = tree[TT_NODES], tree[TT_N_HANDS]
     top, values = phase
@@ -779,7 +782,7 @@ def walk(tree, cfr, bufs, root, reach0, phase, subtrees, dilemma):
                     _deposit(nodes, v, d, perm, trav, nt, acc2, vals2)
             else:
                 for h in range(no):
-                    chance_reach[t0, h] = reach[d, h] if live[d] else 0.0
+                    chance_reach[t0, h] = reach[d, h] if live[d] else like(chance_reach, 0.0)
             v = nodes[v, END]
         else:
             opened[d] = v

@@ -52,7 +52,8 @@ N_BUFS = 9
 """Per depth ``d`` of a walk: ``BF_REACH`` the opponent's reach (real[D, H], real the
 solver's precision), ``BF_ACC`` its children's values per action (real[D, A, H]), ``BF_VALS``
 the node's values (real[D, H]; depth 0 the walk's result), ``BF_STRAT`` the opponent's strategy
-there (real[D, A, H]), ``BF_OPENED`` the open node (int64[D]); ``BF_MINUS`` the fold terminals'
+there (real[D, A, H]; both reach and strategy rows stale below a node the opponent never
+reaches, which the walk does not read), ``BF_OPENED`` the open node (int64[D]); ``BF_MINUS`` the fold terminals'
 per-class, per-card sums; ``BF_ACC2``, ``BF_VALS2`` the average strategy's ``acc``/``vals``
 beside the best response's in ``MODE_BR_EV`` (size 1 when the game is zero-sum);
 ``BF_WORK`` the sweeps' prefix sums (rows ``W_*`` of :mod:`._sweeps`)."""
