@@ -8,8 +8,8 @@ the turn and river cards here, with payoffs summed over explicit pairs of
 holdings scored by the evaluator. Slow (O(n^2) per terminal) and obviously
 correct; the kernels are checked against it on small spots.
 
-Also :func:`dcfr_step`, one iteration of postflop-solver's DCFR written from its
-definition over the same per-pair values.
+Also :func:`dcfr_coefficients`, postflop-solver's DCFR discounts written from their
+definition, and :func:`assert_matches_reference`, the check the solver tests share.
 """
 
 from __future__ import annotations
@@ -19,7 +19,16 @@ import math
 import numpy as np
 
 from analysis.dilemma.settlement import HandState, PlayerState, settle
-from analysis.solvers.card_level.tree import CHANCE, DECISION, END, FOLD, SHOWDOWN, action_tree
+from analysis.solvers.card_level._kernels import MODE_BR, MODE_EV
+from analysis.solvers.card_level.tree import (
+    CHANCE,
+    DECISION,
+    END,
+    FOLD,
+    KIND,
+    SHOWDOWN,
+    action_tree,
+)
 from evaluator import evaluate
 
 SETTLEMENT_STREET = {3: 1, 4: 2, 5: 3}
@@ -137,3 +146,15 @@ def dcfr_coefficients(t: int) -> tuple[float, float, float]:
     pa = ta ** 1.5
     tg = t - p4
     return pa / (pa + 1), 0.5, (tg / (tg + 1)) ** 3
+
+
+def assert_matches_reference(solver, atol: float = 1e-9, locked: frozenset[int] = frozenset()) -> None:
+    """Both players' root values under the solver's average strategy and under best responses
+    (the ``locked`` nodes keeping theirs) equal this module's, holding by holding, within ``atol``."""
+    nodes = solver.tree.nodes
+    strategies = {int(v): solver.strategy(int(v)) for v in np.flatnonzero(nodes[:, KIND] == DECISION)}
+    for mode, best in ((MODE_EV, False), (MODE_BR, True)):
+        values = solver.root_values(mode)
+        for p in range(2):
+            ref = counterfactual_values(solver, strategies, p, best_response=best, locked=locked)
+            np.testing.assert_allclose(values[p, : solver.tables.n_hands[p]], ref, rtol=0, atol=atol)

@@ -27,7 +27,11 @@ from analysis.solvers.card_level.tree import (
     SLOT,
     action_tree,
 )
-from tests.reference.card_solver import counterfactual_values, dcfr_coefficients
+from tests.reference.card_solver import (
+    assert_matches_reference,
+    counterfactual_values,
+    dcfr_coefficients,
+)
 
 # small ranges that share holdings (AKs is in both) so card removal matters
 OOP, IP = "AA, KK, T9s, 76s, AKs", "QQ, JJ, AKs, 98s"
@@ -69,13 +73,7 @@ def test_raise_cap_and_thresholds():
 def test_values_and_best_responses_equal_the_pairwise_reference(board, method, iterations):
     solver = CardSolver(CardSpot.holdem(board, OOP, IP, 200, 900), method)
     solver.step(iterations) if iterations else None
-    strategies = _strategies(solver)
-    for mode, best in ((K.MODE_EV, False), (K.MODE_BR, True)):
-        values = solver.root_values(mode)
-        for p in range(2):
-            n = solver.tables.n_hands[p]
-            ref = counterfactual_values(solver, strategies, p, best_response=best)
-            np.testing.assert_allclose(values[p, :n], ref, rtol=0, atol=1e-9)
+    assert_matches_reference(solver)
     ev = solver.expected_values()
     assert ev.sum() == pytest.approx(200.0)
 
@@ -88,12 +86,7 @@ def test_lines_the_opponent_never_takes_are_worth_zero_and_match_the_reference()
     n0 = int(solver.tables.n_hands[0])
     solver.lock(0, np.vstack([np.ones(n0), np.zeros((2, n0))]))  # check, bet 100, all-in: always check
     solver.step(4)
-    strategies = _strategies(solver)
-    for mode, best in ((K.MODE_EV, False), (K.MODE_BR, True)):
-        values = solver.root_values(mode)
-        for p in range(2):
-            ref = counterfactual_values(solver, strategies, p, best_response=best, locked=frozenset(solver.locked))
-            np.testing.assert_allclose(values[p, : solver.tables.n_hands[p]], ref, rtol=0, atol=1e-9)
+    assert_matches_reference(solver, locked=frozenset(solver.locked))
     nodes = solver.tree.nodes
     bet = int(nodes[1, END])  # the root's second child (preorder): the big blind facing the bet
     assert nodes[bet, KIND] == DECISION and nodes[bet, PLAYER] == 1
@@ -145,12 +138,7 @@ def test_a_river_card_that_blocks_every_opponent_holding_is_worth_zero(isomorphi
     solver = CardSolver(CardSpot.holdem("Td9d6hQc", "AA, KK, T9s, 76s", "AhKh, AhJh", 200, 900),
                         isomorphism=isomorphism)
     solver.step(3)
-    strategies = _strategies(solver)
-    for mode, best in ((K.MODE_EV, False), (K.MODE_BR, True)):
-        values = solver.root_values(mode)
-        for p in range(2):
-            ref = counterfactual_values(solver, strategies, p, best_response=best)
-            np.testing.assert_allclose(values[p, : solver.tables.n_hands[p]], ref, rtol=0, atol=1e-9)
+    assert_matches_reference(solver)
 
 
 def test_dcfr_discounts_are_postflop_solvers():

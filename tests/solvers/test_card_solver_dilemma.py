@@ -27,7 +27,10 @@ from analysis.solvers.card_level.tree import (
     PLAYER,
     action_tree,
 )
-from tests.reference.card_solver import counterfactual_values, dilemma_payoff
+from tests.reference.card_solver import (
+    assert_matches_reference,
+    dilemma_payoff,
+)
 
 # green cards in the hands (As/Ah dividend, 2s/2h insurance), overlapping ranges
 OOP = "AsAh, AsAd, 9d9c, 2s2h, 2s3c, 8d7d, 4d4c"
@@ -39,14 +42,6 @@ def _strategies(solver: CardSolver) -> dict[int, np.ndarray]:
     return {int(v): solver.strategy(int(v)) for v in np.flatnonzero(nodes[:, KIND] == DECISION)}
 
 
-def _check_against_reference(solver: CardSolver) -> None:
-    strategies = _strategies(solver)
-    for mode, best in ((K.MODE_EV, False), (K.MODE_BR, True)):
-        values = solver.root_values(mode)
-        for p in range(2):
-            n = solver.tables.n_hands[p]
-            ref = counterfactual_values(solver, strategies, p, best_response=best)
-            np.testing.assert_allclose(values[p, :n], ref, rtol=0, atol=1e-9)
 
 
 @pytest.mark.parametrize("board, options, iterations", [
@@ -67,7 +62,7 @@ def test_river_values_equal_the_referee_pair_by_pair(board, options, iterations)
     solver.step(iterations)
     if options.get("rules") and "8h" in board:
         assert solver.tables.fold_groups[..., -1].max() > 1
-    _check_against_reference(solver)
+    assert_matches_reference(solver)
 
 
 def test_turn_values_equal_the_referee_pair_by_pair():
@@ -76,7 +71,7 @@ def test_turn_values_equal_the_referee_pair_by_pair():
                         bank="0,40,500")
     solver = CardSolver(spot)
     solver.step(3)
-    _check_against_reference(solver)
+    assert_matches_reference(solver)
 
 
 def test_payoff_tables_equal_the_referee():
@@ -202,12 +197,7 @@ def test_node_locking():
     solver.step(7)
     for v in solver.locked:
         np.testing.assert_array_equal(solver.strategy(v), passive(v))
-    strategies = _strategies(solver)
-    for mode, best in ((K.MODE_EV, False), (K.MODE_BR, True)):
-        values = solver.root_values(mode)
-        for p in range(2):
-            ref = counterfactual_values(solver, strategies, p, best_response=best, locked=frozenset(solver.locked))
-            np.testing.assert_allclose(values[p, : solver.tables.n_hands[p]], ref, rtol=0, atol=1e-9)
+    assert_matches_reference(solver, locked=frozenset(solver.locked))
     solver.run(target_pct=0.05, max_iterations=3000)
     br, ev = solver.best_response_values(), solver.expected_values()
     assert br[1] == pytest.approx(ev[1], abs=1e-9)  # the locked player keeps its strategy

@@ -10,10 +10,8 @@ import numpy as np
 import pytest
 
 from analysis.solvers.card_level import CardSolver, CardSpot, SpotError, SpotSolution, load_solution
-from analysis.solvers.card_level import _kernels as K
 from analysis.solvers.card_level._layout import TT_FOLD_TAB
-from analysis.solvers.card_level.tree import DECISION, KIND
-from tests.reference.card_solver import counterfactual_values
+from tests.reference.card_solver import assert_matches_reference
 
 OOP, IP = "AA, KK, T9s, 76s, AKs", "QQ, JJ, AKs, 98s"
 DILEMMA_OOP, DILEMMA_IP = "AsAh, AsAd, 9d9c, 2s2h, 2s3c, 8d7d, 4d4c", "AhAd, 9d9c, 2h3d, 5d5c, 10d10c, 3c3d"
@@ -26,13 +24,7 @@ terms; the two spots below are off by at most 0.42e-6 and 0.49e-6 of that."""
 def _check(solver: CardSolver) -> None:
     spot = solver.spot
     atol = ROW_TOLERANCE * (spot.pot + spot.stack) / solver.tables.pairs
-    nodes = solver.tree.nodes
-    strategies = {int(v): solver.strategy(int(v)) for v in np.flatnonzero(nodes[:, KIND] == DECISION)}
-    for mode, best in ((K.MODE_EV, False), (K.MODE_BR, True)):
-        values = solver.root_values(mode)
-        for p in range(2):
-            ref = counterfactual_values(solver, strategies, p, best_response=best)
-            np.testing.assert_allclose(values[p, : solver.tables.n_hands[p]], ref, rtol=0, atol=atol)
+    assert_matches_reference(solver, atol)
 
 
 # the float32 specialisation compiles once on a cold cache (about 30 s at load 4); warm, about 2 s
