@@ -699,7 +699,7 @@ def walk(tree, cfr, bufs, root, reach0, phase, subtrees, dilemma):
     Below a node the opponent reaches with none of its holdings (regret matching gives many
     actions exactly 0), every value is 0: the walk evaluates no terminal and no opponent
     strategy there (its reach and strategy rows stay unwritten), and only the traverser's updates
-    run (7-8% of a flop's terminals at 60-100 iterations). The same sums, values, exploitability
+    run (how many terminals that spares: results/benchmarks.md). The same sums, values, exploitability
     and EVs bit for bit, and equal regrets: a DCFR regret decayed to zero may now be +0.0 where a
     fold into no opponent holding used to leave -0.0.
     """
