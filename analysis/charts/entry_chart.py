@@ -53,6 +53,10 @@ def preflop_charts(kinds_by_node: dict[str, pd.DataFrame], out: str | Path, mani
     titles = {"preflop_chart_small_blind": "Heads-up pre-flop chart: the small blind's first action (start state, "
                                            "plain suits)",
               "preflop_chart_vs_open": "Heads-up pre-flop chart: the big blind facing an open (start state, plain suits)",
+              "consistent_chart_small_blind": "Heads-up pre-flop chart with each line's flops solved with the chart's "
+                                              "ranges: the small blind's first action (start state, plain suits)",
+              "consistent_chart_vs_open": "Heads-up pre-flop chart with each line's flops solved with the chart's "
+                                          "ranges: the big blind facing an open (start state, plain suits)",
               "preflop3_chart_button": "Three-handed pre-flop chart: the button first in (start state, per class)",
               "preflop3_chart_sb_first": "Three-handed pre-flop chart: the small blind when the button folds (start "
                                          "state, per class)",

@@ -11,7 +11,7 @@ from analysis.runners import progress_bar
 from ._common import DeckOpt, SchedulerOpt, ThreadsOpt, WorkersOpt, backend, out_folder
 
 STUDY_NAMES = ("starting_hands", "streets", "economy", "fold_vs_check", "equilibrium", "postflop_value",
-               "preflop", "solved_spots", "end_game", "whole_games", "brag", "bluffjack")
+               "preflop", "consistent_chart", "solved_spots", "end_game", "whole_games", "brag", "bluffjack")
 """The guide's studies in page order, for ``--help`` without importing the guide (pandas);
 a test keeps it equal to ``analysis.guide.STUDIES``."""
 ONLY_HELP = "run only this study (repeatable): " + ", ".join(STUDY_NAMES)

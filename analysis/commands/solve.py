@@ -179,6 +179,7 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
 
     solver, continuation = solve_preflop, f"check-down over {spot.boards:,} boards (seed {seed})"
     if options.get("postflop_edge") is not None:
+        from analysis.studies import consistent_chart as cc
         from analysis.studies.postflop_value import (
             check_fits,
             edged_continuation,
@@ -186,13 +187,17 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
             spot_state,
         )
 
-        edges = load_class_edges(options["postflop_edge"])
-        check_fits(spot, edges)  # another game or tree: one line before the long part
+        if cc.is_line_table(options["postflop_edge"]):  # the consistent chart's: an edge per pre-flop line
+            edges, cont, per = cc.load_line_edges(options["postflop_edge"]), cc.line_edged_continuation, " per line"
+            cc.check_line_fits(spot, edges)  # another game or tree: one line before the long part
+        else:
+            edges, cont, per = load_class_edges(options["postflop_edge"]), edged_continuation, ""
+            check_fits(spot, edges)
 
         def solver(spot, **run):  # type: ignore[no-untyped-def] # the continuation inside: Ctrl-C covers it
-            return solve_preflop(spot, continuation=edged_continuation(spot, edges), **run)
+            return solve_preflop(spot, continuation=cont(spot, edges), **run)
 
-        continuation += f" plus each class's postflop edge from {options['postflop_edge']} ({spot_state(spot)} state)"
+        continuation += f" plus each class's postflop edge{per} from {options['postflop_edge']} ({spot_state(spot)} state)"
     sol = _PreflopChecks(progress, "exploitability", echo).solve(solver, spot, method, iterations, target,
                                                                    check_every)
     e0, e1 = sol.exploitability
@@ -456,7 +461,9 @@ def register(app: typer.Typer) -> None:
         postflop_edge: Path = typer.Option(None, "--postflop-edge", help="preflop, heads-up: a class-edge table "
                                            "(results/postflop_value/postflop_edge.parquet or .csv: what each "
                                            "starting class gains over checking down when the flop is played) "
-                                           "added to the check-down continuation"),
+                                           "added to the check-down continuation; or a line-edge table "
+                                           "(results/consistent_chart/consistent_line_edges.parquet: an edge per "
+                                           "pre-flop line, its last round)"),
         deals_per_board: int = typer.Option(None, "--deals-per-board", help="dilemma: holdings per board"),
         free_fold: bool = typer.Option(None, "--free-fold/--no-free-fold", help="dilemma, spot (--game dilemma, on by default): allow folding when nobody has bet"),
         preflop_in: int = typer.Option(None, "--preflop-in", help="dilemma: chips each player put in before the first street"),

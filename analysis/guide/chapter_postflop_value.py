@@ -158,7 +158,8 @@ def _range_check(summary: pd.DataFrame | None, m: dict[str, Any]) -> list[Block]
         "from betting over checking down: with unequal ranges the two are mixed): " + "; ".join(worth) + ". "
         + _beyond(summary) + " The chart is solved with the credited "
         "edges; where the two differ by several standard errors, solving the flops with the chart's own ranges "
-        "and the chart again with those edges (iterating to a consistent pair) would move it."))]
+        "and the chart again with those edges would move it: the section after the pre-flop chapter (`consistent_chart`) "
+        "does that for every line that sees the flop, in rounds."))]
 
 
 STUDENT_T_975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23}

@@ -20,6 +20,7 @@ from analysis.studies.made_hands import MADE_HANDS
 from analysis.studies.solved_spots import GAME_STATES
 
 from .blocks import Block, study_table
+from .chapter_consistent_chart import consistent_chart  # noqa: F401  (the consistent_chart study's section)
 from .chapter_end_game import end_game  # noqa: F401  (the end_game study's chapter: page.py finds it here)
 from .chapter_postflop_value import postflop_value  # noqa: F401  (the postflop_value study's section)
 from .chapter_preflop import preflop  # noqa: F401  (the preflop study's chapter)

@@ -443,6 +443,85 @@ def run_postflop_value(folder: Path, options: Any, echo: Echo) -> dict[str, Any]
     return {"manifest": manifest, "tables": _tables(folder), "charts": []}
 
 
+def run_consistent_chart(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
+    """The start state's heads-up chart and its flops solved in turn, each line's flops with the ranges the
+    chart leaves there (:mod:`analysis.studies.consistent_chart`; full guide only, from the ``postflop_value``
+    study's stored edges)."""
+    import pandas as pd
+
+    from analysis.charts.entry_chart import preflop_charts
+    from analysis.core.io import provenance, write_table
+    from analysis.studies import consistent_chart as cc
+    from analysis.studies import postflop_value as pv
+    from analysis.studies.preflop_chart import (
+        HAND_WRITTEN,
+        chart_moves,
+        chart_rows,
+        equilibrium_strategy_toml,
+        headsup_games,
+        plain_kinds,
+    )
+
+    stored = folder.parent / "postflop_value"
+    if options.quick or not (stored / "postflop_edge.parquet").exists():
+        echo("  not in a preview: it solves the flops of every line of the start chart in "
+             f"{cc.ROUNDS} rounds (about 80 minutes), from the postflop_value study's stored edges")
+        return {"manifest": provenance(study="consistent_chart", preview=True, skipped=True), "tables": [],
+                "charts": []}
+    edges = pv.load_class_edges(stored / "postflop_edge.parquet")
+    flops = pd.read_parquet(stored / "postflop_edge_flops.parquet")
+    boards = pv.flop_sample(pv.FLOPS, options.seed, options.deck)[: cc.LINE_FLOPS]
+    echo(f"  {cc.ROUNDS} rounds: {len(boards)} flops at every flop line of the start chart, with its ranges")
+    out = cc.consistent_rounds(folder, edges, flops, boards, options.deck, options.seed,
+                               progress=lambda i, n, what: options.progress and options.progress(i, n, what),
+                               echo=echo)
+    sols = out["solutions"]
+    manifest = provenance(study="consistent_chart", deck=options.deck, seed=options.seed, boards=boards,
+                          state="start", rounds=cc.ROUNDS, floor=cc.FLOOR, chips=pv.CHIPS, bets=pv.BETS, raises=pv.RAISES,
+                          free_fold=True, target_chips=pv.TARGET_CHIPS, max_iterations=pv.MAX_ITERATIONS,
+                          chart_target_chips=cc.CHART_TARGET_CHIPS, chart_boards=2000,
+                          round0="the start chart with postflop play (postflop_value/postflop_edge: each class's "
+                                 "edge against random ranges per level, 12 flops)",
+                          edge="per line, seat and class: solved EV less check-down EV with the ranges the previous "
+                               "round's chart leaves at that line, the mean over the flops and the class's holdings",
+                          method="dcfr, exact best responses (card-level, every holding, at least "
+                                 f"{cc.FLOOR:g} of the range's largest weight)")
+    charts = pd.concat([chart_rows(sol, "start", options.deck, 0).assign(round=k) for k, sol in enumerate(sols)],
+                       ignore_index=True)
+    vs_open = sols[0].tree.node_at("raise 60")
+    first, last = charts[charts["round"] == 0], charts[charts["round"] == len(sols) - 1]
+    write_table(out["summary"], folder, "consistent_rounds", manifest)
+    write_table(out["edges"], folder, "consistent_line_edges", manifest)
+    write_table(out["residual"], folder, "consistent_residual", manifest)
+    write_table(out["spots"], folder, "consistent_spots", manifest)
+    write_table(charts, folder, "consistent_chart", manifest)
+    write_table(chart_moves(first, last, (0, vs_open)), folder, "consistent_moves", manifest)
+    preflop_charts({"consistent_chart_small_blind": plain_kinds(last, 0),
+                    "consistent_chart_vs_open": plain_kinds(last, vs_open)}, folder, manifest)
+    postflop = folder.parent / "equilibrium" / "equilibrium_hu_policy.parquet"
+    if postflop.is_file():  # the last round's chart in the pre-flop study's whole games
+        path = folder / "equilibrium-hu-consistent.toml"
+        path.write_text(equilibrium_strategy_toml(sols[-1], last, postflop, "equilibrium-hu-consistent",
+                                                  f"check-down + solved-flop edge per line, round {len(sols) - 1}"))
+        echo(f"  whole heads-up games: {path.name} against {len(HAND_WRITTEN)} hand-written strategies, "
+             f"{CONSISTENT_GAMES} deals each from both seats")
+        res, ends = headsup_games(path, CONSISTENT_GAMES, seed=options.seed, deck=options.deck, backend=options.backend,
+                                  progress=options.progress)
+        games = {**manifest, "games": CONSISTENT_GAMES, "strategy": path.name, "postflop": "equilibrium/" + postflop.name}
+        write_table(res, folder, "consistent_games", games)
+        write_table(ends, folder, "consistent_game_endings", games)
+    for k in range(1, cc.ROUNDS + 1):  # the per-spot rows, now in the tables
+        shutil.rmtree(folder / f"round{k}", ignore_errors=True)
+    return {"manifest": manifest, "tables": _tables(folder), "charts": _charts(folder, CONSISTENT_TITLES)}
+
+
+CONSISTENT_GAMES = 200
+"""Deals per hand-written opponent in the consistent chart's whole games (the pre-flop study's number)."""
+CONSISTENT_TITLES = {"consistent_chart_small_blind": "The small blind's first action, heads-up, after the last round "
+                                                     "(each line's flops solved with the chart's ranges)",
+                     "consistent_chart_vs_open": "The big blind facing an open, heads-up, after the last round"}
+
+
 def _played_chart(folder: Path, options: Any, echo: Echo, checkdown: dict[str, Any], manifest: dict[str, Any],
                   boards: int) -> tuple[Any, Any, dict[str, Any]] | None:
     """The heads-up chart of every game state again with postflop play (the ``postflop_value`` study's class
@@ -617,6 +696,8 @@ STUDIES: tuple[Study, ...] = (
           "level and starting class", run_postflop_value, stored=True, version=2),
     Study("preflop", "Before the flop: the heads-up and three-handed entry charts, and the equilibrium in whole games",
           run_preflop, version=6, depends=("equilibrium", "postflop_value")),
+    Study("consistent_chart", "Before the flop, consistent with the flop: each line's flops solved with the ranges the "
+          "chart leaves there", run_consistent_chart, stored=True, depends=("postflop_value", "equilibrium")),
     Study("solved_spots", "Solved spots: flop, turn and river play at equilibrium, holding by holding, with "
           "a strategy browser", run_solved_spots, version=5, stored=True),
     Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "

@@ -104,23 +104,35 @@ def flop_edges(board: str, level: int, deck: str = "reference", target_chips: fl
                max_iterations: int = MAX_ITERATIONS, state: str = "start") -> tuple[pd.DataFrame, dict[str, Any]]:
     """One flop at one level of game ``state``: per seat and starting class the holdings the flop leaves
     and their mean edge, solved EV and check-down EV (:data:`EDGE_COLUMNS`), and the spot's convergence."""
+    out, info = spot_edges(board, level, deck, (target_chips, max_iterations), state)
+    return out[list(EDGE_COLUMNS)], info
+
+
+def spot_edges(board: str, level: int, deck: str, stop: tuple[float, int], state: str = "start",
+               ranges: tuple[str, str] = ("random", "random")) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """:func:`flop_edges` with each player's range given (the big blind's, the small blind's): the rows
+    (:data:`EDGE_COLUMNS` and ``chance``, the class's share of its seat's :meth:`~.CardSolution.ev`: the sum
+    of its holdings' chances) and the spot's convergence, with each seat's EV solved and checked down."""
+    target_chips, max_iterations = stop
     t0 = time.perf_counter()
-    spot = edge_spot(board, level, deck, state=state)
+    spot = edge_spot(board, level, deck, state=state, ranges=ranges)
     sol = solve_spot(spot, target_pct=100.0 * target_chips / spot.pot, max_iterations=max_iterations)
     seconds = time.perf_counter() - t0
-    down = solve_spot(edge_spot(board, level, deck, bets=False, state=state), target_pct=100.0, max_iterations=1)
+    down = solve_spot(edge_spot(board, level, deck, bets=False, state=state, ranges=ranges), target_pct=100.0,
+                      max_iterations=1)
     spec = load_deck(deck).spec
     rows = []
-    solved, checked = sol.holding_values(), down.holding_values()
+    solved, checked, chances = sol.holding_values(), down.holding_values(), sol.holding_chances()
     for p, ((hands, ev), (hands_cd, ev_cd)) in enumerate(zip(solved, checked, strict=True)):
         if not np.array_equal(hands, hands_cd):
             raise PostflopValueError(f"{board}: the two trees deal different holdings")  # pragma: no cover
         frame = pd.DataFrame({"hand": holding_class_names(spec, hands), "solved_ev": ev,
-                              "checkdown_ev": ev_cd})
+                              "checkdown_ev": ev_cd, "chance": chances[p]})
         frame["edge"] = frame["solved_ev"] - frame["checkdown_ev"]
         by = frame.groupby("hand", sort=False).agg(holdings=("edge", "count"), edge=("edge", "mean"),
                                                     solved_ev=("solved_ev", "mean"),
-                                                    checkdown_ev=("checkdown_ev", "mean")).reset_index()
+                                                    checkdown_ev=("checkdown_ev", "mean"),
+                                                    chance=("chance", "sum")).reset_index()
         by.insert(0, "player", SEATS[p])
         rows.append(by)
     out = pd.concat(rows, ignore_index=True)
@@ -132,7 +144,7 @@ def flop_edges(board: str, level: int, deck: str = "reference", target_chips: fl
             "exploitability_chips": sol.exploitability, "exploitability_pct_pot": sol.exploitability_pct,
             **{f"ev_{s}": ev[s] for s in SEATS}, **{f"checkdown_ev_{s}": ev_cd[s] for s in SEATS},
             "seconds": round(seconds, 1)}
-    return out[list(EDGE_COLUMNS)], info
+    return out[[*EDGE_COLUMNS, "chance"]], info
 
 
 def solve_edges(folder: Path, boards: Sequence[str], levels: Sequence[int] = LEVELS, deck: str = "reference",
@@ -187,16 +199,17 @@ def _resumable(path: Path, key: dict[str, Any], solve: Callable[..., pd.DataFram
 
 
 RANGE_LINES = ("call / check", "raise 60 / call")
-"""The pre-flop lines whose ranges :func:`range_check` plays the flop with: the limped pot and the small
-blind's open called (the two most frequent ways to the flop at the start)."""
+"""The pre-flop lines whose ranges :func:`range_check` plays the flop with: the limped pot (52% of hands under
+the start chart with postflop play) and the small blind's open called (1.7%; the big blind's raise of a limp,
+called, is the second most frequent at 17%). :mod:`.consistent_chart` solves every line, in rounds."""
 RANGE_FLOPS = 4
 """Flops of the study's sample (its first) :func:`range_check` solves per line."""
 
 
-def reach_range(spec: Any, holdings: np.ndarray, reach: np.ndarray, floor: float = 1e-6) -> str:
+def reach_range(spec: Any, holdings: np.ndarray, reach: np.ndarray, floor: float = 1e-6, least: float = 0.0) -> str:
     """A range text (``AhKh:0.5, ...``) of the holdings whose reach is above ``floor`` of the largest,
-    weighted by reach (the largest 1)."""
-    w = reach / reach.max()
+    weighted by reach (the largest 1; ``least``: no weight below it, so ``least > floor`` keeps every holding)."""
+    w = np.maximum(reach / reach.max(), least)
     return ", ".join(f"{spec.card_name(int(a))}{spec.card_name(int(b))}:{x:.6f}"
                      for (a, b), x in zip(holdings, w, strict=True) if x > floor)
 
@@ -287,18 +300,18 @@ def range_check_summary(rows: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def class_edges(edges: pd.DataFrame) -> pd.DataFrame:
-    """Per game state, level, seat and starting class: the mean edge over every (flop, holding) dealt, its
-    standard error from the spread of the flops' class means (weighted by the holdings each flop leaves),
-    and the mean solved and check-down EVs."""
+def class_edges(edges: pd.DataFrame, by: Sequence[str] = ("state", "level")) -> pd.DataFrame:
+    """Per game state, level (``by``: those keys, e.g. with the pre-flop ``line``), seat and starting class:
+    the mean edge over every (flop, holding) dealt, its standard error from the spread of the flops' class
+    means (weighted by the holdings each flop leaves), and the mean solved and check-down EVs."""
     rows = []
-    for (state, level, player, hand), g in edges.groupby(["state", "level", "player", "hand"], sort=False):
+    for key, g in edges.groupby([*by, "player", "hand"], sort=False):
         n = g["holdings"].to_numpy(float)
         total = n.sum()
         mean = float((n * g["edge"]).sum() / total)
         k = len(g)
         se = float(np.sqrt(k / (k - 1) * (n**2 * (g["edge"] - mean) ** 2).sum()) / total) if k > 1 else np.nan
-        rows.append({"state": state, "level": level, "player": player, "hand": hand, "flops": k,
+        rows.append({**dict(zip([*by, "player", "hand"], key, strict=True)), "flops": k,
                      "holdings": int(total), "edge": mean, "edge_se": se,
                      "solved_ev": float((n * g["solved_ev"]).sum() / total),
                      "checkdown_ev": float((n * g["checkdown_ev"]).sum() / total)})

@@ -16,7 +16,7 @@ sample mean with a standard error that :class:`Continuation` reports.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
@@ -78,6 +78,10 @@ class Continuation:
     seed: int
     se: tuple[float, ...]
     """Per level, the root mean square over pairs of the standard error of player 0's pair value."""
+    line_edges: dict[str, np.ndarray] = field(default_factory=dict)
+    """Per pre-flop line that sees the flop (``"call / check"``), float64[2, H]: each player's edge for its
+    own holding there, added to its value of every pair at that line's terminal (a continuation whose
+    postflop play depends on the line, not only on the level: :mod:`analysis.studies.consistent_chart`)."""
 
     @property
     def compatible(self) -> np.ndarray:

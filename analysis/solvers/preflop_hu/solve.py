@@ -110,6 +110,10 @@ class _Game:
                 self.fold[v] = out[:, 0]  # [p, own-or-first class, second class]
             else:
                 self.level[v] = cont.levels.index(tree.ins[v][0])
+        self.edge = {v: cont.line_edges[tree.line[v]] for v in self.level if tree.line[v] in cont.line_edges}
+        unknown = sorted(set(cont.line_edges) - {tree.line[v] for v in self.level})
+        if unknown:
+            raise PreflopError(f"the continuation has edges for {unknown[0]!r}, not a line of this tree that sees the flop")
 
     def compatible_sums(self, reach: np.ndarray) -> np.ndarray:
         """``[H, K]``: per holding, the opponent's reach summed per class over compatible holdings."""
@@ -131,7 +135,17 @@ class _Game:
             return (own[self.cont.classes] * sums).sum(axis=1)
         out = np.empty(self.h)
         payoff_rows(self.show[self.level[v]][p], opp.astype(np.float32), out)
+        if v in self.edge:
+            out += self.edge[v][p] * self.compatible_mass(opp)
         return out
+
+    def compatible_mass(self, reach: np.ndarray) -> np.ndarray:
+        """``[H]``: per holding, the opponent's reach summed over the holdings sharing no card with it."""
+        first, second = self.cont.holdings[:, 0], self.cont.holdings[:, 1]
+        per_card = np.zeros(self.n_cards)
+        np.add.at(per_card, first, reach)
+        np.add.at(per_card, second, reach)
+        return reach.sum() - per_card[first] - per_card[second] + reach
 
 
 @dataclass
@@ -204,6 +218,10 @@ class PreflopSolution:
         r = list(reaches[u])
         r[tree.player[u]] = r[tree.player[u]] * self.strategy(u)[:, a]
         return r[0], r[1]
+
+    def reaches(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+        """Each decision node's reach of both players' holdings under the average strategies."""
+        return _reaches(self)
 
     def node_frame(self) -> pd.DataFrame:
         """One row per decision node, holding and action: frequency, the holding's reach, and the

@@ -1,0 +1,78 @@
+"""The consistent-chart section says what its tables hold."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis.guide.chapter_consistent_chart import consistent_chart, residual_size
+
+LINES = ("call / check", "raise 60 / call")
+
+
+def _tables(folder):
+    pd.DataFrame({"round": [0, 1, 2], "iterations": [75, 100, 125], "exploitability_chips": [0.03, 0.04, 0.05],
+                  "value_bb": [9.0, 11.5, 11.0], "value_sb": [22.4, 20.0, 20.5],
+                  "p[call / check]": [0.52, 0.50, 0.505], "p[raise 60 / call]": [0.0165, 0.03, 0.028],
+                  "move_first": [np.nan, 0.12, 0.02], "move_all": [np.nan, 0.08, 0.01]}).to_csv(
+        folder / "consistent_rounds.csv", index=False)
+    rows = []
+    for k, scale in ((1, 1.0), (2, 0.25)):
+        for line, level, p in ((LINES[0], 20, 0.5), (LINES[1], 60, 0.03)):
+            for seat, d in (("oop", -4.0), ("ip", 6.0)):
+                rows.append({"round": k, "line": line, "level": level, "player": seat, "probability": p,
+                             "range_share": 0.6, "consistent_edge": 10.0 + d * scale, "credited_edge": 10.0,
+                             "difference": d * scale, "difference_se": 1.0, "flops": 8})
+    pd.DataFrame(rows).to_csv(folder / "consistent_residual.csv", index=False)
+    pd.DataFrame([{"round": k, "line": line, "level": lv, "board": "9s 9c 6h", "probability": 0.5, "range_oop": 0.643,
+                   "range_ip": 0.811, "iterations": it, "seconds": 60.0}
+                  for k in (1, 2) for (line, lv), it in zip(((LINES[0], 20), (LINES[1], 60)), (90, 60), strict=True)]
+                 ).to_csv(folder / "consistent_spots.csv", index=False)
+    pd.DataFrame([{"state": "start", "node": 0, "line": "(root)", "hand": h, "call_checkdown": a, "call_played": b,
+                   "fold_checkdown": 1 - a, "fold_played": 1 - b, "largest_change": abs(b - a)}
+                  for h, a, b in (("AA", 1.0, 0.9), ("72o", 0.2, 0.8), ("98s", 0.5, 0.45))]).to_csv(
+        folder / "consistent_moves.csv", index=False)
+
+
+def test_section_reads_the_rounds_the_residual_and_the_moves(tmp_path):
+    _tables(tmp_path)
+    info = {"manifest": {"boards": ["9s 9c 6h", "2s 10d 9d"], "target_chips": 1.0, "floor": 1e-4,
+                         "chart_target_chips": 0.05, "chart_boards": 2000}}
+    blocks = consistent_chart(tmp_path, info)
+    text = " ".join(b.text for b in blocks if b.kind == "p")
+    tables = [b.frame for b in blocks if b.kind == "table"]
+    assert "in 2 rounds" in text and "(2 lines)" in text and "first 2 flops" in text
+    assert "60-90 DCFR iterations; 4 minutes" in text
+    lines = tables[0]
+    assert lines.columns.tolist()[:5] == ["line", "level $", "round 0 %", "round 1 %", "round 2 %"]
+    assert lines["round 1 %"].tolist() == ["50.00", "3.00"] and lines.iloc[0, -1] == "64.3 / 81.1"
+    residual = tables[1]
+    assert residual["difference $"].tolist()[:2] == ["-4.0 ± 1.0", "+6.0 ± 1.0"]
+    assert "Round 1: Told from zero (beyond 2.36 standard errors, Student's t over 8 flops, 5%)" in text
+    rounds = tables[2]
+    assert rounds["moved: small blind's first action / every decision, points"].tolist() == ["", "12.0 / 8.0",
+                                                                                           "2.0 / 1.0"]
+    size = residual_size(pd.read_csv(tmp_path / "consistent_residual.csv"))
+    assert size[1] == 5.0 and size[2] == 1.25
+    assert rounds["its edges off by $ (next round's measure)"].tolist() == ["5.00", "1.25", "not measured"]
+    assert "The gap went from $5.00 a line (round 0's chart) to $1.25 (round 1's): the rounds converge." in text
+    assert "1 of 3 classes move 20 points or more; most: 72o (fold 80% -> call 80%)" in text
+
+
+def test_section_without_tables_says_it_is_not_in_a_preview(tmp_path):
+    assert "Not in a preview" in consistent_chart(tmp_path, {})[0].text
+
+
+def test_section_sets_the_games_beside_round_zeros(tmp_path):
+    folder = tmp_path / "consistent_chart"
+    folder.mkdir()
+    (tmp_path / "preflop").mkdir()
+    _tables(folder)
+    pd.DataFrame({"opponent": ["abc", "maniac"], "games": 200, "win_share": [0.55, 0.6],
+                  "win_share_se": [0.02, 0.025]}).to_csv(folder / "consistent_games.csv", index=False)
+    pd.DataFrame({"opponent": ["abc", "maniac"], "games": 200, "win_share": [0.505, 0.61],
+                  "win_share_se": [0.0227, 0.02]}).to_csv(tmp_path / "preflop" / "preflop_played_games.csv", index=False)
+    blocks = consistent_chart(folder, {"manifest": {"boards": ["9s 9c 6h"]}})
+    games = [b.frame for b in blocks if b.kind == "table"][-1]
+    assert games["last round's chart wins %"].tolist() == ["55.0 ± 2.0", "60.0 ± 2.5"]
+    assert games["round 0's chart wins % (the pre-flop chapter's)"].tolist() == ["50.5 ± 2.3", "61.0 ± 2.0"]
