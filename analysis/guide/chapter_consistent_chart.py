@@ -6,6 +6,7 @@ Every number is read from the study's tables.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -46,32 +47,42 @@ def consistent_chart(folder: Path, info: dict[str, Any]) -> list[Block]:
         f"below all in ({spots['line'].nunique()} lines), and solves the first {len(m.get('boards', []))} flops of "
         f"the postflop_value sample ({', '.join(m.get('boards', []))}) at that line's level with those ranges, "
         f"heads-up, at the start state, the same tree (bets of the pot or all-in, raises all-in, the free fold), "
-        f"each to {m.get('target_chips', 1):g} chip of exploitability ({spots['iterations'].min()}-"
-        f"{spots['iterations'].max()} DCFR iterations; {spots['seconds'].sum() / 60:.0f} minutes of solving on 2 "
-        "cores). Every holding stays in the solve with at least "
+        f"each to {m.get('target_chips', 1):g} chip of exploitability or {m.get('max_iterations', 400)} iterations "
+        f"({spots['iterations'].min()}-{spots['iterations'].max()} DCFR iterations, "
+        f"{spots['exploitability_chips'].max():.2f} chips at most; {spots['seconds'].sum() / 60:.0f} minutes of "
+        "solving on 2 cores). Every holding stays in the solve with at least "
         f"{m.get('floor', 1e-4):g} of the range's largest weight, so that a pre-flop deviation into a line is worth "
         "what it would earn there. Each class is then credited, per line and seat, with its edge with those ranges "
         "(solved EV less checked-down EV, the mean over the flops and the class's holdings), and the chart is "
         f"solved again (DCFR to {m.get('chart_target_chips', 0.05):g} chip, the check-down over "
         f"{m.get('chart_boards', 2000):,} boards as before). A chart and its flops are *consistent* when the "
-        "edges its ranges get are the edges it was solved with."))]
+        "edges its ranges get are the edges it was solved with (up to the spread within a class: a class's holdings "
+        "share one edge, and a range weighs them unequally)."))]
     out += _lines_table(rounds, spots)
     out += _residual_blocks(residual)
     out += _rounds_table(rounds, residual)
     out += _moves_blocks(moves, last)
-    out += _games_blocks(study_table(folder, "consistent_games"),
-                         study_table(folder.parent / "preflop", "preflop_played_games"))
+    out += _games_blocks(folder, m)
     return out
 
 
-def _games_blocks(games: pd.DataFrame | None, played: pd.DataFrame | None) -> list[Block]:
-    """The last round's chart in the pre-flop study's whole games, beside round 0's (the chart with postflop play)."""
+def _games_blocks(folder: Path, m: dict[str, Any]) -> list[Block]:
+    """The last round's chart in the pre-flop study's whole games, beside round 0's (the chart with postflop play)
+    when the pre-flop study played the same number of deals with the same seed."""
+    games, played = study_table(folder, "consistent_games"), study_table(folder.parent / "preflop",
+                                                                         "preflop_played_games")
     if games is None or not len(games):
         return []
     table = pd.DataFrame({"opponent": games["opponent"], "deals": games["games"],
                           "last round's chart wins %": [f"{100 * w:.1f} ± {100 * e:.1f}" for w, e in
                                                         zip(games["win_share"], games["win_share_se"], strict=True)]})
-    if played is not None and list(played["opponent"]) == list(games["opponent"]):
+    try:
+        theirs = json.loads((folder.parent / "preflop" / "preflop_played_games.manifest.json").read_text())
+    except (OSError, ValueError):
+        theirs = {}
+    same = (played is not None and list(played["opponent"]) == list(games["opponent"])
+            and list(played["games"]) == list(games["games"]) and theirs.get("seed") == m.get("seed"))
+    if same:
         table["round 0's chart wins % (the pre-flop chapter's)"] = [
             f"{100 * w:.1f} ± {100 * e:.1f}" for w, e in zip(played["win_share"], played["win_share_se"], strict=True)]
     return [Block("p", "**In whole games** (`equilibrium-hu-consistent.toml` in this study's folder: the last round's "
@@ -109,9 +120,11 @@ def _residual_blocks(residual: pd.DataFrame) -> list[Block]:
     return [Block("p", (
         "**How far each chart was from consistent.** Round k solves the flops with the ranges of round k-1's chart; "
         "per line and seat, the edge that range gets (EV solved less checked down, both with the chart's ranges) "
-        "beside the edge the chart was solved with (each holding credited with its class's edge on the same flop: "
-        "round 1 the random-range edges, later rounds the previous round's line edges), and their difference, ± "
-        "one standard error over the flops:")), Block("table", frame=table), Block("p", told)]
+        "beside the edge the chart was solved with, taken on the same flop so that the difference is the ranges' "
+        "effect and not the flops' (each holding credited with its class's edge on that flop: round 1 the "
+        "random-range edges of the postflop_value study, whose mean over its 12 flops round 0's chart used; later "
+        "rounds the previous round's line edges, whose mean over these flops the chart used), and their "
+        "difference, ± one standard error over the flops:")), Block("table", frame=table), Block("p", told)]
 
 
 def _rounds_table(rounds: pd.DataFrame, residual: pd.DataFrame) -> list[Block]:
@@ -135,9 +148,10 @@ def _rounds_table(rounds: pd.DataFrame, residual: pd.DataFrame) -> list[Block]:
             "the flop there).")
     k = sorted(size.index)
     if len(k) > 1:
-        text += (f" The gap went from ${size[k[0]]:.2f} a line (round {k[0] - 1}'s chart) to ${size[k[-1]]:.2f} "
-                 f"(round {k[-1] - 1}'s)" + (": the rounds converge." if size[k[-1]] < size[k[0]] else
-                                             ": the rounds do not close it."))
+        text += (f" The gap was ${size[k[0]]:.2f} a line for round {k[0] - 1}'s chart (against random-range edges) "
+                 f"and ${size[k[-1]]:.2f} for round {k[-1] - 1}'s (against the line edges it was solved with): "
+                 + ("smaller" if size[k[-1]] < size[k[0]] else "not smaller") + ". Each is a mean of absolute "
+                 "differences over a few flops, so part of it is the flops' noise (the standard errors above).")
     return [Block("p", text), Block("table", frame=table)]
 
 

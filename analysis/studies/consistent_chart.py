@@ -42,6 +42,7 @@ from analysis.solvers.preflop_hu.solve import (
 from analysis.solvers.protocol import TERMINAL
 
 from . import postflop_value as pv
+from .ranges import starting_classes
 
 LINE_FLOPS = 8
 """Flops solved per line and round: the first of the postflop_value study's sample (the same in every
@@ -149,7 +150,10 @@ def load_line_edges(path: str | Path) -> pd.DataFrame:
     if missing:
         raise pv.PostflopValueError(f"{path}: not a line-edge table (no column {missing[0]!r})")
     if "round" in frame.columns:
-        frame = frame[frame["round"] == frame["round"].max()]
+        rounds = pd.to_numeric(frame["round"], errors="coerce")
+        if not (np.isfinite(rounds) & (rounds == rounds.round())).all():
+            raise pv.PostflopValueError(f"{path}: every round must be a whole number")
+        frame = frame[rounds == rounds.max()]
     edge = pd.to_numeric(frame["edge"], errors="coerce")
     if not np.isfinite(edge).all() or not set(frame["player"].astype(str)) <= set(pv.SEATS):
         raise pv.PostflopValueError(f"{path}: every edge must be a number and every player oop or ip")
@@ -210,6 +214,10 @@ def check_line_fits(spot: PreflopSpot, lines: pd.DataFrame) -> tuple[int, ...]:
         odd = sorted(wanted - held) or sorted(held - wanted)
         raise pv.PostflopValueError(f"the line edges {'lack' if wanted - held else 'hold'} the line {odd[0]!r} "
                                     "(this tree's raise sizes or chips differ from the table's)")
+    classes = {c.name for c in starting_classes(spot.table.deck.spec)}
+    for (line, seat), g in lines.groupby(["line", "player"]):
+        if missing := sorted(classes - set(g["hand"].astype(str))):
+            raise pv.PostflopValueError(f"{line}, {seat}: no edge for class {missing[0]}")
     return tuple(tree.flop_levels())
 
 
@@ -219,6 +227,8 @@ def residual(spots: pd.DataFrame, rows: pd.DataFrame, credit: pd.DataFrame) -> p
     the chart credited it with (``credit``: per flop, line or level, seat and class, weighted by the
     classes' chances on that flop), their difference and its standard error over the flops."""
     keys = ["line"] if "line" in credit.columns else ["level"]
+    if credit.duplicated([*keys, "board", "player", "hand"]).any():
+        raise pv.PostflopValueError("the credited edges hold more than one edge for a flop, seat and class")
     merged = rows.merge(credit[[*keys, "board", "player", "hand", "edge"]].rename(columns={"edge": "credit"}),
                         on=[*keys, "board", "player", "hand"], how="left")
     if merged["credit"].isna().any():

@@ -25,7 +25,7 @@ def _tables(folder):
                              "difference": d * scale, "difference_se": 1.0, "flops": 8})
     pd.DataFrame(rows).to_csv(folder / "consistent_residual.csv", index=False)
     pd.DataFrame([{"round": k, "line": line, "level": lv, "board": "9s 9c 6h", "probability": 0.5, "range_oop": 0.643,
-                   "range_ip": 0.811, "iterations": it, "seconds": 60.0}
+                   "range_ip": 0.811, "iterations": it, "exploitability_chips": 0.5 + it / 1000, "seconds": 60.0}
                   for k in (1, 2) for (line, lv), it in zip(((LINES[0], 20), (LINES[1], 60)), (90, 60), strict=True)]
                  ).to_csv(folder / "consistent_spots.csv", index=False)
     pd.DataFrame([{"state": "start", "node": 0, "line": "(root)", "hand": h, "call_checkdown": a, "call_played": b,
@@ -42,7 +42,7 @@ def test_section_reads_the_rounds_the_residual_and_the_moves(tmp_path):
     text = " ".join(b.text for b in blocks if b.kind == "p")
     tables = [b.frame for b in blocks if b.kind == "table"]
     assert "in 2 rounds" in text and "(2 lines)" in text and "first 2 flops" in text
-    assert "60-90 DCFR iterations; 4 minutes" in text
+    assert "or 400 iterations (60-90 DCFR iterations, 0.59 chips at most; 4 minutes" in text
     lines = tables[0]
     assert lines.columns.tolist()[:5] == ["line", "level $", "round 0 %", "round 1 %", "round 2 %"]
     assert lines["round 1 %"].tolist() == ["50.00", "3.00"] and lines.iloc[0, -1] == "64.3 / 81.1"
@@ -55,7 +55,8 @@ def test_section_reads_the_rounds_the_residual_and_the_moves(tmp_path):
     size = residual_size(pd.read_csv(tmp_path / "consistent_residual.csv"))
     assert size[1] == 5.0 and size[2] == 1.25
     assert rounds["its edges off by $ (next round's measure)"].tolist() == ["5.00", "1.25", "not measured"]
-    assert "The gap went from $5.00 a line (round 0's chart) to $1.25 (round 1's): the rounds converge." in text
+    assert ("The gap was $5.00 a line for round 0's chart (against random-range edges) and $1.25 for round 1's "
+            "(against the line edges it was solved with): smaller.") in text
     assert "1 of 3 classes move 20 points or more; most: 72o (fold 80% -> call 80%)" in text
 
 
@@ -72,7 +73,12 @@ def test_section_sets_the_games_beside_round_zeros(tmp_path):
                   "win_share_se": [0.02, 0.025]}).to_csv(folder / "consistent_games.csv", index=False)
     pd.DataFrame({"opponent": ["abc", "maniac"], "games": 200, "win_share": [0.505, 0.61],
                   "win_share_se": [0.0227, 0.02]}).to_csv(tmp_path / "preflop" / "preflop_played_games.csv", index=False)
-    blocks = consistent_chart(folder, {"manifest": {"boards": ["9s 9c 6h"]}})
+    (tmp_path / "preflop" / "preflop_played_games.manifest.json").write_text('{"seed": 0}')
+    blocks = consistent_chart(folder, {"manifest": {"boards": ["9s 9c 6h"], "seed": 0}})
     games = [b.frame for b in blocks if b.kind == "table"][-1]
     assert games["last round's chart wins %"].tolist() == ["55.0 ± 2.0", "60.0 ± 2.5"]
     assert games["round 0's chart wins % (the pre-flop chapter's)"].tolist() == ["50.5 ± 2.3", "61.0 ± 2.0"]
+    # games of another seed are not set beside these
+    blocks = consistent_chart(folder, {"manifest": {"boards": ["9s 9c 6h"], "seed": 1}})
+    games = [b.frame for b in blocks if b.kind == "table"][-1]
+    assert games.columns.tolist() == ["opponent", "deals", "last round's chart wins %"]

@@ -55,10 +55,10 @@ def test_line_edges_equal_to_the_level_edges_give_the_chart_with_the_edges_in_th
     assert np.allclose(baked.values(), lined.values(), atol=1e-5)
     assert max(np.abs(baked.strategy(v) - lined.strategy(v)).max() for v in baked.strategy_sums) < 1e-4
     assert sorted(lined.continuation.line_edges) == sorted(line for line, _ in cc.flop_lines(baked))
-    # an edge on one line only moves that line's terminal
+    # every line needs its edge: one left out would be played as a check-down, unsaid
     one = per_line[per_line["line"] == "raise 60 / call"]
-    moved = solve_preflop(spot, iterations=60, continuation=cc.line_continuation(cd, one, SPEC), check_every=60)
-    assert not np.allclose(moved.values(), lined.values())
+    with pytest.raises(PreflopError, match="the continuation has line edges but none for 'call / check'"):
+        solve_preflop(spot, iterations=1, continuation=cc.line_continuation(cd, one, SPEC))
 
 
 def test_the_compatible_mass_counts_the_opponents_holdings_that_share_no_card():
@@ -78,6 +78,14 @@ def test_line_edges_must_name_lines_of_the_tree_and_every_class():
         solve_preflop(spot, iterations=1, continuation=cc.line_continuation(cd, rows.assign(line="call / fold"), SPEC))
     with pytest.raises(pv.PostflopValueError, match="no edge for class AA"):
         cc.line_continuation(cd, rows[rows["hand"] != "AA"], SPEC)
+    every = pd.concat([rows.assign(line=line) for line, _ in cc.flop_lines(solve_preflop(spot, iterations=1,
+                                                                                          continuation=cd))])
+    every.attrs["game"] = {"deck": "reference", "chips": 1000, "state": "start"}
+    assert cc.check_line_fits(spot, every) == cd.levels
+    short = every[(every["hand"] != "AA") | (every["player"] == "oop")]
+    short.attrs = every.attrs
+    with pytest.raises(pv.PostflopValueError, match="call / check, ip: no edge for class AA"):
+        cc.check_line_fits(spot, short)  # (before the check-down is computed: the CLI's one line up front)
 
 
 @pytest.fixture(scope="module")
@@ -136,6 +144,8 @@ def test_the_residual_weighs_the_credited_edges_by_each_class_chance(lines):
     for r in own.itertuples():
         g = rows[(rows["line"] == r.line) & (rows["player"] == r.player)]
         assert r.credited_edge == pytest.approx((g["chance"] * g["edge"]).sum() / g["chance"].sum())
+    with pytest.raises(pv.PostflopValueError, match="more than one edge for a flop, seat and class"):
+        cc.residual(spots, rows, pd.concat([flat, flat.head(1)]))
     # the level's edges credit every line of the level alike
     by_level = rows.drop(columns="line").drop_duplicates(["level", "board", "player", "hand"])
     lv = cc.residual(spots, rows, by_level.assign(edge=by_level["level"] / 10.0))
@@ -151,6 +161,14 @@ def test_each_round_is_solved_with_the_previous_rounds_line_edges(tmp_path, monk
     flops = pd.DataFrame([{"state": "start", "level": lv, "board": RIVER, "player": seat, "hand": h, "edge": 0.0}
                           for lv in (20, 60, 180, 540) for seat in pv.SEATS for h in CLASSES])
     monkeypatch.setattr(cc, "CHART_MAX_ITERATIONS", 40)
+    seen = []
+    solve = cc.solve_line_edges
+
+    def record(*args, **kwargs):
+        seen.append(solve(*args, **kwargs))
+        return seen[-1]
+
+    monkeypatch.setattr(cc, "solve_line_edges", record)
     out = cc.consistent_rounds(tmp_path, random, flops, [RIVER], rounds=2, chart_boards=40)
     sols, edges, res = out["solutions"], out["edges"], out["residual"]
     assert out["summary"]["round"].tolist() == [0, 1, 2] and len(sols) == 3
@@ -163,6 +181,14 @@ def test_each_round_is_solved_with_the_previous_rounds_line_edges(tmp_path, monk
             assert np.allclose(e[0], oop.reindex(hand).to_numpy())
     # round 2 credits round 1's chart with round 1's per-flop line edges; round 1 credited round 0 with zeros
     assert np.allclose(res.loc[res["round"] == 1, "credited_edge"], 0.0)
+    (rows1, _), (rows2, spots2) = seen
+    second = res[res["round"] == 2].reset_index(drop=True)
+    assert np.allclose(second["credited_edge"], cc.residual(spots2, rows2, rows1)["credited_edge"])
+    assert not np.allclose(second["credited_edge"], 0.0)
+    # rounds 1 and 2: the check-down values and the line edges, no level edge counted twice
+    checkdown = _checkdown(_spot())
+    for sol in sols[1:]:
+        assert np.array_equal(sol.continuation.values, checkdown.values)
     assert len(list((tmp_path / "round1").iterdir())) == 7 and len(list((tmp_path / "round2").iterdir())) == 7
     assert (out["summary"].loc[1:, "move_all"] >= 0).all()
 
@@ -208,6 +234,9 @@ def test_a_line_table_is_refused_when_it_is_not_one_edge_per_line_seat_and_class
     frame[frame["player"] == "oop"].to_csv(path, index=False)
     with pytest.raises(pv.PostflopValueError, match="line 'call / check' has edges for oop only"):
         cc.load_line_edges(path)
+    frame.assign(round=np.where(frame.index == 3, np.nan, 1.0)).to_csv(path, index=False)
+    with pytest.raises(pv.PostflopValueError, match="every round must be a whole number"):
+        cc.load_line_edges(path)
     frame.drop(columns="line").to_csv(path, index=False)
     with pytest.raises(pv.PostflopValueError, match="not a line-edge table"):
         cc.load_line_edges(path)
@@ -215,3 +244,31 @@ def test_a_line_table_is_refused_when_it_is_not_one_edge_per_line_seat_and_class
     (tmp_path / "lines.manifest.json").unlink()
     with pytest.raises(pv.PostflopValueError, match="no manifest beside it"):
         cc.load_line_edges(path)
+
+
+def test_a_changed_chart_is_solved_again(lines, monkeypatch):
+    folder, _, _ = lines
+    other = solve_played_chart(pd.DataFrame([{"level": lv, "player": s, "hand": h, "edge": 1.0}
+                                             for lv in (20, 60, 180, 540) for s in pv.SEATS for h in CLASSES]),
+                               boards=40, max_iterations=20, target_chips=None)[2]
+
+    def no_solve(*_, **__):
+        raise RuntimeError("solved again")
+
+    monkeypatch.setattr(pv, "solve_spot", no_solve)
+    with pytest.raises(RuntimeError, match="solved again"):
+        cc.solve_line_edges(folder, other, [RIVER])
+
+
+def test_line_ranges_keep_every_holding_and_weigh_each_line_by_the_pairs_that_reach_it(chart):
+    held = chart.continuation.holdings
+    compatible = ~(held[:, None, :, None] == held[None, :, None, :]).any(axis=(2, 3))
+    total = 0.0
+    for line, info in cc.line_ranges(chart, "reference").items():
+        r0, r1 = chart.reach_at(line)
+        assert info["probability"] == pytest.approx((np.outer(r0, r1) * compatible).sum() / compatible.sum())
+        total += info["probability"]
+        for text in info["ranges"]:
+            w = np.array([float(x.split(":")[1]) for x in text.split(", ")])
+            assert len(w) == len(held) and w.min() >= cc.FLOOR - 1e-9 and w.max() == 1.0
+    assert 0.0 < total < 1.0  # (the rest: folds and all-ins)

@@ -114,6 +114,9 @@ class _Game:
         unknown = sorted(set(cont.line_edges) - {tree.line[v] for v in self.level})
         if unknown:
             raise PreflopError(f"the continuation has edges for {unknown[0]!r}, not a line of this tree that sees the flop")
+        bare = [tree.line[v] for v in self.level if v not in self.edge and tree.ins[v][0] < spot.chips]
+        if cont.line_edges and bare:  # one line without its edge would be played as a check-down, unsaid
+            raise PreflopError(f"the continuation has line edges but none for {bare[0]!r}")
 
     def compatible_sums(self, reach: np.ndarray) -> np.ndarray:
         """``[H, K]``: per holding, the opponent's reach summed per class over compatible holdings."""
