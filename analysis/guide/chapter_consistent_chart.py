@@ -53,8 +53,9 @@ def consistent_chart(folder: Path, info: dict[str, Any]) -> list[Block]:
         "solving on 2 cores). Every holding stays in the solve with at least "
         f"{m.get('floor', 1e-4):g} of the range's largest weight, so that a pre-flop deviation into a line is worth "
         "what it would earn there. Each class is then credited, per line and seat, with its edge with those ranges "
-        "(solved EV less checked-down EV, the mean over the flops and the class's holdings), and the chart is "
-        f"solved again (DCFR to {m.get('chart_target_chips', 0.05):g} chip, the check-down over "
+        "(solved EV less checked-down EV, the mean over the flops and the class's holdings) averaged over the rounds "
+        "so far (fictitious play's averaging, which damps the swings of taking the last round's edges alone), and "
+        f"the chart is solved again (DCFR to {m.get('chart_target_chips', 0.05):g} chip, the check-down over "
         f"{m.get('chart_boards', 2000):,} boards as before). A chart and its flops are *consistent* when the "
         "edges its ranges get are the edges it was solved with (up to the spread within a class: a class's holdings "
         "share one edge, and a range weighs them unequally)."))]
@@ -123,7 +124,8 @@ def _residual_blocks(residual: pd.DataFrame) -> list[Block]:
         "beside the edge the chart was solved with, taken on the same flop so that the difference is the ranges' "
         "effect and not the flops' (each holding credited with its class's edge on that flop: round 1 the "
         "random-range edges of the postflop_value study, whose mean over its 12 flops round 0's chart used; later "
-        "rounds the previous round's line edges, whose mean over these flops the chart used), and their "
+        "rounds the line edges the previous chart was solved with, the rounds' average, whose mean over these "
+        "flops it used), and their "
         "difference, ± one standard error over the flops:")), Block("table", frame=table), Block("p", told)]
 
 

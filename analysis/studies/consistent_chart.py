@@ -6,13 +6,14 @@ takes the previous round's chart and, at every pre-flop line that sees the flop 
 weights each holding by its reach of the line (the ranges the chart leaves there); solves the
 study's first :data:`LINE_FLOPS` flops at the line's level with those ranges; and credits each
 class with its edge *at that line* (solved less checked down, both with those ranges, the mean over
-the flops and the class's holdings). The chart is then solved again with those line edges. Round 0
-is the chart with the random-range edges.
+the flops and the class's holdings). The chart is then solved again with the line edges averaged over
+the rounds so far (:func:`averaged`: round 1's alone moved the chart by most of its play). Round 0 is the
+chart with the random-range edges.
 
 A consistent pair is a fixed point: the edges a chart's ranges give are the edges it was solved
-with. Each round measures how far the previous chart was from one (per line and seat, the edge the
-chart credited its range with beside the edge the range gets, paired flop by flop) and how much the
-chart moved.
+with (the averages then stop moving too). Each round measures how far the previous chart was from one
+(per line and seat, the edge the chart credited its range with beside the edge the range gets, paired
+flop by flop) and how much the chart moved.
 
 Holdings a chart never brings to a line keep a weight of :data:`FLOOR` of the largest, so that the
 flop solve values them too: a pre-flop deviation into the line is worth what it would earn there
@@ -300,7 +301,7 @@ def consistent_rounds(folder: Path, random_edges: pd.DataFrame, random_flops: pd
     checkdown = checkdown_continuation(spot.table, levels, spot.chips, spot.boards, spot.seed)
     sols = [solve_played_chart(random_edges, deck, chart_boards, seed=seed, checkdown=checkdown)[2]]
     credit = random_flops[(random_flops["state"] == "start") & random_flops["board"].isin(list(boards))]
-    summary, edges, residuals, spots_all = [], [], [], []
+    summary, edges, residuals, spots_all, measured = [], [], [], [], []
     for k in range(rounds + 1):
         sol = sols[k]
         ranges = line_ranges(sol, deck)
@@ -314,14 +315,27 @@ def consistent_rounds(folder: Path, random_edges: pd.DataFrame, random_flops: pd
             break
         echo(f"  round {k + 1}: {len(boards)} flops at each of {len(ranges)} lines with round {k}'s ranges")
         rows, spots = solve_line_edges(folder / f"round{k + 1}", sol, boards, deck, stop, progress)
-        res = residual(spots, rows, credit).assign(round=k + 1)
-        classes = line_class_edges(rows)
-        cont = line_continuation(checkdown, classes, spec)
-        sols.append(solve_round_chart(spot, cont))
-        credit = rows  # the next round's chart is credited with these per-flop edges
+        residuals.append(residual(spots, rows, credit).assign(round=k + 1))
+        measured.append(rows)
+        credit = averaged(measured)  # what the next chart is solved with, flop by flop
+        classes = line_class_edges(credit).merge(
+            line_class_edges(rows)[["line", "player", "hand", "edge", "edge_se"]].rename(
+                columns={"edge": "measured", "edge_se": "measured_se"}), on=["line", "player", "hand"])
+        sols.append(solve_round_chart(spot, line_continuation(checkdown, classes, spec)))
         edges.append(classes.assign(round=k + 1))
-        residuals.append(res)
         spots_all.append(spots.assign(round=k + 1))
     return {"summary": pd.DataFrame(summary), "edges": pd.concat(edges, ignore_index=True),
             "residual": pd.concat(residuals, ignore_index=True), "spots": pd.concat(spots_all, ignore_index=True),
             "solutions": sols}
+
+
+def averaged(measured: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """The per-flop rows of :func:`solve_line_edges` averaged over the rounds that measured them (each line,
+    flop, seat and class: the mean edge and EVs of those rounds). A chart solved with the mean of every
+    round's edges rather than the last round's (fictitious play's averaging) moves less each round: the
+    first round moved the chart by most of its play (results/consistent_chart)."""
+    keys = ["state", "line", "level", "board", "player", "hand"]
+    frame = pd.concat(measured, ignore_index=True)
+    return frame.groupby(keys, sort=False).agg(holdings=("holdings", "first"), edge=("edge", "mean"),
+                                               solved_ev=("solved_ev", "mean"), checkdown_ev=("checkdown_ev", "mean"),
+                                               chance=("chance", "mean")).reset_index()

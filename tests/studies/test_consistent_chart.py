@@ -185,6 +185,10 @@ def test_each_round_is_solved_with_the_previous_rounds_line_edges(tmp_path, monk
     second = res[res["round"] == 2].reset_index(drop=True)
     assert np.allclose(second["credited_edge"], cc.residual(spots2, rows2, rows1)["credited_edge"])
     assert not np.allclose(second["credited_edge"], 0.0)
+    # round 2's chart is solved with the mean of both rounds' measured edges
+    one, two = (edges[edges["round"] == k].set_index(["line", "player", "hand"]) for k in (1, 2))
+    assert np.allclose(one["edge"], one["measured"])
+    assert np.allclose(two["edge"], (one["measured"] + two["measured"].reindex(one.index)) / 2)
     # rounds 1 and 2: the check-down values and the line edges, no level edge counted twice
     checkdown = _checkdown(_spot())
     for sol in sols[1:]:
