@@ -696,8 +696,8 @@ STUDIES: tuple[Study, ...] = (
           "level and starting class", run_postflop_value, stored=True, version=2),
     Study("preflop", "Before the flop: the heads-up and three-handed entry charts, and the equilibrium in whole games",
           run_preflop, version=6, depends=("equilibrium", "postflop_value")),
-    Study("consistent_chart", "Before the flop, consistent with the flop: each line's flops solved with the ranges the "
-          "chart leaves there", run_consistent_chart, stored=True, depends=("postflop_value", "equilibrium")),
+    Study("consistent_chart", "Before the flop, consistent with the flop: the flops of every pre-flop line solved with "
+          "the ranges the chart leaves there", run_consistent_chart, stored=True, depends=("postflop_value", "equilibrium")),
     Study("solved_spots", "Solved spots: flop, turn and river play at equilibrium, holding by holding, with "
           "a strategy browser", run_solved_spots, version=5, stored=True),
     Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "
