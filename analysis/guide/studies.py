@@ -494,6 +494,7 @@ def run_consistent_chart(folder: Path, options: Any, echo: Echo) -> dict[str, An
     write_table(out["edges"], folder, "consistent_line_edges", manifest)
     write_table(out["residual"], folder, "consistent_residual", manifest)
     write_table(out["spots"], folder, "consistent_spots", manifest)
+    write_table(out["flops"], folder, "consistent_flop_edges", manifest)
     write_table(charts, folder, "consistent_chart", manifest)
     write_table(chart_moves(first, last, (0, vs_open)), folder, "consistent_moves", manifest)
     preflop_charts({"consistent_chart_small_blind": plain_kinds(last, 0),

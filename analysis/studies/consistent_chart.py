@@ -290,7 +290,8 @@ def consistent_rounds(folder: Path, random_edges: pd.DataFrame, random_flops: pd
     """Round 0 (the start chart with the random-range class edges ``random_edges``; ``random_flops`` their
     per-flop rows, the credit the residual of round 1 compares with) and ``rounds`` rounds on ``boards``
     (each round's spots kept in ``folder/round{k}``; the charts' check-down over ``chart_boards`` boards).
-    Returns the per-round summary, the line edges, the residuals, the spots rows and the solutions."""
+    Returns the per-round summary, the line edges, the residuals, the spots rows, the per-flop rows and the
+    solutions."""
     from analysis.solvers.preflop_hu.bet_tree import build_preflop_tree
 
     from .preflop_chart import continuation_seed, solve_played_chart, state_table
@@ -326,6 +327,7 @@ def consistent_rounds(folder: Path, random_edges: pd.DataFrame, random_flops: pd
         spots_all.append(spots.assign(round=k + 1))
     return {"summary": pd.DataFrame(summary), "edges": pd.concat(edges, ignore_index=True),
             "residual": pd.concat(residuals, ignore_index=True), "spots": pd.concat(spots_all, ignore_index=True),
+            "flops": pd.concat([r.assign(round=k + 1) for k, r in enumerate(measured)], ignore_index=True),
             "solutions": sols}
 
 

@@ -182,6 +182,8 @@ def test_each_round_is_solved_with_the_previous_rounds_line_edges(tmp_path, monk
     # round 2 credits round 1's chart with round 1's per-flop line edges; round 1 credited round 0 with zeros
     assert np.allclose(res.loc[res["round"] == 1, "credited_edge"], 0.0)
     (rows1, _), (rows2, spots2) = seen
+    pd.testing.assert_frame_equal(out["flops"], pd.concat([rows1.assign(round=1), rows2.assign(round=2)],
+                                                          ignore_index=True))
     second = res[res["round"] == 2].reset_index(drop=True)
     assert np.allclose(second["credited_edge"], cc.residual(spots2, rows2, rows1)["credited_edge"])
     assert not np.allclose(second["credited_edge"], 0.0)
