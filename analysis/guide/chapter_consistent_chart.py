@@ -64,7 +64,43 @@ def consistent_chart(folder: Path, info: dict[str, Any]) -> list[Block]:
     out += _rounds_table(rounds, residual)
     out += _moves_blocks(moves, last)
     out += _games_blocks(folder, m)
+    out += _verdict(rounds, residual, study_table(folder, "consistent_chart"))
     return out
+
+
+def second_best_regret(chart: pd.DataFrame, node: int = 0) -> pd.Series:
+    """Per round, the median over the plain classes (no green card) at ``node`` of the regret of each class's
+    second-best action: how far apart in $ a class's two best actions are."""
+    g = chart[(chart["node"] == node) & (chart["green"] == "none")]
+    second = g.groupby(["round", "hand"])["regret"].apply(lambda x: sorted(x)[1] if len(x) > 1 else np.nan)
+    return second.groupby("round").median()
+
+
+def _verdict(rounds: pd.DataFrame, residual: pd.DataFrame, chart: pd.DataFrame | None) -> list[Block]:
+    """Which chart the guide stands by: the one whose credited edges were measured closest to its ranges'."""
+    size = residual_size(residual)
+    if size.empty:
+        return []
+    best = int(size.idxmin()) - 1  # residual round k measures chart k - 1
+    moved = rounds["move_all"].dropna()
+    text = (f"**Which chart to use.** Of the charts measured, round {best}'s was closest to consistent "
+            f"(${size.min():.2f} a line against "
+            + ", ".join(f"${v:.2f} for round {k - 1}'s" for k, v in size.items() if k - 1 != best)
+            + f"); round {int(rounds['round'].max())}'s is not measured yet (it needs another round of flops). ")
+    if len(moved) and moved.min() > 0.2:
+        text += (f"Each round moved the chart by {100 * moved.min():.0f}-{100 * moved.max():.0f} points of play. "
+                 "The edges a line's ranges get change by tens of dollars from one round to the next (the table "
+                 "above)")
+        if chart is not None:
+            gap = second_best_regret(chart)
+            text += (": more than what separates a class's two best actions at the small blind's first decision (the "
+                     "median over the classes: " + ", ".join(f"${v:.1f} in round {int(k)}" for k, v in gap.items())
+                     + ")")
+        text += ", so whole classes change action. Two rounds do not reach a consistent pair; "
+    text += (f"the guide's chart stays round {best}'s, with the caveat the table above quantifies: where its credited "
+             "edges and its ranges' differ beyond the flops' noise, those lines are worth the edge with the chart's "
+             "ranges, not the edge credited.")
+    return [Block("p", text)]
 
 
 def _games_blocks(folder: Path, m: dict[str, Any]) -> list[Block]:
@@ -86,9 +122,19 @@ def _games_blocks(folder: Path, m: dict[str, Any]) -> list[Block]:
     if same:
         table["round 0's chart wins % (the pre-flop chapter's)"] = [
             f"{100 * w:.1f} ± {100 * e:.1f}" for w, e in zip(played["win_share"], played["win_share_se"], strict=True)]
-    return [Block("p", "**In whole games** (`equilibrium-hu-consistent.toml` in this study's folder: the last round's "
-                       "chart before the flop, the abstracted equilibrium after it, as the pre-flop chapter's files; "
-                       "the same deals and seed; win share ± one standard error):"), Block("table", frame=table)]
+    blocks = [Block("p", "**In whole games** (`equilibrium-hu-consistent.toml` in this study's folder: the last "
+                         "round's chart before the flop, the abstracted equilibrium after it, as the pre-flop chapter's "
+                         "files; win share ± one standard error):"), Block("table", frame=table)]
+    if same:
+        z = (games["win_share"] - played["win_share"]) / np.hypot(games["win_share_se"], played["win_share_se"])
+        far = [f"{o} ({100 * (a - b):+.1f} points)" for o, a, b, x in
+               zip(games["opponent"], games["win_share"], played["win_share"], z, strict=True) if abs(x) > 2]
+        blocks.append(Block("p", (
+            "Beyond two standard errors (as if the runs were independent; they play the same deals): "
+            + (", ".join(far) if far else "none") + ". After the flop both files play the abstracted equilibrium "
+            "(strength buckets, one bet size), not the solved flops whose edges the charts were solved with: the games "
+            "test each chart with a postflop play it was not solved for.")))
+    return blocks
 
 
 def _lines_table(rounds: pd.DataFrame, spots: pd.DataFrame) -> list[Block]:

@@ -78,7 +78,23 @@ def test_section_sets_the_games_beside_round_zeros(tmp_path):
     games = [b.frame for b in blocks if b.kind == "table"][-1]
     assert games["last round's chart wins %"].tolist() == ["55.0 ± 2.0", "60.0 ± 2.5"]
     assert games["round 0's chart wins % (the pre-flop chapter's)"].tolist() == ["50.5 ± 2.3", "61.0 ± 2.0"]
+    assert "Beyond two standard errors (as if the runs were independent; they play the same deals): none." in " ".join(
+        b.text for b in blocks if b.kind == "p")
     # games of another seed are not set beside these
     blocks = consistent_chart(folder, {"manifest": {"boards": ["9s 9c 6h"], "seed": 1}})
     games = [b.frame for b in blocks if b.kind == "table"][-1]
     assert games.columns.tolist() == ["opponent", "deals", "last round's chart wins %"]
+
+
+def test_section_names_the_chart_closest_to_consistent(tmp_path):
+    from analysis.guide.chapter_consistent_chart import second_best_regret
+
+    _tables(tmp_path)
+    chart = pd.DataFrame([{"round": r, "node": 0, "green": g, "hand": h, "action": a, "regret": x}
+                          for r in (0, 1) for g in ("none", "dividend") for h, xs in (("AA", (0, 4, 9)), ("72o", (0, 2)))
+                          for a, x in zip(("call", "raise", "fold"), xs, strict=False)])
+    assert second_best_regret(chart).tolist() == [3.0, 3.0]  # (4 and 2: the median; green holdings left out)
+    text = " ".join(b.text for b in consistent_chart(tmp_path, {"manifest": {"boards": ["9s 9c 6h"]}}) if b.kind == "p")
+    assert ("**Which chart to use.** Of the charts measured, round 1's was closest to consistent ($1.25 a line "
+            "against $5.00 for round 0's); round 2's is not measured yet") in text
+    assert "the guide's chart stays round 1's" in text and "Two rounds do not reach" not in text  # (moved 1-8 points)
