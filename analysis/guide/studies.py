@@ -465,14 +465,19 @@ def run_consistent_chart(folder: Path, options: Any, echo: Echo) -> dict[str, An
     stored = folder.parent / "postflop_value"
     if options.quick or not (stored / "postflop_edge.parquet").exists():
         echo("  not in a preview: it solves the flops of every line of the start chart in "
-             f"{cc.ROUNDS} rounds (about 80 minutes), from the postflop_value study's stored edges")
+             f"{cc.ROUNDS} rounds (about 45 minutes each), from the postflop_value study's stored edges")
         return {"manifest": provenance(study="consistent_chart", preview=True, skipped=True), "tables": [],
                 "charts": []}
     edges = pv.load_class_edges(stored / "postflop_edge.parquet")
     flops = pd.read_parquet(stored / "postflop_edge_flops.parquet")
     boards = pv.flop_sample(pv.FLOPS, options.seed, options.deck)[: cc.LINE_FLOPS]
     echo(f"  {cc.ROUNDS} rounds: {len(boards)} flops at every flop line of the start chart, with its ranges")
-    out = cc.consistent_rounds(folder, edges, flops, boards, options.deck, options.seed,
+    before = folder.parent / "consistent_chart"  # a previous run's tables: its rounds are not solved again
+    stored = None
+    if (before / "consistent_flop_edges.parquet").exists() and (before / "consistent_spots.parquet").exists():
+        stored = (pd.read_parquet(before / "consistent_flop_edges.parquet"),
+                  pd.read_parquet(before / "consistent_spots.parquet"))
+    out = cc.consistent_rounds(folder, edges, flops, boards, options.deck, options.seed, stored=stored,
                                progress=lambda i, n, what: options.progress and options.progress(i, n, what),
                                echo=echo)
     sols = out["solutions"]
@@ -698,7 +703,8 @@ STUDIES: tuple[Study, ...] = (
     Study("preflop", "Before the flop: the heads-up and three-handed entry charts, and the equilibrium in whole games",
           run_preflop, version=6, depends=("equilibrium", "postflop_value")),
     Study("consistent_chart", "Before the flop, consistent with the flop: the flops of every pre-flop line solved with "
-          "the ranges the chart leaves there", run_consistent_chart, stored=True, depends=("postflop_value", "equilibrium")),
+          "the ranges the chart leaves there", run_consistent_chart, stored=True, version=2,
+          depends=("postflop_value", "equilibrium")),
     Study("solved_spots", "Solved spots: flop, turn and river play at equilibrium, holding by holding, with "
           "a strategy browser", run_solved_spots, version=5, stored=True),
     Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "

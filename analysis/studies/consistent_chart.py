@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analysis.core.io import atomic_path
 from analysis.dilemma.decks import load_deck
 from analysis.solvers.preflop_hu.continuation import Continuation, checkdown_continuation
 from analysis.solvers.preflop_hu.solve import (
@@ -48,7 +49,7 @@ from .ranges import starting_classes
 LINE_FLOPS = 8
 """Flops solved per line and round: the first of the postflop_value study's sample (the same in every
 round, so rounds compare flop by flop)."""
-ROUNDS = 2
+ROUNDS = 3
 """Rounds after the random-range chart (round 0)."""
 FLOOR = 1e-4
 """The least weight (of the range's largest) a holding keeps in a line's flop solve."""
@@ -94,20 +95,57 @@ def solve_line_edges(folder: Path, sol: PreflopSolution, boards: Sequence[str], 
     for i, (line, info, board) in enumerate(todo):
         if progress:
             progress(i, len(todo), f"{line} on {board}")
-        spot = pv.edge_spot(board, info["level"], deck, state=state, ranges=info["ranges"])
-        described = json.dumps(spot.describe(), sort_keys=True, default=str)
-        key = {"spot": hashlib.sha256(described.encode()).hexdigest(), "target_chips": float(stop[0]),
-               "max_iterations": int(stop[1])}
-        path = folder / f"{line.replace(' / ', '-').replace(' ', '')}-{board.replace(' ', '')}.parquet"
-        frame = pv._resumable(path, key, _line_frame, board, info["level"], deck, stop, state, info["ranges"])
+        key = spot_key(pv.edge_spot(board, info["level"], deck, state=state, ranges=info["ranges"]), stop)
+        frame = pv._resumable(spot_path(folder, line, board), key, _line_frame, board, info["level"], deck, stop, state,
+                              info["ranges"])
         frame = frame.assign(line=line)
         rows.append(frame)
         spots.append({"line": line, "probability": info["probability"],
                       **{f"range_{s}": float(r.mean()) for s, r in zip(pv.SEATS, info["reach"], strict=True)},
-                      **frame.attrs["spot"]})
+                      **frame.attrs["spot"], "key": key["spot"]})
     if progress:
         progress(len(todo), len(todo), "line edges")
     return pd.concat(rows, ignore_index=True), pd.DataFrame(spots)
+
+
+def spot_key(spot: Any, stop: tuple[float, int]) -> dict[str, Any]:
+    """The resume key of a line's flop spot: a hash of the spot (its ranges included) and the stop."""
+    described = json.dumps(spot.describe(), sort_keys=True, default=str)
+    return {"spot": hashlib.sha256(described.encode()).hexdigest(), "target_chips": float(stop[0]),
+            "max_iterations": int(stop[1])}
+
+
+def spot_path(folder: Path, line: str, board: str) -> Path:
+    """The resume file of a line's flop spot in a round's ``folder``."""
+    return folder / f"{line.replace(' / ', '-').replace(' ', '')}-{board.replace(' ', '')}.parquet"
+
+
+SPOT_INFO = ("state", "level", "board", "pot", "stack", "iterations", "exploitability_chips", "exploitability_pct_pot",
+             "ev_oop", "ev_ip", "checkdown_ev_oop", "checkdown_ev_ip", "seconds")
+"""The convergence row of a spot (:func:`.postflop_value.spot_edges`' ``info``), as the spots table holds it."""
+
+
+def seed_round(folder: Path, stored: tuple[pd.DataFrame, pd.DataFrame], stop: tuple[float, int]) -> int:
+    """Write a round's resume files from a previous run's stored tables (``stored`` = that round's rows of
+    ``consistent_flop_edges`` and ``consistent_spots``, with the spots' ``key``) where none is there yet, so
+    that a run with more rounds solves only the new ones; each file under its stored key, which
+    :func:`solve_line_edges` reads only when the round's chart gives the same spot. Returns how many."""
+    rows, spots = stored
+    done = 0
+    for s in spots.itertuples():
+        path = spot_path(folder, s.line, s.board)
+        if path.exists():
+            continue
+        frame = rows[(rows["line"] == s.line) & (rows["board"] == s.board)].drop(columns=["line", "round"],
+                                                                                  errors="ignore")
+        frame = frame[[*pv.EDGE_COLUMNS, "chance"]].reset_index(drop=True)
+        frame.attrs["spot"] = {k: getattr(s, k) for k in SPOT_INFO}
+        frame.attrs["key"] = {"spot": s.key, "target_chips": float(stop[0]), "max_iterations": int(stop[1])}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_path(path) as tmp:
+            frame.to_parquet(tmp)
+        done += 1
+    return done
 
 
 def _line_frame(*args: Any) -> pd.DataFrame:
@@ -285,11 +323,13 @@ def chart_movement(before: PreflopSolution, after: PreflopSolution) -> dict[str,
 def consistent_rounds(folder: Path, random_edges: pd.DataFrame, random_flops: pd.DataFrame, boards: Sequence[str],
                       deck: str = "reference", seed: int = 0, rounds: int = ROUNDS,
                       stop: tuple[float, int] = (pv.TARGET_CHIPS, pv.MAX_ITERATIONS), chart_boards: int = 2000,
+                      stored: tuple[pd.DataFrame, pd.DataFrame] | None = None,
                       progress: Callable[[int, int, str], Any] | None = None,
                       echo: Callable[[str], Any] = lambda _: None) -> dict[str, pd.DataFrame | list]:
     """Round 0 (the start chart with the random-range class edges ``random_edges``; ``random_flops`` their
     per-flop rows, the credit the residual of round 1 compares with) and ``rounds`` rounds on ``boards``
-    (each round's spots kept in ``folder/round{k}``; the charts' check-down over ``chart_boards`` boards).
+    (each round's spots kept in ``folder/round{k}``, seeded from ``stored``, a previous run's per-flop rows and
+    spots, by :func:`seed_round`; the charts' check-down over ``chart_boards`` boards).
     Returns the per-round summary, the line edges, the residuals, the spots rows, the per-flop rows and the
     solutions."""
     from analysis.solvers.preflop_hu.bet_tree import build_preflop_tree
@@ -315,6 +355,8 @@ def consistent_rounds(folder: Path, random_edges: pd.DataFrame, random_flops: pd
         if k == rounds:
             break
         echo(f"  round {k + 1}: {len(boards)} flops at each of {len(ranges)} lines with round {k}'s ranges")
+        if stored is not None and "key" in stored[1].columns:
+            seed_round(folder / f"round{k + 1}", tuple(t[t["round"] == k + 1] for t in stored), stop)
         rows, spots = solve_line_edges(folder / f"round{k + 1}", sol, boards, deck, stop, progress)
         residuals.append(residual(spots, rows, credit).assign(round=k + 1))
         measured.append(rows)

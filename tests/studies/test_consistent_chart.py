@@ -196,6 +196,19 @@ def test_each_round_is_solved_with_the_previous_rounds_line_edges(tmp_path, monk
     for sol in sols[1:]:
         assert np.array_equal(sol.continuation.values, checkdown.values)
     assert len(list((tmp_path / "round1").iterdir())) == 7 and len(list((tmp_path / "round2").iterdir())) == 7
+    # a later run seeds its rounds from these tables (the round folders are gone): nothing is solved again
+    assert out["spots"]["key"].str.len().eq(64).all()
+
+    def no_solve(*_, **__):
+        raise AssertionError("solved again")
+
+    monkeypatch.setattr(pv, "solve_spot", no_solve)
+    again = cc.consistent_rounds(tmp_path / "later", random, flops, [RIVER], rounds=2, chart_boards=40,
+                                 stored=(out["flops"], out["spots"]))
+    for name in ("summary", "edges", "residual", "spots", "flops"):
+        pd.testing.assert_frame_equal(again[name], out[name])
+    assert cc.seed_round(tmp_path / "later" / "round1", (out["flops"], out["spots"][out["spots"]["round"] == 1]),
+                         (pv.TARGET_CHIPS, pv.MAX_ITERATIONS)) == 0  # (files already there are kept)
     assert (out["summary"].loc[1:, "move_all"] >= 0).all()
 
 
