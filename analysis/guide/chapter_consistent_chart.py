@@ -96,7 +96,7 @@ def _verdict(rounds: pd.DataFrame, residual: pd.DataFrame, chart: pd.DataFrame |
             text += (": more than what separates a class's two best actions at the small blind's first decision (the "
                      "median over the classes: " + ", ".join(f"${v:.1f} in round {int(k)}" for k, v in gap.items())
                      + ")")
-        text += ", so whole classes change action. Two rounds do not reach a consistent pair; "
+        text += f", so whole classes change action. {len(moved)} rounds do not reach a consistent pair; "
     text += (f"the guide's chart stays round {best}'s, with the caveat the table above quantifies: where its credited "
              "edges and its ranges' differ beyond the flops' noise, those lines are worth the edge with the chart's "
              "ranges, not the edge credited.")
