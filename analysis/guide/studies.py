@@ -474,7 +474,12 @@ def run_consistent_chart(folder: Path, options: Any, echo: Echo) -> dict[str, An
     echo(f"  {cc.ROUNDS} rounds: {len(boards)} flops at every flop line of the start chart, with its ranges")
     before = folder.parent / "consistent_chart"  # a previous run's tables: its rounds are not solved again
     stored = None
-    if (before / "consistent_flop_edges.parquet").exists() and (before / "consistent_spots.parquet").exists():
+    try:
+        was = json.loads((before / "consistent_spots.manifest.json").read_text())
+    except (OSError, ValueError):
+        was = {}
+    if ((was.get("target_chips"), was.get("max_iterations")) == (pv.TARGET_CHIPS, pv.MAX_ITERATIONS)
+            and (before / "consistent_flop_edges.parquet").exists()):  # (solved to the same stop)
         stored = (pd.read_parquet(before / "consistent_flop_edges.parquet"),
                   pd.read_parquet(before / "consistent_spots.parquet"))
     out = cc.consistent_rounds(folder, edges, flops, boards, options.deck, options.seed, stored=stored,

@@ -66,17 +66,18 @@ def flop_lines(sol: PreflopSolution) -> list[tuple[str, int]]:
 
 def line_ranges(sol: PreflopSolution, deck: str) -> dict[str, dict[str, Any]]:
     """Per flop line of the chart: its level, how often a hand gets there (``probability``), each player's
-    reach of its holdings and their range texts (every holding at :data:`FLOOR` of the largest at least)."""
+    reach of its holdings and their range texts (every holding at :data:`FLOOR` of the largest at least;
+    None when a player never gets there: no range to play the flop with, the line keeps its earlier edges)."""
     spec = load_deck(deck).spec
     holdings, comp = sol.continuation.holdings, sol.continuation.compatible
     out = {}
     for line, level in flop_lines(sol):
         r0, r1 = sol.reach_at(line)
-        if min(r0.max(), r1.max()) <= 0.0:
-            raise pv.PostflopValueError(f"the chart never reaches {line!r}: no range to play the flop with")
+        reached = min(r0.max(), r1.max()) > 0.0
         out[line] = {"level": level, "reach": (r0, r1),
                      "probability": float((r0[:, None] * r1[None, :] * comp).sum() / comp.sum()),
-                     "ranges": tuple(pv.reach_range(spec, holdings, r, least=FLOOR) for r in (r0, r1))}
+                     "ranges": tuple(pv.reach_range(spec, holdings, r, least=FLOOR) for r in (r0, r1))
+                     if reached else None}
     return out
 
 
@@ -89,7 +90,10 @@ def solve_line_edges(folder: Path, sol: PreflopSolution, boards: Sequence[str], 
     probability and each seat's EV with those ranges). Each spot's rows are kept in ``folder`` as it
     finishes, under a key of its spot (the ranges included), so a stopped round resumes."""
     state = pv.spot_state(sol.spot)
-    lines = sorted(line_ranges(sol, deck).items(), key=lambda kv: -kv[1]["probability"])
+    lines = sorted(((line, info) for line, info in line_ranges(sol, deck).items() if info["ranges"] is not None),
+                   key=lambda kv: -kv[1]["probability"])
+    if not lines:
+        raise pv.PostflopValueError("the chart never reaches the flop below all in: no range to play it with")
     todo = [(line, info, b) for line, info in lines for b in boards]
     rows, spots = [], []
     for i, (line, info, board) in enumerate(todo):

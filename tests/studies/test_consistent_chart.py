@@ -291,3 +291,23 @@ def test_line_ranges_keep_every_holding_and_weigh_each_line_by_the_pairs_that_re
             w = np.array([float(x.split(":")[1]) for x in text.split(", ")])
             assert len(w) == len(held) and w.min() >= cc.FLOOR - 1e-9 and w.max() == 1.0
     assert 0.0 < total < 1.0  # (the rest: folds and all-ins)
+
+
+def test_a_line_the_chart_never_reaches_is_not_solved_and_keeps_its_earlier_edges(chart, lines, monkeypatch):
+    folder, rows, _ = lines
+    reach_at = chart.reach_at
+
+    def never(line):
+        r0, r1 = reach_at(line)
+        return (r0, 0.0 * r1) if line == "raise 60 / call" else (r0, r1)
+
+    monkeypatch.setattr(chart, "reach_at", never)
+    info = cc.line_ranges(chart, "reference")
+    assert info["raise 60 / call"]["ranges"] is None and info["raise 60 / call"]["probability"] == 0.0
+    again, spots = cc.solve_line_edges(folder, chart, [RIVER])  # (the other lines resume from their files)
+    assert "raise 60 / call" not in set(spots["line"]) and len(spots) == 6
+    # averaged with an earlier round that measured it, every line keeps an edge
+    both = cc.averaged([rows, again])
+    assert set(both["line"]) == set(rows["line"])
+    kept = both[both["line"] == "raise 60 / call"].reset_index(drop=True)
+    assert np.allclose(kept["edge"], rows[rows["line"] == "raise 60 / call"]["edge"])
