@@ -462,14 +462,14 @@ def run_consistent_chart(folder: Path, options: Any, echo: Echo) -> dict[str, An
         plain_kinds,
     )
 
-    stored = folder.parent / "postflop_value"
-    if options.quick or not (stored / "postflop_edge.parquet").exists():
+    source = folder.parent / "postflop_value"
+    if options.quick or not (source / "postflop_edge.parquet").exists():
         echo("  not in a preview: it solves the flops of every line of the start chart in "
              f"{cc.ROUNDS} rounds (about 45 minutes each), from the postflop_value study's stored edges")
         return {"manifest": provenance(study="consistent_chart", preview=True, skipped=True), "tables": [],
                 "charts": []}
-    edges = pv.load_class_edges(stored / "postflop_edge.parquet")
-    flops = pd.read_parquet(stored / "postflop_edge_flops.parquet")
+    edges = pv.load_class_edges(source / "postflop_edge.parquet")
+    flops = pd.read_parquet(source / "postflop_edge_flops.parquet")
     boards = pv.flop_sample(pv.FLOPS, options.seed, options.deck)[: cc.LINE_FLOPS]
     echo(f"  {cc.ROUNDS} rounds: {len(boards)} flops at every flop line of the start chart, with its ranges")
     before = folder.parent / "consistent_chart"  # a previous run's tables: its rounds are not solved again
@@ -493,7 +493,8 @@ def run_consistent_chart(folder: Path, options: Any, echo: Echo) -> dict[str, An
                           round0="the start chart with postflop play (postflop_value/postflop_edge: each class's "
                                  "edge against random ranges per level, 12 flops)",
                           edge="per line, seat and class: solved EV less check-down EV with the ranges the previous "
-                               "round's chart leaves at that line, the mean over the flops and the class's holdings",
+                               "round's chart leaves at that line, the mean over the flops and the class's holdings "
+                               "(measured: this round's; edge: the mean over the rounds so far, what the chart used)",
                           method="dcfr, exact best responses (card-level, every holding, at least "
                                  f"{cc.FLOOR:g} of the range's largest weight)")
     charts = pd.concat([chart_rows(sol, "start", options.deck, 0).assign(round=k) for k, sol in enumerate(sols)],
