@@ -41,7 +41,6 @@ from analysis.solvers.preflop_hu.solve import (
     holding_class_names,
     solve_preflop,
 )
-from analysis.solvers.protocol import TERMINAL
 
 from . import postflop_value as pv
 from .ranges import starting_classes
@@ -59,9 +58,12 @@ CHART_TARGET_CHIPS, CHART_MAX_ITERATIONS = 0.05, 1000
 
 def flop_lines(sol: PreflopSolution) -> list[tuple[str, int]]:
     """``(line, level)`` of every terminal of the chart's tree where both players see the flop below all in."""
-    tree = sol.tree
-    return [(tree.line[v], tree.ins[v][0]) for v in range(tree.n_nodes)
-            if tree.kind[v] == TERMINAL and tree.folder[v] < 0 and tree.ins[v][0] < sol.spot.chips]
+    return tree_flop_lines(sol.tree, sol.spot.chips)
+
+
+def tree_flop_lines(tree: Any, chips: int) -> list[tuple[str, int]]:
+    """``(line, level)`` of every terminal of a pre-flop ``tree`` where both see the flop below all in (``chips``)."""
+    return [(tree.line[v], tree.ins[v][0]) for v in tree.terminals() if tree.folder[v] < 0 and tree.ins[v][0] < chips]
 
 
 def line_ranges(sol: PreflopSolution, deck: str) -> dict[str, dict[str, Any]]:
@@ -185,10 +187,7 @@ def load_line_edges(path: str | Path) -> pd.DataFrame:
     Parquet: its last round's rows, checked (one finite edge per line, seat and class, both seats on every
     line), with the game it was measured in (deck, chips) from the manifest beside it in ``attrs["game"]``."""
     path = Path(path)
-    try:
-        frame = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
-    except (OSError, ValueError) as exc:
-        raise pv.PostflopValueError(f"cannot read the edge table {path}: {str(exc).splitlines()[0]}") from None
+    frame = pv.read_edge_table(path)
     missing = sorted({"line", "player", "hand", "edge"} - set(frame.columns))
     if missing:
         raise pv.PostflopValueError(f"{path}: not a line-edge table (no column {missing[0]!r})")
@@ -251,7 +250,7 @@ def check_line_fits(spot: PreflopSpot, lines: pd.DataFrame) -> tuple[int, ...]:
         raise pv.PostflopValueError(f"the line edges were measured on the {game.get('deck')} deck with "
                                     f"{game.get('chips')} chips each in the {game.get('state')} state; {here}")
     tree = build_preflop_tree(spot.tree_config)
-    wanted = {tree.line[v] for v in tree.terminals() if tree.folder[v] < 0 and tree.ins[v][0] < spot.chips}
+    wanted = {line for line, _ in tree_flop_lines(tree, spot.chips)}
     held = set(lines["line"].astype(str))
     if wanted != held:
         odd = sorted(wanted - held) or sorted(held - wanted)

@@ -330,16 +330,21 @@ def seat_edges(edges: pd.DataFrame) -> pd.DataFrame:
     return out.rename(columns={"mean": "edge", "size": "flops"})
 
 
+def read_edge_table(path: Path) -> pd.DataFrame:
+    """An edge table from CSV or Parquet (by its suffix), or one error line saying why it cannot be read."""
+    try:
+        return pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
+    except (OSError, ValueError) as exc:
+        raise PostflopValueError(f"cannot read the edge table {path}: {str(exc).splitlines()[0]}") from None
+
+
 def load_class_edges(path: str | Path) -> pd.DataFrame:
     """A class-edge table (:func:`class_edges`, e.g. ``results/postflop_value/postflop_edge.parquet``) from
     CSV or Parquet, checked (:func:`check_class_edges`), with the game it was measured in (deck, chips)
     from the manifest beside it in ``attrs["game"]``. A table without a ``state`` column holds the one
     game state its manifest names (``state``)."""
     path = Path(path)
-    try:
-        frame = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
-    except (OSError, ValueError) as exc:
-        raise PostflopValueError(f"cannot read the edge table {path}: {str(exc).splitlines()[0]}") from None
+    frame = read_edge_table(path)
     check_class_edges(frame, str(path))
     manifest = path.with_name(path.stem + ".manifest.json")
     try:
