@@ -52,7 +52,7 @@ def main() -> None:
     numba.set_num_threads(args.threads)
     spot = CardSpot.multiway(args.board, args.ranges, args.pot, args.stack, args.bets, args.raises, deck=args.deck,
                          bank=args.bank)
-    if len(args.board) <= 8:  # a turn spot
+    if len(spot.board) == 4:  # a turn spot
         from analysis.solvers.card_level.turn3 import TurnSolution3 as MultiwaySolution  # noqa: N814
         from analysis.solvers.card_level.turn3 import TurnSolver3
 

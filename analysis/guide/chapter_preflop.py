@@ -284,10 +284,9 @@ def _states_text(chart: pd.DataFrame, spots: pd.DataFrame, deck: str) -> list[Bl
         if s.sample != 0:
             continue
         c = chart[(chart["state"] == s.state) & (chart["deck"] == s.deck) & (chart["sample"] == 0)]
-        sh = action_shares(c).set_index("line")
-        root = sh.loc["(root)"]
-        vs = sh.loc[sh.index[sh.index.str.fullmatch(r"raise \d+")][0]] if sh.index.str.fullmatch(r"raise \d+").any() \
-            else None
+        root = _kind_shares(c, int(c.loc[c["line"] == "(root)", "node"].iloc[0]))
+        node = _node(c, "raise")
+        vs = None if node is None else _kind_shares(c, node)
         rows.append({"state": s.state, "deck": s.deck, "blinds": s.blinds, "bank": s.bank,
                      "small blind folds %": 100 * root.get("fold", 0.0),
                      "small blind raises or shoves %": 100 * (root.get("raise", 0.0) + root.get("allin", 0.0)),

@@ -129,8 +129,8 @@ class SpotSolution:
         """Per player, each holding's weight in :meth:`ev`'s mean of :meth:`holding_values`: its range
         weight times the other's weight of the holdings it can meet."""
         s = self.solver
-        return [s.tables.weights[p, : int(s.tables.n_hands[p])] * _compatible_mass(s, p, s.tables.weights[1 - p])
-                [: int(s.tables.n_hands[p])] for p in range(2)]
+        return [(s.tables.weights[p] * _compatible_mass(s, p, s.tables.weights[1 - p]))[: int(s.tables.n_hands[p])]
+                for p in range(2)]
 
     def _chips(self, values: np.ndarray, mass: np.ndarray) -> np.ndarray:
         """Counterfactual value rows (last axis: holdings) as each holding's EV in chips given it is dealt:
