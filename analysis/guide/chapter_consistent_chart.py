@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .blocks import Block, study_table
-from .chapter_postflop_value import SEAT_TEXT, _beyond
+from .chapter_postflop_value import SEAT_TEXT, _beyond, told_from_zero
 
 SHOWN_MOVES = 6
 """Classes named per decision among those the rounds moved most."""
@@ -97,10 +97,25 @@ def _verdict(rounds: pd.DataFrame, residual: pd.DataFrame, chart: pd.DataFrame |
                      "median over the classes: " + ", ".join(f"${v:.1f} in round {int(k)}" for k, v in gap.items())
                      + ")")
         text += f", so whole classes change action. {len(moved)} rounds do not reach a consistent pair; "
+        text += _values_settle(rounds)
     text += (f"the guide's chart stays round {best}'s, with the caveat the table above quantifies: where its credited "
              "edges and its ranges' differ beyond the flops' noise, those lines are worth the edge with the chart's "
              "ranges, not the edge credited.")
     return [Block("p", text)]
+
+
+def _values_settle(rounds: pd.DataFrame) -> str:
+    """How much each chart's values per hand moved from the previous round's, and whether each move was
+    smaller than the one before (the values can settle while the play keeps moving)."""
+    steps = rounds[["value_bb", "value_sb"]].diff().abs().dropna()
+    if len(steps) < 2:
+        return ""
+    shrinking = bool((steps.diff().dropna() < 0).all(axis=None))
+    return ("the values per hand moved by " + ", ".join(f"${b:.1f} / ${s:.1f}" for b, s in steps.itertuples(index=False))
+            + " (big / small blind) from one round to the next"
+            + (", each move smaller than the one before (partly by construction: the k-th round's edges are 1/k of "
+               "the average a chart is solved with): the chart's worth settles while its play still moves between "
+               "actions close in value; " if shrinking else "; "))
 
 
 def _games_blocks(folder: Path, m: dict[str, Any]) -> list[Block]:
@@ -164,6 +179,14 @@ def _residual_blocks(residual: pd.DataFrame) -> list[Block]:
         "difference $": [f"{d:+.1f} ± {e:.1f}" for d, e in zip(residual["difference"], residual["difference_se"],
                                                                 strict=True)]})
     told = " ".join(f"Round {k}: " + _beyond(g) for k, g in residual.groupby("round"))
+    far = pd.concat([told_from_zero(g) for _, g in residual.groupby("round")])
+    if len(far):
+        low = int((far["difference"] < 0).sum())
+        told += (f" Of the {len(far)} differences told from zero, {low} are negative"
+                 + (": the charts credit seeing the flop with more than their own ranges earn there (round 0's "
+                    "random-range edges as well as the later rounds' averages). A likely reason: a chart sends more "
+                    "hands to the lines credited most, and the ranges that then arrive there earn less."
+                    if low > len(far) / 2 else "."))
     return [Block("p", (
         "**How far each chart was from consistent.** Round k solves the flops with the ranges of round k-1's chart; "
         "per line and seat, the edge that range gets (EV solved less checked down, both with the chart's ranges) "

@@ -167,6 +167,15 @@ STUDENT_T_975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36,
 told from zero at this many standard errors (two sided, 5%); 2 beyond ten."""
 
 
+def told_from_zero(summary: pd.DataFrame) -> pd.DataFrame:
+    """The rows whose mean ``difference`` is told from zero: beyond Student's t (5% two sided, over the
+    ``flops``) standard errors; none with fewer than two flops."""
+    flops = int(summary["flops"].min())
+    if flops < 2:
+        return summary.iloc[:0]
+    return summary[summary["difference"].abs() > STUDENT_T_975.get(flops - 1, 2.0) * summary["difference_se"]]
+
+
 def _beyond(summary: pd.DataFrame) -> str:
     """The line and seat cells whose mean difference is told from zero (Student's t over the flops, 5%
     two sided), as a sentence."""
@@ -174,7 +183,7 @@ def _beyond(summary: pd.DataFrame) -> str:
     if flops < 2:
         return "With one flop no difference has a standard error."
     t = STUDENT_T_975.get(flops - 1, 2.0)
-    far = summary[summary["difference"].abs() > t * summary["difference_se"]]
+    far = told_from_zero(summary)
     head = f"Told from zero (beyond {t:g} standard errors, Student's t over {flops} flops, 5%): "
     if not len(far):
         return head + "none."

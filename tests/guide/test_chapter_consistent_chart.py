@@ -98,3 +98,23 @@ def test_section_names_the_chart_closest_to_consistent(tmp_path):
     assert ("**Which chart to use.** Of the charts measured, round 1's was closest to consistent ($1.25 a line "
             "against $5.00 for round 0's); round 2's is not measured yet") in text
     assert "the guide's chart stays round 1's" in text and "rounds do not reach" not in text  # (moved 1-8 points)
+
+
+def test_section_counts_the_signs_and_says_whether_the_values_settle(tmp_path):
+    _tables(tmp_path)
+    rounds = pd.read_csv(tmp_path / "consistent_rounds.csv")
+    rounds["move_first"], rounds["move_all"] = [np.nan, 0.5, 0.4], [np.nan, 0.45, 0.3]
+    rounds.to_csv(tmp_path / "consistent_rounds.csv", index=False)
+    residual = pd.read_csv(tmp_path / "consistent_residual.csv")
+    residual["difference"] = [-4.0, -6.0, -3.0, 2.9, -1.0, -2.5, 0.5, 0.5]  # round 1: all 4 told, 3 negative
+    residual.to_csv(tmp_path / "consistent_residual.csv", index=False)
+    text = " ".join(b.text for b in consistent_chart(tmp_path, {"manifest": {"boards": ["9s 9c 6h"]}}) if b.kind == "p")
+    # t(7) = 2.36 with SE 1: told are -4, -6, -3, +2.9 (round 1) and -2.5 (round 2)
+    assert "Of the 5 differences told from zero, 4 are negative: the charts credit seeing the flop" in text
+    # values 9.0/22.4 -> 11.5/20.0 -> 11.0/20.5: moves 2.5/2.4 then 0.5/0.5, each smaller
+    assert "the values per hand moved by $2.5 / $2.4, $0.5 / $0.5 (big / small blind)" in text
+    assert "each move smaller than the one before" in text
+    rounds["value_bb"] = [9.0, 11.5, 15.0]
+    rounds.to_csv(tmp_path / "consistent_rounds.csv", index=False)
+    text = " ".join(b.text for b in consistent_chart(tmp_path, {"manifest": {"boards": ["9s 9c 6h"]}}) if b.kind == "p")
+    assert "$2.5 / $2.4, $3.5 / $0.5" in text and "each move smaller" not in text
