@@ -113,9 +113,10 @@ def _values_settle(rounds: pd.DataFrame) -> str:
     shrinking = bool((steps.diff().dropna() < 0).all(axis=None))
     return ("the values per hand moved by " + ", ".join(f"${b:.1f} / ${s:.1f}" for b, s in steps.itertuples(index=False))
             + " (big / small blind) from one round to the next"
-            + (", each move smaller than the one before (partly by construction: the k-th round's edges are 1/k of "
-               "the average a chart is solved with): the chart's worth settles while its play still moves between "
-               "actions close in value; " if shrinking else "; "))
+            + (", each move smaller than the one before (partly by construction: from round 1 on, a chart is solved "
+               "with the mean of the rounds' measured edges, which the k-th round moves by 1/k of its gap to it; round "
+               "0's random-range edges are not in that mean): the chart's value with the edges it is credited with "
+               "settles while its play still moves between actions close in value; " if shrinking else "; "))
 
 
 def _games_blocks(folder: Path, m: dict[str, Any]) -> list[Block]:
@@ -179,14 +180,14 @@ def _residual_blocks(residual: pd.DataFrame) -> list[Block]:
         "difference $": [f"{d:+.1f} ± {e:.1f}" for d, e in zip(residual["difference"], residual["difference_se"],
                                                                 strict=True)]})
     told = " ".join(f"Round {k}: " + _beyond(g) for k, g in residual.groupby("round"))
-    far = pd.concat([told_from_zero(g) for _, g in residual.groupby("round")])
+    far = pd.concat([told_from_zero(g) for _, g in residual.groupby("round")]) if len(residual) else residual
     if len(far):
         low = int((far["difference"] < 0).sum())
+        every = all((g["difference"] < 0).sum() > len(g) / 2 for _, g in far.groupby("round"))
         told += (f" Of the {len(far)} differences told from zero, {low} are negative"
-                 + (": the charts credit seeing the flop with more than their own ranges earn there (round 0's "
-                    "random-range edges as well as the later rounds' averages). A likely reason: a chart sends more "
-                    "hands to the lines credited most, and the ranges that then arrive there earn less."
-                    if low > len(far) / 2 else "."))
+                 + (": the charts credit seeing the flop with more than their own ranges earn there"
+                    + (", in every round (round 0's random-range edges as well as the later rounds' averages)."
+                       if every else ".") if low > len(far) / 2 else "."))
     return [Block("p", (
         "**How far each chart was from consistent.** Round k solves the flops with the ranges of round k-1's chart; "
         "per line and seat, the edge that range gets (EV solved less checked down, both with the chart's ranges) "

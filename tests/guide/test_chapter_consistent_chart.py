@@ -118,3 +118,17 @@ def test_section_counts_the_signs_and_says_whether_the_values_settle(tmp_path):
     rounds.to_csv(tmp_path / "consistent_rounds.csv", index=False)
     text = " ".join(b.text for b in consistent_chart(tmp_path, {"manifest": {"boards": ["9s 9c 6h"]}}) if b.kind == "p")
     assert "$2.5 / $2.4, $3.5 / $0.5" in text and "each move smaller" not in text
+
+
+def test_section_says_every_round_only_when_every_round_leans_negative(tmp_path):
+    _tables(tmp_path)
+    residual = pd.read_csv(tmp_path / "consistent_residual.csv")
+    residual["difference"] = [-4.0, -6.0, -3.0, 2.9, 3.0, 2.5, 0.5, 0.5]  # round 1: 3 of 4 told negative; round 2: 2 of 2 positive
+    residual.to_csv(tmp_path / "consistent_residual.csv", index=False)
+    text = " ".join(b.text for b in consistent_chart(tmp_path, {"manifest": {"boards": ["9s 9c 6h"]}}) if b.kind == "p")
+    assert "Of the 6 differences told from zero, 3 are negative." in text
+    residual["difference"] = [-4.0, -6.0, -3.0, 2.9, -3.0, 2.5, 0.5, 0.5]  # round 2: 1 of 2 negative: no majority
+    residual.to_csv(tmp_path / "consistent_residual.csv", index=False)
+    text = " ".join(b.text for b in consistent_chart(tmp_path, {"manifest": {"boards": ["9s 9c 6h"]}}) if b.kind == "p")
+    assert "Of the 6 differences told from zero, 4 are negative: the charts credit seeing the flop" in text
+    assert "in every round" not in text

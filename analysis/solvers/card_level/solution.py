@@ -129,8 +129,8 @@ class SpotSolution:
         """Per player, each holding's weight in :meth:`ev`'s mean of :meth:`holding_values`: its range
         weight times the other's weight of the holdings it can meet."""
         s = self.solver
-        return [(s.tables.weights[p] * _compatible_mass(s, p, s.tables.weights[1 - p]))[: int(s.tables.n_hands[p])]
-                for p in range(2)]
+        n = [int(k) for k in s.tables.n_hands]  # (weights are padded to the longer range; the mass is not)
+        return [s.tables.weights[p, : n[p]] * _compatible_mass(s, p, s.tables.weights[1 - p])[: n[p]] for p in range(2)]
 
     def _chips(self, values: np.ndarray, mass: np.ndarray) -> np.ndarray:
         """Counterfactual value rows (last axis: holdings) as each holding's EV in chips given it is dealt:
