@@ -288,12 +288,7 @@ def residual(spots: pd.DataFrame, rows: pd.DataFrame, credit: pd.DataFrame) -> p
                         "credited_edge": c["w"] / c["c"]})
     frame = pd.DataFrame(out)
     frame["difference"] = frame["consistent_edge"] - frame["credited_edge"]
-    summary = frame.groupby(["line", "level", "player"], sort=False).agg(
-        probability=("probability", "first"), range_share=("range_share", "first"),
-        consistent_edge=("consistent_edge", "mean"), credited_edge=("credited_edge", "mean"),
-        difference=("difference", "mean"), difference_sd=("difference", "std"), flops=("board", "size")).reset_index()
-    summary["difference_se"] = summary.pop("difference_sd") / np.sqrt(summary["flops"])
-    return summary
+    return pv.paired_summary(frame, first=("probability", "range_share"), means=("consistent_edge", "credited_edge"))
 
 
 def solve_round_chart(spot: PreflopSpot, cont: Continuation) -> PreflopSolution:

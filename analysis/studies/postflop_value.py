@@ -292,10 +292,16 @@ def _range_rows(spot: CardSpot, line: str, where: tuple[str, int, str, str], pla
 def range_check_summary(rows: pd.DataFrame) -> pd.DataFrame:
     """Per line and seat of :func:`range_check`'s rows: the mean consistent and abstraction edges over the
     flops and their mean difference with its standard error (the spread of the per-flop differences)."""
+    return paired_summary(rows, means=("range_share", "consistent_edge", "abstraction_edge"))
+
+
+def paired_summary(rows: pd.DataFrame, first: Sequence[str] = (), means: Sequence[str] = ()) -> pd.DataFrame:
+    """Per line, level and seat of per-flop ``rows``: the columns ``first`` (one value per group), the means of
+    ``means``, and the mean ``difference`` with its standard error over the flops (their spread)."""
+    agg = {**{c: (c, "first") for c in first}, **{c: (c, "mean") for c in means}}
     out = rows.groupby(["line", "level", "player"], sort=False).agg(
-        range_share=("range_share", "mean"), consistent_edge=("consistent_edge", "mean"),
-        abstraction_edge=("abstraction_edge", "mean"), difference=("difference", "mean"),
-        difference_sd=("difference", "std"), flops=("board", "size")).reset_index()
+        **agg, difference=("difference", "mean"), difference_sd=("difference", "std"),
+        flops=("board", "size")).reset_index()
     out["difference_se"] = out.pop("difference_sd") / np.sqrt(out["flops"])
     return out
 
