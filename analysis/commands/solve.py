@@ -166,8 +166,6 @@ def solve_preflop_cmd(options: dict, method: str | None, iterations: int, target
         raise SolverError(f"--players {players}: the preflop game is heads-up (2) or three-handed (3)")
     stacks, level = table_state(options["bank"], options["level"])
     table = DilemmaTable.parse(options["deck"], options["rule"], list(stacks), level)
-    if players == 3 and options.get("postflop_edge") is not None:
-        raise SolverError("--postflop-edge is an option of the heads-up preflop game (its edges are heads-up)")
     if players == 3:
         solve_preflop3_cmd(table, options, method, iterations, target, check_every, seed, out, progress, echo)
         return
@@ -229,8 +227,12 @@ def solve_preflop3_cmd(table, options: dict, method: str | None, iterations: int
     given = {k: options[o] for k, o in (("boards", "boards"), ("deals", "deals"), ("max_raises", "raise_cap"))
              if options[o] is not None}  # `is not None`: 0 is refused by the spot, never read as the default
     spot = Preflop3Spot(table, seed=seed, **given)
-
-    sol = _PreflopChecks(progress, "largest exploitability", echo).solve(solve_preflop3, spot, method, iterations,
+    solver, edged = solve_preflop3, ""
+    if options.get("postflop_edge") is not None:
+        solver = _edged_solver3(spot, options["postflop_edge"])
+        edged = (f"; plus each live player's postflop class edge where two see the flop, from "
+                 f"{options['postflop_edge']} (three see it: the check-down)")
+    sol = _PreflopChecks(progress, "largest exploitability", echo).solve(solver, spot, method, iterations,
                                                                            target, check_every)
     e = sol.exploitability
     v = sol.values()
@@ -239,7 +241,7 @@ def solve_preflop3_cmd(table, options: dict, method: str | None, iterations: int
     echo(f"pre-flop three-handed, {table.deck_name} deck, bank {'/'.join(map(str, table.bank))}, blinds "
          f"{cfg.small_blind}/{cfg.big_blind}, ${cfg.chips:,} each; private states: the {sol.deal.n_classes} starting "
          f"classes (hand effects averaged into the class); continuation: check-down, {spot.boards:,} boards, "
-         f"{spot.deals} deal{'s' if spot.deals != 1 else ''} per triple of classes (seed {seed})")
+         f"{spot.deals} deal{'s' if spot.deals != 1 else ''} per triple of classes (seed {seed}){edged}")
     echo(f"{sol.method} x {sol.iterations:,} iterations; exploitability: small blind {e[0]:.4f}, big blind {e[1]:.4f}, "
          f"button {e[2]:.4f} chips a hand; NashConv {sol.nash_conv:.4f} chips ({100 * sol.nash_conv / pot:.3g}% of the "
          f"${pot} blinds)")
@@ -255,11 +257,39 @@ def solve_preflop3_cmd(table, options: dict, method: str | None, iterations: int
     chart = sol.chart()
     echo("button first: " + _first_action_shares(chart))
     if out is not None:
-        manifest = provenance(study="preflop", **spot.describe(), method=sol.method, iterations=sol.iterations,
+        manifest = provenance(study="preflop", **spot.describe(), **({"postflop_edge": str(options["postflop_edge"])}
+                                                                     if edged else {}),
+                              method=sol.method, iterations=sol.iterations,
                               exploitability_chips=list(e), nash_conv_chips=sol.nash_conv, values=list(v))
         write_table(chart, out, "preflop3_chart", manifest)
         write_table(sol.decisions(), out, "preflop3_decisions", manifest)
         echo(f"tables in {out}/")
+
+
+def _edged_solver3(spot, path: Path):  # type: ignore[no-untyped-def]
+    """``solve_preflop3`` with the class edges of ``path`` added where two see the flop (the table checked
+    against ``spot`` first: one error line before the long part; the continuation inside, so Ctrl-C covers it)."""
+    from analysis.solvers.preflop3.bet_tree3 import build_preflop_tree3
+    from analysis.solvers.preflop3.continuation3 import checkdown3
+    from analysis.solvers.preflop3.deal3 import class_deal
+    from analysis.solvers.preflop3.solve3 import solve_preflop3
+    from analysis.studies import consistent_chart as cc
+    from analysis.studies.postflop_edge3 import edged_continuation3, pair_levels
+    from analysis.studies.postflop_value import check_fits, load_class_edges
+
+    if cc.is_line_table(path):
+        raise SolverError(f"{path}: a line-edge table holds the heads-up chart's lines; with --players 3 give a "
+                          "class-edge table (results/postflop_value/postflop_edge.parquet)")
+    edges = load_class_edges(path)
+    situations = build_preflop_tree3(spot.tree_config).situations()
+    check_fits(spot, edges, pair_levels(situations, spot.chips))
+
+    def solver(spot, **run):  # type: ignore[no-untyped-def]
+        deal = class_deal(spot.table.deck.spec)
+        checkdown = checkdown3(spot.table, deal, situations, spot.chips, spot.boards, spot.deals, spot.seed)
+        return solve_preflop3(spot, continuation=edged_continuation3(spot, edges, checkdown, deal.names), **run)
+
+    return solver
 
 
 def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: float | None,
@@ -458,10 +488,11 @@ def register(app: typer.Typer) -> None:
                                   "--players 3: deals per triple of starting classes (8)"),
         boards: int = typer.Option(None, "--boards", help="preflop: boards of the check-down continuation (2000; "
                                    "three-handed: 2000 in the pool)"),
-        postflop_edge: Path = typer.Option(None, "--postflop-edge", help="preflop, heads-up: a class-edge table "
+        postflop_edge: Path = typer.Option(None, "--postflop-edge", help="preflop: a class-edge table "
                                            "(results/postflop_value/postflop_edge.parquet or .csv: what each "
                                            "starting class gains over checking down when the flop is played) "
-                                           "added to the check-down continuation; or a line-edge table "
+                                           "added to the check-down continuation (--players 3: where two see "
+                                           "the flop); or, heads-up, a line-edge table "
                                            "(results/consistent_chart/consistent_line_edges.parquet: an edge per "
                                            "pre-flop line, its last round)"),
         deals_per_board: int = typer.Option(None, "--deals-per-board", help="dilemma: holdings per board"),

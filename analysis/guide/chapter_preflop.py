@@ -470,7 +470,90 @@ def three_handed(folder: Path, deck: str, hu_chart: pd.DataFrame | None = None,
         out += _versus_heads_up(hu_chart, d0, deck)
     d1 = dec[(dec["state"] == "start") & (dec["deck"] == deck) & (dec["sample"] == 1)]
     out += _sample_text3(study_table(folder, "preflop3_second_sample"), d0, d1)
+    out += played3_text(folder, spots)
     out += _games3_text(folder)
+    return out
+
+
+MOVED3 = {"preflop3_chart_button": "button first in", "preflop3_chart_sb_first": "small blind first in",
+          "preflop3_chart_sb_vs_open": "small blind facing the open",
+          "preflop3_chart_bb_vs_open": "big blind facing the open, small blind out"}
+"""The decisions whose moves the three-handed section counts (:data:`~analysis.studies.preflop_chart.CHART3_NODES`)."""
+
+
+def _ends(row: pd.Series) -> str:
+    """How hands end under one three-handed chart: before the flop, two see it, three see it (%)."""
+    return " / ".join(f"{100 * row[f'share_{k}']:.1f}" if f"share_{k}" in row.index else "-"
+                      for k in ("fold_end", "two_see_flop", "three_see_flop"))
+
+
+def played3_text(folder: Path, spots: pd.DataFrame) -> list[Block]:
+    """The three-handed chart with postflop play where two see the flop (``preflop3_chart_played``,
+    ``preflop3_played_spots``, ``preflop3_played_moves``) beside the check-down chart (``spots``: its
+    solves): the abstraction and what it leaves out, per game state the values, how hands end and the classes
+    that move, the start state's grids of the button first in and the small blind facing its open."""
+    from analysis.studies.preflop_chart import chart3_nodes
+
+    played, rows = study_table(folder, "preflop3_chart_played"), study_table(folder, "preflop3_played_spots")
+    moves = study_table(folder, "preflop3_played_moves")
+    path = folder / "preflop3_chart_played.manifest.json"
+    if played is None or rows is None or moves is None or not len(rows) or not path.exists():
+        return []
+    m = json.loads(path.read_text())
+    base = spots[spots["sample"] == 0].set_index("state")
+    out = [Block("p", (
+        "**Three-handed with postflop play** (the heads-up chart's abstraction where it applies): where one player "
+        "folded before the flop and two see it below all in "
+        f"({m.get('two_see_flop_edged', '?')} of the tree's situations; {m.get('two_see_flop_all_in', '?')} more "
+        "are all in, where no betting is left), each live player's value gains its class's postflop edge at that "
+        "level and its seat after the flop (the small blind acts before the big blind, both before the button), "
+        "the edges of the `postflop_value` section: heads-up flops solved against a random range with a pot of "
+        "twice the level, so the folder's chips in the pot are not in them. Where three see the flop "
+        f"({m.get('three_see_flop_checkdown', '?')} situations) the value stays the check-down: no three-handed "
+        "flop is solved (a three-handed *turn* spot with wide ranges already takes minutes). So this chart credits "
+        "postflop play in pots that go heads-up only, and leans towards the lines that get there. DCFR, exact "
+        f"best responses over classes: NashConv at most {rows['nash_conv'].max():.3f} chips a hand "
+        f"({rows['nash_conv_pct_blinds'].max():.2f}% of the blinds' pot).")),
+        Block("p", "Per game state, check-down chart / with postflop play (values per hand; how hands end: before "
+                   "the flop / two see it / three see it, % of hands; classes whose largest action share moves by "
+                   "20 points or more, of 100):")]
+    table = []
+    for r in rows.itertuples():
+        if r.state not in base.index:
+            continue
+        b = base.loc[r.state]
+        mv = moves[moves["state"] == r.state]
+        count = {stem: int((mv[mv["node"] == node]["largest_change"] >= 0.2).sum())
+                 for stem, node in chart3_nodes(played[played["state"] == r.state]).items()}
+        table.append({
+            "state": r.state,
+            "values SB / BB / button $": f"{b['value_sb']:.1f} / {b['value_bb']:.1f} / {b['value_btn']:.1f} -> "
+                                         f"{r.value_sb:.1f} / {r.value_bb:.1f} / {r.value_btn:.1f}",
+            "hands end %": f"{_ends(b)} -> {_ends(pd.Series(r._asdict()))}",
+            **{f"moved: {MOVED3[stem]}": str(count.get(stem, "-")) for stem in MOVED3},
+            "NashConv $": f"{b['nash_conv']:.3f} / {r.nash_conv:.3f}"})
+    out.append(Block("table", frame=pd.DataFrame(table)))
+    first = rows[rows["state"] == "start"]
+    if len(first) and "start" in base.index and "share_three_see_flop" in base.columns:
+        a, b = 100 * base.loc["start", "share_three_see_flop"], 100 * first["share_three_see_flop"].iloc[0]
+        out.append(Block("p", (
+            f"In the start state three see the flop in {a:.1f}% of hands under the check-down chart and {b:.1f}% "
+            "under this one: part of that move is the abstraction's, which credits postflop play only where two see "
+            "the flop. The values are those of the credited edges, which the consistent-chart section finds too "
+            "high heads-up for the ranges a chart leaves; the whole games below play the check-down chart.")))
+    start = played[(played["state"] == "start") & (played["sample"] == 0)]
+    mv = moves[moves["state"] == "start"]
+    nodes = chart3_nodes(start) if len(start) else {}
+    for stem in ("preflop3_chart_button", "preflop3_chart_sb_vs_open"):
+        if stem not in nodes:
+            continue
+        node = nodes[stem]
+        big = mv[(mv["node"] == node) & (mv["largest_change"] >= 0.2)].sort_values("largest_change", ascending=False)
+        many = "classes move" if len(big) != 1 else "class moves"
+        out.append(Block("p", f"**With postflop play: the {MOVED3[stem]}** (start state; {len(big)} {many} "
+                              "20 points or more from the check-down chart"
+                              + (f"; most: {', '.join(big['hand'].head(6))}" if len(big) else "") + "):"))
+        out.append(Block("table", frame=grid(start, node)))
     return out
 
 

@@ -389,7 +389,12 @@ PREFLOP_CHART_TITLES = {"preflop_chart_small_blind": "The small blind's first ac
                         "preflop3_chart_sb_vs_open": "The small blind facing the button's open, three-handed (start "
                                                      "state, per class)",
                         "preflop3_chart_bb_vs_open": "The big blind facing the button's open after the small blind "
-                                                     "folds, three-handed (start state, per class)"}
+                                                     "folds, three-handed (start state, per class)",
+                        "preflop3_chart_played_button": "The button's first action, three-handed, with postflop play "
+                                                        "where two see the flop (start state, per class)",
+                        "preflop3_chart_played_sb_vs_open": "The small blind facing the button's open, three-handed, "
+                                                            "with postflop play where two see the flop (start state, "
+                                                            "per class)"}
 
 
 GAMES3 = 1000
@@ -581,6 +586,35 @@ def _played_chart(folder: Path, options: Any, echo: Echo, checkdown: dict[str, A
     return sol, played, m
 
 
+def _played_chart3(folder: Path, played: tuple, manifest: dict[str, Any], checkdown_start: Any) -> None:
+    """The three-handed chart with postflop play where two see the flop (``played``: chart rows, spots rows
+    and moves from :func:`~analysis.studies.preflop_chart.solve_charts3`): its tables and the start state's
+    grids of the button first in and the small blind facing its open."""
+    from analysis.charts.entry_chart import preflop_charts
+    from analysis.core.io import write_table
+    from analysis.solvers.preflop3.bet_tree3 import build_preflop_tree3
+    from analysis.solvers.preflop3.solve3 import Preflop3Spot
+    from analysis.studies.postflop_edge3 import credited_situations
+    from analysis.studies.preflop_chart import PLAYED3, chart3_nodes, plain_kinds
+
+    chart, spots, moves = played
+    spot = Preflop3Spot()
+    counts = credited_situations(build_preflop_tree3(spot.tree_config).situations(), spot.chips)
+    m = {**manifest, "continuation": f"{PLAYED3} (postflop_value/postflop_edge: each live player's class edge at "
+                                     "the level in the state and its seat after the flop, measured heads-up on "
+                                     "solved flops against a random range, added to the check-down value of every "
+                                     "pair of classes where one player folded before the flop; three see the flop: "
+                                     "the check-down; 0 all in)", **counts}
+    write_table(chart, folder, "preflop3_chart_played", m)
+    write_table(spots, folder, "preflop3_played_spots", m)
+    write_table(moves, folder, "preflop3_played_moves", m)
+    start = chart[(chart["state"] == "start") & (chart["sample"] == 0)]
+    if not start.empty:
+        nodes = chart3_nodes(checkdown_start)
+        preflop_charts({f"{stem.replace('preflop3_chart', 'preflop3_chart_played')}": plain_kinds(start, nodes[stem])
+                        for stem in ("preflop3_chart_button", "preflop3_chart_sb_vs_open")}, folder, m)
+
+
 def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """The heads-up pre-flop chart in every game state, on the bare deck and on a second board sample;
     the three-handed chart over starting classes in every game state and on a second sample (not in the
@@ -591,6 +625,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     each hand-written strategy."""
     from analysis.charts.entry_chart import preflop_charts
     from analysis.core.io import provenance, write_table
+    from analysis.studies.postflop_value import load_class_edges
     from analysis.studies.preflop_chart import (
         BOARDS3,
         CHART3_MIN_PROBABILITY,
@@ -635,7 +670,10 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     if options.quick:
         echo("  three-handed chart: not in the quick guide (its continuation alone takes about 20 s a state)")
     else:
-        chart3, spots3, decisions3, tree3 = solve_charts3(options.deck, echo=echo, seed=options.seed)
+        edges_path = folder.parent / "postflop_value" / "postflop_edge.parquet"
+        edges = load_class_edges(edges_path) if edges_path.is_file() else None
+        chart3, spots3, decisions3, tree3, played3 = solve_charts3(options.deck, echo=echo, seed=options.seed,
+                                                                   class_edges=edges)
         manifest3 = provenance(study="preflop", deck=options.deck, seed=options.seed, tree=tree3, players=3,
                                continuation="check-down (nobody bets after the flop; the real settlement)",
                                boards=BOARDS3, deals_per_triple=DEALS3,
@@ -650,6 +688,10 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         nodes = start3.drop_duplicates("node").set_index("line")["node"]
         preflop_charts({stem: plain_kinds(start3, int(nodes[line])) for stem, line in CHART3_NODES.items()},
                        folder, manifest3)
+        if played3 is None:
+            echo("  three-handed chart with postflop play: no postflop_value/postflop_edge table, skipped")
+        else:
+            _played_chart3(folder, played3, manifest3, start3)
     postflop = folder.parent / "equilibrium" / "equilibrium_hu_policy.parquet"
     if postflop.is_file():
         path = folder / "equilibrium-hu.toml"
@@ -707,7 +749,7 @@ STUDIES: tuple[Study, ...] = (
     Study("postflop_value", "After the flop: what betting is worth beyond checking down, per game state, pre-flop "
           "level and starting class", run_postflop_value, stored=True, version=2),
     Study("preflop", "Before the flop: the heads-up and three-handed entry charts, and the equilibrium in whole games",
-          run_preflop, version=6, depends=("equilibrium", "postflop_value")),
+          run_preflop, version=7, depends=("equilibrium", "postflop_value")),
     Study("consistent_chart", "Before the flop, consistent with the flop: the flops of every pre-flop line solved with "
           "the ranges the chart leaves there", run_consistent_chart, stored=True, version=2,
           depends=("postflop_value", "equilibrium")),

@@ -394,7 +394,7 @@ def check_class_edges(frame: pd.DataFrame, where: str = "the edge table") -> Non
             raise PostflopValueError(f"{where}: {where_at} has edges for {', '.join(sorted(set(g['player'])))} only")
 
 
-def spot_state(spot: PreflopSpot) -> str | None:
+def spot_state(spot: Any) -> str | None:
     """The name of the game state (:data:`STATES`) whose bank and blind level ``spot`` is in (None: none)."""
     return next((s.name for s in GAME_STATES if s.name in STATES and tuple(spot.table.bank) == s.bank
                  and spot.table.level == s.level), None)
@@ -412,7 +412,7 @@ def edged_continuation(spot: PreflopSpot, classes: pd.DataFrame, checkdown: Cont
     return with_postflop_edge(checkdown, state_rows(spot, classes), spot.table.deck.spec)
 
 
-def state_rows(spot: PreflopSpot, classes: pd.DataFrame) -> pd.DataFrame:
+def state_rows(spot: Any, classes: pd.DataFrame) -> pd.DataFrame:
     """The rows of ``classes`` measured in ``spot``'s game state (all of them when the table has no
     ``state`` column: one built in memory for one state)."""
     if "state" not in classes.columns:
@@ -420,10 +420,11 @@ def state_rows(spot: PreflopSpot, classes: pd.DataFrame) -> pd.DataFrame:
     return classes[classes["state"] == spot_state(spot)]
 
 
-def check_fits(spot: PreflopSpot, classes: pd.DataFrame) -> tuple[int, ...]:
+def check_fits(spot: Any, classes: pd.DataFrame, levels: Sequence[int] | None = None) -> tuple[int, ...]:
     """Refuse an edge table measured in another game than ``spot`` (another deck or chips, when it says,
     as :func:`load_class_edges` tables do; no rows in the spot's game state) or lacking a level the spot's
-    tree sees the flop at; returns the tree's levels."""
+    tree sees the flop at (``levels``; default: the heads-up tree's); returns those levels. ``spot``: a
+    heads-up or three-handed pre-flop spot (its ``table``, ``chips`` and ``tree_config``)."""
     game = classes.attrs.get("game")
     here = (f"this spot is the {spot.table.deck_name} deck, bank {'/'.join(map(str, spot.table.bank))} (--level "
             f"{spot.table.level}), {spot.chips} chips")
@@ -437,7 +438,7 @@ def check_fits(spot: PreflopSpot, classes: pd.DataFrame) -> tuple[int, ...]:
                                 for g in GAME_STATES if g.name in held_states)
             raise PostflopValueError(f"the edge table was measured in the {', '.join(held_states)} state"
                                      f"{'s' if len(held_states) > 1 else ''} ({options}); {here}")
-    levels = tuple(build_preflop_tree(spot.tree_config).flop_levels())
+    levels = tuple(build_preflop_tree(spot.tree_config).flop_levels() if levels is None else levels)
     held = set(state_rows(spot, classes)["level"].astype(int))
     missing = [lv for lv in levels if lv < spot.chips and lv not in held]
     if missing:

@@ -20,6 +20,7 @@ hand-written strategy.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -210,49 +211,108 @@ def solve_chart3(state: str, deck: str, sample: int, boards: int = BOARDS3, deal
                           target_chips=target_chips, check_every=25)
 
 
+PLAYED3 = "check-down + solved heads-up flop edge where two see the flop"
+"""The continuation of the three-handed chart with postflop play (:mod:`.postflop_edge3`)."""
+
+
+def _chart3_tables(sol: Preflop3Solution, keys: dict[str, Any], continuation: str, seconds: float
+                   ) -> tuple[pd.DataFrame, dict[str, Any], pd.DataFrame]:
+    """One three-handed solve's chart rows (decisions reached in at least :data:`CHART3_MIN_PROBABILITY`
+    of hands, six significant digits), its spots row and its decisions' action shares."""
+    ch = sol.chart()
+    for k, x in reversed(keys.items()):
+        ch.insert(0, k, x)
+    ch["indifferent"] = ch["regret"] <= INDIFFERENT_CHIPS
+    dec = sol.decisions()
+    ch = ch[ch["node"].isin(dec.loc[dec["probability"] >= CHART3_MIN_PROBABILITY, "node"])].copy()
+    for col in ("reach", "frequency", "ev", "regret"):
+        ch[col] = [float(f"{x:.6g}") for x in ch[col]]
+    for k, x in reversed(keys.items()):
+        dec.insert(0, k, x)
+    e, v = sol.exploitability, sol.values()
+    cfg = sol.spot.tree_config
+    row = {**keys, "blinds": f"{cfg.small_blind}/{cfg.big_blind}", "bank": "/".join(map(str, sol.spot.table.bank)),
+           "chips": cfg.chips, "continuation": continuation, "boards": sol.spot.boards,
+           "deals_per_triple": sol.spot.deals, "method": sol.method, "iterations": sol.iterations,
+           "exploitability_sb": e[0], "exploitability_bb": e[1], "exploitability_btn": e[2],
+           "nash_conv": sol.nash_conv, "nash_conv_pct_blinds": 100 * sol.nash_conv / sol.blinds_pot,
+           "value_sb": v[0], "value_bb": v[1], "value_btn": v[2],
+           **{f"share_{k}": x for k, x in sol.ending_shares().items()},
+           **{f"continuation_se3_{lv}": x for lv, x in sorted(sol.continuation.se.items())},
+           **{f"continuation_se2_{lv}": x for lv, x in sorted(sol.continuation.se_pair.items())},
+           "seconds_continuation": round(sol.continuation_seconds, 1), "seconds_solve": round(sol.seconds, 1),
+           "seconds": round(seconds, 1)}
+    return ch[list(CHART_COLUMNS)], row, dec
+
+
+def solve_played_chart3(class_edges: pd.DataFrame, checkdown: Preflop3Solution, target_chips: float | None = 0.05,
+                        max_iterations: int = 400) -> Preflop3Solution:
+    """The three-handed chart of ``checkdown``'s spot with postflop play where two see the flop: its
+    check-down continuation plus each live player's class edge in the spot's game state (:mod:`.postflop_edge3`)."""
+    from .postflop_edge3 import edged_continuation3
+
+    spot = checkdown.spot
+    cont = edged_continuation3(spot, class_edges, checkdown.continuation, checkdown.deal.names)
+    return solve_preflop3(spot, iterations=max_iterations, target_chips=target_chips, check_every=25,
+                          continuation=cont)
+
+
+def chart3_nodes(chart: pd.DataFrame) -> dict[str, int]:
+    """The node of each of :data:`CHART3_NODES`' decisions in one state's three-handed chart (file stem ->
+    node), the button's open read as its smallest raise first in (60 at blinds of 10/20, 120 at 20/40);
+    a decision the chart does not hold is left out."""
+    nodes = chart.drop_duplicates("node").set_index("line")["node"]
+    opens = sorted((int(m.group(1)), line) for line in nodes.index if (m := re.fullmatch(r"BTN raise (\d+)", line)))
+    to_open = {"BTN raise 60": opens[0][1]} if opens else {}
+    out = {}
+    for stem, line in CHART3_NODES.items():
+        for start, now in to_open.items():
+            line = line.replace(start, now)
+        if line in nodes.index:
+            out[stem] = int(nodes[line])
+    return out
+
+
 def solve_charts3(deck: str = "reference", boards: int = BOARDS3, deals: int = DEALS3, target_chips: float = 0.05,
-                  max_iterations: int = 400, echo: Callable[[str], Any] = lambda _: None, seed: int = 0
-                  ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict]:
+                  max_iterations: int = 400, echo: Callable[[str], Any] = lambda _: None, seed: int = 0,
+                  class_edges: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict,
+                                                                    tuple[pd.DataFrame, ...] | None]:
     """The three-handed chart rows (:data:`CHART_COLUMNS`; decisions reached in at least
     :data:`CHART3_MIN_PROBABILITY` of hands), one row per solve (convergence, NashConv,
     values, the continuation's standard errors, seconds), the decisions' action shares (one row per
-    solve and decision) and the tree's config, for every case of :func:`chart_cases3`."""
+    solve and decision) and the tree's config, for every case of :func:`chart_cases3`; with
+    ``class_edges``, also the chart with postflop play (:func:`solve_played_chart3`) in each game state
+    the table holds (first sample): its chart rows, spots rows and moves from the check-down chart at
+    :data:`CHART3_NODES` (None without the table)."""
     charts, spots, decisions = [], [], []
+    played: list[list[Any]] = [[], [], []]
+    states = set() if class_edges is None else set(class_edges["state"])
     tree: dict = {}
     for state, on, sample in chart_cases3(deck):
         t0 = time.perf_counter()
         sol = solve_chart3(state, on, sample, boards, deals, target_chips, max_iterations, seed)
-        seconds = time.perf_counter() - t0
         keys = {"state": state, "deck": on, "sample": sample}
-        ch = sol.chart()
-        for k, x in reversed(keys.items()):
-            ch.insert(0, k, x)
-        ch["indifferent"] = ch["regret"] <= INDIFFERENT_CHIPS
-        dec = sol.decisions()
-        ch = ch[ch["node"].isin(dec.loc[dec["probability"] >= CHART3_MIN_PROBABILITY, "node"])].copy()
-        for col in ("reach", "frequency", "ev", "regret"):
-            ch[col] = [float(f"{x:.6g}") for x in ch[col]]
-        charts.append(ch[list(CHART_COLUMNS)])
-        for k, x in reversed(keys.items()):
-            dec.insert(0, k, x)
+        ch, row, dec = _chart3_tables(sol, keys, "check-down", time.perf_counter() - t0)
+        charts.append(ch)
+        spots.append(row)
         decisions.append(dec)
-        e, v = sol.exploitability, sol.values()
-        cfg = sol.spot.tree_config
-        tree = cfg.describe()
-        spots.append({**keys, "blinds": f"{cfg.small_blind}/{cfg.big_blind}", "bank": "/".join(map(str, sol.spot.table.bank)),
-                      "chips": cfg.chips, "continuation": "check-down", "boards": boards, "deals_per_triple": deals,
-                      "method": sol.method, "iterations": sol.iterations, "exploitability_sb": e[0],
-                      "exploitability_bb": e[1], "exploitability_btn": e[2], "nash_conv": sol.nash_conv,
-                      "nash_conv_pct_blinds": 100 * sol.nash_conv / sol.blinds_pot,
-                      "value_sb": v[0], "value_bb": v[1], "value_btn": v[2],
-                      **{f"continuation_se3_{lv}": x for lv, x in sorted(sol.continuation.se.items())},
-                      **{f"continuation_se2_{lv}": x for lv, x in sorted(sol.continuation.se_pair.items())},
-                      "seconds_continuation": round(sol.continuation_seconds, 1), "seconds_solve": round(sol.seconds, 1),
-                      "seconds": round(seconds, 1)})
+        tree = sol.spot.tree_config.describe()
         echo(f"  three-handed {state} ({on}, sample {sample}): {sol.iterations} iterations, NashConv "
-             f"{sol.nash_conv:.3f} chips, {seconds:.0f} s (continuation {sol.continuation_seconds:.0f} s)")
+             f"{sol.nash_conv:.3f} chips, {row['seconds']:.0f} s (continuation {sol.continuation_seconds:.0f} s)")
+        if class_edges is not None and sample == 0 and state in states:
+            t0 = time.perf_counter()
+            psol = solve_played_chart3(class_edges, sol, target_chips, max_iterations)
+            pch, prow, _ = _chart3_tables(psol, keys, PLAYED3, time.perf_counter() - t0)
+            played[0].append(pch)
+            played[1].append(prow)
+            played[2].append(chart_moves(ch, pch, list(chart3_nodes(ch).values())))
+            echo(f"  three-handed {state} with postflop play ({PLAYED3}): {psol.iterations} iterations, NashConv "
+                 f"{psol.nash_conv:.3f} chips, {prow['seconds']:.0f} s")
+            del psol
         del sol
-    return (pd.concat(charts, ignore_index=True), pd.DataFrame(spots), pd.concat(decisions, ignore_index=True), tree)
+    both = (pd.concat(played[0], ignore_index=True), pd.DataFrame(played[1]),
+            pd.concat(played[2], ignore_index=True)) if played[0] else None
+    return pd.concat(charts, ignore_index=True), pd.DataFrame(spots), pd.concat(decisions, ignore_index=True), tree, both
 
 
 def abstraction_cost(sol: PreflopSolution) -> pd.DataFrame:

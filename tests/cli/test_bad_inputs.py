@@ -262,7 +262,8 @@ CASES: list[tuple[str, ...]] = [
     ("solve preflop --deals 3", "--deals", "--players 3"),  # heads-up deals every holding pair
     ("solve kuhn --postflop-edge {tmp}/edges20.csv", "--postflop-edge", "preflop game"),
     ("solve spot --postflop-edge {tmp}/edges20.csv", "--postflop-edge", "preflop game"),
-    ("solve preflop --players 3 --postflop-edge {tmp}/edges20.csv", "--postflop-edge", "heads-up"),
+    ("solve preflop --players 3 --boards 20 --postflop-edge {tmp}/edges20.csv", "holds levels 20", "60, 180, 540"),
+    ("solve preflop --players 3 --boards 10 --deals 1", "misses all six cards", "more boards"),
     ("solve preflop --postflop-edge {tmp}/nosuch.csv", "edge table", "nosuch.csv"),
     ("solve preflop --postflop-edge {tmp}/wrongshape.json", "not a class-edge table"),
     ("solve preflop --boards 20 --postflop-edge {tmp}/edges20.csv", "holds levels 20", "60, 180, 540"),

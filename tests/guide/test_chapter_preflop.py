@@ -120,3 +120,46 @@ def test_three_handed_grids_follow_the_open_in_the_tables():
     assert [g[0] for g in grids] == ["(root)", "BTN fold", "BTN raise 80", "BTN raise 80 / SB fold"]
     assert grids[2][1] == "the small blind facing the button's open to 80"
     assert len(three_grids(dec[~dec["line"].str.startswith("BTN raise")])) == 2  # no open: no grids facing it
+
+
+def test_three_handed_chart_with_postflop_play_reads_its_tables(tmp_path):
+    """The section counts the classes that move per decision from the moves table, reads the values and how
+    hands end from both charts' spots rows, and the abstraction's counts from the manifest."""
+    import json
+
+    from analysis.guide.chapter_preflop import played3_text
+
+    cols = ["state", "deck", "sample", "node", "line", "player", "hand", "green", "combos", "reach", "action",
+            "frequency", "ev", "regret", "indifferent"]
+    lines = ((0, "(root)", "button"), (1, "BTN fold", "small blind"), (8, "BTN raise 120", "small blind"),
+             (9, "BTN raise 120 / SB fold", "big blind"))
+    rows = [("start", "reference", 0, node, line, who, hand, "class mix", 6, 1.0, act, float(act == want), 0.0, 0.0,
+             act == want)
+            for node, line, who in lines for hand, want in (("AA", "raise 120"), ("32o", "fold"))
+            for act in ("fold", "call", "raise 120")]
+    pd.DataFrame(rows, columns=cols).to_csv(tmp_path / "preflop3_chart_played.csv", index=False)
+    moves = [{"state": "start", "node": node, "line": line, "hand": hand, "largest_change": change}
+             for node, line, _ in lines for hand, change in (("AA", 0.25 if node in (0, 9) else 0.1), ("32o", 0.19))]
+    pd.DataFrame(moves).to_csv(tmp_path / "preflop3_played_moves.csv", index=False)
+    spot = {"state": "start", "deck": "reference", "sample": 0, "nash_conv": 0.1, "nash_conv_pct_blinds": 0.33,
+            "value_sb": 5.0, "value_bb": 6.0, "value_btn": 8.0, "share_fold_end": 0.2, "share_two_see_flop": 0.5,
+            "share_three_see_flop": 0.3}
+    played = {**spot, "nash_conv": 0.15, "nash_conv_pct_blinds": 0.5, "value_sb": 14.0, "share_three_see_flop": 0.1,
+              "share_two_see_flop": 0.7}
+    pd.DataFrame([played]).to_csv(tmp_path / "preflop3_played_spots.csv", index=False)
+    (tmp_path / "preflop3_chart_played.manifest.json").write_text(json.dumps(
+        {"two_see_flop_edged": 26, "two_see_flop_all_in": 11, "three_see_flop_checkdown": 5}))
+    blocks = played3_text(tmp_path, pd.DataFrame([spot, {**spot, "sample": 1, "value_sb": 99.0}]))
+    text = " ".join(b.text for b in blocks if b.kind == "p")
+    assert "(26 of the tree's situations; 11 more are all in" in text and "(5 situations)" in text
+    assert "NashConv at most 0.150 chips a hand (0.50% of the blinds' pot)" in text
+    row = [b.frame for b in blocks if b.kind == "table"][0].iloc[0]
+    assert row["values SB / BB / button $"] == "5.0 / 6.0 / 8.0 -> 14.0 / 6.0 / 8.0"
+    assert row["hands end %"] == "20.0 / 50.0 / 30.0 -> 20.0 / 70.0 / 10.0"
+    assert [row[f"moved: {k}"] for k in ("button first in", "small blind first in", "small blind facing the open",
+                                         "big blind facing the open, small blind out")] == ["1", "0", "0", "1"]
+    assert row["NashConv $"] == "0.100 / 0.150"
+    assert "button first in** (start state; 1 class moves 20 points or more from the check-down chart; most: AA)" \
+        in text
+    assert "three see the flop in 30.0% of hands under the check-down chart and 10.0% under this one" in text
+    assert len([b for b in blocks if b.kind == "table"]) == 1 + 2  # the states, two grids

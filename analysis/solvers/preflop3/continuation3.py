@@ -35,6 +35,7 @@ from analysis.solvers.card_level.dilemma_terminals import (
     situation_payoffs3,
 )
 from analysis.solvers.preflop_hu.continuation import board_scores, sample_boards
+from analysis.solvers.preflop_hu.solve import PreflopError
 
 from .deal3 import ClassDeal
 
@@ -116,9 +117,15 @@ def sample_deals(deal: ClassDeal, per_triple: int, boards: np.ndarray, rng: np.r
     hand_mask = masks[hands[:, 0]] | masks[hands[:, 1]] | masks[hands[:, 2]]
     board = rng.integers(0, len(boards), len(hands))
     bad = np.flatnonzero(bmask[board] & hand_mask)
+    tries = 0
     while len(bad):  # a board of the pool that misses the six cards, uniformly
         board[bad] = rng.integers(0, len(boards), len(bad))
         bad = bad[(bmask[board[bad]] & hand_mask[bad]) != 0]
+        tries += 1
+        if tries % 64 == 0 and any(((bmask[None, :] & hand_mask[bad[i : i + 4096]][:, None]) != 0).all(axis=1).any()
+                                   for i in range(0, len(bad), 4096)):  # a small pool may miss none
+            raise PreflopError(f"none of the pool's {len(boards):,} boards misses all six cards of some deal: "
+                               "draw more boards (a few hundred)")
     return Deals(hands, np.concatenate(got_t), np.concatenate(got_w), board)
 
 

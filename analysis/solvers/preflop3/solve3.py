@@ -223,6 +223,21 @@ class Preflop3Solution:
         with threadpool_limits(1):  # as in the solve: the same numbers whatever the machine's threads
             return _values(self.game, self.strategy)
 
+    def ending_shares(self) -> dict[str, float]:
+        """How hands end under the average strategies: the share of hands that end before the flop (one
+        player left), with two players seeing the flop and with three (card removal in the deal's weights)."""
+        from .continuation3 import FLOP2, FLOP3, FOLD_END, situation_kind
+
+        g, tree = self.game, self.tree
+        with threadpool_limits(1):
+            r = g.reaches(self.strategy)
+            w = g.weights.reshape(g.g * g.g, g.g)
+            out = dict.fromkeys((FOLD_END, FLOP2, FLOP3), 0.0)
+            for v in tree.terminals():
+                y = (w @ r[2, v]).reshape(g.g, g.g)
+                out[situation_kind(tree.situation(v)[0])] += float(r[0, v] @ y @ r[1, v])
+        return {"fold_end": out[FOLD_END], "two_see_flop": out[FLOP2], "three_see_flop": out[FLOP3]}
+
     def decisions(self) -> pd.DataFrame:
         """One row per decision node: how likely the line is (every player's part of it, the deal's card
         removal included) and the share of each kind of action (fold, check, call, raise, all-in) over
