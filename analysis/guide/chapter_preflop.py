@@ -472,7 +472,29 @@ def three_handed(folder: Path, deck: str, hu_chart: pd.DataFrame | None = None,
     out += _sample_text3(study_table(folder, "preflop3_second_sample"), d0, d1)
     out += played3_text(folder, spots)
     out += _games3_text(folder)
+    out += _played_games3_text(folder)
     return out
+
+
+def _played_games3_text(folder: Path) -> list[Block]:
+    """Both three-handed charts in the same whole games (``preflop3_games`` beside ``preflop3_played_games``)."""
+    games, pgames = study_table(folder, "preflop3_games"), study_table(folder, "preflop3_played_games")
+    if games is None or pgames is None or list(games["opponent"]) != list(pgames["opponent"]):
+        return []
+    z = (pgames["win_share"] - games["win_share"]) / np.hypot(games["win_share_se"], pgames["win_share_se"])
+    far = [f"{o} ({100 * (b - a):+.1f} points)" for o, a, b, x in zip(games["opponent"], games["win_share"],
+                                                                      pgames["win_share"], z, strict=True)
+           if abs(x) > 2]
+    return [Block("p", "**Both three-handed charts in whole games** (the same deals and seed, the same play after "
+                       "the flop; `equilibrium-3-played.toml` plays the chart with postflop play where two see the "
+                       "flop; win share ± one standard error, fair 33.3%):"),
+            Block("table", frame=pd.DataFrame({
+                "opponent (two seats)": games["opponent"], "check-down chart wins %": _pm(games, "win_share", ".1f", 100),
+                "chart with postflop play wins %": _pm(pgames, "win_share", ".1f", 100)})),
+            Block("p", ("Beyond two standard errors (as if the runs were independent; they play the same deals): "
+                        + (", ".join(far) if far else "none") + f". The chart with postflop play wins less against "
+                        f"{int((z < 0).sum())} of the {len(z)} opponents. After the flop both files play the "
+                        "abstracted equilibrium, not the solved flops whose edges the second chart was solved with."))]
 
 
 MOVED3 = {"preflop3_chart_button": "button first in", "preflop3_chart_sb_first": "small blind first in",

@@ -586,10 +586,10 @@ def _played_chart(folder: Path, options: Any, echo: Echo, checkdown: dict[str, A
     return sol, played, m
 
 
-def _played_chart3(folder: Path, played: tuple, manifest: dict[str, Any], checkdown_start: Any) -> None:
-    """The three-handed chart with postflop play where two see the flop (``played``: chart rows, spots rows
-    and moves from :func:`~analysis.studies.preflop_chart.solve_charts3`): its tables and the start state's
-    grids of the button first in and the small blind facing its open."""
+def _played_chart3(folder: Path, played: tuple, manifest: dict[str, Any], checkdown_start: Any) -> dict[str, Any]:
+    """The three-handed chart with postflop play where two see the flop (``played``: chart rows, spots rows,
+    moves and decisions from :func:`~analysis.studies.preflop_chart.solve_charts3`): its tables and the start
+    state's grids of the button first in and the small blind facing its open; returns the tables' manifest."""
     from analysis.charts.entry_chart import preflop_charts
     from analysis.core.io import write_table
     from analysis.solvers.preflop3.bet_tree3 import build_preflop_tree3
@@ -597,7 +597,7 @@ def _played_chart3(folder: Path, played: tuple, manifest: dict[str, Any], checkd
     from analysis.studies.postflop_edge3 import credited_situations
     from analysis.studies.preflop_chart import PLAYED3, chart3_nodes, plain_kinds
 
-    chart, spots, moves = played
+    chart, spots, moves, decisions = played
     spot = Preflop3Spot()
     counts = credited_situations(build_preflop_tree3(spot.tree_config).situations(), spot.chips)
     m = {**manifest, "continuation": f"{PLAYED3} (postflop_value/postflop_edge: each live player's class edge at "
@@ -608,11 +608,13 @@ def _played_chart3(folder: Path, played: tuple, manifest: dict[str, Any], checkd
     write_table(chart, folder, "preflop3_chart_played", m)
     write_table(spots, folder, "preflop3_played_spots", m)
     write_table(moves, folder, "preflop3_played_moves", m)
+    write_table(decisions, folder, "preflop3_played_decisions", m)
     start = chart[(chart["state"] == "start") & (chart["sample"] == 0)]
     if not start.empty:
         nodes = chart3_nodes(checkdown_start)
         preflop_charts({f"{stem.replace('preflop3_chart', 'preflop3_chart_played')}": plain_kinds(start, nodes[stem])
                         for stem in ("preflop3_chart_button", "preflop3_chart_sb_vs_open")}, folder, m)
+    return m
 
 
 def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
@@ -635,6 +637,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         HAND_WRITTEN,
         INDIFFERENT_CHIPS,
         PLAYED,
+        PLAYED3_TABLES,
         abstraction_cost,
         chart_cases,
         equilibrium3_notes,
@@ -667,6 +670,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
                 for (state, on, sample), sol in zip(chart_cases(options.deck, options.quick), sols, strict=True)
                 if on == options.deck and sample == 0}
     played = _played_chart(folder, options, echo, by_state, manifest, boards)
+    played3_manifest = None
     if options.quick:
         echo("  three-handed chart: not in the quick guide (its continuation alone takes about 20 s a state)")
     else:
@@ -691,7 +695,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         if played3 is None:
             echo("  three-handed chart with postflop play: no postflop_value/postflop_edge table, skipped")
         else:
-            _played_chart3(folder, played3, manifest3, start3)
+            played3_manifest = _played_chart3(folder, played3, manifest3, start3)
     postflop = folder.parent / "equilibrium" / "equilibrium_hu_policy.parquet"
     if postflop.is_file():
         path = folder / "equilibrium-hu.toml"
@@ -732,6 +736,19 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
                            "seating": "one seat of the strategy, two of the opponent; every rotation plays the same deals"}
         write_table(res3, folder, "preflop3_games", games3_manifest)
         write_table(ends3, folder, "preflop3_game_endings", games3_manifest)
+        if played3_manifest is not None:  # the same games with the chart that knows postflop play
+            ppath3 = folder / f"{EQUILIBRIUM3}-played.toml"
+            ppath3.write_text(equilibrium3_strategy_toml(folder, postflop3, options.deck, f"{EQUILIBRIUM3}-played",
+                                                         PLAYED3_TABLES))
+            echo(f"  whole three-handed games: {ppath3.name}, the same deals")
+            res3, ends3 = threehanded_games(ppath3, GAMES3, seed=options.seed, deck=options.deck,
+                                            backend=options.backend, progress=options.progress)
+            pgames3 = {**played3_manifest, "games": GAMES3, "strategy": ppath3.name,
+                       "postflop": "equilibrium/" + postflop3.name,
+                       **equilibrium3_notes(folder, options.deck, PLAYED3_TABLES),
+                       "seating": games3_manifest["seating"]}
+            write_table(res3, folder, "preflop3_played_games", pgames3)
+            write_table(ends3, folder, "preflop3_played_game_endings", pgames3)
     else:
         echo("  no equilibrium/equilibrium_three_policy.parquet yet: whole three-handed games skipped")
     return {"manifest": manifest, "tables": _tables(folder), "charts": _charts(folder, PREFLOP_CHART_TITLES)}
@@ -749,7 +766,7 @@ STUDIES: tuple[Study, ...] = (
     Study("postflop_value", "After the flop: what betting is worth beyond checking down, per game state, pre-flop "
           "level and starting class", run_postflop_value, stored=True, version=2),
     Study("preflop", "Before the flop: the heads-up and three-handed entry charts, and the equilibrium in whole games",
-          run_preflop, version=7, depends=("equilibrium", "postflop_value")),
+          run_preflop, version=8, depends=("equilibrium", "postflop_value")),
     Study("consistent_chart", "Before the flop, consistent with the flop: the flops of every pre-flop line solved with "
           "the ranges the chart leaves there", run_consistent_chart, stored=True, version=2,
           depends=("postflop_value", "equilibrium")),

@@ -282,10 +282,10 @@ def solve_charts3(deck: str = "reference", boards: int = BOARDS3, deals: int = D
     values, the continuation's standard errors, seconds), the decisions' action shares (one row per
     solve and decision) and the tree's config, for every case of :func:`chart_cases3`; with
     ``class_edges``, also the chart with postflop play (:func:`solve_played_chart3`) in each game state
-    the table holds (first sample): its chart rows, spots rows and moves from the check-down chart at
-    :data:`CHART3_NODES` (None without the table)."""
+    the table holds (first sample): its chart rows, spots rows, moves from the check-down chart at
+    :data:`CHART3_NODES` and decisions' action shares (None without the table)."""
     charts, spots, decisions = [], [], []
-    played: list[list[Any]] = [[], [], []]
+    played: list[list[Any]] = [[], [], [], []]
     states = set() if class_edges is None else set(class_edges["state"])
     tree: dict = {}
     for state, on, sample in chart_cases3(deck):
@@ -302,16 +302,17 @@ def solve_charts3(deck: str = "reference", boards: int = BOARDS3, deals: int = D
         if class_edges is not None and sample == 0 and state in states:
             t0 = time.perf_counter()
             psol = solve_played_chart3(class_edges, sol, target_chips, max_iterations)
-            pch, prow, _ = _chart3_tables(psol, keys, PLAYED3, time.perf_counter() - t0)
+            pch, prow, pdec = _chart3_tables(psol, keys, PLAYED3, time.perf_counter() - t0)
             played[0].append(pch)
             played[1].append(prow)
             played[2].append(chart_moves(ch, pch, list(chart3_nodes(ch).values())))
+            played[3].append(pdec)
             echo(f"  three-handed {state} with postflop play ({PLAYED3}): {psol.iterations} iterations, NashConv "
                  f"{psol.nash_conv:.3f} chips, {prow['seconds']:.0f} s")
             del psol
         del sol
-    both = (pd.concat(played[0], ignore_index=True), pd.DataFrame(played[1]),
-            pd.concat(played[2], ignore_index=True)) if played[0] else None
+    both = (pd.concat(played[0], ignore_index=True), pd.DataFrame(played[1]), pd.concat(played[2], ignore_index=True),
+            pd.concat(played[3], ignore_index=True)) if played[0] else None
     return pd.concat(charts, ignore_index=True), pd.DataFrame(spots), pd.concat(decisions, ignore_index=True), tree, both
 
 
@@ -690,19 +691,26 @@ def preflop3_rules(tree: PreflopTree3, chart: pd.DataFrame, decisions: pd.DataFr
     return blocks
 
 
-def chart3_start(folder: Path, deck: str = "reference") -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The stored three-handed chart and decisions tables of the start state's first sample."""
+CHECKDOWN3_TABLES = ("preflop3_chart", "preflop3_decisions")
+PLAYED3_TABLES = ("preflop3_chart_played", "preflop3_played_decisions")
+"""The stored chart and decisions tables of the three-handed check-down chart and of the one with postflop play."""
+
+
+def chart3_start(folder: Path, deck: str = "reference", tables: tuple[str, str] = CHECKDOWN3_TABLES
+                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The stored three-handed chart and decisions tables (``tables``) of the start state's first sample."""
     def read(name: str) -> pd.DataFrame:
         frame = pd.read_parquet(folder / f"{name}.parquet")
         return frame[(frame["state"] == "start") & (frame["deck"] == deck) & (frame["sample"] == 0)]
 
-    return read("preflop3_chart"), read("preflop3_decisions")
+    return read(tables[0]), read(tables[1])
 
 
-def equilibrium3_notes(folder: Path, deck: str = "reference") -> dict[str, Any]:
+def equilibrium3_notes(folder: Path, deck: str = "reference", tables: tuple[str, str] = CHECKDOWN3_TABLES
+                       ) -> dict[str, Any]:
     """What the three-handed strategy file holds before the flop (for the games' manifest): the charted
     decisions, the tree's, and the groups of decisions sharing a rule (their lines)."""
-    chart, _ = chart3_start(folder, deck)
+    chart, _ = chart3_start(folder, deck, tables)
     tree = start_tree3(deck)
     nodes = [int(v) for v in chart["node"].unique()]
     return {"charted_decisions": len(nodes), "tree_decisions": len(tree.decisions()),
@@ -710,14 +718,16 @@ def equilibrium3_notes(folder: Path, deck: str = "reference") -> dict[str, Any]:
 
 
 def equilibrium3_strategy_toml(folder: Path, postflop_table: Path, deck: str = "reference",
-                               name: str = EQUILIBRIUM3) -> str:
+                               name: str = EQUILIBRIUM3, tables: tuple[str, str] = CHECKDOWN3_TABLES) -> str:
     """A whole three-handed strategy as an engine strategy file, from the stored tables: the start
-    state's three-handed chart in ``folder`` (:func:`preflop3_rules`), then the postflop table."""
-    chart, decisions = chart3_start(folder, deck)
+    state's three-handed chart in ``folder`` (``tables``: the check-down chart's or the one with postflop
+    play; :func:`preflop3_rules`), then the postflop table."""
+    chart, decisions = chart3_start(folder, deck, tables)
+    continuation = "check-down continuation" if tables == CHECKDOWN3_TABLES else PLAYED3
     tree = start_tree3(deck)
     merged = [vs for vs in indistinct3(tree, [int(v) for v in chart["node"].unique()]) if len(vs) > 1]
     head = ["# Generated by the guide's preflop study from its stored tables: the three-handed pre-flop chart",
-            "# (start state, per starting class, check-down continuation; preflop3_chart, preflop3_decisions)",
+            f"# (start state, per starting class, {continuation}; {', '.join(tables)})",
             "# and, after the flop, the three-handed abstracted equilibrium's policy table. Before the flop a",
             f"# rule holds each of the chart's {chart['node'].nunique()} decisions (those reached in at least "
             f"{100 * CHART3_MIN_PROBABILITY:g}% of hands, of the",

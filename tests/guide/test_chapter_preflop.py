@@ -163,3 +163,19 @@ def test_three_handed_chart_with_postflop_play_reads_its_tables(tmp_path):
         in text
     assert "three see the flop in 30.0% of hands under the check-down chart and 10.0% under this one" in text
     assert len([b for b in blocks if b.kind == "table"]) == 1 + 2  # the states, two grids
+
+
+def test_both_three_handed_charts_in_whole_games_name_only_differences_beyond_two_errors(tmp_path):
+    from analysis.guide.chapter_preflop import _played_games3_text
+
+    base = pd.DataFrame({"opponent": ["abc", "maniac"], "win_share": [0.40, 0.30], "win_share_se": [0.01, 0.01]})
+    base.to_csv(tmp_path / "preflop3_games.csv", index=False)
+    base.assign(win_share=[0.45, 0.31]).to_csv(tmp_path / "preflop3_played_games.csv", index=False)
+    blocks = _played_games3_text(tmp_path)
+    text = " ".join(b.text for b in blocks if b.kind == "p")
+    assert "two standard errors (as if the runs were independent; they play the same deals): abc (+5.0 points)." in text
+    assert "wins less against 0 of the 2 opponents" in text
+    table = [b.frame for b in blocks if b.kind == "table"][0]
+    assert list(table["chart with postflop play wins %"]) == ["45.0 ± 1.0", "31.0 ± 1.0"]
+    base.assign(opponent=["abc", "tight"]).to_csv(tmp_path / "preflop3_played_games.csv", index=False)
+    assert _played_games3_text(tmp_path) == []

@@ -16,6 +16,7 @@ from analysis.core.strategy import load_strategy
 from analysis.engine.preflop import DATA as PREFLOP_DATA
 from analysis.studies.preflop_chart import (
     EQUILIBRIUM3,
+    PLAYED3_TABLES,
     chart3_start,
     equilibrium3_strategy_toml,
     features3,
@@ -62,6 +63,12 @@ def _preflop(tree, v: int, hand: str, pct: pd.Series, to_call: float | None = No
 
 def test_the_committed_file_is_what_the_stored_tables_make():
     assert FILE.read_text() == equilibrium3_strategy_toml(ROOT / "preflop", POSTFLOP)
+    played = ROOT / "preflop" / f"{EQUILIBRIUM3}-played.toml"  # the chart with postflop play where two see the flop
+    text = played.read_text()
+    assert text == equilibrium3_strategy_toml(ROOT / "preflop", POSTFLOP, name=f"{EQUILIBRIUM3}-played",
+                                              tables=PLAYED3_TABLES)
+    assert "preflop3_chart_played, preflop3_played_decisions" in text and text != FILE.read_text()
+    assert load_strategy(played).name == f"{EQUILIBRIUM3}-played"
 
 
 def test_the_features_are_what_the_engine_sees_at_hand_checked_decisions(stored):
