@@ -274,18 +274,18 @@ def _edged_solver3(spot, path: Path):  # type: ignore[no-untyped-def]
     from analysis.solvers.preflop3.deal3 import class_deal
     from analysis.solvers.preflop3.solve3 import solve_preflop3
     from analysis.studies import consistent_chart as cc
-    from analysis.studies.postflop_edge3 import edged_continuation3, pair_levels
-    from analysis.studies.postflop_value import check_fits, load_class_edges
+    from analysis.studies.postflop_edge3 import check_fits3, edged_continuation3
+    from analysis.studies.postflop_value import load_class_edges
 
     if cc.is_line_table(path):
         raise SolverError(f"{path}: a line-edge table holds the heads-up chart's lines; with --players 3 give a "
                           "class-edge table (results/postflop_value/postflop_edge.parquet)")
     edges = load_class_edges(path)
     situations = build_preflop_tree3(spot.tree_config).situations()
-    check_fits(spot, edges, pair_levels(situations, spot.chips))
+    deal = class_deal(spot.table.deck.spec)
+    check_fits3(spot, edges, situations, deal.names)
 
     def solver(spot, **run):  # type: ignore[no-untyped-def]
-        deal = class_deal(spot.table.deck.spec)
         checkdown = checkdown3(spot.table, deal, situations, spot.chips, spot.boards, spot.deals, spot.seed)
         return solve_preflop3(spot, continuation=edged_continuation3(spot, edges, checkdown, deal.names), **run)
 

@@ -518,51 +518,55 @@ def played3_text(folder: Path, spots: pd.DataFrame) -> list[Block]:
 
     played, rows = study_table(folder, "preflop3_chart_played"), study_table(folder, "preflop3_played_spots")
     moves = study_table(folder, "preflop3_played_moves")
-    path = folder / "preflop3_chart_played.manifest.json"
-    if played is None or rows is None or moves is None or not len(rows) or not path.exists():
+    if played is None or rows is None or moves is None or not len(rows):
         return []
-    m = json.loads(path.read_text())
     base = spots[spots["sample"] == 0].set_index("state")
     out = [Block("p", (
         "**Three-handed with postflop play** (the heads-up chart's abstraction where it applies): where one player "
-        "folded before the flop and two see it below all in "
-        f"({m.get('two_see_flop_edged', '?')} of the tree's situations; {m.get('two_see_flop_all_in', '?')} more "
-        "are all in, where no betting is left), each live player's value gains its class's postflop edge at that "
-        "level and its seat after the flop (the small blind acts before the big blind, both before the button), "
-        "the edges of the `postflop_value` section: heads-up flops solved against a random range with a pot of "
-        "twice the level, so the folder's chips in the pot are not in them. Where three see the flop "
-        f"({m.get('three_see_flop_checkdown', '?')} situations) the value stays the check-down: no three-handed "
-        "flop is solved (a three-handed *turn* spot with wide ranges already takes minutes). So this chart credits "
-        "postflop play in pots that go heads-up only, and leans towards the lines that get there. DCFR, exact "
-        f"best responses over classes: NashConv at most {rows['nash_conv'].max():.3f} chips a hand "
-        f"({rows['nash_conv_pct_blinds'].max():.2f}% of the blinds' pot).")),
+        "folded before the flop and two see it below all in, each live player's value gains its class's postflop "
+        "edge at that level and its seat after the flop (the small blind acts before the big blind, both before "
+        "the button), the edges of the `postflop_value` section: heads-up flops solved against a random range with "
+        "a pot of twice the level, so the folder's chips in the pot are not in them. Where three see the flop the "
+        "value stays the check-down: no three-handed flop is solved (a three-handed *turn* spot with wide ranges "
+        "already takes minutes). All in, no betting is left and nothing is added. So this chart credits postflop "
+        "play only in pots that go heads-up; the table below counts each tree's situations of each kind and says "
+        "where the hands end. DCFR, exact best responses over classes: NashConv at most "
+        f"{rows['nash_conv'].max():.3f} chips a hand and at most {rows['nash_conv_pct_blinds'].max():.2f}% of the "
+        "blinds' pot in every game state.")),
         Block("p", "Per game state, check-down chart / with postflop play (values per hand; how hands end: before "
-                   "the flop / two see it / three see it, % of hands; classes whose largest action share moves by "
+                   "the flop / two see it / three see it, % of hands; classes with an action whose share moves by "
                    "20 points or more, of 100):")]
     table = []
     for r in rows.itertuples():
         if r.state not in base.index:
             continue
         b = base.loc[r.state]
+        row = pd.Series(r._asdict())
         mv = moves[moves["state"] == r.state]
         count = {stem: int((mv[mv["node"] == node]["largest_change"] >= 0.2).sum())
                  for stem, node in chart3_nodes(played[played["state"] == r.state]).items()}
+        kinds = ("two_see_flop_edged", "two_see_flop_all_in", "three_see_flop_checkdown")
         table.append({
             "state": r.state,
+            "situations: two see the flop (edged) / two all in / three see it": " / ".join(
+                str(int(row[k])) if k in row.index else "-" for k in kinds),
             "values SB / BB / button $": f"{b['value_sb']:.1f} / {b['value_bb']:.1f} / {b['value_btn']:.1f} -> "
                                          f"{r.value_sb:.1f} / {r.value_bb:.1f} / {r.value_btn:.1f}",
-            "hands end %": f"{_ends(b)} -> {_ends(pd.Series(r._asdict()))}",
+            "hands end %": f"{_ends(b)} -> {_ends(row)}",
             **{f"moved: {MOVED3[stem]}": str(count.get(stem, "-")) for stem in MOVED3},
             "NashConv $": f"{b['nash_conv']:.3f} / {r.nash_conv:.3f}"})
     out.append(Block("table", frame=pd.DataFrame(table)))
     first = rows[rows["state"] == "start"]
     if len(first) and "start" in base.index and "share_three_see_flop" in base.columns:
-        a, b = 100 * base.loc["start", "share_three_see_flop"], 100 * first["share_three_see_flop"].iloc[0]
+        shares = {k: (100 * base.loc["start", f"share_{k}"], 100 * first[f"share_{k}"].iloc[0])
+                  for k in ("fold_end", "three_see_flop")}
         out.append(Block("p", (
-            f"In the start state three see the flop in {a:.1f}% of hands under the check-down chart and {b:.1f}% "
-            "under this one: part of that move is the abstraction's, which credits postflop play only where two see "
-            "the flop. The values are those of the credited edges, which the consistent-chart section finds too "
-            "high heads-up for the ranges a chart leaves; the whole games below play the check-down chart.")))
+            f"In the start state {shares['fold_end'][0]:.1f}% of hands end before the flop under the check-down "
+            f"chart and {shares['fold_end'][1]:.1f}% under this one, and three see the flop in "
+            f"{shares['three_see_flop'][0]:.1f}% and {shares['three_see_flop'][1]:.1f}%: part of that move is the "
+            "abstraction's, which credits postflop play only where two see the flop. The values are those of the "
+            "credited edges, which the consistent-chart section finds too high heads-up for the ranges a chart "
+            "leaves.")))
     start = played[(played["state"] == "start") & (played["sample"] == 0)]
     mv = moves[moves["state"] == "start"]
     nodes = chart3_nodes(start) if len(start) else {}

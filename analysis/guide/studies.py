@@ -592,19 +592,14 @@ def _played_chart3(folder: Path, played: tuple, manifest: dict[str, Any], checkd
     state's grids of the button first in and the small blind facing its open; returns the tables' manifest."""
     from analysis.charts.entry_chart import preflop_charts
     from analysis.core.io import write_table
-    from analysis.solvers.preflop3.bet_tree3 import build_preflop_tree3
-    from analysis.solvers.preflop3.solve3 import Preflop3Spot
-    from analysis.studies.postflop_edge3 import credited_situations
     from analysis.studies.preflop_chart import PLAYED3, chart3_nodes, plain_kinds
 
     chart, spots, moves, decisions = played
-    spot = Preflop3Spot()
-    counts = credited_situations(build_preflop_tree3(spot.tree_config).situations(), spot.chips)
     m = {**manifest, "continuation": f"{PLAYED3} (postflop_value/postflop_edge: each live player's class edge at "
                                      "the level in the state and its seat after the flop, measured heads-up on "
                                      "solved flops against a random range, added to the check-down value of every "
                                      "pair of classes where one player folded before the flop; three see the flop: "
-                                     "the check-down; 0 all in)", **counts}
+                                     "the check-down; 0 all in)"}
     write_table(chart, folder, "preflop3_chart_played", m)
     write_table(spots, folder, "preflop3_played_spots", m)
     write_table(moves, folder, "preflop3_played_moves", m)
@@ -766,7 +761,7 @@ STUDIES: tuple[Study, ...] = (
     Study("postflop_value", "After the flop: what betting is worth beyond checking down, per game state, pre-flop "
           "level and starting class", run_postflop_value, stored=True, version=2),
     Study("preflop", "Before the flop: the heads-up and three-handed entry charts, and the equilibrium in whole games",
-          run_preflop, version=8, depends=("equilibrium", "postflop_value")),
+          run_preflop, version=9, depends=("equilibrium", "postflop_value")),
     Study("consistent_chart", "Before the flop, consistent with the flop: the flops of every pre-flop line solved with "
           "the ranges the chart leaves there", run_consistent_chart, stored=True, version=2,
           depends=("postflop_value", "equilibrium")),

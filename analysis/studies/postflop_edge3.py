@@ -34,24 +34,31 @@ def pair_levels(situations: Sequence[tuple[int, int, int, int]], chips: int) -> 
     return tuple(sorted({max(s[1:]) for s in situations if situation_kind(s[0]) == FLOP2 and max(s[1:]) < chips}))
 
 
-def with_postflop_edge3(cont: Continuation3, classes: pd.DataFrame, names: tuple[str, ...], chips: int
-                        ) -> Continuation3:
-    """``cont`` with each live player's class edge (one game state's rows of a class-edge table) added to its
-    value of every pair of classes where two see the flop below all-in (``chips``); ``names``: the deal's
-    class names, in the order of the continuation's arrays. Three see the flop, fold ends, folders: as they
-    were."""
+def edge_rows3(classes: pd.DataFrame, names: tuple[str, ...], levels: Sequence[int]) -> dict[tuple[int, str], np.ndarray]:
+    """Per level of ``levels`` and seat, the edge of each class of ``names`` (one game state's rows of a
+    class-edge table); a class missing at a level refused."""
     check_class_edges(classes)
     if "state" in classes.columns and classes["state"].nunique() > 1:
         raise PostflopValueError(f"the edge rows hold {classes['state'].nunique()} game states: add one state's "
                                  "(edged_continuation3 picks the spot's)")
     edge: dict[tuple[int, str], np.ndarray] = {}
-    for put in pair_levels(cont.situations, chips):
+    for put in levels:
         for seat in SEATS3:
             rows = classes[(classes["level"] == put) & (classes["player"] == seat)].set_index("hand")["edge"]
             missing = sorted(set(names) - set(rows.index))
             if missing:
                 raise PostflopValueError(f"level {put}, {seat}: no edge for class {missing[0]}")
             edge[(put, seat)] = rows.reindex(list(names)).to_numpy(dtype=np.float64)
+    return edge
+
+
+def with_postflop_edge3(cont: Continuation3, classes: pd.DataFrame, names: tuple[str, ...], chips: int
+                        ) -> Continuation3:
+    """``cont`` with each live player's class edge (one game state's rows of a class-edge table) added to its
+    value of every pair of classes where two see the flop below all-in (``chips``); ``names``: the deal's
+    class names, in the order of the continuation's arrays. Three see the flop, fold ends, folders: as they
+    were."""
+    edge = edge_rows3(classes, names, pair_levels(cont.situations, chips))
     pair = dict(cont.pair)
     for (s, p), (o, m) in cont.pair.items():
         put = max(cont.situations[s][1:])
@@ -59,6 +66,16 @@ def with_postflop_edge3(cont: Continuation3, classes: pd.DataFrame, names: tuple
             continue
         pair[(s, p)] = (o, m + edge[(put, SEATS3[int(p > o)])][:, None])
     return replace(cont, pair=pair)
+
+
+def check_fits3(spot: Preflop3Spot, classes: pd.DataFrame, situations: Sequence[tuple[int, int, int, int]],
+                names: tuple[str, ...]) -> None:
+    """Refuse, before any sampling, a class-edge table that :func:`edged_continuation3` would refuse for
+    ``spot`` (its tree's ``situations``, the deal's class ``names``): another game, state or levels, a class
+    missing at a level the tree sees a heads-up flop at."""
+    levels = pair_levels(situations, spot.chips)
+    check_fits(spot, classes, levels)
+    edge_rows3(state_rows(spot, classes), names, levels)
 
 
 def edged_continuation3(spot: Preflop3Spot, classes: pd.DataFrame, checkdown: Continuation3,

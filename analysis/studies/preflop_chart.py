@@ -282,8 +282,11 @@ def solve_charts3(deck: str = "reference", boards: int = BOARDS3, deals: int = D
     values, the continuation's standard errors, seconds), the decisions' action shares (one row per
     solve and decision) and the tree's config, for every case of :func:`chart_cases3`; with
     ``class_edges``, also the chart with postflop play (:func:`solve_played_chart3`) in each game state
-    the table holds (first sample): its chart rows, spots rows, moves from the check-down chart at
+    the table holds (first sample): its chart rows, spots rows (with the tree's situations it credits:
+    :func:`~.postflop_edge3.credited_situations`), moves from the check-down chart at
     :data:`CHART3_NODES` and decisions' action shares (None without the table)."""
+    from .postflop_edge3 import credited_situations
+
     charts, spots, decisions = [], [], []
     played: list[list[Any]] = [[], [], [], []]
     states = set() if class_edges is None else set(class_edges["state"])
@@ -303,6 +306,7 @@ def solve_charts3(deck: str = "reference", boards: int = BOARDS3, deals: int = D
             t0 = time.perf_counter()
             psol = solve_played_chart3(class_edges, sol, target_chips, max_iterations)
             pch, prow, pdec = _chart3_tables(psol, keys, PLAYED3, time.perf_counter() - t0)
+            prow.update(credited_situations(psol.tree.situations(), psol.spot.chips))
             played[0].append(pch)
             played[1].append(prow)
             played[2].append(chart_moves(ch, pch, list(chart3_nodes(ch).values())))

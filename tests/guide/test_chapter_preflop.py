@@ -123,9 +123,8 @@ def test_three_handed_grids_follow_the_open_in_the_tables():
 
 
 def test_three_handed_chart_with_postflop_play_reads_its_tables(tmp_path):
-    """The section counts the classes that move per decision from the moves table, reads the values and how
-    hands end from both charts' spots rows, and the abstraction's counts from the manifest."""
-    import json
+    """The section counts the classes that move per decision from the moves table, and reads the values, how
+    hands end and each tree's situations from both charts' spots rows."""
 
     from analysis.guide.chapter_preflop import played3_text
 
@@ -145,23 +144,27 @@ def test_three_handed_chart_with_postflop_play_reads_its_tables(tmp_path):
             "value_sb": 5.0, "value_bb": 6.0, "value_btn": 8.0, "share_fold_end": 0.2, "share_two_see_flop": 0.5,
             "share_three_see_flop": 0.3}
     played = {**spot, "nash_conv": 0.15, "nash_conv_pct_blinds": 0.5, "value_sb": 14.0, "share_three_see_flop": 0.1,
-              "share_two_see_flop": 0.7}
-    pd.DataFrame([played]).to_csv(tmp_path / "preflop3_played_spots.csv", index=False)
-    (tmp_path / "preflop3_chart_played.manifest.json").write_text(json.dumps(
-        {"two_see_flop_edged": 26, "two_see_flop_all_in": 11, "three_see_flop_checkdown": 5}))
+              "share_two_see_flop": 0.6, "share_fold_end": 0.3, "two_see_flop_edged": 26, "two_see_flop_all_in": 11,
+              "three_see_flop_checkdown": 5}
+    # another state: the larger NashConv in chips, the smaller share of its blinds
+    other = {**played, "state": "level2", "nash_conv": 0.2, "nash_conv_pct_blinds": 0.4, "two_see_flop_edged": 15}
+    pd.DataFrame([played, other]).to_csv(tmp_path / "preflop3_played_spots.csv", index=False)
     blocks = played3_text(tmp_path, pd.DataFrame([spot, {**spot, "sample": 1, "value_sb": 99.0}]))
     text = " ".join(b.text for b in blocks if b.kind == "p")
-    assert "(26 of the tree's situations; 11 more are all in" in text and "(5 situations)" in text
-    assert "NashConv at most 0.150 chips a hand (0.50% of the blinds' pot)" in text
-    row = [b.frame for b in blocks if b.kind == "table"][0].iloc[0]
+    assert "NashConv at most 0.200 chips a hand and at most 0.50% of the blinds' pot in every game state" in text
+    states = [b.frame for b in blocks if b.kind == "table"][0]
+    assert list(states["state"]) == ["start"]  # level2 has no check-down row here
+    row = states.iloc[0]
+    assert row["situations: two see the flop (edged) / two all in / three see it"] == "26 / 11 / 5"
     assert row["values SB / BB / button $"] == "5.0 / 6.0 / 8.0 -> 14.0 / 6.0 / 8.0"
-    assert row["hands end %"] == "20.0 / 50.0 / 30.0 -> 20.0 / 70.0 / 10.0"
+    assert row["hands end %"] == "20.0 / 50.0 / 30.0 -> 30.0 / 60.0 / 10.0"
     assert [row[f"moved: {k}"] for k in ("button first in", "small blind first in", "small blind facing the open",
                                          "big blind facing the open, small blind out")] == ["1", "0", "0", "1"]
     assert row["NashConv $"] == "0.100 / 0.150"
     assert "button first in** (start state; 1 class moves 20 points or more from the check-down chart; most: AA)" \
         in text
-    assert "three see the flop in 30.0% of hands under the check-down chart and 10.0% under this one" in text
+    assert ("20.0% of hands end before the flop under the check-down chart and 30.0% under this one, and three see "
+            "the flop in 30.0% and 10.0%") in text
     assert len([b for b in blocks if b.kind == "table"]) == 1 + 2  # the states, two grids
 
 
@@ -179,3 +182,15 @@ def test_both_three_handed_charts_in_whole_games_name_only_differences_beyond_tw
     assert list(table["chart with postflop play wins %"]) == ["45.0 ± 1.0", "31.0 ± 1.0"]
     base.assign(opponent=["abc", "tight"]).to_csv(tmp_path / "preflop3_played_games.csv", index=False)
     assert _played_games3_text(tmp_path) == []
+
+
+def test_chart3_nodes_follow_the_open_of_each_states_blinds():
+    from analysis.studies.preflop_chart import chart3_nodes
+
+    lines = {"(root)": 0, "BTN fold": 1, "BTN raise 180": 225, "BTN raise 180 / SB fold": 226,
+             "BTN raise 540": 300, "BTN raise 180 / SB raise 540": 400}
+    chart = pd.DataFrame({"line": list(lines), "node": list(lines.values())})
+    assert chart3_nodes(chart) == {"preflop3_chart_button": 0, "preflop3_chart_sb_first": 1,
+                                   "preflop3_chart_sb_vs_open": 225, "preflop3_chart_bb_vs_open": 226}
+    assert chart3_nodes(chart[chart["line"].isin(["(root)", "BTN fold"])]) == {"preflop3_chart_button": 0,
+                                                                               "preflop3_chart_sb_first": 1}

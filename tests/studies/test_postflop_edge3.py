@@ -13,6 +13,7 @@ from analysis.solvers.preflop3.continuation3 import FLOP2, checkdown3, situation
 from analysis.solvers.preflop3.deal3 import subset_deal
 from analysis.solvers.preflop3.solve3 import Preflop3Spot, solve_preflop3
 from analysis.studies.postflop_edge3 import (
+    check_fits3,
     credited_situations,
     edged_continuation3,
     pair_levels,
@@ -44,7 +45,7 @@ def test_each_live_player_gains_its_class_edge_in_its_seat_after_the_flop():
     button) is out of position; its value of every pair of classes gains its own class's edge. Three see
     the flop, two all in, fold ends and the folder: unchanged."""
     cont = checkdown3(DilemmaTable("reference", (), (300, 700, 500), 0), subset_deal(NAMES), SITUATIONS, 1000,
-                      boards=12, deals=1, seed=0)
+                      boards=40, deals=1, seed=0)
     out = with_postflop_edge3(cont, _edges().drop(columns="state"), NAMES, 1000)
     assert out.triple.keys() == cont.triple.keys()
     for key, x in cont.triple.items():
@@ -69,7 +70,7 @@ def test_each_live_player_gains_its_class_edge_in_its_seat_after_the_flop():
 
 def test_a_table_without_a_class_or_with_two_states_is_refused():
     cont = checkdown3(DilemmaTable("reference", (), (300, 700, 500), 0), subset_deal(NAMES), SITUATIONS, 1000,
-                      boards=12, deals=1, seed=0)
+                      boards=40, deals=1, seed=0)
     with pytest.raises(PostflopValueError, match="no edge for class AA"):
         with_postflop_edge3(cont, _edges().query("hand != 'AA'"), NAMES, 1000)
     with pytest.raises(PostflopValueError, match="2 game states"):
@@ -77,10 +78,19 @@ def test_a_table_without_a_class_or_with_two_states_is_refused():
 
 
 def test_the_spot_must_be_the_tables_game_and_levels():
-    spot = Preflop3Spot(boards=12, deals=1)
+    spot = Preflop3Spot(boards=40, deals=1)
     situations = build_preflop_tree3(spot.tree_config).situations()
     assert pair_levels(situations, spot.chips) == (20, 60, 180, 540)
-    cont = checkdown3(spot.table, subset_deal(NAMES), situations, spot.chips, 12, 1, 0)
+    cont = checkdown3(spot.table, subset_deal(NAMES), situations, spot.chips, 40, 1, 0)
+    # a table of three states: the spot's own rows are added
+    three = pd.concat([_edges(state="level2").assign(edge=1e6), _edges(), _edges(state="bank3-low").assign(edge=-1e6)])
+    got = edged_continuation3(spot, three, cont, NAMES)
+    (s, p), (o, m) = next(((k, v) for k, v in cont.pair.items() if max(cont.situations[k[0]][1:]) == 60))
+    add = np.array([_want(60, "oop" if p < o else "ip", n) for n in NAMES])
+    np.testing.assert_allclose(got.pair[(s, p)][1], m + add[:, None], rtol=0, atol=1e-9)
+    with pytest.raises(PostflopValueError, match="level 20, oop: no edge for class 72o"):
+        check_fits3(spot, _edges().query("not (level == 20 and player == 'oop' and hand == '72o')"), situations,
+                    NAMES)  # before any sampling
     with pytest.raises(PostflopValueError, match="also sees the flop at 540"):
         edged_continuation3(spot, _edges(levels=(20, 60, 180)), cont, NAMES)
     with pytest.raises(PostflopValueError, match="measured in the level2 state"):
@@ -132,3 +142,10 @@ def test_the_cli_adds_an_edge_table_three_handed_and_says_so(tmp_path, capsys):
     assert edged.splitlines()[1:4] == plain.splitlines()[1:4]  # zero edges: the check-down's numbers
     manifest = json.loads((tmp_path / "out" / "preflop3_chart.manifest.json").read_text())
     assert manifest["postflop_edge"] == str(tmp_path / "zero.csv")
+    # an edge of $50 out of position and -$100 in position: the values move
+    _edges().assign(edge=lambda d: np.where(d["player"] == "oop", 50.0, -100.0)).drop(columns="state").to_csv(
+        tmp_path / "zero.csv", index=False)
+    assert run([*argv, "--postflop-edge", str(tmp_path / "zero.csv")]) == 0
+    moved = capsys.readouterr().out
+    values = [ln for ln in moved.splitlines() if ln.startswith("values a hand")]
+    assert values and values != [ln for ln in plain.splitlines() if ln.startswith("values a hand")]
