@@ -28,6 +28,14 @@ def residual_size(residual: pd.DataFrame) -> pd.Series:
     return by["w"].sum() / by["probability"].sum()
 
 
+def residual_size_se(residual: pd.DataFrame) -> pd.Series:
+    """Per round, a standard error of :func:`residual_size`: each line's absolute difference taken to carry its
+    difference's standard error over the flops (first order: good where a difference is large against its
+    error), the lines independent."""
+    by = residual.assign(v=(residual["probability"] * residual["difference_se"]) ** 2).groupby("round")
+    return np.sqrt(by["v"].sum()) / by["probability"].sum()
+
+
 def consistent_chart(folder: Path, info: dict[str, Any]) -> list[Block]:
     """How far the chart with postflop play is from a chart whose flops are solved with its own ranges, and
     what the rounds that close the gap change."""
@@ -98,9 +106,21 @@ def _verdict(rounds: pd.DataFrame, residual: pd.DataFrame, chart: pd.DataFrame |
                      + ")")
         text += f", so whole classes change action. {len(moved)} rounds do not reach a consistent pair; "
         text += _values_settle(rounds)
-    text += (f"the guide's chart stays round {best}'s, with the caveat the table above quantifies: where its credited "
-             "edges and its ranges' differ beyond the flops' noise, those lines are worth the edge with the chart's "
-             "ranges, not the edge credited.")
+    caveat = ("where a chart's credited edges and its ranges' differ beyond the flops' noise, those lines are worth "
+              "the edge with the chart's ranges, not the edge credited.")
+    if best == 0 or 1 not in size.index:
+        return [Block("p", text + "the guide's chart stays round 0's, with the caveat the table above quantifies: "
+                                  + caveat)]
+    se = residual_size_se(residual)
+    closer, err = size[1] - size.min(), float(np.hypot(se[1], se[best + 1]))
+    told = closer > 2 * err
+    text += (f"round {best}'s chart is closer than round 0's by ${closer:.2f} a line, ± ${err:.2f} (each gap's "
+             "standard error from its lines' over the flops, as if the rounds' flops were independent), "
+             + ("more than twice that: the chart to prefer is round "
+                f"{best}'s (`consistent_chart`, round {best}), which the pre-flop chapter does not play yet. "
+                if told else "within twice that, so the flops cannot tell the two apart: the guide's chart stays "
+                "round 0's. ")
+             + "Either way, the table above quantifies the caveat: " + caveat)
     return [Block("p", text)]
 
 

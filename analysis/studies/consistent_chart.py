@@ -48,7 +48,7 @@ from .ranges import starting_classes
 LINE_FLOPS = 8
 """Flops solved per line and round: the first of the postflop_value study's sample (the same in every
 round, so rounds compare flop by flop)."""
-ROUNDS = 6
+ROUNDS = 7
 """Rounds after the random-range chart (round 0)."""
 FLOOR = 1e-4
 """The least weight (of the range's largest) a holding keeps in a line's flop solve."""

@@ -97,7 +97,15 @@ def test_section_names_the_chart_closest_to_consistent(tmp_path):
     text = " ".join(b.text for b in consistent_chart(tmp_path, {"manifest": {"boards": ["9s 9c 6h"]}}) if b.kind == "p")
     assert ("**Which chart to use.** Of the charts measured, round 1's was closest to consistent ($1.25 a line "
             "against $5.00 for round 0's); round 2's is not measured yet") in text
-    assert "the guide's chart stays round 1's" in text and "rounds do not reach" not in text  # (moved 1-8 points)
+    assert "rounds do not reach" not in text  # (moved 1-8 points)
+    # gaps $5.00 and $1.25, each with a standard error of sqrt(2 (0.5^2 + 0.03^2)) / 1.06 = $0.668 a line
+    assert ("round 1's chart is closer than round 0's by $3.75 a line, ± $0.95 (each gap's standard error") in text
+    assert "more than twice that: the chart to prefer is round 1's (`consistent_chart`, round 1)" in text
+    assert "the guide's chart stays" not in text
+    residual = pd.read_csv(tmp_path / "consistent_residual.csv")
+    residual.assign(difference_se=3.0).to_csv(tmp_path / "consistent_residual.csv", index=False)
+    text = " ".join(b.text for b in consistent_chart(tmp_path, {"manifest": {"boards": ["9s 9c 6h"]}}) if b.kind == "p")
+    assert "by $3.75 a line, ± $2.84" in text and "the flops cannot tell the two apart: the guide's chart stays round 0's" in text
 
 
 def test_section_counts_the_signs_and_says_whether_the_values_settle(tmp_path):
