@@ -63,7 +63,16 @@ def preflop_charts(kinds_by_node: dict[str, pd.DataFrame], out: str | Path, mani
               "preflop3_chart_sb_vs_open": "Three-handed pre-flop chart: the small blind facing the button's open to 60 "
                                            "(start state, per class)",
               "preflop3_chart_bb_vs_open": "Three-handed pre-flop chart: the big blind facing the button's open, the "
-                                           "small blind folded (start state, per class)"}
+                                           "small blind folded (start state, per class)",
+              "preflop_chart_played_small_blind": "Heads-up pre-flop chart with postflop play from solved flops: the "
+                                                  "small blind's first action (start state, plain suits)",
+              "preflop_chart_played_vs_open": "Heads-up pre-flop chart with postflop play from solved flops: the big "
+                                              "blind facing an open (start state, plain suits)",
+              "preflop3_chart_played_button": "Three-handed pre-flop chart with postflop play where two see the flop: "
+                                              "the button first in (start state, per class)",
+              "preflop3_chart_played_sb_vs_open": "Three-handed pre-flop chart with postflop play where two see the "
+                                                  "flop: the small blind facing the button's open (start state, per "
+                                                  "class)"}
     paths = []
     for stem, kinds in kinds_by_node.items():
         paths.append(save_figure(chart_figure(kinds, titles.get(stem, stem)), out, stem, manifest)["png"])

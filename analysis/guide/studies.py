@@ -586,7 +586,7 @@ def _played_chart(folder: Path, options: Any, echo: Echo, checkdown: dict[str, A
     return sol, played, m
 
 
-def _played_chart3(folder: Path, played: tuple, manifest: dict[str, Any], checkdown_start: Any) -> dict[str, Any]:
+def _played_chart3(folder: Path, played: tuple, manifest: dict[str, Any]) -> dict[str, Any]:
     """The three-handed chart with postflop play where two see the flop (``played``: chart rows, spots rows,
     moves and decisions from :func:`~analysis.studies.preflop_chart.solve_charts3`): its tables and the start
     state's grids of the button first in and the small blind facing its open; returns the tables' manifest."""
@@ -605,10 +605,9 @@ def _played_chart3(folder: Path, played: tuple, manifest: dict[str, Any], checkd
     write_table(moves, folder, "preflop3_played_moves", m)
     write_table(decisions, folder, "preflop3_played_decisions", m)
     start = chart[(chart["state"] == "start") & (chart["sample"] == 0)]
-    if not start.empty:
-        nodes = chart3_nodes(checkdown_start)
-        preflop_charts({f"{stem.replace('preflop3_chart', 'preflop3_chart_played')}": plain_kinds(start, nodes[stem])
-                        for stem in ("preflop3_chart_button", "preflop3_chart_sb_vs_open")}, folder, m)
+    nodes = chart3_nodes(start)
+    preflop_charts({stem.replace("preflop3_chart", "preflop3_chart_played"): plain_kinds(start, nodes[stem])
+                    for stem in ("preflop3_chart_button", "preflop3_chart_sb_vs_open") if stem in nodes}, folder, m)
     return m
 
 
@@ -690,7 +689,7 @@ def run_preflop(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         if played3 is None:
             echo("  three-handed chart with postflop play: no postflop_value/postflop_edge table, skipped")
         else:
-            played3_manifest = _played_chart3(folder, played3, manifest3, start3)
+            played3_manifest = _played_chart3(folder, played3, manifest3)
     postflop = folder.parent / "equilibrium" / "equilibrium_hu_policy.parquet"
     if postflop.is_file():
         path = folder / "equilibrium-hu.toml"

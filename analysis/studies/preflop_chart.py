@@ -263,14 +263,8 @@ def chart3_nodes(chart: pd.DataFrame) -> dict[str, int]:
     a decision the chart does not hold is left out."""
     nodes = chart.drop_duplicates("node").set_index("line")["node"]
     opens = sorted((int(m.group(1)), line) for line in nodes.index if (m := re.fullmatch(r"BTN raise (\d+)", line)))
-    to_open = {"BTN raise 60": opens[0][1]} if opens else {}
-    out = {}
-    for stem, line in CHART3_NODES.items():
-        for start, now in to_open.items():
-            line = line.replace(start, now)
-        if line in nodes.index:
-            out[stem] = int(nodes[line])
-    return out
+    lines = {stem: line.replace("BTN raise 60", opens[0][1]) if opens else line for stem, line in CHART3_NODES.items()}
+    return {stem: int(nodes[line]) for stem, line in lines.items() if line in nodes.index}
 
 
 def solve_charts3(deck: str = "reference", boards: int = BOARDS3, deals: int = DEALS3, target_chips: float = 0.05,
