@@ -375,6 +375,8 @@ def check_class_edges(frame: pd.DataFrame, where: str = "the edge table") -> Non
     missing = sorted({"level", "player", "hand", "edge"} - set(frame.columns))
     if missing:
         raise PostflopValueError(f"{where}: not a class-edge table (no column {missing[0]!r})")
+    if frame.empty:
+        raise PostflopValueError(f"{where}: no rows (a class-edge table holds an edge per level, seat and class)")
     seats = set(frame["player"].astype(str))
     if not seats <= set(SEATS):
         raise PostflopValueError(f"{where}: seat {sorted(seats - set(SEATS))[0]!r} (player must be oop or ip)")

@@ -266,6 +266,7 @@ CASES: list[tuple[str, ...]] = [
     ("solve preflop --players 3 --boards 10 --deals 1", "misses all six cards", "more boards"),
     ("solve preflop --postflop-edge {tmp}/nosuch.csv", "edge table", "nosuch.csv"),
     ("solve preflop --postflop-edge {tmp}/wrongshape.json", "not a class-edge table"),
+    ("solve preflop --players 3 --postflop-edge {tmp}/edgesnone.csv", "edgesnone.csv: no rows"),
     ("solve preflop --boards 20 --postflop-edge {tmp}/edges20.csv", "holds levels 20", "60, 180, 540"),
     ("solve preflop --boards 20 --postflop-edge {tmp}/edgesbank3.csv", "bank3-low state", "bank 300/700/500"),
     ("solve preflop --boards 20 --postflop-edge {tmp}/invalid.toml", "edge table"),
@@ -339,6 +340,8 @@ def bad_files(tmp_path_factory) -> Path:
     (tmp / "wrongshape.json").write_text(json.dumps({"a": 1}))
     (tmp / "invalid.toml").write_text("garbage = = 1\n")
     (tmp / "edges20.csv").write_text("level,player,hand,edge\n20,oop,AA,1.0\n20,ip,AA,1.0\n")
+    (tmp / "edgesnone.csv").write_text("level,player,hand,edge\n")
+    (tmp / "edgesnone.manifest.json").write_text('{"deck": "reference", "state": "start", "chips": 1000}')
     (tmp / "edges20.manifest.json").write_text('{"deck": "reference", "state": "start", "chips": 1000}')
     (tmp / "edgesbank3.csv").write_text("level,player,hand,edge\n20,oop,AA,1.0\n20,ip,AA,1.0\n")
     (tmp / "edgesbank3.manifest.json").write_text('{"deck": "reference", "state": "bank3-low", "chips": 1000}')
