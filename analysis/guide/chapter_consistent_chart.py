@@ -15,6 +15,7 @@ import pandas as pd
 
 from .blocks import Block, study_table
 from .chapter_postflop_value import SEAT_TEXT, _beyond, told_from_zero
+from .chapter_preflop import win_share_change
 
 SHOWN_MOVES = 6
 """Classes named per decision among those the rounds moved most."""
@@ -162,9 +163,7 @@ def _games_blocks(folder: Path, m: dict[str, Any]) -> list[Block]:
                          "round's chart before the flop, the abstracted equilibrium after it, as the pre-flop chapter's "
                          "files; win share ± one standard error):"), Block("table", frame=table)]
     if same:
-        z = (games["win_share"] - played["win_share"]) / np.hypot(games["win_share_se"], played["win_share_se"])
-        far = [f"{o} ({100 * (a - b):+.1f} points)" for o, a, b, x in
-               zip(games["opponent"], games["win_share"], played["win_share"], z, strict=True) if abs(x) > 2]
+        _, far = win_share_change(games, played)
         blocks.append(Block("p", (
             "Beyond two standard errors (as if the runs were independent; they play the same deals): "
             + (", ".join(far) if far else "none") + ". After the flop both files play the abstracted equilibrium "

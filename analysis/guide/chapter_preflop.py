@@ -192,7 +192,7 @@ def _played_text(folder: Path, base: pd.DataFrame, start: pd.Series,
         out.append(Block("table", frame=pd.DataFrame({
             "opponent": games["opponent"], "check-down chart wins %": _pm(games, "win_share", ".1f", 100),
             "chart with postflop play wins %": _pm(pgames, "win_share", ".1f", 100)})))
-        z = (pgames["win_share"] - games["win_share"]) / np.hypot(games["win_share_se"], pgames["win_share_se"])
+        z, _ = win_share_change(pgames, games)
         k = int(z.abs().idxmax())
         out.append(Block("p", (
             f"The largest change is against {games['opponent'][k]}: {100 * (pgames['win_share'][k] - games['win_share'][k]):+.1f} "
@@ -476,15 +476,22 @@ def three_handed(folder: Path, deck: str, hu_chart: pd.DataFrame | None = None,
     return out
 
 
+def win_share_change(new: pd.DataFrame, old: pd.DataFrame) -> tuple[pd.Series, list[str]]:
+    """Two strategies' whole-game tables against the same opponents: per opponent, the change of the win share
+    in standard errors (as if the two runs were independent), and the changes beyond two of them
+    (``"abc (+5.0 points)"``)."""
+    z = (new["win_share"] - old["win_share"]) / np.hypot(old["win_share_se"], new["win_share_se"])
+    far = [f"{o} ({100 * (b - a):+.1f} points)" for o, a, b, x in zip(old["opponent"], old["win_share"],
+                                                                      new["win_share"], z, strict=True) if abs(x) > 2]
+    return z, far
+
+
 def _played_games3_text(folder: Path) -> list[Block]:
     """Both three-handed charts in the same whole games (``preflop3_games`` beside ``preflop3_played_games``)."""
     games, pgames = study_table(folder, "preflop3_games"), study_table(folder, "preflop3_played_games")
     if games is None or pgames is None or list(games["opponent"]) != list(pgames["opponent"]):
         return []
-    z = (pgames["win_share"] - games["win_share"]) / np.hypot(games["win_share_se"], pgames["win_share_se"])
-    far = [f"{o} ({100 * (b - a):+.1f} points)" for o, a, b, x in zip(games["opponent"], games["win_share"],
-                                                                      pgames["win_share"], z, strict=True)
-           if abs(x) > 2]
+    z, far = win_share_change(pgames, games)
     return [Block("p", "**Both three-handed charts in whole games** (the same deals and seed, the same play after "
                        "the flop; `equilibrium-3-played.toml` plays the chart with postflop play where two see the "
                        "flop; win share ± one standard error, fair 33.3%):"),

@@ -23,10 +23,7 @@ import pandas as pd
 from analysis.solvers.preflop3.continuation3 import FLOP2, FLOP3, Continuation3, situation_kind
 from analysis.solvers.preflop3.solve3 import Preflop3Spot
 
-from .postflop_value import PostflopValueError, check_class_edges, check_fits, state_rows
-
-SEATS3 = ("oop", "ip")
-"""The edge table's seats, in the order the live pair acts after the flop (lower seat number first)."""
+from .postflop_value import SEATS, PostflopValueError, check_fits, class_edge_rows, state_rows
 
 
 def pair_levels(situations: Sequence[tuple[int, int, int, int]], chips: int) -> tuple[int, ...]:
@@ -36,19 +33,12 @@ def pair_levels(situations: Sequence[tuple[int, int, int, int]], chips: int) -> 
 
 def edge_rows3(classes: pd.DataFrame, names: tuple[str, ...], levels: Sequence[int]) -> dict[tuple[int, str], np.ndarray]:
     """Per level of ``levels`` and seat, the edge of each class of ``names`` (one game state's rows of a
-    class-edge table); a class missing at a level refused."""
-    check_class_edges(classes)
-    if "state" in classes.columns and classes["state"].nunique() > 1:
-        raise PostflopValueError(f"the edge rows hold {classes['state'].nunique()} game states: add one state's "
-                                 "(edged_continuation3 picks the spot's)")
-    edge: dict[tuple[int, str], np.ndarray] = {}
-    for put in levels:
-        for seat in SEATS3:
-            rows = classes[(classes["level"] == put) & (classes["player"] == seat)].set_index("hand")["edge"]
-            missing = sorted(set(names) - set(rows.index))
-            if missing:
-                raise PostflopValueError(f"level {put}, {seat}: no edge for class {missing[0]}")
-            edge[(put, seat)] = rows.reindex(list(names)).to_numpy(dtype=np.float64)
+    class-edge table, :func:`~.postflop_value.class_edge_rows`); a level or a class missing refused (below
+    all-in every level where two see the flop needs its edges)."""
+    edge = class_edge_rows(classes, names, levels)
+    missing = [lv for lv in levels if any((lv, seat) not in edge for seat in SEATS)]
+    if missing:
+        raise PostflopValueError(f"the edge rows hold no edges at level {missing[0]}, where two see the flop")
     return edge
 
 
@@ -64,7 +54,8 @@ def with_postflop_edge3(cont: Continuation3, classes: pd.DataFrame, names: tuple
         put = max(cont.situations[s][1:])
         if put >= chips:
             continue
-        pair[(s, p)] = (o, m + edge[(put, SEATS3[int(p > o)])][:, None])
+        seat = SEATS[int(p > o)]  # the lower seat number acts first after the flop: out of position
+        pair[(s, p)] = (o, m + edge[(put, seat)][:, None])
     return replace(cont, pair=pair)
 
 

@@ -450,24 +450,37 @@ def check_fits(spot: Any, classes: pd.DataFrame, levels: Sequence[int] | None = 
     return levels
 
 
-def with_postflop_edge(cont: Continuation, classes: pd.DataFrame, spec: Any) -> Continuation:
-    """``cont`` with each player's class edge (:func:`class_edges`) added to its value of every pair
-    that sees the flop at a level the table holds (0 elsewhere: all in); ``spec`` the deck's game spec."""
+def class_edge_rows(classes: pd.DataFrame, names: Sequence[str], levels: Sequence[int]
+                    ) -> dict[tuple[int, str], np.ndarray]:
+    """Per level of ``levels`` that the table holds and seat (``oop``, ``ip``), the edge of each of ``names``
+    (class names, repeats allowed: one per holding or per class), from one game state's rows of a class-edge
+    table; a class missing at a held level refused."""
     check_class_edges(classes)
     if "state" in classes.columns and classes["state"].nunique() > 1:
         raise PostflopValueError(f"the edge rows hold {classes['state'].nunique()} game states: add one state's "
-                                 "(edged_continuation picks the spot's)")
-    hand = holding_class_names(spec, cont.holdings)
-    values = cont.values.copy()
-    for lv, put in enumerate(cont.levels):
-        for p, seat in enumerate(SEATS):
+                                 "(edged_continuation and edged_continuation3 pick the spot's)")
+    out: dict[tuple[int, str], np.ndarray] = {}
+    for put in levels:
+        for seat in SEATS:
             rows = classes[(classes["level"] == put) & (classes["player"] == seat)].set_index("hand")["edge"]
             if rows.empty:
                 continue
-            missing = sorted(set(hand) - set(rows.index))
+            missing = sorted(set(names) - set(rows.index))
             if missing:
                 raise PostflopValueError(f"level {put}, {seat}: no edge for class {missing[0]}")
-            add = rows.reindex(hand).to_numpy()
-            values[lv, p] += add[:, None] if p == 0 else add[None, :]
+            out[(put, seat)] = rows.reindex(list(names)).to_numpy(dtype=np.float64)
+    return out
+
+
+def with_postflop_edge(cont: Continuation, classes: pd.DataFrame, spec: Any) -> Continuation:
+    """``cont`` with each player's class edge (:func:`class_edges`) added to its value of every pair
+    that sees the flop at a level the table holds (0 elsewhere: all in); ``spec`` the deck's game spec."""
+    edge = class_edge_rows(classes, holding_class_names(spec, cont.holdings), cont.levels)
+    values = cont.values.copy()
+    for lv, put in enumerate(cont.levels):
+        for p, seat in enumerate(SEATS):
+            if (put, seat) in edge:
+                add = edge[(put, seat)]
+                values[lv, p] += add[:, None] if p == 0 else add[None, :]
     values[:, :, ~cont.compatible] = 0.0
     return replace(cont, values=values)
