@@ -1,5 +1,6 @@
 """The showdown terminals read from prefix sums (``_sweeps``) against a plain pairwise sum: wide
-ranges with ties and card removal, opponent reach with zeros, both players, every river board."""
+ranges with ties and card removal, opponent reach with zeros, both players, several river boards;
+Texas Hold'em's (win less loss) and Dilemma Hold'em's (a payoff per pair of classes and outcome)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import numpy as np
 
 from analysis.solvers.card_level import CardSolver, CardSpot
 from analysis.solvers.card_level import _kernels as K
-from analysis.solvers.card_level._layout import BF_WORK
-from analysis.solvers.card_level.tree import AMOUNT, BOARD, KIND, SHOWDOWN
+from analysis.solvers.card_level._layout import BF_MINUS, BF_WORK
+from analysis.solvers.card_level._payoffs import SD_LOSE_MINUS_TIE, SD_TIE, SD_WIN_MINUS_TIE
+from analysis.solvers.card_level.tree import AMOUNT, BOARD, KIND, PAY, SHOWDOWN
 
 
 def _pairwise(solver: CardSolver, v: int, trav: int, reach: np.ndarray) -> np.ndarray:
@@ -52,6 +54,58 @@ def test_showdowns_equal_the_pairwise_sum():
             K.showdown_value(nodes, v, K.terminal_tables(solver._tree_args)[2], trav, reach, solver._coefs, work, out)
             np.testing.assert_allclose(out, _pairwise(solver, int(v), trav, reach), rtol=1e-12, atol=1e-15)
     assert len(seen) == 6
+
+
+def _dilemma_pairwise(solver: CardSolver, v: int, trav: int, reach: np.ndarray) -> np.ndarray:
+    """Each holding's value at Dilemma showdown ``v``: over the compatible opponent holdings, the
+    reach times the settled payoff of the pair of classes for the outcome (win, tie, loss)."""
+    t = solver.tables
+    b, sid = int(solver.tree.nodes[v, BOARD]), int(solver.tree.nodes[v, PAY])
+    tab = t.showdown_tab[sid, trav]
+    out = np.zeros(t.hands.shape[1])
+    for h in range(t.n_hands[trav]):
+        mine = t.strength[trav, b, h]
+        if mine < 0:
+            continue
+        a = t.hclass[trav, h]
+        x = 0.0
+        for o in range(t.n_hands[1 - trav]):
+            theirs = t.strength[1 - trav, b, o]
+            if theirs < 0 or set(t.hands[trav, h]) & set(t.hands[1 - trav, o]):
+                continue
+            c = t.hclass[1 - trav, o]
+            pay = tab[SD_TIE, a, c]
+            if mine > theirs:
+                pay += tab[SD_WIN_MINUS_TIE, a, c]
+            elif mine < theirs:
+                pay += tab[SD_LOSE_MINUS_TIE, a, c]
+            x += reach[o] * pay
+        out[h] = x / t.pairs
+    return out
+
+
+def test_dilemma_showdowns_equal_the_pairwise_sum():
+    """The reach above a holding is read as the compatible total less the reach at or below it
+    (one direction of prefix sums): the identical holding and ties must cancel there."""
+    spot = CardSpot.dilemma("4s9h3d6c", "random", "random", 40, 980, "100%, a", "a", deck="reference")
+    solver = CardSolver(spot)
+    nodes = solver.tree.nodes
+    rng = np.random.default_rng(3)
+    tables = K.terminal_tables(solver._tree_args)
+    scratch = (solver._pool[BF_MINUS][0], solver._pool[BF_WORK][0])
+    seen = set()
+    for v in np.flatnonzero(nodes[:, KIND] == SHOWDOWN):
+        b = int(nodes[v, BOARD])
+        if b in seen or len(seen) >= 4:
+            continue
+        seen.add(b)
+        for trav in range(2):
+            reach = rng.random(solver.tables.hands.shape[1])
+            reach[rng.random(reach.shape[0]) < 0.7] = 0.0
+            out = np.full_like(reach, np.nan)
+            K.dilemma_showdown_value(nodes, v, tables, trav, reach, solver._coefs, scratch, out)
+            np.testing.assert_allclose(out, _dilemma_pairwise(solver, int(v), trav, reach), rtol=1e-12, atol=1e-15)
+    assert len(seen) == 4
 
 
 def _plain_card_sums(hands: np.ndarray, reach: np.ndarray, n_cards: int) -> tuple[float, np.ndarray]:

@@ -16,7 +16,8 @@ holdings sharing one of its cards (per-card totals, the identical holding added
 back); a showdown needs, per holding, the opponent's reach below (then above) it in
 the order of strength of the river board with the same per-card corrections: the
 sweep's running totals, taken here as prefix sums read at positions computed once
-per river board (:mod:`._sweeps`: no data-dependent branches, the same numbers).
+per river board (:mod:`._sweeps`: no data-dependent branches, one direction: the reach above a
+holding is the compatible total less the reach at or below it).
 Holdings are sorted once per river board (O(n log n)).
 
 Iterations follow postflop-solver's DCFR (0-based ``t``): cumulative regrets
@@ -119,9 +120,9 @@ from ._layout import (
 from ._payoffs import SD_LOSE_MINUS_TIE, SD_TIE, SD_WIN_MINUS_TIE
 from ._precision import like
 from ._sweeps import (
-    DN_C1,
-    DN_C2,
-    DN_N,
+    LE_C1,
+    LE_C2,
+    LE_N,
     RW_CLASS,
     RW_END1,
     RW_END2,
@@ -130,10 +131,8 @@ from ._sweeps import (
     UP_C1,
     UP_C2,
     UP_N,
-    W_ALL_DN,
-    W_ALL_UP,
-    W_CARD_DN,
-    W_CARD_UP,
+    W_ALL,
+    W_CARD,
     prefix_sums,
 )
 from .tree import AMOUNT as AMT
@@ -302,12 +301,14 @@ def showdown_value(nodes, v, order, trav, reach, coefs, work, out):
     no = count[opp, b]
     prefix_sums(src[opp, b], holding[opp, b], no, ends[opp, b], reach, work)
     idx = idx_all[trav, b]
-    gu, gd, pu, pd = work[W_CARD_UP], work[W_CARD_DN], work[W_ALL_UP], work[W_ALL_DN]
+    gu, pu = work[W_CARD], work[W_ALL]
+    total = pu[no]
     out[:] = 0.0
     for i in range(nt):
         q = idx[i]
-        win = pay * (pu[q[UP_N]] - gu[q[UP_C1]] - gu[q[UP_C2]])
-        out[q[RW_HOLDING]] = win - pay * (pd[q[DN_N]] - gd[q[DN_C1]] - gd[q[DN_C2]])
+        below = pu[q[UP_N]] - gu[q[UP_C1]] - gu[q[UP_C2]]
+        above = (total - gu[q[RW_END1]] - gu[q[RW_END2]]) - (pu[q[LE_N]] - gu[q[LE_C1]] - gu[q[LE_C2]])
+        out[q[RW_HOLDING]] = pay * (below - above)
 
 
 @kernel(inline=True)
@@ -486,18 +487,18 @@ def _one_group_showdown(tab, rep, mine, theirs, inv, out):
     count, reach and prefix sums."""
     nt, idx = mine
     no, reach, work = theirs
-    gu, gd, pu, pd = work[W_CARD_UP], work[W_CARD_DN], work[W_ALL_UP], work[W_ALL_DN]
+    gu, pu = work[W_CARD], work[W_ALL]
     all_total = pu[no]
     for i in range(nt):
         q = idx[i]
         a = q[RW_CLASS]
         win = tab[SD_WIN_MINUS_TIE, a, rep] * (pu[q[UP_N]] - gu[q[UP_C1]] - gu[q[UP_C2]])
         x = all_total - gu[q[RW_END1]] - gu[q[RW_END2]]
+        above = x - (pu[q[LE_N]] - gu[q[LE_C1]] - gu[q[LE_C2]])
         s = q[RW_SAME]
         if s >= 0:
             x += reach[s]
-        out[q[RW_HOLDING]] = (win + tab[SD_TIE, a, rep] * x
-                              + tab[SD_LOSE_MINUS_TIE, a, rep] * (pd[q[DN_N]] - gd[q[DN_C1]] - gd[q[DN_C2]])) * inv
+        out[q[RW_HOLDING]] = (win + tab[SD_TIE, a, rep] * x + tab[SD_LOSE_MINUS_TIE, a, rep] * above) * inv
 
 
 @kernel
