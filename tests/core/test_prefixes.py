@@ -53,7 +53,6 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
     "DK": ("a kind of Bluffjack decision (hit or bet)", {
         "analysis/engine/bluffjack/strategy.py"}),
     "DL": ("a slot of the fold-vs-check deal's arrays", {"analysis/studies/fold_vs_check/_deal.py"}),
-    "DN": ("a column of the card solver's downward sweep", {"analysis/solvers/card_level/_sweeps.py"}),
     "DR": ("an offset in the Dilemma solver's deal record", {
         "analysis/solvers/abstracted/_deal_kernels.py"}),
     "F": ("a settlement flag bit", {
@@ -75,6 +74,8 @@ PREFIXES: dict[str, tuple[str, set[str]]] = {
         "analysis/solvers/card_level/_layout.py"}),
     "IP": ("a seat of the card solver's spot", {"analysis/solvers/card_level/_payoffs.py"}),
     "L": ("a column of the engine's action log", {"analysis/engine/_layout.py"}),
+    "LE": ("a column of the card solver's showdown sums read at or below a holding's strength", {
+        "analysis/solvers/card_level/_sweeps.py"}),
     "LK": ("a limit kind of Bluffjack's stakes", {"analysis/engine/bluffjack/_kernel.py"}),
     "M": ("a column of an opponent or betting model", {
         "analysis/studies/brag/_kernels.py", "analysis/studies/fold_vs_check/layout.py"}),
