@@ -409,7 +409,8 @@ def dilemma_showdown_value(nodes, v, tables, trav, reach, coefs, scratch, out):
     payoff against every compatible holding (the sums once that sweep is through, as a fold)
     and the loss payoff less the tie's over the stronger ones (sweep down), each with
     per-group, per-card sums. Holdings the board blocks keep 0. One group (the usual case):
-    scalar sums, the Texas Hold'em sweeps with a payoff per own class. ``tables``:
+    scalar prefix sums upwards with a payoff per own class, the reach above a holding read
+    as the compatible total less the reach at or below it (:func:`_one_group_showdown`). ``tables``:
     :func:`terminal_tables`'s (held, classes, order, (score, cards)); ``scratch`` = ``(sums,
     work)``: the per-group sums and the prefix-sum rows (:func:`prefix_sums`)."""
     sums, work = scratch

@@ -17,7 +17,8 @@ it, so the sums run once, not up and down: one thread, an iteration of the Dilem
 bit rather than its own, which moves a solve's trajectory as any rounding change does (not its
 accuracy: the same section). Before that the prefix sums had saved 4-9% of a Texas turn iteration
 against the sweep, 11% of the Dilemma turn's (seventh session); a sweep that skips the opponent's
-zero reach (postflop-solver's) was 21% slower on the Dilemma flop (twenty-third session).
+zero reach (postflop-solver's) was 21% slower than the two-direction sums on the Dilemma flop,
+about 35% slower than these (twenty-third session).
 
 Layout, per player ``p`` and river board ``b`` (``size`` holdings at most, ``n_cards`` cards):
 
@@ -155,7 +156,7 @@ def prefix_sums(opp_src, ho, no, opp_ends, reach, work):
     pu[0] = 0.0
     k2 = mid
     for k in range(mid):  # the first half beside the second, and the overall sum beside both
-        if k < no:
+        if k < no:  # (all of it: mid >= no)
             a += reach[ho[k]]
             pu[k + 1] = a
         x = opp_src[k]
@@ -166,10 +167,7 @@ def prefix_sums(opp_src, ho, no, opp_ends, reach, work):
             a2 = a2 + reach[x] if x >= 0 else zero
             gu[k2] = a2
             k2 += 1
-    for k in range(mid, no):
-        a += reach[ho[k]]
-        pu[k + 1] = a
-    while k2 < n_slots:
+    while k2 < n_slots:  # (mid >= no: the first half holds at least half of 2 no + n_cards slots)
         x = opp_src[k2]
         a2 = a2 + reach[x] if x >= 0 else zero
         gu[k2] = a2
