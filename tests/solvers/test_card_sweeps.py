@@ -38,22 +38,31 @@ def test_showdowns_equal_the_pairwise_sum():
     spot = CardSpot.holdem("Td9d6hQc", "22+,A2s+,K9s+,QTs+,JTs,ATo+,KJo+", "TT-22,A5s+,K8s+,T9s,98s,87s,AJo+", 200, 900,
                            "a", "")
     solver = CardSolver(spot)
-    nodes = solver.tree.nodes
-    rng = np.random.default_rng(7)
     work = solver._pool[BF_WORK][0]
-    seen = set()
+    for v, trav, reach in _showdown_cases(solver, boards=6, zeros=0.3, seed=7):
+        out = np.full_like(reach, np.nan)
+        K.showdown_value(solver.tree.nodes, v, K.terminal_tables(solver._tree_args)[2], trav, reach, solver._coefs,
+                         work, out)
+        np.testing.assert_allclose(out, _pairwise(solver, v, trav, reach), rtol=1e-12, atol=1e-15)
+
+
+def _showdown_cases(solver: CardSolver, boards: int, zeros: float, seed: int) -> list[tuple[int, int, np.ndarray]]:
+    """(showdown node, traverser, opponent reach) on the first ``boards`` river boards of the tree, both
+    traversers, the reach random with a share ``zeros`` of it 0."""
+    nodes = solver.tree.nodes
+    rng = np.random.default_rng(seed)
+    seen, cases = set(), []
     for v in np.flatnonzero(nodes[:, KIND] == SHOWDOWN):
         b = int(nodes[v, BOARD])
-        if b in seen or len(seen) >= 6:
+        if b in seen or len(seen) >= boards:
             continue
         seen.add(b)
         for trav in range(2):
             reach = rng.random(solver.tables.hands.shape[1])
-            reach[rng.random(reach.shape[0]) < 0.3] = 0.0
-            out = np.full_like(reach, np.nan)
-            K.showdown_value(nodes, v, K.terminal_tables(solver._tree_args)[2], trav, reach, solver._coefs, work, out)
-            np.testing.assert_allclose(out, _pairwise(solver, int(v), trav, reach), rtol=1e-12, atol=1e-15)
-    assert len(seen) == 6
+            reach[rng.random(reach.shape[0]) < zeros] = 0.0
+            cases.append((int(v), trav, reach))
+    assert len(seen) == boards
+    return cases
 
 
 def _dilemma_pairwise(solver: CardSolver, v: int, trav: int, reach: np.ndarray) -> np.ndarray:
@@ -89,23 +98,12 @@ def test_dilemma_showdowns_equal_the_pairwise_sum():
     (one direction of prefix sums): the identical holding and ties must cancel there."""
     spot = CardSpot.dilemma("4s9h3d6c", "random", "random", 40, 980, "100%, a", "a", deck="reference")
     solver = CardSolver(spot)
-    nodes = solver.tree.nodes
-    rng = np.random.default_rng(3)
     tables = K.terminal_tables(solver._tree_args)
     scratch = (solver._pool[BF_MINUS][0], solver._pool[BF_WORK][0])
-    seen = set()
-    for v in np.flatnonzero(nodes[:, KIND] == SHOWDOWN):
-        b = int(nodes[v, BOARD])
-        if b in seen or len(seen) >= 4:
-            continue
-        seen.add(b)
-        for trav in range(2):
-            reach = rng.random(solver.tables.hands.shape[1])
-            reach[rng.random(reach.shape[0]) < 0.7] = 0.0
-            out = np.full_like(reach, np.nan)
-            K.dilemma_showdown_value(nodes, v, tables, trav, reach, solver._coefs, scratch, out)
-            np.testing.assert_allclose(out, _dilemma_pairwise(solver, int(v), trav, reach), rtol=1e-12, atol=1e-15)
-    assert len(seen) == 4
+    for v, trav, reach in _showdown_cases(solver, boards=4, zeros=0.7, seed=3):
+        out = np.full_like(reach, np.nan)
+        K.dilemma_showdown_value(solver.tree.nodes, v, tables, trav, reach, solver._coefs, scratch, out)
+        np.testing.assert_allclose(out, _dilemma_pairwise(solver, v, trav, reach), rtol=1e-12, atol=1e-15)
 
 
 def _plain_card_sums(hands: np.ndarray, reach: np.ndarray, n_cards: int) -> tuple[float, np.ndarray]:
