@@ -24,6 +24,10 @@ def test_adaptive_schedule_jumps_halfway_to_the_power_law_meeting():
     assert next_check(20, [(20, 50.0)], 10, 1.0, "adaptive") == 30
     assert next_check(20, [(10, 50.0), (20, 60.0)], 10, 1.0, "adaptive") == 30
     assert next_check(200, [(100, 10.0), (200, 9.99)], 10, 2.5, "adaptive") == 400  # slow fall: the cap
+    # on a bump's way down (above an earlier check) a slow fall is no stall: every multiple
+    bump = [(300, 0.438), (310, 0.454), (320, 0.617), (330, 0.808), (340, 0.804)]
+    assert next_check(340, bump, 10, 0.12, "adaptive") == 350
+    assert next_check(400, bump + [(390, 0.441), (400, 0.386)], 10, 0.12, "adaptive") == 440  # below it again
     with pytest.raises(ValueError):
         next_check(0, [], 10, 1.0, "sometimes")
 
