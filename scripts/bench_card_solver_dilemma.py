@@ -9,7 +9,8 @@ build and solve seconds and the peak resident memory of the process. No peer
 exists for this game (postflop-solver plays Texas Hold'em only).
 
 Run: ``taskset -c 0,1 .venv/bin/python scripts/bench_card_solver_dilemma.py --board 4s9h3d6c
-[--bets "100%, a"] [--raises a] [--target 0.3] [--max-iterations N] [--threads 2] [--method dcfr] [--precision float32] [--schedule adaptive]``; say
+[--bets "100%, a"] [--raises a] [--target 0.3] [--max-iterations N] [--threads 2] [--method dcfr] [--precision float32] [--schedule adaptive]
+[--perturb 3e-15]``; say
 ``uptime`` with the figures (the machine is shared).
 """
 
@@ -42,6 +43,9 @@ def main() -> None:
                     help="the solver's arithmetic (float64, the default, or float32)")
     ap.add_argument("--schedule", default="fixed", choices=["fixed", "adaptive"],
                     help="exploitability checks every 10 iterations, or fewer far from the target")
+    ap.add_argument("--perturb", type=float, default=0.0,
+                    help="multiply every payoff by 1 + PERTURB (a few 1e-15: how much a run's iterations to the "
+                         "target owe to rounding)")
     args = ap.parse_args()
     t0 = time.perf_counter()
     import numba
@@ -52,6 +56,10 @@ def main() -> None:
     spot = CardSpot.dilemma(args.board, args.oop, args.ip, args.pot, args.stack, args.bets, args.raises,
                         deck=args.deck)
     solver = CardSolver(spot, args.method, precision=args.precision)
+    if args.perturb:
+        from analysis.solvers.card_level import _kernels as K
+
+        solver._coefs[K.C_INV_PAIRS] *= 1.0 + args.perturb  # every terminal's payoff carries this factor
     solver.step(0)
     _ = solver.exploitability  # kernels loaded (or compiled) before the clock starts
     t1 = time.perf_counter()
@@ -73,7 +81,7 @@ def main() -> None:
                       "exploitability": solver.exploitability, "pct_pot": solver.exploitability_pct,
                       "nash_conv": solver.nash_conv, "measure": args.measure, "target": args.target,
                       "oop_ev": ev[0], "ip_ev": ev[1], "threads": args.threads, "method": args.method, "precision": args.precision,
-                      "schedule": args.schedule, "checks": len(solver.history),
+                      "schedule": args.schedule, "perturb": args.perturb, "checks": len(solver.history),
                       "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
 
 
