@@ -5,9 +5,13 @@ resumes without solving again. (The quick study end to end and its strategy brow
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+import pandas as pd
 import pytest
 
+from analysis.solvers.card_level import CardSolver, load_solution
 from analysis.studies.solved_spots import (
     FAMILIES,
     GAME_STATES,
@@ -213,3 +217,40 @@ def test_a_flop_family_tabulates_every_flop_decision_and_drops_its_file(tmp_path
                                                               for ln in sol.first_street_lines()]
     assert data["spots"][0]["family"] == "hu-flop" and "hu-flop" in data["families"]
     assert drop_large_solutions(paths) == [] and not paths[0].exists()
+
+
+
+# ----------------------------------------------------------------------------- the stated exploitability, node-locked
+STORED = Path(__file__).resolve().parents[2] / "results" / "solved_spots"
+
+
+@pytest.mark.parametrize("state, board", [("start", "5d 10c 7d 4h 9s"), ("bank3-low", "4h 8s 3c 3s 9c")])
+def test_a_node_locked_best_response_to_a_stored_solution_gains_at_most_its_stated_exploitability(state, board):
+    """Issue 19's proof on the committed guide's own solutions: lock one player to its stored
+    strategy at every decision and let CFR re-solve the other (a route independent of the exact
+    best-response walk). Each player's gain over its equilibrium EV is at most the spot's stated
+    NashConv and their mean at most its stated exploitability; each equals the exact best
+    response's gain within the locked solve's own residual."""
+    equilibrium = load_solution(STORED / "solutions" / f"hu-river-{state}-{board.replace(' ', '')}.npz")
+    spots = pd.read_parquet(STORED / "spots.parquet")
+    row = spots[(spots.family == "hu-river") & (spots.state == state) & (spots.board == board)].iloc[0]
+    pot = equilibrium.spot.pot
+    assert equilibrium.exploitability_pct == pytest.approx(row.exploitability_pct_pot, abs=1e-9)
+    ev = equilibrium.solver.expected_values()
+    exact = equilibrium.solver.best_response_values() - ev  # the exact walk's gains
+    target_pct = 0.005
+    tol = 1e-4  # chips: a lock stores the strategy in the float32 sums (6e-8 relative, stakes up to $1,000)
+    gains = []
+    for seat in (0, 1):
+        locked = CardSolver(equilibrium.spot, "dcfr", isomorphism=False)
+        assert locked.tree.nodes.shape == equilibrium.solver.tree.nodes.shape
+        locked.lock_everywhere(seat, equilibrium.solver.strategy)
+        # with one player locked, the exploitability is half the free player's best-response gap
+        gap = 2 * locked.run(target_pct=target_pct, max_iterations=5000)
+        assert gap <= 2 * target_pct * pot / 100.0
+        gain = locked.expected_values()[1 - seat] - ev[1 - seat]
+        assert exact[1 - seat] - gap - tol <= gain <= exact[1 - seat] + tol
+        gains.append(gain)
+    assert min(gains) >= -tol
+    assert max(gains) <= row.nash_conv_pct_pot * pot / 100.0 + tol
+    assert sum(gains) / 2 <= row.exploitability_pct_pot * pot / 100.0 + tol
