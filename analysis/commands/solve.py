@@ -25,7 +25,7 @@ KNOWN_GAMES = ("kuhn", "kuhn3", "leduc", "leduc-iso", "dilemma", "spot", "preflo
 _DILEMMA_ONLY = ("players", "street", "buckets", "sizes", "raise_cap", "deck", "deals",
                  "deals_per_board", "free_fold", "preflop_in", "rule", "bank", "level")
 _SPOT_ONLY = ("board", "oop", "ip", "pot", "stack", "bets", "raises", "spot_file", "output_format",
-              "threads", "game_rules", "ranges", "lock", "nash_conv", "precision")
+              "threads", "game_rules", "ranges", "lock", "nash_conv", "precision", "tree")
 _SHARED = ("deck", "rule", "bank", "level", "free_fold", "players", "raise_cap")
 _PREFLOP = ("deck", "rule", "bank", "level", "raise_cap", "players", "deals")
 """Options of the dilemma game that the preflop game takes too."""
@@ -315,6 +315,8 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
         raise SpotError(f"--format {fmt!r}: choose text or json")
     threads = options.pop("threads")
     nash_conv = options.pop("nash_conv", None)
+    if nash_conv not in (None, "auto", "exact", "sampled"):
+        raise SpotError(f"--nash-conv {nash_conv!r}: choose exact, sampled or auto")
     precision = options.pop("precision", None) or "float64"
     locks = parse_locks(options.pop("lock"))
     if threads is not None:
@@ -346,8 +348,13 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
             raise SpotError(f"solution file {state} was solved in {held}; give --precision {held}, remove it or "
                             "give another --state")
         solver = solution.solver
-        if locks and not solver.locked:
-            raise SpotError(f"solution file {state} holds an unlocked solve; remove it or give another --state")
+        held_locks = getattr(solution, "locks", {})
+        if held_locks != locks:
+            def said(d: dict[str, str]) -> str:
+                return ", ".join(f"{p}={m}" for p, m in sorted(d.items())) or "nothing"
+
+            raise SpotError(f"solution file {state} was solved with {said(held_locks)} locked, and this command "
+                            f"locks {said(locks)} (--lock); remove it or give another --state")
     elif spot.players == 3:
         from analysis.solvers.card_level.multiway import MultiwaySolution, MultiwaySolver
 
@@ -379,11 +386,11 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
                                              else "; NashConv sampled: each player's best-response gain on "
                                              f"{turn3_sample} holdings drawn by weight, with its standard error"))
     measure = solver.exploitability_measure
-    with progress_bar(show_progress) as bar, interruptible() as stop:
+    with progress_bar() as bar, interruptible() as stop:  # (a bar on a terminal; --progress: a line a check)
         label = f"{method} iterations (target {target_pct:g}% of the pot)"
 
         def check(i: int, expl: float) -> None:
-            bar(i, iterations, label)
+            bar(i, iterations, label, detail=f"exploitability {100 * expl / spot.pot:.3g}% of the pot")
             if show_progress:
                 echo(f"  {i:>7,} / {iterations:,}  exploitability ({measure}) {expl:.4g} chips "
                      f"({100 * expl / spot.pot:.3g}% of the pot)", err=True)
@@ -396,7 +403,9 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
             raise Interrupted(f"stopped after {solver.iterations:,} iterations; {where}")
     if state is not None:
         solution.save(state)
-    summary = {**solution.manifest(), "locks": locks, "root": _root_summary(solution)}
+    reached = solution.exploitability_pct <= target_pct
+    summary = {**solution.manifest(), "locks": locks, "root": _root_summary(solution),
+               "target_pct_pot": target_pct, "target_reached": reached}
     if spot.players == 2:
         made = solution.summary((), "made_hand")
         summary["root_by_made_hand"] = {
@@ -414,8 +423,11 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
         echo(f"{method} x {solver.iterations:,} iterations; exploitability ({measure}) "
              f"{solution.exploitability:.4g}" + ("" if se is None else f" ± {se:.2g}") + " chips "
              f"({solution.exploitability_pct:.3g}" + ("" if se is None else f" ± {100 * se / spot.pot:.2g}")
-             + "% of the pot); "
+             + "% of the pot" + ("; the locked players' gains not counted" if locks else "") + "); "
              f"NashConv {solver.nash_conv:.4g} chips")
+        if not reached:
+            echo(f"the target {target_pct:g}% of the pot is not reached: stopped at the iteration limit "
+                 f"(-n {iterations:,}); run again with a larger -n (and --state FILE to go on from here)")
         ev = solution.ev()
         what = "expected share of the pot" if spot.table is None else \
             "expected chips after the settlement less the stack behind at the start"
@@ -468,7 +480,8 @@ def register(app: typer.Typer) -> None:
                                    "cfr+; three-handed turn spot: mccfr (default), dcfr or cfr+"),
         iterations: int = typer.Option(1000, "--iterations", "-n", min=1, help="total iterations"),
         target: float = typer.Option(None, "--target", help="stop at this exploitability (dilemma: NashConv in "
-                                     "chips; spot: the mean best-response gain, NashConv / 2, in % of the pot, default 0.3; "
+                                     "chips; spot: in % of the pot, default 0.3: heads-up the mean best-response "
+                                     "gain, NashConv / 2, three-handed NashConv; "
                                      "preflop: the largest of the players' best-response gains in chips)"),
         check_every: int = typer.Option(None, "--check-every", help="iterations between checks"),
         seed: int = typer.Option(0, "--seed", help="seed of MCCFR, of the dilemma deal sample and of the preflop continuation's boards "
@@ -507,6 +520,9 @@ def register(app: typer.Typer) -> None:
         stack: int = typer.Option(None, "--stack", help="spot: effective stack behind"),
         bets: str = typer.Option(None, "--bets", help="spot: bet sizes, e.g. '50%, a' (default)"),
         raises: str = typer.Option(None, "--raises", help="spot: raise sizes, e.g. '100%' (default) or '2.5x'"),
+        tree: list[str] = typer.Option([], "--tree", help="spot: any key of a spot file's [tree] table as "  # noqa: B006
+                                       "KEY=VALUE, e.g. 'turn.ip.bets=33%, a', 'river.raises=2.5x', "
+                                       "add_allin_threshold=1.5, force_allin_threshold=0.15 (repeatable)"),
         spot_file: Path = typer.Option(None, "--spot-file", help="spot: a TOML spot (options override it)"),
         output_format: str = typer.Option(None, "--format", help="spot: text (default) or json"),
         threads: int = typer.Option(None, "--threads", min=1, help="spot: numba threads (results do not change)"),
@@ -538,7 +554,7 @@ def register(app: typer.Typer) -> None:
         spot_options = {"board": board, "oop": oop, "ip": ip, "pot": pot, "stack": stack, "bets": bets,
                          "raises": raises, "spot_file": spot_file, "output_format": output_format,
                          "threads": threads, "game_rules": game_rules, "ranges": ranges or None, "lock": lock,
-                        "nash_conv": nash_conv, "precision": precision}
+                        "nash_conv": nash_conv, "precision": precision, "tree": tree or None}
         key = game.strip().lower()
         if postflop_edge is not None and key != "preflop":
             raise SolverError(f"--postflop-edge is an option of the preflop game, not of '{game}'")

@@ -11,10 +11,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 Progress = Callable[[int, int, str], None]
-"""``progress(done, total, label)``: trials (or other units) done of an estimated total."""
+"""``progress(done, total, label)``: trials (or other units) done of an estimated total. The bar of
+:func:`progress_bar` also takes ``detail=``, a text shown after the label (a solver's exploitability)."""
 
 
-def no_progress(done: int, total: int, label: str) -> None:
+def no_progress(done: int, total: int, label: str, detail: str = "") -> None:
     """A progress callback that shows nothing."""
 
 
@@ -42,9 +43,10 @@ def progress_bar(enabled: bool = True, transient: bool = False) -> Iterator[Prog
                       TimeElapsedColumn(), TimeRemainingColumn(),
                       console=Console(stderr=True), transient=transient) as bar:
 
-        def update(done: int, total: int, label: str) -> None:
+        def update(done: int, total: int, label: str, detail: str = "") -> None:
             if label not in tasks:
                 tasks[label] = bar.add_task(label, total=max(total, 1))
-            bar.update(tasks[label], completed=done, total=max(total, done, 1))
+            more = {"description": f"{label}: {detail}"} if detail else {}
+            bar.update(tasks[label], completed=done, total=max(total, done, 1), **more)
 
         yield update

@@ -313,6 +313,20 @@ CASES: list[tuple[str, ...]] = [
     ("solve spot --game dilemma --board 4s9h8h6c10s --oop 'AA, 99, 108s, 76s, 2s2h, As2c, 43s' --ip 'A10s, 88, 65s, 2h2d, 3c3d' --pot 40 --stack 980 --bets '100%, a' --raises a --rule kickers=top", 'compares every kicker'),
     ("solve spot --game dilemma --board 4s9h8h6c10s --oop 'AA, 99, 108s, 76s, 2s2h, As2c, 43s' --ip 'A10s, 88, 65s, 2h2d, 3c3d' --pot 40 --stack 980 --bets '100%, a' --raises a --pot 50", 'multiple of 20'),
     ('solve kuhn --game dilemma', 'option of the spot game'),
+    # the spot file's [tree] and types, the place named (the issue 17 walkthrough's finds)
+    ("solve spot --spot-file {tmp}/spot_tree_typo.toml", "spot_tree_typo.toml", "unknown key 'tree.raise'"),
+    ("solve spot --spot-file {tmp}/spot_street_typo.toml", "unknown key 'tree.flop.bet'"),
+    ("solve spot --spot-file {tmp}/spot_pot_text.toml", "spot_pot_text.toml", "pot = 'lots'", "whole number"),
+    ("solve spot --board Td9d6hQc2s --oop AA --ip QQ --pot 200 --stack 900 --tree rivr.bets=50%", "'tree.rivr'"),
+    ("solve spot --board Td9d6hQc2s --oop AA --ip QQ --pot 200 --stack 900 --tree raise_cap=two", "raise_cap", "whole number"),
+    ("solve spot --board Td9d6hQc2s --oop AA --ip QQ --pot 200 --stack 900 --tree river.oop.bets=3y", "tree.river.oop", "bad bet size"),
+    ("solve spot --board Td9d6hQc2s --oop AA --ip QQ --pot 200 --stack 900 --tree free_fold=maybe", "free_fold", "true or false"),
+    ("solve spot --board Td9d6hQc2s --oop AA --ip QQ --pot 200 --stack 900 --tree flop", "--tree 'flop'", "KEY=VALUE"),
+    ("solve spot --board Td9d6hZz --oop AA --ip QQ --pot 200 --stack 900", "board 'Td9d6hZz'", "'Zz'"),
+    ("solve spot --board Td9d6hQc2s --oop xyz --ip QQ --pot 200 --stack 900", "range of oop 'xyz'"),
+    ("solve spot --board Td9d6hQc2s --oop AA --ip QQ --pot 200 --stack 900 --nash-conv bogus", "--nash-conv 'bogus'"),
+    ("solve spot --board Td9d6hQc2s --oop AA --ip QQ --pot 200 --stack 900 --state {tmp}/picture.png", "picture.png", "not a card-solver solution file"),
+    ("solve spot --board Td9d6hQc2s --oop AA --ip QQ --pot 200 --stack 900 --range KK", "--range, once a player"),
     # --- equity (from tests/cli/test_cli_equity.py: one case there in a real process)
     ("equity 'As Ah' --vs-random 17", "at most 17 players"),
     ("equity 'As Ah' 'Kd Kc' --game holdem --board '2c 3c'", "0, 3, 4 or 5 cards"),
@@ -346,6 +360,11 @@ def bad_files(tmp_path_factory) -> Path:
     (tmp / "edgesbank3.csv").write_text("level,player,hand,edge\n20,oop,AA,1.0\n20,ip,AA,1.0\n")
     (tmp / "edgesbank3.manifest.json").write_text('{"deck": "reference", "state": "bank3-low", "chips": 1000}')
     (tmp / "baddeck.toml").write_text('[[cards]]\nname = "x"\n')
+    spot = 'board = "Td9d6hQc2s"\noop = "AA"\nip = "QQ"\nstack = 900\n'
+    (tmp / "spot_tree_typo.toml").write_text(spot + 'pot = 200\n[tree]\nraise = "3x"\n')
+    (tmp / "spot_street_typo.toml").write_text(spot + 'pot = 200\n[tree.flop]\nbet = "33%"\n')
+    (tmp / "spot_pot_text.toml").write_text(spot + 'pot = "lots"\n')
+    (tmp / "picture.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
     (tmp / "bj.jsonl").write_text(json.dumps({
         "table": {"seats": ["P1", "P2"], "stacks": [50, 50], "dealer": "P1"},
         "down": {"P1": "Kh", "P2": "5c"}, "up": {"P1": "6d", "P2": "9s"},

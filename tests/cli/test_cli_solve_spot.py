@@ -50,6 +50,37 @@ def test_json_output_and_spot_file_agree_with_options(cli, tmp_path):
     assert sum(ja["root"].values()) == pytest.approx(1.0)
 
 
+def test_per_player_street_sizes_from_a_file_equal_the_tree_options(cli, tmp_path):
+    """postflop-solver's TreeConfig gives each street [oop, ip] sizes: a spot file's
+    ``[tree.river.oop]`` / ``[tree.river.ip]`` tables, or ``--tree river.oop.bets=...`` on the
+    command line, make the same tree and the same solve; a size not given is the street's or the
+    tree's."""
+    toml = tmp_path / "spot.toml"
+    toml.write_text('board = "Td9d6hQc2s"\noop = "AA, KK, T9s, 76s, AKs"\nip = "QQ, JJ, AKs, 98s"\n'
+                    'pot = 200\nstack = 900\n[tree]\nadd_allin_threshold = 1.5\n[tree.river]\nraises = "2.5x"\n'
+                    '[tree.river.oop]\nbets = "33%, a"\n[tree.river.ip]\nbets = "75%"\n')
+    a = cli("solve", "spot", "--spot-file", str(toml), "--format", "json", "-n", "30")
+    b = cli("solve", "spot", *SPOT, "--format", "json", "-n", "30", "--tree", "add_allin_threshold=1.5",
+            "--tree", "river.raises=2.5x", "--tree", "river.oop.bets=33%, a", "--tree", "river.ip.bets=75%")
+    assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
+    ja, jb = json.loads(a.stdout), json.loads(b.stdout)
+    assert ja["spot"] == jb["spot"] and ja["exploitability"] == jb["exploitability"]
+    river = ja["spot"]["tree"]["sizes"]["river"]
+    assert river == [{"bets": "a, 33%", "raises": "2.5x"}, {"bets": "75%", "raises": "2.5x"}]
+    assert ja["spot"]["tree"]["add_allin_threshold"] == 1.5
+    assert ja["root"].keys() == {"check", "bet 66", "allin 900"}  # oop's river bets: 33% of 200, all-in
+    assert ja["target_reached"] is False and ja["target_pct_pot"] == 0.3
+
+
+@pytest.mark.parametrize("name", ["spot_texas_flop.toml", "spot_dilemma_river3.toml"])
+def test_the_example_spot_files_are_spots(name):
+    from analysis.solvers.card_level import CardSpot
+
+    spot = CardSpot.from_options(ROOT / "examples" / name)
+    assert spot.players == (3 if "river3" in name else 2) and spot.pot > 0
+    assert spot.describe()["tree"]["sizes"]["flop"][0]["raises"] in ("100%", "a")
+
+
 def test_solution_file_resumes(cli, tmp_path):
     state = tmp_path / "s.npz"
     first = cli("solve", "spot", *SPOT, "--target", "0", "-n", "20", "--state", str(state))
@@ -160,6 +191,30 @@ def test_dilemma_spot_locked_to_a_model_best_responds(cli):
     assert summary["locks"] == {"ip": "aggressive"} and summary["locked_nodes"] > 0
     row = summary["fold_or_check"]["(root)"]
     assert row["folds for free"] + row["checks"] + row["indifferent"] == pytest.approx(1.0)
+
+
+def test_a_locked_solution_file_resumes_only_with_the_same_locks(cli, tmp_path):
+    """A solution file records what each locked player plays: resuming it with another lock, or
+    with none, is one error line (it would carry the file's lock under the new label)."""
+    state = tmp_path / "locked.npz"
+    base = ["solve", "spot", "--game", "dilemma", "--board", "4s 9h 3d 6c 10s", "--oop", "random",
+            "--ip", "random", "--pot", "40", "--stack", "980", "--bets", "50%", "--raises", "", "--target", "0",
+            "--format", "json"]
+    first = cli(*base, "--state", str(state), "-n", "10", "--lock", "ip=threshold")
+    assert first.returncode == 0, first.stderr
+    assert load_solution(state).locks == {"ip": "threshold"}
+    for other, said in ((["--lock", "ip=abc"], "locks ip=abc"), ([], "locks nothing")):
+        done = cli(*base, "--state", str(state), "-n", "20", *other)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1, done.stderr
+        assert "was solved with ip=threshold locked" in lines[0] and said in lines[0]
+    again = cli(*base, "--state", str(state), "-n", "20", "--lock", "ip=threshold")
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["locks"] == {"ip": "threshold"} and load_solution(state).iterations == 20
+    free = tmp_path / "free.npz"
+    assert cli(*base, "--state", str(free), "-n", "10").returncode == 0
+    done = cli(*base, "--state", str(free), "-n", "20", "--lock", "ip=abc")
+    assert done.returncode == 2 and "was solved with nothing locked" in done.stderr
 
 
 # one case as a real process; the rest in tests/cli/test_bad_inputs.py's in-process table

@@ -150,7 +150,17 @@ def test_bad_solution_files_are_one_error(tmp_path):
     (tmp_path / "junk.npz").write_text("not a solution")
     np.savez(tmp_path / "foreign.npz", info=np.array('{"format": "other"}'), regret0=np.zeros(1),
              regret1=np.zeros(1), sum0=np.zeros(1), sum1=np.zeros(1))
-    for name, match in (("cut.npz", "cannot read"), ("junk.npz", "cannot read"),
+    for name, match in (("cut.npz", "cannot read"), ("junk.npz", "not an .npz archive"),
                         ("foreign.npz", "not a card-solver solution")):
         with pytest.raises(SpotError, match=match):
             load_solution(tmp_path / name)
+
+
+def test_a_line_through_a_mirrored_card_names_the_stored_one():
+    """Suit isomorphism stores one of two mirrored subtrees: asking for the other names the line to ask."""
+    from analysis.solvers.card_level import CardSpot, SpotError, solve_spot
+
+    sol = solve_spot(CardSpot.holdem("Td9d6dQd", "AA,KK", "QQ,JJ", 200, 900), max_iterations=3)
+    assert sol.strategy(("check", "check", "As")).shape[0] > 0
+    with pytest.raises(SpotError, match="ask for check / check / As, the same with the suits swapped"):
+        sol.strategy(("check", "check", "Ac"))

@@ -46,6 +46,8 @@ __all__ = [
 ]
 
 STREETS = ("flop", "turn", "river")
+SEATS = ("oop", "ip", "third")
+"""The seats by order of action, as spot files and messages name them (``third``: three-handed)."""
 BOARD_SIZES = {3: 0, 4: 1, 5: 2}
 """Board length -> index of the street the spot starts on."""
 
@@ -162,6 +164,95 @@ class BetTree:
                    int(d["raise_cap"]), bool(d.get("free_fold", False)))
 
 
+def _typed(value: object, kind: type, key: str):  # type: ignore[no-untyped-def]
+    """``value`` as ``kind`` (int, float or bool), or a :class:`SpotError` naming ``key``."""
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "false"):
+            return text == "true"
+        raise SpotError(f"{key} = {value!r}: true or false")
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        number = float(value)  # type: ignore[arg-type]
+        if kind is int and number != int(number):
+            raise ValueError
+        return kind(number)
+    except (TypeError, ValueError):
+        raise SpotError(f"{key} = {value!r}: {'a whole number' if kind is int else 'a number'}") from None
+
+
+SIZE_KEYS = ("bets", "raises")
+STREET_KEYS = (*SIZE_KEYS, "oop", "ip")
+
+
+def bet_tree_from(tree: dict, game: str) -> BetTree:
+    """The bet tree of a spot file's ``[tree]`` table (and the options given for it): ``bets`` and
+    ``raises`` for every street and player; per street ``[tree.flop]`` etc. with ``bets`` and
+    ``raises`` for both players, and per player ``[tree.flop.oop]``, ``[tree.flop.ip]`` (as
+    postflop-solver's ``TreeConfig`` gives ``[oop, ip]`` sizes per street); a size not given is
+    the one above it. Unknown keys and values of the wrong type are one error naming the key."""
+    unknown = sorted(set(tree) - set(TREE_KEYS) - set(STREETS))
+    if unknown:
+        raise SpotError(f"unknown key 'tree.{unknown[0]}': the tree takes {', '.join(TREE_KEYS)} and the "
+                        f"tables {', '.join(STREETS)}")
+    default = {k: str(tree.get(k, d)) for k, d in zip(SIZE_KEYS, ("50%, a", "100%"), strict=True)}
+    sizes = []
+    for street in STREETS:
+        own = tree.get(street, {})
+        if not isinstance(own, dict):
+            raise SpotError(f"tree.{street} = {own!r}: a table of {', '.join(STREET_KEYS)}")
+        bad = sorted(set(own) - set(STREET_KEYS))
+        if bad:
+            raise SpotError(f"unknown key 'tree.{street}.{bad[0]}': a street takes {', '.join(STREET_KEYS)}")
+        both = {k: str(own.get(k, default[k])) for k in SIZE_KEYS}
+        pair = []
+        for seat in ("oop", "ip"):
+            mine = own.get(seat, {})
+            if not isinstance(mine, dict) or set(mine) - set(SIZE_KEYS):
+                raise SpotError(f"tree.{street}.{seat}: a table of bets and raises, e.g. {{ bets = \"50%, a\", "
+                                "raises = \"2.5x\" }")
+            texts = {k: str(mine.get(k, both[k])) for k in SIZE_KEYS}
+            try:
+                pair.append(StreetSizes.parse(texts["bets"], texts["raises"]))
+            except SpotError as exc:
+                raise SpotError(f"tree.{street}.{seat}: {exc}") from None
+        sizes.append(tuple(pair))
+    return BetTree(tuple(sizes),  # type: ignore[arg-type]
+                   _typed(tree.get("add_allin_threshold", 0.0), float, "add_allin_threshold"),
+                   _typed(tree.get("force_allin_threshold", 0.0), float, "force_allin_threshold"),
+                   _typed(tree.get("raise_cap", 0), int, "raise_cap"),
+                   _typed(tree.get("free_fold", game == "dilemma"), bool, "free_fold"))
+
+
+def tree_options(items: Sequence[str]) -> dict:
+    """``--tree KEY=VALUE`` items (``flop.oop.bets=60%, a``, ``add_allin_threshold=1.5``) as the
+    nested table a spot file's ``[tree]`` holds."""
+    out: dict = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        path = [k.strip() for k in key.split(".")]
+        if not sep or not all(path):
+            raise SpotError(f"--tree {item!r}: write KEY=VALUE, e.g. turn.ip.bets=\"33%, a\" or raise_cap=3")
+        node = out
+        for k in path[:-1]:
+            node = node.setdefault(k, {})
+            if not isinstance(node, dict):
+                raise SpotError(f"--tree {item!r}: {k} is given a value and a table")
+        node[path[-1]] = value.strip().strip('"')
+    return out
+
+
+def _merge(into: dict, extra: dict) -> dict:
+    """``extra``'s keys over ``into``'s, tables merged key by key."""
+    out = dict(into)
+    for k, v in extra.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
 GAMES = ("holdem", "dilemma")
 """``holdem``: Texas Hold'em rules (the pot only); ``dilemma``: Dilemma Hold'em's settlement."""
 SPOT_KEYS = ("game", "deck", "board", "oop", "ip", "pot", "stack", "bank", "level", "rules", "ranges", "players")
@@ -176,7 +267,7 @@ def _ranges_to_seats(data: dict) -> None:
         if isinstance(ranges, str) or not isinstance(ranges, list | tuple):
             raise SpotError("ranges: a list of one range per player, e.g. [\"8s7s\", \"random\", \"random\"]")
         if "oop" in data or "ip" in data:
-            raise SpotError("give the ranges once: either ranges (--ranges) or oop and ip (--oop, --ip)")
+            raise SpotError("give the ranges once: either ranges (--range, once a player) or oop and ip (--oop, --ip)")
         data["oop"], data["ip"], *rest = [*ranges, None, None][: max(len(ranges), 2)]
         if rest:
             data["third"] = rest[0]
@@ -216,9 +307,16 @@ class CardSpot:
             raise SpotError("a solver spot states the stack behind each player")
         try:
             board = tuple(parse_cards(self.spot.board, spec)) if self.spot.board else ()
-            ranges = tuple(parse_range(str(text), spec) for text in self.spot.hands)
-        except (RangeError, ValueError) as exc:
-            raise SpotError(str(exc)) from None
+        except ValueError as exc:
+            raise SpotError(f"board {self.spot.board!r}: {exc}") from None
+        ranges = []
+        for p, text in enumerate(self.spot.hands):
+            try:
+                ranges.append(parse_range(str(text), spec))
+            except (RangeError, ValueError) as exc:
+                seat = SEATS[p] if p < len(SEATS) else f"player {p}"
+                raise SpotError(f"range of {seat} {str(text)!r}: {exc}") from None
+        ranges = tuple(ranges)
         object.__setattr__(self, "board", board)
         object.__setattr__(self, "ranges", ranges)
         if len(self.board) not in BOARD_SIZES:
@@ -347,17 +445,22 @@ class CardSpot:
         the order of action, two or three, and optionally ``players``); for the dilemma game ``bank``,
         ``level`` and ``rules`` (a table or ``["name=value", ...]``); and a ``[tree]`` table
         (``bets, raises, add_allin_threshold, force_allin_threshold, raise_cap, free_fold``; per
-        street ``[tree.flop]`` etc. with ``bets`` and ``raises``)."""
+        street ``[tree.flop]`` etc. with ``bets`` and ``raises``, and per player ``[tree.flop.oop]``,
+        ``[tree.flop.ip]``: :func:`bet_tree_from`), any key of which ``tree=["flop.ip.bets=75%", ...]``
+        (``--tree``) also sets. A wrong key or value is one :class:`SpotError` naming it and the file."""
         data: dict = {}
         if path is not None:
             try:
                 data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
                 raise SpotError(f"cannot read spot file {path}: {exc}") from None
-        tree = dict(data.pop("tree", {}) or {})
+        tree = data.pop("tree", {}) or {}
+        if not isinstance(tree, dict):
+            raise SpotError(f"spot file {path}: tree = {tree!r}: a table ([tree])")
         unknown = set(data) - set(SPOT_KEYS)
         if unknown:
             raise SpotError(f"spot file {path}: unknown key {sorted(unknown)[0]!r}")
+        tree = _merge(tree, tree_options(given.pop("tree", None) or ()))
         for key in TREE_KEYS:
             if given.get(key) is not None:
                 tree[key] = given[key]
@@ -368,7 +471,12 @@ class CardSpot:
         missing = [k for k in ("board", "oop", "ip", "pot", "stack") if k not in data]
         if missing:
             raise SpotError(f"a spot needs {', '.join(missing)} (options --{' --'.join(missing)} or a spot file)")
-        return cls.build(data, tree)
+        if path is None:
+            return cls.build(data, tree)
+        try:
+            return cls.build(data, tree)
+        except SpotError as exc:
+            raise SpotError(f"spot file {path}: {exc}") from None
 
     @classmethod
     def build(cls, data: dict, tree: dict) -> CardSpot:
@@ -378,7 +486,9 @@ class CardSpot:
             raise SpotError(f"game {game!r}: choose {' or '.join(GAMES)}")
         table = None
         if game == "dilemma":
-            table = DilemmaTable.parse(data.get("deck"), data.get("rules"), data.get("bank"), data.get("level"))
+            level = data.get("level")
+            table = DilemmaTable.parse(data.get("deck"), data.get("rules"), data.get("bank"),
+                                       None if level is None else _typed(level, int, "level"))
             deck = table.deck.game
         else:
             given = [k for k in ("bank", "level", "rules") if data.get(k) is not None]
@@ -390,22 +500,11 @@ class CardSpot:
                 raise SpotError(f"deck {deck!r}: Texas Hold'em rules play the holdem (52) or dilemma (40) "
                                 "cards; effect decks need --game dilemma")
         spec = get_game(deck)
+        texts = [data["oop"], data["ip"]] + ([data["third"]] if data.get("third") is not None else [])
+        bet_tree = bet_tree_from(tree, game)
         try:
-            texts = [data["oop"], data["ip"]] + ([data["third"]] if data.get("third") is not None else [])
-            default = StreetSizes.parse(str(tree.get("bets", "50%, a")), str(tree.get("raises", "100%")))
-            sizes = []
-            for street in STREETS:
-                own = tree.get(street)
-                s = default if own is None else StreetSizes.parse(str(own.get("bets", "")), str(own.get("raises", "")))
-                sizes.append((s, s))
-            free_fold = tree.get("free_fold", game == "dilemma")
-            if not isinstance(free_fold, bool):
-                raise SpotError(f"free_fold {free_fold!r}: true or false")
-            bet_tree = BetTree(tuple(sizes), float(tree.get("add_allin_threshold", 0.0)),  # type: ignore[arg-type]
-                               float(tree.get("force_allin_threshold", 0.0)), int(tree.get("raise_cap", 0)),
-                               free_fold)
-            situation = Spot(tuple(str(t) for t in texts), str(data["board"]), "", int(data["pot"]),
-                             int(data["stack"]), None if table is None else table.table,
+            situation = Spot(tuple(str(t) for t in texts), str(data["board"]), "", _typed(data["pot"], int, "pot"),
+                             _typed(data["stack"], int, "stack"), None if table is None else table.table,
                              None if table is not None else spec.name)
         except (ValueError, TypeError, AttributeError) as exc:
             raise SpotError(str(exc)) from None

@@ -81,13 +81,14 @@ def lock_to_model(solver: CardSolver, player: int | str, model: str | OpponentMo
             raise SpotError(f"lock {player!r}: the player is oop or ip")
         player = PLAYERS[player]
     spot = solver.spot
+    label = model if isinstance(model, str) else model.name
     model = load_model(model, Decision(players=spot.players, position=player, pot=float(spot.pot),
                                        stack=float(spot.stack), big_blind=float(spot.min_bet)))
     if model.relative:
         raise SpotError(f"model {model.name!r} is relative (thresholds within its narrowed range): "
                         "it cannot be locked into a card-level tree")
     cache: dict[tuple[int, ...], np.ndarray] = {}
-    solver.lock_everywhere(player, lambda v: model_table(solver, v, model, cache))
+    solver.lock_everywhere(player, lambda v: model_table(solver, v, model, cache), label=label)
     return model
 
 

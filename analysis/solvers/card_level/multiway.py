@@ -209,8 +209,8 @@ class MultiwaySolver(NodeTable3):
         if spot.players != N_PLAYERS:
             raise SpotError(f"the three-handed solver needs three ranges, not {spot.players}")
         if spot.street != 2:
-            raise SpotError("three-handed spots are solved on the turn or the river (a 4- or 5-card board; "
-                            "the turn with turn3.TurnSolver3)")
+            raise SpotError("three-handed spots are solved on the turn or the river (a 4- or 5-card board), "
+                            "not on the flop")
         if spot.table is not None and spot.table.rules.kickers != "all":
             raise SpotError("three-handed spots compare every kicker (rule kickers=all)")
         self.spot = spot

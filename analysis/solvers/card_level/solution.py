@@ -69,12 +69,15 @@ from .tree import (
     KIND,
     LOCK,
     PLAYER,
+    SLOT,
     action_label,
 )
 
 FORMAT = "card-solver/1"
 FORMAT3 = "card-solver-3/1"
 """The three-handed solver's files (:mod:`.multiway`)."""
+SEATS = ("oop", "ip")
+"""The heads-up seats by player index (the names of ``--lock`` and of :meth:`SpotSolution.locks`)."""
 DEFAULT_TOLERANCE_PCT = 0.1
 """Default indifference tolerance: EVs closer than this % of the pot are a tie."""
 
@@ -236,9 +239,31 @@ class SpotSolution:
         v = self.node(line)
         if self.solver.tree.nodes[v, KIND] != DECISION:
             raise SpotError(f"the line {' / '.join(line) or '(root)'} does not end at a decision")
+        if self.solver.tree.nodes[v, SLOT] < 0:
+            raise SpotError(f"the line {' / '.join(line)} passes a card whose subtree mirrors another's (suit "
+                            f"isomorphism keeps one of them): {self._mirror_hint(line)}, or solve with "
+                            "CardSolver(spot, isomorphism=False)")
         actor = int(self.solver.tree.nodes[v, PLAYER])
         return pd.DataFrame(self.solver.strategy(v).T, index=pd.Index(self.holding_names(actor), name="holding"),
                             columns=self._labels(v))
+
+    def _mirror_hint(self, line: Sequence[str]) -> str:
+        """A line whose node is stored, the same as ``line`` with one dealt card's suit changed."""
+        spec = self.spot.spec
+        cards = {spec.card_name(c).lower(): c for c in range(spec.n_cards)}
+        for i in reversed(range(len(line))):
+            card = cards.get(str(line[i]).strip().lower())
+            if card is None:
+                continue
+            for other in range(spec.n_cards):
+                if other != card and spec.card_name(other)[:-1] == spec.card_name(card)[:-1]:
+                    alt = [*line[:i], spec.card_name(other), *line[i + 1 :]]
+                    try:
+                        if self.solver.tree.nodes[self.node(alt), SLOT] >= 0:
+                            return f"ask for {' / '.join(alt)}, the same with the suits swapped"
+                    except SpotError:
+                        continue
+        return "ask for the line with a dealt card's suit swapped"
 
     def holding_names(self, player: int) -> list[str]:
         """``player``'s holdings by name (``AsKd``), in the solver's order."""
@@ -344,6 +369,8 @@ class SpotSolution:
         s = self.solver
         info = {"format": FORMAT, "spot": self.spot.describe(), "method": s.method, "iterations": s.iterations,
                 "storage": list(s.tree.storage), "history": s.history, "locked": s.locked}
+        if s.lock_labels:
+            info["locks"] = self.locks
         if s.precision != DEFAULT_PRECISION:  # (a float64 file stays byte for byte what it was)
             info["precision"] = s.precision
         path = Path(path)
@@ -351,6 +378,11 @@ class SpotSolution:
             np.savez_compressed(fh, info=np.array(json.dumps(info)), regret0=s.regrets[0], regret1=s.regrets[1],
                                 sum0=s.sums[0], sum1=s.sums[1])
         return path
+
+    @property
+    def locks(self) -> dict[str, str]:
+        """What each locked player plays, by seat (``{"ip": "threshold"}``; empty when nothing is locked)."""
+        return {SEATS[p]: label for p, label in sorted(self.solver.lock_labels.items())}
 
     def manifest(self) -> dict:
         """The spot, tree, method, iterations and exploitability (for table manifests and JSON output)."""
@@ -481,6 +513,13 @@ def solve_spot(spot: CardSpot, *, target_pct: float = 0.3, max_iterations: int =
 def load_solution(path: str | Path) -> SpotSolution:
     """A solution file written by :meth:`SpotSolution.save` (tree rebuilt, arrays checked)."""
     try:
+        with open(path, "rb") as fh:
+            archive = fh.read(4) == b"PK\x03\x04"
+    except OSError as exc:
+        raise SpotError(f"cannot read solution file {path}: {exc}") from None
+    if not archive:  # an .npz is a zip archive: anything else is not ours (np.load would call it a pickle)
+        raise SpotError(f"{path} is not a card-solver solution file (not an .npz archive)")
+    try:
         with np.load(Path(path), allow_pickle=False) as z:
             info = json.loads(str(z["info"]))
             names = ("regret0", "regret1", "sum0", "sum1") + (("regret2", "sum2") if "sum2" in z.files else ())
@@ -507,5 +546,9 @@ def load_solution(path: str | Path) -> SpotSolution:
     solver.iterations = int(info["iterations"])
     for v in info.get("locked", []):
         solver.tree.nodes[int(v), LOCK] = 1
+    seats = {name: p for p, name in enumerate(SEATS)}
+    solver.lock_labels = {seats[k]: str(v) for k, v in info.get("locks", {}).items() if k in seats}
+    for v in info.get("locked", []):  # (a file written before the labels were saved)
+        solver.lock_labels.setdefault(int(solver.tree.nodes[int(v), PLAYER]), "unrecorded")
     solver.history = [tuple(h) for h in info.get("history", [])]
     return SpotSolution(solver)

@@ -284,6 +284,9 @@ class CardSolver:
         self.sums = tuple(np.zeros(max(s, 1), dtype=np.float32) for s in self.tree.storage)
         self.iterations = 0
         self.history: list[tuple[int, float, float]] = []  # iteration, exploitability, seconds
+        self.lock_labels: dict[int, str] = {}
+        """What each locked player plays (a model's name, or ``table``): saved with the solution, so a
+        resumed solve can refuse other locks."""
         self._exploitability: float | None = None
         nodes = self.tree.nodes
         self._task_parent = np.zeros(len(self.tree.tasks), dtype=np.int64)
@@ -448,14 +451,18 @@ class CardSolver:
         self.sums[p][slot : slot + k * n] = table.reshape(-1)
         self.regrets[p][slot : slot + k * n] = 0.0
         nodes[node, LOCK] = 1
+        self.lock_labels.setdefault(p, "table")
         self._exploitability = None
 
-    def lock_everywhere(self, player: int, strategy_of: Callable[[int], np.ndarray]) -> None:
-        """Lock every decision node of ``player`` to ``strategy_of(node)`` (see :meth:`lock`)."""
+    def lock_everywhere(self, player: int, strategy_of: Callable[[int], np.ndarray],
+                        label: str = "table") -> None:
+        """Lock every decision node of ``player`` to ``strategy_of(node)`` (see :meth:`lock`);
+        ``label`` names what it plays (:attr:`lock_labels`)."""
         nodes = self.tree.nodes
         for v in self.tree.decision_nodes:
             if nodes[v, PLAYER] == player:
                 self.lock(int(v), strategy_of(int(v)))
+        self.lock_labels[player] = label
 
     @property
     def locked(self) -> list[int]:
