@@ -333,10 +333,22 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
         from analysis.solvers.card_level.turn3 import SAMPLED_HOLDINGS as turn3_sample
         from analysis.solvers.card_level.turn3 import TurnSolution3, TurnSolver3
 
-        if locks or state is not None:
-            raise SpotError("--lock and --state: three-handed turn spots do not take them yet")
-        solver = TurnSolver3(spot, method, seed, nash_conv=nash_conv or "auto")
-        solution = TurnSolution3(solver)
+        if locks:
+            raise SpotError("--lock: three-handed turn spots do not take it yet")
+        if state is not None and state.exists():
+            solution = load_solution(state)
+            if (not isinstance(solution, TurnSolution3) or solution.spot.describe() != spot.describe()
+                    or solution.solver.method != method or solution.solver.seed != seed):
+                raise SpotError(f"solution file {state} holds another spot, method or seed; remove it or give "
+                                "another --state")
+            solver = solution.solver
+            if nash_conv in ("exact", "sampled"):  # how NashConv is measured: the file's unless given
+                solver.nash_conv_estimate = nash_conv
+            elif nash_conv not in (None, "auto"):
+                raise SpotError(f"--nash-conv {nash_conv!r}: exact, sampled or auto")
+        else:
+            solver = TurnSolver3(spot, method, seed, nash_conv=nash_conv or "auto")
+            solution = TurnSolution3(solver)
     elif nash_conv not in (None, "auto", "exact"):
         raise SpotError("--nash-conv sampled: three-handed turn spots only (elsewhere NashConv is exact)")
     elif state is not None and state.exists():
@@ -406,8 +418,8 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
     reached = solution.exploitability_pct <= target_pct
     summary = {**solution.manifest(), "locks": locks, "root": _root_summary(solution),
                "target_pct_pot": target_pct, "target_reached": reached}
-    if spot.players == 2:
-        made = solution.summary((), "made_hand")
+    made = solution.summary((), "made_hand")
+    if not made.empty:
         summary["root_by_made_hand"] = {
             g: {"share": float(rows.share.iloc[0]), **dict(zip(rows.action, rows.frequency.astype(float), strict=True))}
             for g, rows in made.groupby("group", sort=False)}
@@ -448,15 +460,13 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
         from analysis.core.io import provenance, write_table
 
         write_table(solution.to_frame(), out, "spot_strategy", provenance(**solution.manifest()))
-        if spot.players == 2:
-            groups = pd.concat([solution.summary(line, by) for line in solution.first_street_lines()
-                                for by in ("made_hand", "draw", "class")], ignore_index=True)
-            write_table(groups, out, "spot_summary", provenance(**solution.manifest()))
+        groups = pd.concat([solution.summary(line, by) for line in solution.first_street_lines()
+                            for by in ("made_hand", "draw", "class")], ignore_index=True)
+        write_table(groups, out, "spot_summary", provenance(**solution.manifest()))
         if free is not None:
             write_table(free, out, "spot_fold_or_check", provenance(**solution.manifest()))
         if fmt == "text":
-            names = ("spot_strategy" + (", spot_summary" if spot.players == 2 else "")
-                     + (", spot_fold_or_check" if free is not None else ""))
+            names = "spot_strategy, spot_summary" + (", spot_fold_or_check" if free is not None else "")
             echo(f"tables in {out}/ ({names}: .csv, .parquet, .manifest.json)")
 
 

@@ -39,6 +39,17 @@ def test_three_handed_river_answers_fold_or_check(cli, tmp_path):
     manifest = json.loads((tmp_path / "spot_strategy.manifest.json").read_text())
     assert manifest["players"] == 3 and manifest["exploitability_pct_pot"] <= 0.1
     assert manifest["spot"]["ranges"][0] == "8s7s"
+    # range summaries as heads-up: every decision, by made hand, draw and class; the root by made hand
+    assert "root by made hand (share of the range: action frequencies): high card 100%:" in done.stdout
+    assert "spot_summary" in done.stdout
+    groups = pd.read_parquet(tmp_path / "spot_summary.parquet")
+    assert set(groups["by"]) == {"made_hand", "draw", "class"} and set(groups["player"]) == {"first", "second",
+                                                                                               "third"}
+    # every decision the range reaches (a line the others never play has no one to summarise)
+    assert "(root)" in set(groups["line"]) <= set(pd.read_parquet(tmp_path / "spot_strategy.parquet")["line"])
+    shares = groups.groupby(["line", "by", "group"])["share"].first().groupby(["line", "by"]).sum()
+    assert shares.to_numpy() == pytest.approx(1.0)
+    assert json.loads((tmp_path / "spot_summary.manifest.json").read_text())["players"] == 3
 
 
 def test_three_handed_json_spot_file_and_resume(cli, tmp_path):
@@ -59,6 +70,8 @@ def test_three_handed_json_spot_file_and_resume(cli, tmp_path):
     assert again.returncode == 0, again.stderr
     assert load_solution(state).iterations == 20
     assert json.loads(again.stdout)["exploitability"] == ja["exploitability"]  # resumed bit for bit
+    assert json.loads(again.stdout)["root_by_made_hand"] == ja["root_by_made_hand"]
+    assert set(ja["root_by_made_hand"]) == {"high card"} and ja["root_by_made_hand"]["high card"]["share"] == 1.0
 
 
 @pytest.mark.parametrize("args, match", [
@@ -89,14 +102,36 @@ def test_three_handed_turn_runs_mccfr_seeded_and_says_exact(cli):
     assert done.returncode == 2 and done.stderr.startswith("error: ") and "turn or the river" in done.stderr
 
 
+def test_three_handed_turn_state_resumes_bit_for_bit(cli, tmp_path):
+    """--state on a three-handed turn spot: 15 iterations then 15 more from the file equal 30 in one
+    run (mccfr, the sampler's state in the file); another seed or method is one error line."""
+    args = [x if x != "4s9h3d6c2d" else "4s9h3d6c" for x in THREE] + ["--target", "0", "--check-every", "10",
+                                                                      "--format", "json"]
+    state = tmp_path / "turn.npz"
+    one = cli("solve", "spot", *args, "--seed", "2", "-n", "30")
+    first = cli("solve", "spot", *args, "--seed", "2", "-n", "15", "--state", str(state))
+    again = cli("solve", "spot", *args, "--seed", "2", "-n", "30", "--state", str(state))
+    assert one.returncode == 0 and first.returncode == 0 and again.returncode == 0, first.stderr + again.stderr
+    a, b = json.loads(one.stdout), json.loads(again.stdout)
+    assert b["iterations"] == 30 and load_solution(state).iterations == 30
+    assert (a["exploitability"], a["ev"], a["root_by_made_hand"]) == (b["exploitability"], b["ev"],
+                                                                      b["root_by_made_hand"])
+    for other in (["--seed", "3"], ["--seed", "2", "--method", "dcfr"]):
+        done = cli("solve", "spot", *args, *other, "-n", "31", "--state", str(state))
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1, done.stderr
+        assert lines[0].startswith("error: ") and "holds another spot, method or seed" in lines[0]
+
+
 @pytest.mark.slow
-def test_three_handed_ctrl_c_saves_a_resumable_solution(tmp_path):
+@pytest.mark.parametrize("board, ranges", [("4s9h3d6c2d", ("8s7s", "random", "random")), ("4s9h3d6c", RANGES)],
+                         ids=["river", "turn"])
+def test_three_handed_ctrl_c_saves_a_resumable_solution(tmp_path, board, ranges):
     state = tmp_path / "s.npz"
-    # one holding against two random ranges: iterations of a few milliseconds (Ctrl-C is seen
-    # between two iterations)
-    args = ["solve", "spot", "--game", "dilemma", "--board", "4s9h3d6c2d", "--range", "8s7s", "--range",
-            "random", "--range", "random", "--pot", "120", "--stack", "980", "--target", "0", "-n", "100000",
-            "--state", str(state)]
+    # river: one holding against two random ranges; turn (mccfr): the small ranges: iterations of a
+    # few milliseconds (Ctrl-C is seen between two iterations)
+    args = ["solve", "spot", "--game", "dilemma", "--board", board, *[x for r in ranges for x in ("--range", r)],
+            "--pot", "120", "--stack", "980", "--target", "0", "-n", "100000", "--state", str(state)]
     warm = subprocess.run([sys.executable, "-m", "analysis.cli", *args[:-6], "-n", "1"], cwd=ROOT,
                           capture_output=True, text=True, timeout=900)
     assert warm.returncode == 0, warm.stderr

@@ -183,36 +183,86 @@ def test_bad_three_handed_spots():
         CardSpot.multiway("4s9h8h6c10s", (R0, R1), 60, 200)
 
 
+def _triple_weights(solver: MultiwaySolver, line: tuple[str, ...]) -> np.ndarray:
+    """The actor's reach at the decision ``line`` leads to (range weight times its own strategy on
+    the line) times the others' reach summed over the triples of holdings with no card in common,
+    over the weighted triples: plain Python, triple by triple."""
+    spot = solver.spot
+    combos = [spot.holdings(p)[0] for p in range(3)]
+    reach = [spot.holdings(p)[1].astype(float).copy() for p in range(3)]
+    u = 0
+    for k in range(1, len(line) + 1):  # the decisions on the way and the action each takes
+        child = solver.node(line[:k])
+        kids = list(solver.tree.children[u, : int(solver.tree.nodes[u, COUNT])])
+        p = int(solver.tree.nodes[u, PLAYER])
+        reach[p] = reach[p] * solver.strategy(u)[kids.index(child)]
+        u = child
+    actor = int(solver.tree.nodes[u, PLAYER])
+    others = [q for q in range(3) if q != actor]
+    expect = np.zeros(len(combos[actor]))
+    for h, hole in enumerate(combos[actor]):
+        for i, a in enumerate(combos[others[0]]):
+            for j, b in enumerate(combos[others[1]]):
+                if len({*hole, *a, *b}) == 6:
+                    expect[h] += reach[actor][h] * reach[others[0]][i] * reach[others[1]][j]
+    return expect / solver.triples
+
+
 def test_holding_weights_equal_the_reach_over_every_triple():
-    """holding_weights(v): the actor's reach (range weight times its own strategy on the line)
-    times the others' reach summed over the triples of holdings with no card in common, over the
-    weighted triples: checked triple by triple on a small spot at several decisions."""
+    """holding_weights(v) equals the plain triple-by-triple reach (:func:`_triple_weights`) on a
+    small spot at several decisions."""
     spot = CardSpot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 200, bank="0,40,500")
     solver = MultiwaySolver(spot)
     solver.step(15)
-    combos = [spot.holdings(p)[0] for p in range(3)]
-    prior = [spot.holdings(p)[1] for p in range(3)]
-    lines = {v: line for line, v in solver._by_line.items()}
     for line in ((), ("check",), ("check", "check"), ("fold",), ("check", "bet 60"), ("bet 60", "call")):
-        v = solver.node(line)
-        reach = [w.astype(float).copy() for w in prior]
-        path, u = [], 0
-        for k in range(1, len(line) + 1):  # the decisions on the way and the action each takes
-            child = solver.node(line[:k])
-            kids = list(solver.tree.children[u, : int(solver.tree.nodes[u, COUNT])])
-            path.append((u, kids.index(child)))
-            u = child
-        for u, a in path:
-            p = int(solver.tree.nodes[u, PLAYER])
-            reach[p] = reach[p] * solver.strategy(u)[a]
-        actor = int(solver.tree.nodes[v, PLAYER])
-        others = [q for q in range(3) if q != actor]
-        expect = np.zeros(len(combos[actor]))
-        for h, hole in enumerate(combos[actor]):
-            for i, a in enumerate(combos[others[0]]):
-                for j, b in enumerate(combos[others[1]]):
-                    if len({*hole, *a, *b}) == 6:
-                        expect[h] += reach[actor][h] * reach[others[0]][i] * reach[others[1]][j]
-        np.testing.assert_allclose(solver.holding_weights(v), expect / solver.triples, rtol=1e-9, atol=1e-15,
-                                   err_msg=f"line {lines[v]}")
+        np.testing.assert_allclose(solver.holding_weights(solver.node(line)), _triple_weights(solver, line),
+                                   rtol=1e-9, atol=1e-15, err_msg=f"line {line}")
     assert solver.holding_weights(0).sum() == pytest.approx(1.0)
+
+
+def test_summary_equals_a_recomputation_from_strategy_and_reach():
+    """summary(line, by): per group (made hand, draw, starting class) the share of the range, the
+    frequency and EV of each action and the group's value, weighted by the triple-by-triple reach
+    of each holding at the decision, recomputed here from strategy(), action_values() and the
+    groups named by analysis.studies (the heads-up summary's columns; seats as players)."""
+    from analysis.studies.made_hands import draw, made_hand
+    from analysis.studies.ranges import class_of_combo, combo_index, starting_classes
+
+    spot = CardSpot.multiway("4s9h8h6c10s", (R0, R1, R2), 60, 200, bank="0,40,500")
+    solver = MultiwaySolver(spot)
+    solver.step(15)
+    solution = MultiwaySolution(solver)
+    spec = spot.spec
+    classes = [c.name for c in starting_classes(spec)]
+    board = list(spot.board)
+    name = {"made_hand": lambda h: made_hand(h, board, spec), "draw": lambda h: draw(h, board, spec),
+            "class": lambda h: classes[class_of_combo(spec)[combo_index(*h)]]}
+    for line in ((), ("check",), ("check", "bet 60")):
+        v = solver.node(line)
+        actor = int(solver.tree.nodes[v, PLAYER])
+        weight = _triple_weights(solver, line)
+        strategy = solution.strategy(line)
+        labels, ev = solution.action_values(line)
+        combos = [(int(a), int(b)) for a, b in spot.holdings(actor)[0]]
+        for by in ("made_hand", "draw", "class"):
+            table = solution.summary(line, by)
+            assert list(table.columns) == ["line", "player", "by", "group", "holdings", "share", "action",
+                                           "frequency", "ev", "group_ev"]
+            assert set(table["player"]) == {("first", "second", "third")[actor]} and set(table["by"]) == {by}
+            groups = np.array([name[by](h) for h in combos])
+            reached = weight > 0
+            assert table.groupby("group")["share"].first().sum() == pytest.approx(1.0)
+            for row in table.itertuples():
+                sel = (groups == row.group) & reached
+                w = weight[sel] / weight[sel].sum()
+                a = labels.index(row.action)
+                assert row.holdings == sel.sum()
+                assert row.share == pytest.approx(weight[sel].sum() / weight[reached].sum(), rel=1e-9)
+                assert row.frequency == pytest.approx((w * strategy[row.action].to_numpy()[sel]).sum(), rel=1e-9,
+                                                      abs=1e-12)
+                assert row.ev == pytest.approx((w * ev[a, sel]).sum(), rel=1e-9)
+                value = (strategy.to_numpy()[sel].T * ev[:, sel]).sum(axis=0)
+                assert row.group_ev == pytest.approx((w * value).sum(), rel=1e-9)
+            assert set(table["group"]) == set(groups[reached])
+    with pytest.raises(SpotError, match="summary by"):
+        solution.summary((), "suit")

@@ -9,11 +9,13 @@ approach an exact CFR solve's; the same seed gives the same numbers on 1 and 2 t
 
 from __future__ import annotations
 
+import json
+
 import numba
 import numpy as np
 import pytest
 
-from analysis.solvers.card_level import CardSpot
+from analysis.solvers.card_level import CardSpot, SpotError, load_solution
 from analysis.solvers.card_level import _kernels3 as K3
 from analysis.solvers.card_level._kernels import MODE_BR, MODE_CFR, MODE_EV, dcfr_coefs
 from analysis.solvers.card_level._mccfr3 import draw_cards, walk
@@ -196,3 +198,65 @@ def test_sampled_nash_conv_is_unbiased_and_agrees_with_the_exact_one():
     assert manifest["exploitability_estimate"] == "sampled" and manifest["exploitability_measure"].endswith("± SE)")
     assert manifest["exploitability_se"] == solver.nash_conv_se
     assert TurnSolver3(_wide_spot(), "mccfr").nash_conv_estimate == "exact"  # auto: a small tree is exact
+
+
+@pytest.mark.parametrize("method", ["mccfr", "dcfr"])
+def test_the_file_resumes_bit_for_bit(tmp_path, method):
+    """N iterations, saved, loaded and M more equal N + M in one run (regrets, strategy sums,
+    NashConv): the file holds the seed and the sampler's key and counter; a cut or foreign file is
+    one SpotError."""
+    spot = _spot()
+    one = solve_turn3(spot, method=method, seed=4, target_pct=0.0, max_iterations=25, check_every=10)
+    part = solve_turn3(spot, method=method, seed=4, target_pct=0.0, max_iterations=12, check_every=10)
+    path = part.save(tmp_path / "turn.npz")
+    info = json.loads(str(np.load(path)["info"]))
+    assert info["format"] == "card-solver-3-turn/1" and info["seed"] == 4 and info["iterations"] == 12
+    assert info["rng"] == {"key": int(part.solver._key), "next_iteration": 12}
+    loaded = load_solution(path)
+    assert isinstance(loaded, TurnSolution3) and loaded.iterations == 12 and loaded.solver.seed == 4
+    assert loaded.solver.method == method and loaded.solver.sampled == (method == "mccfr")
+    loaded.solver.run(target_pct=0.0, max_iterations=25, check_every=10)
+    for a, b in zip(one.solver.regrets + one.solver.sums, loaded.solver.regrets + loaded.solver.sums, strict=True):
+        assert np.array_equal(a, b)
+    assert loaded.exploitability == one.exploitability and loaded.ev() == one.ev()
+    (tmp_path / "cut.npz").write_bytes(path.read_bytes()[:300])
+    with pytest.raises(SpotError):
+        load_solution(tmp_path / "cut.npz")
+    with np.load(path) as z:  # the sampler's key not the seed's: refused
+        arrays = {k: z[k] for k in z.files}
+    info["rng"]["key"] += 1
+    arrays["info"] = np.array(json.dumps(info))
+    np.savez(tmp_path / "foreign.npz", **arrays)
+    with pytest.raises(SpotError, match="sampler state"):
+        load_solution(tmp_path / "foreign.npz")
+
+
+def test_turn_summary_weighs_the_strategy_by_holding_weights():
+    """TurnSolution3.summary: the heads-up summary's columns; on the turn and past it (on the river
+    card's board: a made hand changes), each group's share and frequencies are the strategy weighted
+    by holding_weights; a holding that holds the river card weighs 0."""
+    solver = TurnSolver3(_spot(), "mccfr", seed=6)
+    solver.step(30)
+    solution = TurnSolution3(solver)
+    for line in ((), ("check",), ("check", "check", "check", "9d"), ("check", "check", "check", "2d")):
+        v = solver.node(line)
+        weight = solver.holding_weights(v)
+        strategy = solution.strategy(line)
+        table = solution.summary(line, "made_hand")
+        actor = int(solver.tree.nodes[v, PLAYER])
+        groups = np.array(solution.groups_at(actor, v)["made_hand"])
+        assert table.groupby("group")["share"].first().sum() == pytest.approx(1.0)
+        for row in table.itertuples():
+            sel = (groups == row.group) & (weight > 0)
+            assert row.share == pytest.approx(weight[sel].sum() / weight.sum(), rel=1e-9)
+            w = weight[sel] / weight[sel].sum()
+            assert row.frequency == pytest.approx((w * strategy[row.action].to_numpy()[sel]).sum(), rel=1e-9,
+                                                  abs=1e-12)
+    v = solver.node(("check", "check", "check", "9d"))
+    held = [i for i, (a, b) in enumerate(solver.spot.holdings(int(solver.tree.nodes[v, PLAYER]))[0])
+            if solver.spot.spec.card_name(int(a)) == "9d" or solver.spot.spec.card_name(int(b)) == "9d"]
+    assert held and not solver.holding_weights(v)[held].any()
+    holdings = {line: solution.summary(line, "made_hand").groupby("group")["holdings"].first()
+                for line in ((), ("check", "check", "check", "9d"), ("check", "check", "check", "2d"))}
+    assert holdings[()]["set"] == 1 and "set" not in holdings[("check", "check", "check", "9d")]  # 9d9c: blocked
+    assert holdings[("check", "check", "check", "2d")]["set"] == 2  # 9d9c and, on the river 2d, 2s2h

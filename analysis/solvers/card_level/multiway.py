@@ -50,8 +50,10 @@ from .card_spot import CardSpot, SpotError
 from .dilemma_terminals import holding_classes
 from .solution import DEFAULT_TOLERANCE_PCT, FORMAT3, decision_frame, fold_or_check_frame
 from .solver import CHECK_EVERY, Progress
+from .summary import SUMMARY_KEYS, check_by, group_order, holding_groups, summary_frame
 from .tree import DECISION, action_label
 from .tree3 import (
+    CARD,
     COUNT,
     KIND,
     N_PLAYERS,
@@ -356,6 +358,7 @@ class MultiwaySolution:
         self.solver = solver
         self.spot = solver.spot
         self.tolerance = self.spot.pot * DEFAULT_TOLERANCE_PCT / 100 if tolerance is None else float(tolerance)
+        self._group_cache: dict[tuple, dict[str, list[str]]] = {}
 
     @property
     def exploitability(self) -> float:
@@ -407,6 +410,42 @@ class MultiwaySolution:
         """The action lines of every decision."""
         t = self.solver.tree
         return [t.lines[int(v)] for v in t.decisions]
+
+    def first_street_lines(self) -> list[tuple[str, ...]]:
+        """The action lines of every decision before any card is dealt (all of them on the river;
+        the turn's on a turn spot): the decisions of :meth:`to_frame` and of the CLI's summary table."""
+        return self.lines()
+
+    def board_at(self, v: int) -> list[int]:
+        """The board's card ids at node ``v`` (the spot's board and, below a turn spot's river-card
+        node, the river card)."""
+        board = [int(c) for c in self.spot.board]
+        i = int(self.solver.tree.nodes[v, CARD])
+        if i >= 0:
+            board.append(int(self.solver.river_cards[i]))
+        return board
+
+    def groups_at(self, player: int, v: int) -> dict[str, list[str]]:
+        """Each holding's starting class, made hand and draw on the board at node ``v`` (cached)."""
+        board = self.board_at(v)
+        key = (player, tuple(board))
+        if key not in self._group_cache:
+            self._group_cache[key] = {by: holding_groups(self.spot, player, board, by) for by in SUMMARY_KEYS}
+        return self._group_cache[key]
+
+    def summary(self, line: Sequence[str] = (), by: str = "made_hand") -> pd.DataFrame:
+        """The actor's range at the decision ``line`` leads to, grouped ``by`` ``made_hand``,
+        ``draw`` or ``class``: per group and action, the share of the range reaching the decision,
+        the frequency, the action's EV (chips) and the group's value under its strategy
+        (``group_ev``), each weighted by how likely the holding is there (its own reach times the
+        reach of the other two players' holdings it can meet: :meth:`MultiwaySolver.holding_weights`).
+        The columns and meaning of :meth:`.solution.SpotSolution.summary`; players are named by seat."""
+        check_by(by)
+        v = self._decision(line)
+        actor = int(self.solver.tree.nodes[v, PLAYER])
+        return summary_frame(" / ".join(line) or "(root)", SEATS[actor], by, group_order(by, self.spot),
+                             self.groups_at(actor, v)[by], self._labels(v), self.solver.strategy(v),
+                             self.solver.action_values(v), self.solver.holding_weights(v))
 
     def _rows(self, lines: Sequence[Sequence[str]] | None, fold_and_check: bool = False):
         for line in (self.lines() if lines is None else [tuple(x) for x in lines]):

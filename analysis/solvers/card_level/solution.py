@@ -35,8 +35,9 @@ loses against the holding's best action, chips per hand).
 
 A solution file (``.npz``, versioned) holds the spot, the method, the precision (``float64``
 when absent: files written before the option), the iterations and the solver's arrays;
-:func:`load_solution` rebuilds the tree and resumes bit for bit. A truncated, corrupt or
-foreign file is one :class:`SpotError`.
+:func:`load_solution` rebuilds the tree and resumes bit for bit (three-handed files too: river,
+:data:`FORMAT3`, and turn, :data:`FORMAT3_TURN`, with the sampler's seed and state). A truncated,
+corrupt or foreign file is one :class:`SpotError`.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ from ._layout import BF_VALS
 from ._precision import DEFAULT_PRECISION
 from .card_spot import CardSpot, SpotError
 from .solver import CardSolver, Progress
-from .summary import SUMMARY_KEYS, group_order, holding_groups
+from .summary import SUMMARY_KEYS, check_by, group_order, holding_groups, summary_frame
 from .tree import (
     CARD,
     CHANCE,
@@ -78,6 +79,8 @@ FORMAT3 = "card-solver-3/1"
 """The three-handed solver's files (:mod:`.multiway`)."""
 SEATS = ("oop", "ip")
 """The heads-up seats by player index (the names of ``--lock`` and of :meth:`SpotSolution.locks`)."""
+FORMAT3_TURN = "card-solver-3-turn/1"
+"""The three-handed turn solver's files (:mod:`.turn3`: with its seed and the sampler's state)."""
 DEFAULT_TOLERANCE_PCT = 0.1
 """Default indifference tolerance: EVs closer than this % of the pot are a tie."""
 
@@ -337,31 +340,13 @@ class SpotSolution:
         the range reaching the decision, the frequency, the action's EV (chips) and the group's
         value under its strategy (``group_ev``), each weighted by how likely the holding is there
         (its own reach times the opponent holdings it can meet)."""
-        if by not in SUMMARY_KEYS:
-            raise SpotError(f"summary by {by!r}: choose one of {', '.join(SUMMARY_KEYS)}")
+        check_by(by)
         labels, ev = self.action_values(line)
         v = self.node(line)
         actor = int(self.solver.tree.nodes[v, PLAYER])
-        n = int(self.solver.tables.n_hands[actor])
-        weight = np.where(np.isnan(ev).any(axis=0), 0.0, self.holding_weights(v))
-        groups = np.array(self.groups_at(actor, v)[by])
-        freq = self.solver.strategy(v)
-        total = weight.sum()
-        node_ev = (freq[:, :n] * np.nan_to_num(ev)).sum(axis=0)
-        rows = []
-        for group in group_order(by, self.spot):
-            sel = (groups == group) & (weight > 0)
-            if not sel.any():
-                continue
-            w = weight[sel]
-            for a, label in enumerate(labels):
-                rows.append({"line": " / ".join(line) or "(root)", "player": "oop" if actor == 0 else "ip",
-                             "by": by, "group": group, "holdings": int(sel.sum()),
-                             "share": float(w.sum() / total), "action": label,
-                             "frequency": float((w * freq[a, sel]).sum() / w.sum()),
-                             "ev": float((w * ev[a, sel]).sum() / w.sum()),
-                             "group_ev": float((w * node_ev[sel]).sum() / w.sum())})
-        return pd.DataFrame(rows)
+        return summary_frame(" / ".join(line) or "(root)", "oop" if actor == 0 else "ip", by,
+                             group_order(by, self.spot), self.groups_at(actor, v)[by], labels,
+                             self.solver.strategy(v), ev, self.holding_weights(v))
 
     # files ------------------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:
@@ -530,6 +515,10 @@ def load_solution(path: str | Path) -> SpotSolution:
         from .multiway import load_multiway
 
         return load_multiway(path, info, arrays)
+    if isinstance(info, dict) and info.get("format") == FORMAT3_TURN:
+        from .turn3 import load_turn3
+
+        return load_turn3(path, info, arrays)
     if not isinstance(info, dict) or info.get("format") != FORMAT:
         raise SpotError(f"{path} is not a card-solver solution file (format {FORMAT})")
     try:

@@ -19,15 +19,24 @@ players' best-response gains, computed exactly over every river card, holding an
 triple of holdings ("exact") unless the tree is too big for that (:data:`EXACT_LIMIT`): then
 estimated by sampling each player's holdings (:meth:`TurnSolver3.nash_conv_sampled`, seeded:
 "sampled" and its standard error in every output).
+
+A solution file (:meth:`TurnSolution3.save`, format :data:`.solution.FORMAT3_TURN`) holds the
+spot, method, seed, river cards per walk, the iterations, the regrets and strategy sums and the
+sampler's state; :func:`.solution.load_solution` reads it back (:func:`load_turn3`) and the solve
+resumes bit for bit. :meth:`TurnSolution3.summary` groups a decision's range by made hand, draw
+or starting class (on the turn, or past it on the river card's board).
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
+from analysis.core.io import atomic_path
 from analysis.core.rng import derive_key
 
 from ..methods import method_named
@@ -45,11 +54,12 @@ from ._kernels import (
 from ._layout import CH_KEEP, HD_CLASS, HD_N, pack_chance, pack_tree3
 from .card_spot import CardSpot, SpotError
 from .multiway import EMPTY_ROWS, MultiwaySolution, NodeTable3, board_hands, payoff_table3
+from .solution import FORMAT3_TURN
 from .solver import CHECK_EVERY, Progress
 from .tree import CHANCE, DECISION
 from .tree3 import CARD, COUNT, KIND, N_PLAYERS, PLAYER, Tree3, action_tree3, expand3
 
-__all__ = ["METHODS", "TurnSolver3", "solve_turn3"]
+__all__ = ["FORMAT3_TURN", "METHODS", "TurnSolution3", "TurnSolver3", "load_turn3", "solve_turn3"]
 
 METHODS = {"mccfr": K3.METHOD_LINEAR, "dcfr": METHOD_DCFR, "cfr+": METHOD_CFR_PLUS}
 """Method -> the regret update. ``mccfr`` sums sampled values linearly (linear CFR, the average
@@ -247,7 +257,9 @@ class TurnSolver3(NodeTable3):
             check_every: int | None = None, stop=None) -> float:
         """Iterate until NashConv <= ``target_pct``% of the pot (checked every ``check_every``
         iterations, default :data:`CHECK_SAMPLED` sampled, else 10) or ``max_iterations``; returns
-        NashConv in chips."""
+        NashConv in chips. When ``stop`` (a ``threading.Event``) is set, returns after the current
+        iteration (it then runs one iteration a call: resumable bit for bit, the draws and updates
+        of iteration ``t`` being a function of ``t`` alone)."""
         if check_every is None:
             check_every = CHECK_SAMPLED if self.sampled else CHECK_EVERY
         start = time.perf_counter()
@@ -256,7 +268,8 @@ class TurnSolver3(NodeTable3):
         while self.iterations < max_iterations and nc > target:
             if stop is not None and stop.is_set():
                 return nc
-            self.step(min(check_every - self.iterations % check_every, max_iterations - self.iterations))
+            chunk = min(check_every - self.iterations % check_every, max_iterations - self.iterations)
+            self.step(1 if stop is not None else chunk)
             if self.iterations % check_every == 0 or self.iterations == max_iterations:
                 nc = self.nash_conv
                 self.history.append((self.iterations, nc, time.perf_counter() - start))
@@ -268,6 +281,18 @@ class TurnSolver3(NodeTable3):
         """EV (chips, less the stack at the root) of each action per holding of the actor at ``v``
         given that the holding reaches ``v`` (and, past the turn, that river card): float64[actions,
         holdings]; NaN where unreached."""
+        nodes = self.tree.nodes
+        m = int(self.hands[HD_N][int(nodes[v, PLAYER])])
+        mass, vals = self._mass(v)
+        kids = self.tree.children[v, : int(nodes[v, COUNT])]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ev = self.spot.pot / N_PLAYERS + vals[kids, :m] / mass
+        ev[:, mass <= 0.0] = np.nan
+        return ev
+
+    def _mass(self, v: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per holding of the actor at ``v``, the reach of the other two players' holdings it can
+        meet (over the weighted triples, on the node's board), and the exact EV walk's node values."""
         nodes = self.tree.nodes
         p = int(nodes[v, PLAYER])
         m = int(self.hands[HD_N][p])
@@ -282,11 +307,16 @@ class TurnSolver3(NodeTable3):
         mass = np.zeros(m)
         K3._terminal(v, p, pack_tree3(self.tree), M3._card_hands(self.hands, k), ones, reach, 1.0 / self.triples,
                      mass)
-        kids = self.tree.children[v, : int(nodes[v, COUNT])]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ev = self.spot.pot / N_PLAYERS + vals[kids, :m] / mass
-        ev[:, mass <= 0.0] = np.nan
-        return ev
+        return mass, vals
+
+    def holding_weights(self, v: int) -> np.ndarray:
+        """How likely each of the actor's holdings is at decision ``v`` (as
+        :meth:`.multiway.MultiwaySolver.holding_weights`; past the turn, among the deals with that
+        river card)."""
+        p = int(self.tree.nodes[v, PLAYER])
+        m = int(self.hands[HD_N][p])
+        mass, _ = self._mass(v)
+        return self._ev_walks[p][0][v, p, :m] * mass
 
     @property
     def memory_bytes(self) -> int:
@@ -317,8 +347,21 @@ class TurnSolution3(MultiwaySolution):
                    river_cards=len(s.river_cards))
         return out
 
-    def save(self, path):  # noqa: D102 - resumable files are river-only for now
-        raise SpotError("solution files (--state) hold river spots only for now")
+    def save(self, path: str | Path) -> Path:
+        """Write the solution file (whole or not at all): the spot, method, seed, river cards per
+        walk, how NashConv is measured, the iterations, the regrets and strategy sums, and the
+        river-card sampler's state (its key and the next iteration's counter: the draws of
+        iteration ``t`` are a function of both alone), so :func:`load_turn3` resumes bit for bit."""
+        s = self.solver
+        info = {"format": FORMAT3_TURN, "spot": self.spot.describe(), "method": s.method, "seed": s.seed,
+                "river_cards_per_walk": s.per_walk, "nash_conv": s.nash_conv_estimate, "iterations": s.iterations,
+                "storage": list(s.tree.storage), "history": s.history,
+                "rng": {"key": int(s._key), "next_iteration": s.iterations}}
+        path = Path(path)
+        arrays = {f"regret{p}": s.regrets[p] for p in range(3)} | {f"sum{p}": s.sums[p] for p in range(3)}
+        with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+            np.savez_compressed(fh, info=np.array(json.dumps(info)), **arrays)
+        return path
 
 
 def solve_turn3(spot: CardSpot, *, method: str = "mccfr", seed: int = 0, per_walk: int = 1, target_pct: float = 1.0,
@@ -329,3 +372,29 @@ def solve_turn3(spot: CardSpot, *, method: str = "mccfr", seed: int = 0, per_wal
     solver.run(target_pct=target_pct, max_iterations=max_iterations, check_every=check_every, progress=progress)
     return TurnSolution3(solver)
 
+
+
+def load_turn3(path: str | Path, info: dict, arrays: dict[str, np.ndarray]) -> TurnSolution3:
+    """The solution :meth:`TurnSolution3.save` wrote (``info`` and ``arrays`` read from it): the
+    solver rebuilt from the spot, method, seed and river cards per walk, its arrays and the
+    sampler's state checked against the tree and the seed."""
+    try:
+        rng = info["rng"]
+        solver = TurnSolver3(CardSpot.from_dict(info["spot"]), info["method"], int(info["seed"]),
+                             int(info["river_cards_per_walk"]), str(info["nash_conv"]))
+        key, iterations = int(rng["key"]), int(info["iterations"])
+        follows = int(rng["next_iteration"]) == iterations
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SpotError(f"solution file {path}: unreadable spot or solver settings ({exc})") from None
+    if key != int(solver._key) or not follows:
+        raise SpotError(f"solution file {path}: its sampler state does not follow from its seed and iterations")
+    expected = [max(int(x), 1) for x in solver.tree.storage]
+    names = [f"regret{p}" for p in range(3)] + [f"sum{p}" for p in range(3)]
+    if [int(x) for x in info.get("storage", [])] != list(solver.tree.storage) or any(
+            k not in arrays or arrays[k].shape != (expected[i % 3],) for i, k in enumerate(names)):
+        raise SpotError(f"solution file {path} does not match the tree of its spot")
+    solver.regrets = tuple(arrays[f"regret{p}"].astype(np.float64) for p in range(3))
+    solver.sums = tuple(arrays[f"sum{p}"].astype(np.float64) for p in range(3))
+    solver.iterations = iterations
+    solver.history = [tuple(h) for h in info.get("history", [])]
+    return TurnSolution3(solver)
