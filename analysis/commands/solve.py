@@ -318,10 +318,11 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
     if nash_conv not in (None, "auto", "exact", "sampled"):
         raise SpotError(f"--nash-conv {nash_conv!r}: choose exact, sampled or auto")
     precision = options.pop("precision", None) or "float64"
-    locks = parse_locks(options.pop("lock"))
+    lock_text = options.pop("lock")
     if threads is not None:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     spot = CardSpot.from_options(options.pop("spot_file"), **options)
+    locks = parse_locks(lock_text, spot.players)
     turn3 = spot.players == 3 and spot.street == 1
     method = method or ("mccfr" if turn3 else "dcfr")
     if precision != "float64" and spot.players == 3:
@@ -333,8 +334,9 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
         from analysis.solvers.card_level.turn3 import SAMPLED_HOLDINGS as turn3_sample
         from analysis.solvers.card_level.turn3 import TurnSolution3, TurnSolver3
 
-        if locks:
-            raise SpotError("--lock: three-handed turn spots do not take it yet")
+        if locks and state is not None:
+            raise SpotError("--lock with --state: a locked three-handed turn solve is not saved yet; give one or "
+                            "the other")
         if state is not None and state.exists():
             solution = load_solution(state)
             if (not isinstance(solution, TurnSolution3) or solution.spot.describe() != spot.describe()
@@ -344,10 +346,10 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
             solver = solution.solver
             if nash_conv in ("exact", "sampled"):  # how NashConv is measured: the file's unless given
                 solver.nash_conv_estimate = nash_conv
-            elif nash_conv not in (None, "auto"):
-                raise SpotError(f"--nash-conv {nash_conv!r}: exact, sampled or auto")
         else:
             solver = TurnSolver3(spot, method, seed, nash_conv=nash_conv or "auto")
+            for player, model in locks.items():
+                lock_to_model(solver, player, model)
             solution = TurnSolution3(solver)
     elif nash_conv not in (None, "auto", "exact"):
         raise SpotError("--nash-conv sampled: three-handed turn spots only (elsewhere NashConv is exact)")
@@ -370,9 +372,9 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
     elif spot.players == 3:
         from analysis.solvers.card_level.multiway import MultiwaySolution, MultiwaySolver
 
-        if locks:
-            raise SpotError("--lock: node locking is heads-up only for now")
         solver = MultiwaySolver(spot, method)
+        for player, model in locks.items():
+            lock_to_model(solver, player, model)
         solution = MultiwaySolution(solver)
     else:
         solver = CardSolver(spot, method, isomorphism=not locks, precision=precision)
@@ -542,9 +544,10 @@ def register(app: typer.Typer) -> None:
         precision: str = typer.Option(None, "--precision", help="heads-up spot: float64 (default) or float32 "
                                       "(the solver's rows and arithmetic in float32: about 10% faster a turn "
                                       "iteration; EVs within about 0.003% of the pot of float64's)"),
-        lock: str = typer.Option(None, "--lock", help="spot: lock a player to a strategy, e.g. "
-                                 "ip=threshold or ip=abc (an opponent model or engine strategy: shipped name "
-                                 "or TOML path); the other best-responds"),
+        lock: list[str] = typer.Option([], "--lock", help="spot: lock a player to a strategy, e.g. "  # noqa: B006
+                                       "ip=threshold or ip=abc (an opponent model or engine strategy: shipped "
+                                       "name or TOML path); the others best-respond. Three-handed: first, "
+                                       "second or third, e.g. --lock second=threshold --lock third=abc"),
         game_rules: str = typer.Option(None, "--game", help="spot: holdem (Texas Hold'em rules, the default) or "
                                        "dilemma (Dilemma Hold'em's settlement: --deck, --rule, --bank, --level, "
                                        "--free-fold/--no-free-fold)"),
@@ -563,7 +566,7 @@ def register(app: typer.Typer) -> None:
                            "level": level}
         spot_options = {"board": board, "oop": oop, "ip": ip, "pot": pot, "stack": stack, "bets": bets,
                          "raises": raises, "spot_file": spot_file, "output_format": output_format,
-                         "threads": threads, "game_rules": game_rules, "ranges": ranges or None, "lock": lock,
+                         "threads": threads, "game_rules": game_rules, "ranges": ranges or None, "lock": lock or None,
                         "nash_conv": nash_conv, "precision": precision, "tree": tree or None}
         key = game.strip().lower()
         if postflop_edge is not None and key != "preflop":

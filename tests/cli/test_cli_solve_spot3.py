@@ -79,6 +79,8 @@ def test_three_handed_json_spot_file_and_resume(cli, tmp_path):
     (["--range", "random", "--range", "random", "--range", "random", "--oop", "AA"], "give the ranges once"),
     (["--range", "8s7s", "--range", "random", "--range", "random", "--nash-conv", "sampled"],
      "three-handed turn spots only"),
+    (["--range", "8s7s", "--range", "random", "--range", "random", "--lock", "ip=threshold"],
+     "PLAYER first, second or third"),
 ])
 def test_three_handed_bad_input_is_one_error_line(cli, args, match):
     done = cli("solve", "spot", "--game", "dilemma", "--board", "4s9h3d6c2d", "--pot", "120", "--stack", "980",
@@ -86,6 +88,24 @@ def test_three_handed_bad_input_is_one_error_line(cli, args, match):
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2, done.stderr
     assert len(lines) == 1 and lines[0].startswith("error: ") and match in lines[0], done.stderr
+
+
+def test_three_handed_locked_to_models_best_responds_and_resumes(cli, tmp_path):
+    """Both opponents locked (``--lock`` twice): NashConv is the first player's gain alone; the
+    solution file keeps the locks and resumes bit for bit."""
+    args = ["solve", "spot", "--game", "dilemma", "--players", "3", "--board", "4s 9h 3d 6c 10s", "--range",
+            "random", "--range", "random", "--range", "random", "--pot", "90", "--stack", "970",
+            "--bets", "50%", "--raises", "", "--lock", "second=threshold", "--lock", "third=abc", "--target", "0",
+            "--format", "json"]
+    whole = cli(*args, "-n", "8")
+    state = tmp_path / "locked.npz"
+    first = cli(*args, "-n", "4", "--state", str(state))
+    again = cli(*args, "-n", "8", "--state", str(state))
+    assert whole.returncode == 0 and first.returncode == 0 and again.returncode == 0, whole.stderr + again.stderr
+    a, b = json.loads(whole.stdout), json.loads(again.stdout)
+    assert a["locks"] == {"second": "threshold", "third": "abc"} and a["locked_nodes"] > 0
+    assert a["exploitability"] == b["exploitability"] > 0 and a["ev"] == b["ev"]  # resumed bit for bit
+    assert load_solution(state).solver.locked and load_solution(state).iterations == a["iterations"] == 8
 
 
 def test_three_handed_turn_runs_mccfr_seeded_and_says_exact(cli):

@@ -170,8 +170,11 @@ def test_solve_spot_answers_a_three_handed_spot():
     assert isinstance(solution, MultiwaySolution) and solution.exploitability_pct <= 1.0
     assert solution.exploitability_measure == "NashConv (exact)"
     assert set(solution.ev()) == {"first", "second", "third"}
-    with pytest.raises(SpotError, match="heads-up"):
-        solve_spot(spot, locks={(): np.ones((4, 1)) / 4})
+    with pytest.raises(SpotError, match="actions x 1 holdings"):  # node locking (tests/solvers/test_card_solver_locking3.py)
+        solve_spot(spot, locks={(): np.ones((9, 1)) / 9})
+    k = len(solution.solver.tree.actions[0])
+    locked = solve_spot(spot, locks={(): np.ones((k, 1)) / k}, max_iterations=5)
+    assert locked.solver.locked == [0] and np.allclose(locked.solver.strategy(0), 1.0 / k)
 
 
 def test_bad_three_handed_spots():

@@ -44,6 +44,11 @@ Kernel inputs (tuples, one numba type each):
 - ``work`` = (strat, reach, vals): every decision's strategy (per player, laid out like the
   regrets), every node's reach (float64[nodes, 3, H]) and the traverser's values
   (float64[nodes, H]).
+
+Node locking (as heads-up, :mod:`._kernels`): a decision whose ``LOCK`` column is set plays the
+strategy held in its strategy sums (written there by :meth:`.multiway.NodeTable3.lock`) as both
+its current and its average strategy (the others' reach and the node's value), is never
+updated, and does not best-respond in a best response (the actor's best response keeps it).
 """
 
 from __future__ import annotations
@@ -67,7 +72,7 @@ from ._kernels import (
 )
 from ._layout import HD_N, TH_CHILDREN, TH_DECISIONS, TH_NODES, TH_TERMINALS
 from ._terminals3 import _class_groups_of, payoff_cube, terminal_values_of
-from .tree3 import COUNT, LIVE, PAY, PLAYER, SLOT
+from .tree3 import COUNT, LIVE, LOCK, PAY, PLAYER, SLOT
 
 METHOD_LINEAR = 2
 """Linear CFR (Brown & Sandholm): regrets and the average weighted by the iteration number, no
@@ -97,11 +102,12 @@ def _strategies(tree, n, regrets, sums, mode, strat):
 
 @kernel
 def strategy_at(v, nodes, n, regrets, sums, mode, strat, total):
-    """Decision ``v``'s strategy into ``strat``: regret matching (CFR) or the average (EV, BR)."""
+    """Decision ``v``'s strategy into ``strat``: regret matching (CFR) or the average (EV, BR, and
+    a locked decision always)."""
     p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
     m = n[p]
     view = strat[p][slot : slot + k * m].reshape((k, m))
-    if mode == MODE_CFR:
+    if mode == MODE_CFR and nodes[v, LOCK] == 0:
         strategy_into(regrets[p], slot, k, m, view, total)
     else:
         strategy_into(sums[p], slot, k, m, view, total)
@@ -343,7 +349,8 @@ def close_decision(v, tree, n, cfr, work):
     """Decision ``v``'s values from its children's: summed over another player's actions, the
     traverser's best response (BR) or its strategy's mix, then its regret and sum updates (CFR;
     ``iopts[O_REACH_AVERAGE]``: the strategy sum weighted by the traverser's reach of ``v``,
-    ``reach[v, trav]``, as sampled walks need: an unreached node's current strategy is noise)."""
+    ``reach[v, trav]``, as sampled walks need: an unreached node's current strategy is noise).
+    A locked decision (``LOCK``) always takes its strategy's mix and is never updated."""
     nodes, children = tree[TH_NODES], tree[TH_CHILDREN]
     regrets, sums, iopts, coefs = cfr
     strat, reach, vals = work
@@ -351,6 +358,7 @@ def close_decision(v, tree, n, cfr, work):
     by_reach = iopts[O_REACH_AVERAGE] != 0
     m = n[trav]
     p, k, slot = nodes[v, PLAYER], nodes[v, COUNT], nodes[v, SLOT]
+    locked = nodes[v, LOCK] != 0
     for h in range(m):
         vals[v, h] = 0.0
     if p != trav:
@@ -359,7 +367,7 @@ def close_decision(v, tree, n, cfr, work):
             for h in range(m):
                 vals[v, h] += vals[c, h]
         return
-    if mode == MODE_BR:
+    if mode == MODE_BR and not locked:
         for h in range(m):
             x = vals[children[v, 0], h]
             for a in range(1, k):
@@ -374,7 +382,7 @@ def close_decision(v, tree, n, cfr, work):
         sa, va, vc = strat[p][slot + a * m : slot + (a + 1) * m], vals[v], vals[children[v, a]]
         for h in range(m):
             va[h] += sa[h] * vc[h]
-    if mode != MODE_CFR:
+    if mode != MODE_CFR or locked:
         return
     for a in range(k):
         lo, hi = slot + a * m, slot + (a + 1) * m

@@ -14,7 +14,11 @@ study plays it:
 - facing a bet: call at or above the call threshold, else fold; never raise.
 
 The other player then best-responds (``CardSolver.best_response_values``) or solves
-against it. With the tree the study plays (the hero never bets, the model's one bet
+against it. Three-handed spots (:class:`.multiway.MultiwaySolver` on the river,
+:class:`.turn3.TurnSolver3` on the turn) lock the same way, their players named ``first``,
+``second`` and ``third`` (the order of action); with both opponents locked to a model the
+hero's best response equals the study's with two opponents
+(``tests/solvers/test_card_solver_locking3.py``). With the tree the study plays (the hero never bets, the model's one bet
 size) the best response equals the study's exact best response
 (``tests/solvers/test_card_solver_locking.py``). Models with ``relative = true``
 (thresholds within the player's own narrowed range) are refused: their strength depends
@@ -23,6 +27,8 @@ on the line, not only on the cards.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from analysis.core.strategy import Decision
@@ -30,29 +36,49 @@ from analysis.studies.fold_vs_check.models import OpponentModel, load_model
 from evaluator.strength import holding_strengths
 
 from .card_spot import SpotError
-from .solver import CardSolver
 from .tree import A_ALLIN, A_BET, A_CALL, A_CHECK, A_FOLD, AMOUNT, DEALT0, DEALT1, PLAYER
 
 STREET_OF_BOARD = {3: 1, 4: 2, 5: 3}
 """Model street index (1 flop, 2 turn, 3 river) of a board of 3, 4 or 5 cards."""
 
 PLAYERS = {"oop": 0, "ip": 1}
+PLAYERS3 = {"first": 0, "second": 1, "third": 2}
+"""Three-handed players by name (:data:`.multiway.SEATS`: the order of action)."""
 
 
-def model_table(solver: CardSolver, node: int, model: OpponentModel,
-                cache: dict[tuple[int, ...], np.ndarray] | None = None) -> np.ndarray:
-    """The locked strategy of ``model`` at decision ``node``: float64[actions, holdings]."""
+def _node_view(solver, node: int) -> tuple[int, list[int], list[tuple[int, int]], int]:
+    """The actor at decision ``node``, the board there, its actions and the pot before them (the
+    root's pot plus every chip put in since): heads-up or three-handed."""
     spot, nodes = solver.spot, solver.tree.nodes
+    if spot.players == 3:
+        from .tree3 import CARD
+        from .tree3 import PLAYER as PLAYER3
+
+        player = int(nodes[node, PLAYER3])
+        board = [int(c) for c in spot.board]
+        card = int(nodes[node, CARD])
+        if card >= 0:  # past the turn of a turn spot: the river card
+            board.append(int(solver.tree.river_cards[card]))
+        return player, board, list(solver.tree.actions[node]), spot.pot + int(solver.tree.puts[node].sum())
     player = int(nodes[node, PLAYER])
-    combos = spot.holdings(player)[0]
     board = [int(c) for c in spot.board] + [int(c) for c in nodes[node, [DEALT0, DEALT1]] if c >= 0]
+    actions = solver.tree.actions[int(np.searchsorted(solver.tree.decision_nodes, node))]
+    return player, board, actions, spot.pot + 2 * int(nodes[node, AMOUNT])
+
+
+def model_table(solver, node: int, model: OpponentModel,
+                cache: dict[tuple[int, ...], np.ndarray] | None = None) -> np.ndarray:
+    """The locked strategy of ``model`` at decision ``node``: float64[actions, holdings] (a
+    heads-up :class:`.solver.CardSolver` or a three-handed solver)."""
+    spot = solver.spot
+    player, board, actions, pot = _node_view(solver, node)
+    combos = spot.holdings(player)[0]
     cache = {} if cache is None else cache
     key = (player, *board)
     if key not in cache:
         cache[key] = holding_strengths(combos, board, spot.spec)
     strength = np.nan_to_num(cache[key], nan=-1.0)  # a blocked holding never reaches the node
     bet, size, call = model.params[STREET_OF_BOARD[len(board)]]
-    actions = solver.tree.actions[int(np.searchsorted(solver.tree.decision_nodes, node))]
     codes = [a[0] for a in actions]
     out = np.zeros((len(actions), len(combos)))
     if A_CALL in codes:
@@ -65,23 +91,25 @@ def model_table(solver: CardSolver, node: int, model: OpponentModel,
     if not bets:
         out[check] = 1.0
         return out
-    pot = spot.pot + 2 * int(nodes[node, AMOUNT])
     chosen = min(bets, key=lambda i: abs(actions[i][1] - size * pot))
     out[chosen] = strength >= bet
     out[check] = strength < bet
     return out
 
 
-def lock_to_model(solver: CardSolver, player: int | str, model: str | OpponentModel) -> OpponentModel:
-    """Lock every decision of ``player`` (0/``oop`` or 1/``ip``) to ``model`` (any shipped
-    strategy's name, a TOML path of a model or strategy, or loaded thresholds); returns the
-    thresholds it plays."""
-    if isinstance(player, str):
-        if player not in PLAYERS:
-            raise SpotError(f"lock {player!r}: the player is oop or ip")
-        player = PLAYERS[player]
+def lock_to_model(solver, player: int | str, model: str | OpponentModel) -> OpponentModel:
+    """Lock every decision of ``player`` (heads-up 0/``oop`` or 1/``ip``; three-handed 0/``first``,
+    1/``second`` or 2/``third``) to ``model`` (any shipped strategy's name, a TOML path of a model
+    or strategy, or loaded thresholds); returns the thresholds it plays."""
     spot = solver.spot
     label = model if isinstance(model, str) else model.name
+    names, said = (PLAYERS3, "first, second or third") if spot.players == 3 else (PLAYERS, "oop or ip")
+    if isinstance(player, str):
+        if player not in names:
+            raise SpotError(f"lock {player!r}: the player is {said}")
+        player = names[player]
+    elif spot.players == 3 and not 0 <= int(player) < 3:
+        raise SpotError(f"lock player {player}: the player is {said} (0 to {spot.players - 1})")
     model = load_model(model, Decision(players=spot.players, position=player, pot=float(spot.pot),
                                        stack=float(spot.stack), big_blind=float(spot.min_bet)))
     if model.relative:
@@ -92,15 +120,23 @@ def lock_to_model(solver: CardSolver, player: int | str, model: str | OpponentMo
     return model
 
 
-def parse_locks(text: str | None) -> dict[str, str]:
-    """``"ip=threshold"`` or ``"oop=abc, ip=path/model.toml"`` -> {player: strategy}."""
+def parse_locks(text: str | Sequence[str] | None, players: int | None = None) -> dict[str, str]:
+    """``"ip=threshold"`` or ``"oop=abc, ip=path/model.toml"`` -> {player: strategy}; three-handed
+    ``"second=threshold, third=abc"``. A list of such texts (``--lock`` given more than once) is
+    read as one. ``players`` (2 or 3) checks the names against the spot's (else either set)."""
     out: dict[str, str] = {}
-    for item in (text or "").replace(";", ",").split(","):
-        if not item.strip():
-            continue
-        player, sep, model = item.partition("=")
-        player = player.strip().lower()
-        if not sep or player not in PLAYERS or not model.strip():
-            raise SpotError(f"--lock {item.strip()!r}: write PLAYER=MODEL, PLAYER oop or ip, e.g. ip=threshold")
-        out[player] = model.strip()
+    texts = [text] if text is None or isinstance(text, str) else list(text)
+    names = {2: PLAYERS, 3: PLAYERS3}.get(players or 0, PLAYERS | PLAYERS3)
+    said = {2: "oop or ip", 3: "first, second or third"}.get(
+        players or 0, "oop or ip (heads-up), first, second or third (three-handed)")
+    for part in texts:
+        for item in (part or "").replace(";", ",").split(","):
+            if not item.strip():
+                continue
+            player, sep, model = item.partition("=")
+            player = player.strip().lower()
+            if not sep or player not in names or not model.strip():
+                example = "second=threshold" if players == 3 else "ip=threshold"
+                raise SpotError(f"--lock {item.strip()!r}: write PLAYER=MODEL, PLAYER {said}, e.g. {example}")
+            out[player] = model.strip()
     return out

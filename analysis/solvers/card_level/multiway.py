@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -56,6 +56,7 @@ from .tree3 import (
     CARD,
     COUNT,
     KIND,
+    LOCK,
     N_PLAYERS,
     PLAYER,
     SIT_LIVE,
@@ -177,12 +178,53 @@ def payoff_table3(spot: CardSpot, situations: np.ndarray, combos: list[np.ndarra
 
 class NodeTable3:
     """What a three-handed solver reads the same way on the river and the turn: a node by its line
-    (``_by_line``: labels, and river cards past the turn) and the average strategy of a decision."""
+    (``_by_line``: labels, and river cards past the turn), the average strategy of a decision and
+    node locking."""
 
     tree: Tree3
     hands: tuple
     sums: tuple
+    regrets: tuple
     _by_line: dict
+    _nash_conv: float | None
+    _ev_walks: dict
+
+    def lock(self, node: int, strategy: np.ndarray) -> None:
+        """Node locking: fix the strategy of decision ``node`` to ``strategy`` (float[actions,
+        holdings of the actor], each holding's column a distribution). The node then plays it in
+        every iteration and best response (the others best-respond to it, and the actor's best
+        response keeps it); NashConv counts the gains at the free nodes only (as heads-up,
+        :meth:`.solver.CardSolver.lock`)."""
+        nodes = self.tree.nodes
+        if not 0 <= node < nodes.shape[0] or nodes[node, KIND] != DECISION:
+            raise SpotError(f"node {node} is not a decision")
+        p, k = int(nodes[node, PLAYER]), int(nodes[node, COUNT])
+        n = int(self.hands[HD_N][p])
+        table = np.asarray(strategy, dtype=np.float64)
+        if table.shape != (k, n) or (table < 0).any() or not np.allclose(table.sum(axis=0), 1.0, atol=1e-6):
+            raise SpotError(f"a locked strategy at node {node} is {k} actions x {n} holdings, each holding's "
+                            "frequencies non-negative and summing to 1")
+        slot = int(nodes[node, SLOT])
+        self.sums[p][slot : slot + k * n] = table.reshape(-1)
+        self.regrets[p][slot : slot + k * n] = 0.0
+        nodes[node, LOCK] = 1
+        self.lock_labels.setdefault(p, "table")
+        self._nash_conv = None
+        self._ev_walks.clear()
+
+    def lock_everywhere(self, player: int, strategy_of: Callable[[int], np.ndarray], label: str = "table") -> None:
+        """Lock every decision node of ``player`` to ``strategy_of(node)`` (see :meth:`lock`);
+        ``label`` names what it plays (saved with the solution, so a resume can refuse other locks)."""
+        nodes = self.tree.nodes
+        for v in self.tree.decisions:
+            if nodes[v, PLAYER] == player:
+                self.lock(int(v), strategy_of(int(v)))
+        self.lock_labels[player] = label
+
+    @property
+    def locked(self) -> list[int]:
+        """The locked decision nodes."""
+        return [int(v) for v in np.flatnonzero(self.tree.nodes[:, LOCK])]
 
     def node(self, line: Sequence[str] = ()) -> int:
         """The node reached by a line of action labels (and, past the turn, the river card's name)."""
@@ -240,6 +282,7 @@ class MultiwaySolver(NodeTable3):
         self.iterations = 0
         self.history: list[tuple[int, float, float]] = []
         self._nash_conv: float | None = None
+        self.lock_labels: dict[int, str] = {}  # player -> what its locked decisions play
         self._ev_walks: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # player -> reach, values (EV walk)
         self._by_line = {line: v for v, line in t.lines.items()}
 
@@ -473,11 +516,19 @@ class MultiwaySolution:
         s = self.solver
         info = {"format": FORMAT3, "spot": self.spot.describe(), "method": s.method, "iterations": s.iterations,
                 "storage": list(s.tree.storage), "history": s.history}
+        if s.locked:  # (an unlocked solve's file stays byte for byte what it was)
+            info["locked"] = s.locked
+            info["locks"] = self.locks
         path = Path(path)
         arrays = {f"regret{p}": s.regrets[p] for p in range(3)} | {f"sum{p}": s.sums[p] for p in range(3)}
         with atomic_path(path) as tmp, open(tmp, "wb") as fh:
             np.savez(fh, info=np.array(json.dumps(info)), **arrays)
         return path
+
+    @property
+    def locks(self) -> dict[str, str]:
+        """What each locked player plays, by seat (``{"third": "abc"}``; empty when nothing is locked)."""
+        return {SEATS[p]: label for p, label in sorted(self.solver.lock_labels.items())}
 
     def manifest(self) -> dict:
         """The spot, tree, method, iterations and NashConv (for table manifests and JSON output)."""
@@ -487,7 +538,7 @@ class MultiwaySolution:
                 "exploitability_measure": self.exploitability_measure,
                 "exploitability_estimate": getattr(self.solver, "nash_conv_estimate", "exact"),
                 "ev": self.ev(), "indifference_tolerance": self.tolerance,
-                "nodes": int(self.solver.tree.nodes.shape[0])}
+                "nodes": int(self.solver.tree.nodes.shape[0]), "locked_nodes": len(self.solver.locked)}
 
 
 def solve_multiway(spot: CardSpot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
@@ -512,5 +563,13 @@ def load_multiway(path: str | Path, info: dict, arrays: dict[str, np.ndarray]) -
     solver.regrets = tuple(arrays[f"regret{p}"].astype(np.float64) for p in range(3))
     solver.sums = tuple(arrays[f"sum{p}"].astype(np.float64) for p in range(3))
     solver.iterations = int(info["iterations"])
+    decisions = set(solver.tree.decisions.tolist())
+    for v in info.get("locked", []):
+        if int(v) not in decisions:
+            raise SpotError(f"solution file {path} does not match the tree of its spot")
+        solver.tree.nodes[int(v), LOCK] = 1
+        solver.lock_labels.setdefault(int(solver.tree.nodes[int(v), PLAYER]), "unrecorded")
+    seats = {name: p for p, name in enumerate(SEATS)}
+    solver.lock_labels.update({seats[k]: str(x) for k, x in info.get("locks", {}).items() if k in seats})
     solver.history = [tuple(h) for h in info.get("history", [])]
     return MultiwaySolution(solver)

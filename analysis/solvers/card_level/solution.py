@@ -470,19 +470,24 @@ def solve_spot(spot: CardSpot, *, target_pct: float = 0.3, max_iterations: int =
     ``locks``: node locking, ``{line: strategy}`` with a line of action labels and dealt cards
     from the root (as :meth:`SpotSolution.node`) and the strategy as :meth:`CardSolver.lock`
     takes it, or ``{"ip": "threshold"}`` (a player and an opponent model: every decision of
-    that player, :func:`.locks.lock_to_model`); the solver then runs without suit isomorphism.
+    that player, :func:`.locks.lock_to_model`; three-handed ``first``, ``second`` or ``third``); the
+    heads-up solver then runs without suit isomorphism.
     ``precision``: the heads-up solver's arithmetic, ``float64`` or ``float32`` (:class:`.solver.CardSolver`)."""
-    from .locks import PLAYERS, lock_to_model
+    from .locks import PLAYERS, PLAYERS3, lock_to_model
 
     if spot.players == 3:
-        if locks:
-            raise SpotError("node locking is for heads-up spots")
         if precision != DEFAULT_PRECISION:
             raise SpotError("precision float32: the heads-up solver only")
-        from .multiway import solve_multiway
+        from .multiway import MultiwaySolution, MultiwaySolver
 
-        return solve_multiway(spot, target_pct=target_pct, max_iterations=max_iterations,  # type: ignore[return-value]
-                              method=method, progress=progress, tolerance=tolerance)
+        solver3 = MultiwaySolver(spot, method)
+        for key, strategy in (locks or {}).items():  # ({"second": "threshold"} or {line: table})
+            if isinstance(key, str) and key in PLAYERS3:
+                lock_to_model(solver3, key, strategy)
+            else:
+                solver3.lock(solver3.node(tuple(key)), strategy)
+        solver3.run(target_pct=target_pct, max_iterations=max_iterations, progress=progress)
+        return MultiwaySolution(solver3, tolerance)  # type: ignore[return-value]
     solver = CardSolver(spot, method, isomorphism=not locks, precision=precision)
     if locks:
         lines = SpotSolution(solver)

@@ -33,7 +33,8 @@ Node table columns (``nodes[v, COL]``, preorder, node 0 the root):
 terminal), ``COUNT`` (children, listed in ``children[v, :COUNT]``), ``SLOT`` (start of
 a decision's regrets: ``COUNT`` rows of the actor's holdings), ``PAY`` (a
 terminal's *situation*, its row of the payoff table), ``LIVE`` (bit mask of the
-players still in), ``CARD`` (the river card's index below a ``CHANCE`` node, -1 above).
+players still in), ``CARD`` (the river card's index below a ``CHANCE`` node, -1 above),
+``LOCK`` (1 at a locked decision: node locking, :meth:`.multiway.NodeTable3.lock`; 0 elsewhere).
 """
 
 from __future__ import annotations
@@ -64,8 +65,8 @@ from .tree import (
 __all__ = ["N_PLAYERS", "PublicNode3", "Tree3", "action_tree3", "expand3"]
 
 N_PLAYERS = 3
-KIND, PLAYER, COUNT, SLOT, PAY, LIVE, CARD = range(7)
-N_COLS = 7
+KIND, PLAYER, COUNT, SLOT, PAY, LIVE, CARD, LOCK = range(8)
+N_COLS = 8
 ALL_LIVE = (1 << N_PLAYERS) - 1
 MAX_NODES3 = 200_000
 """Refuse betting trees beyond this many nodes (a clear error, not an endless build)."""
@@ -244,6 +245,9 @@ class Tree3:
     decisions: np.ndarray  # int64[D]: the decision nodes (preorder)
     chances: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # the river-card nodes
     river_cards: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # card of each CARD index
+    puts: np.ndarray = field(default_factory=lambda: np.zeros((0, N_PLAYERS), np.int64))
+    """int64[N, 3]: the chips each player has put in since the root at each node (the pot at a
+    node is the root's plus their sum: what an opponent model's bet size is a fraction of)."""
     n_players = N_PLAYERS
 
     def shape(self) -> TreeShape:
@@ -284,12 +288,14 @@ def expand3(root: PublicNode3, n_holdings: tuple[int, ...], river_cards: tuple[i
     acts: dict[int, list[tuple[int, int]]] = {}
     lines: dict[int, tuple[str, ...]] = {}
     storage = [0, 0, 0]
+    puts: list[tuple[int, int, int]] = []
     index: dict[tuple[int, ...], int] = {}
 
     def emit(node: PublicNode3, line: tuple[str, ...], card: int) -> int:
         v = len(rows)
-        row = [node.kind, node.player, len(node.children), -1, -1, node.live, card]
+        row = [node.kind, node.player, len(node.children), -1, -1, node.live, card, 0]
         rows.append(row)
+        puts.append(node.put)
         kids.append([])
         lines[v] = line
         if node.kind == DECISION:
@@ -320,4 +326,4 @@ def expand3(root: PublicNode3, n_holdings: tuple[int, ...], river_cards: tuple[i
                  np.flatnonzero(terminal).astype(np.int64),
                  np.flatnonzero(nodes[:, KIND] == DECISION).astype(np.int64),
                  np.flatnonzero(nodes[:, KIND] == CHANCE).astype(np.int64),
-                 np.array(river_cards, dtype=np.int64))
+                 np.array(river_cards, dtype=np.int64), np.array(puts, dtype=np.int64).reshape(-1, N_PLAYERS))

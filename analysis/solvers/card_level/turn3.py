@@ -167,6 +167,7 @@ class TurnSolver3(NodeTable3):
         self.iterations = 0
         self.history: list[tuple[int, float, float]] = []
         self._nash_conv: float | None = None
+        self.lock_labels: dict[int, str] = {}  # player -> what its locked decisions play
         self._ev_walks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._by_line = {tuple(x.lower() for x in line): v for v, line in t.lines.items()}
 
@@ -353,6 +354,8 @@ class TurnSolution3(MultiwaySolution):
         river-card sampler's state (its key and the next iteration's counter: the draws of
         iteration ``t`` are a function of both alone), so :func:`load_turn3` resumes bit for bit."""
         s = self.solver
+        if s.locked:
+            raise SpotError("a locked three-handed turn solve is not saved yet (its locks would be lost)")
         info = {"format": FORMAT3_TURN, "spot": self.spot.describe(), "method": s.method, "seed": s.seed,
                 "river_cards_per_walk": s.per_walk, "nash_conv": s.nash_conv_estimate, "iterations": s.iterations,
                 "storage": list(s.tree.storage), "history": s.history,
