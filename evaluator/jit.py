@@ -32,6 +32,7 @@ from typing import Any
 import numba
 from numba.core import caching, types
 from numba.core.registry import CPUDispatcher
+from numba.np.ufunc.parallel import _launch_threads
 
 from evaluator.compile_log import install_from_env
 
@@ -54,6 +55,16 @@ class Kernel(CPUDispatcher):
         args = tuple(types.unliteral(a) for a in args)
         kws = {k: types.unliteral(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
+
+    def compile(self, sig):  # type: ignore[no-untyped-def]
+        """Numba's compile, with the parallel runtime started first (once per process, about 20 ms).
+
+        A kernel compiled while a ``parallel=True`` callee came from the disk cache is cached
+        without the callee's reload hook (numba issues #8578, #4807): a later process that loads
+        it links the callee's scheduling calls before anything launched the threading layer, and
+        crashes. Launching it before any kernel compiles or loads makes every cached kernel safe."""
+        _launch_threads()  # (idempotent: a lock and a flag after the first call)
+        return super().compile(sig)
 
 
 def kernel(fn: Callable | None = None, *, parallel: bool = False, inline: bool = False,

@@ -174,3 +174,48 @@ def test_a_kernel_module_is_recompiled_when_any_module_it_imports_changes():
                  "analysis.engine._kernel", "evaluator._kernels"):
         alone = _stamps(name)
         assert alone[name] == everything[name], name
+
+
+_NESTED = '''
+import sys
+import numpy as np
+from numba import prange
+from evaluator.jit import kernel
+
+
+@kernel(parallel=True)
+def inner(x, out):
+    for i in prange(x.shape[0]):
+        out[i] = x[i] * 2.0
+
+
+@kernel
+def outer(x):
+    out = np.zeros_like(x)
+    inner(x, out)
+    return out.sum()
+
+
+x = np.arange(1000.0)
+if sys.argv[1] == "inner":
+    out = np.zeros_like(x)
+    inner(x, out)
+    print(out.sum())
+else:
+    print(outer(x))
+'''
+
+
+def test_a_kernel_cached_over_a_cached_parallel_callee_loads_safely(tmp_path):
+    """numba caches a kernel compiled while its ``parallel=True`` callee came from the cache
+    without the callee's reload hook (numba issues #8578, #4807); a third process that loaded
+    it crashed (exit -11: a three-handed turn solve did, after two test workers had compiled
+    its kernels at once). The kernel decorator starts the threading layer before any load."""
+    script = tmp_path / "nested.py"
+    script.write_text(_NESTED)
+    env = {**__import__("os").environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    for step in ("inner", "outer", "outer"):  # inner cached; outer compiled over it; outer loaded
+        done = subprocess.run([sys.executable, str(script), step], capture_output=True, text=True, env=env,
+                              timeout=300)
+        assert done.returncode == 0 and float(done.stdout) == 999000.0, (step, done.returncode, done.stderr)
