@@ -123,9 +123,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--shuffle-files", type=int, default=None, metavar="SEED",
                      help="run the test files in an order shuffled with SEED (tests within a "
                           "file keep their order): proves the suite does not depend on it")
+    parser.addoption("--run-long", action="store_true", default=False,
+                     help="also run the tests marked long (minutes each; not in make test or CI)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--run-long"):
+        skip = pytest.mark.skip(reason="long (minutes): run with --run-long")
+        for item in items:
+            if "long" in item.keywords:
+                item.add_marker(skip)
     seed = config.getoption("--shuffle-files")
     if seed is None:
         return

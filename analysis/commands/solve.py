@@ -308,7 +308,7 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
         SpotSolution,
         load_solution,
     )
-    from analysis.solvers.card_level.locks import lock_to_model, parse_locks
+    from analysis.solvers.card_level.locks import PLAYERS, PLAYERS3, lock_to_model, parse_locks
 
     fmt = options.pop("output_format") or "text"
     if fmt not in ("text", "json"):
@@ -363,6 +363,10 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
                             "give another --state")
         solver = solution.solver
         held_locks = getattr(solution, "locks", {})
+        if held_locks.keys() == locks.keys() and all(m == "unrecorded" for m in held_locks.values()):
+            held_locks = locks  # a file from before the labels were saved: the same players locked, take its word
+            seats = PLAYERS3 if spot.players == 3 else PLAYERS
+            solver.lock_labels.update({seats[p]: m for p, m in locks.items()})
         if held_locks != locks:
             def said(d: dict[str, str]) -> str:
                 return ", ".join(f"{p}={m}" for p, m in sorted(d.items())) or "nothing"
@@ -565,8 +569,8 @@ def register(app: typer.Typer) -> None:
                            "preflop_in": preflop_in, "rule": rule or None, "bank": bank,
                            "level": level}
         spot_options = {"board": board, "oop": oop, "ip": ip, "pot": pot, "stack": stack, "bets": bets,
-                         "raises": raises, "spot_file": spot_file, "output_format": output_format,
-                         "threads": threads, "game_rules": game_rules, "ranges": ranges or None, "lock": lock or None,
+                        "raises": raises, "spot_file": spot_file, "output_format": output_format,
+                        "threads": threads, "game_rules": game_rules, "ranges": ranges or None, "lock": lock or None,
                         "nash_conv": nash_conv, "precision": precision, "tree": tree or None}
         key = game.strip().lower()
         if postflop_edge is not None and key != "preflop":

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -211,6 +212,15 @@ def test_a_locked_solution_file_resumes_only_with_the_same_locks(cli, tmp_path):
     again = cli(*base, "--state", str(state), "-n", "20", "--lock", "ip=threshold")
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["locks"] == {"ip": "threshold"} and load_solution(state).iterations == 20
+    old = tmp_path / "before_labels.npz"  # a file written before lock labels were saved: no "locks"
+    with np.load(state) as z:
+        arrays = {k: z[k] for k in z.files}
+    info = json.loads(str(arrays.pop("info")))
+    del info["locks"]
+    np.savez_compressed(old, info=np.array(json.dumps(info)), **arrays)
+    assert load_solution(old).locks == {"ip": "unrecorded"}
+    assert cli(*base, "--state", str(old), "-n", "25", "--lock", "ip=threshold").returncode == 0
+    assert load_solution(old).locks == {"ip": "threshold"}  # the label adopted and saved
     free = tmp_path / "free.npz"
     assert cli(*base, "--state", str(free), "-n", "10").returncode == 0
     done = cli(*base, "--state", str(free), "-n", "20", "--lock", "ip=abc")

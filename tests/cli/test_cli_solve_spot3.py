@@ -91,8 +91,8 @@ def test_three_handed_bad_input_is_one_error_line(cli, args, match):
 
 
 def test_three_handed_locked_to_models_best_responds_and_resumes(cli, tmp_path):
-    """Both opponents locked (``--lock`` twice): NashConv is the first player's gain alone; the
-    solution file keeps the locks and resumes bit for bit."""
+    """Both opponents locked (``--lock`` twice): the solution file keeps the locks (by model) and
+    resumes bit for bit."""
     args = ["solve", "spot", "--game", "dilemma", "--players", "3", "--board", "4s 9h 3d 6c 10s", "--range",
             "random", "--range", "random", "--range", "random", "--pot", "90", "--stack", "970",
             "--bets", "50%", "--raises", "", "--lock", "second=threshold", "--lock", "third=abc", "--target", "0",
@@ -106,6 +106,7 @@ def test_three_handed_locked_to_models_best_responds_and_resumes(cli, tmp_path):
     assert a["locks"] == {"second": "threshold", "third": "abc"} and a["locked_nodes"] > 0
     assert a["exploitability"] == b["exploitability"] > 0 and a["ev"] == b["ev"]  # resumed bit for bit
     assert load_solution(state).solver.locked and load_solution(state).iterations == a["iterations"] == 8
+    assert load_solution(state).locks == {"second": "threshold", "third": "abc"}
 
 
 def test_three_handed_turn_runs_mccfr_seeded_and_says_exact(cli):

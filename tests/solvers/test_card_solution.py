@@ -162,5 +162,6 @@ def test_a_line_through_a_mirrored_card_names_the_stored_one():
 
     sol = solve_spot(CardSpot.holdem("Td9d6dQd", "AA,KK", "QQ,JJ", 200, 900), max_iterations=3)
     assert sol.strategy(("check", "check", "As")).shape[0] > 0
-    with pytest.raises(SpotError, match="ask for check / check / As, the same with the suits swapped"):
-        sol.strategy(("check", "check", "Ac"))
+    for ask in (sol.strategy, sol.action_values, lambda line: sol.summary(line, "made_hand")):
+        with pytest.raises(SpotError, match="ask for check / check / As, the same with the suits swapped"):
+            ask(("check", "check", "Ac"))

@@ -40,7 +40,7 @@ def _peer(flop: str, turn: str, river: str, bets: str, raises: str) -> dict:
     ("Td9d6h", "Qc", "2s", "33%, 75%", "2.5x"),
     ("Td9d6h", "Qc", "-", "50%, a", "100%"),
     # the flop (the peer's README ranges and tree): a few minutes for both solvers on 2 cores
-    pytest.param("Td9d6h", "-", "-", "50%, a", "100%", marks=pytest.mark.slow),
+    pytest.param("Td9d6h", "-", "-", "50%, a", "100%", marks=pytest.mark.long),
 ])
 def test_expected_values_agree_with_postflop_solver(flop, turn, river, bets, raises):
     peer = _peer(flop, turn, river, bets, raises)

@@ -219,7 +219,6 @@ def test_a_flop_family_tabulates_every_flop_decision_and_drops_its_file(tmp_path
     assert drop_large_solutions(paths) == [] and not paths[0].exists()
 
 
-
 # ----------------------------------------------------------------------------- the stated exploitability, node-locked
 STORED = Path(__file__).resolve().parents[2] / "results" / "solved_spots"
 

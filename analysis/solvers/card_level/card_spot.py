@@ -46,8 +46,15 @@ __all__ = [
 ]
 
 STREETS = ("flop", "turn", "river")
-SEATS = ("oop", "ip", "third")
-"""The seats by order of action, as spot files and messages name them (``third``: three-handed)."""
+SEATS = ("oop", "ip")
+"""The heads-up seats by player index (order of action), as spot files, ``--lock`` and answers name them."""
+SEATS3 = ("first", "second", "third")
+"""The three-handed seats by player index (order of action; the third is the DEALER's)."""
+
+
+def seat_names(players: int) -> tuple[str, ...]:
+    """The seats of a spot of ``players`` players (2 or 3)."""
+    return SEATS3 if players == 3 else SEATS
 BOARD_SIZES = {3: 0, 4: 1, 5: 2}
 """Board length -> index of the street the spot starts on."""
 
@@ -177,11 +184,16 @@ def _typed(value: object, kind: type, key: str):  # type: ignore[no-untyped-def]
         if isinstance(value, bool):
             raise ValueError
         number = float(value)  # type: ignore[arg-type]
-        if kind is int and number != int(number):
+        if not np.isfinite(number) or (kind is int and number != int(number)):
             raise ValueError
         return kind(number)
     except (TypeError, ValueError):
-        raise SpotError(f"{key} = {value!r}: {'a whole number' if kind is int else 'a number'}") from None
+        raise SpotError(f"{key} = {value!r}: {'a whole number' if kind is int else 'a finite number'}") from None
+
+
+def _sizes_text(value: object) -> str:
+    """Sizes as text: ``"50%, a"``, or a TOML list ``["50%", "a"]``."""
+    return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
 
 
 SIZE_KEYS = ("bets", "raises")
@@ -192,13 +204,14 @@ def bet_tree_from(tree: dict, game: str) -> BetTree:
     """The bet tree of a spot file's ``[tree]`` table (and the options given for it): ``bets`` and
     ``raises`` for every street and player; per street ``[tree.flop]`` etc. with ``bets`` and
     ``raises`` for both players, and per player ``[tree.flop.oop]``, ``[tree.flop.ip]`` (as
-    postflop-solver's ``TreeConfig`` gives ``[oop, ip]`` sizes per street); a size not given is
-    the one above it. Unknown keys and values of the wrong type are one error naming the key."""
+    postflop-solver's ``TreeConfig`` gives ``[oop, ip]`` sizes per street; three-handed, the first
+    player's are ``oop``'s and the second's and third's ``ip``'s); a size not given is the one above
+    it. Unknown keys and values of the wrong type are one error naming the key."""
     unknown = sorted(set(tree) - set(TREE_KEYS) - set(STREETS))
     if unknown:
         raise SpotError(f"unknown key 'tree.{unknown[0]}': the tree takes {', '.join(TREE_KEYS)} and the "
                         f"tables {', '.join(STREETS)}")
-    default = {k: str(tree.get(k, d)) for k, d in zip(SIZE_KEYS, ("50%, a", "100%"), strict=True)}
+    default = {k: _sizes_text(tree.get(k, d)) for k, d in zip(SIZE_KEYS, ("50%, a", "100%"), strict=True)}
     sizes = []
     for street in STREETS:
         own = tree.get(street, {})
@@ -207,14 +220,14 @@ def bet_tree_from(tree: dict, game: str) -> BetTree:
         bad = sorted(set(own) - set(STREET_KEYS))
         if bad:
             raise SpotError(f"unknown key 'tree.{street}.{bad[0]}': a street takes {', '.join(STREET_KEYS)}")
-        both = {k: str(own.get(k, default[k])) for k in SIZE_KEYS}
+        both = {k: _sizes_text(own.get(k, default[k])) for k in SIZE_KEYS}
         pair = []
         for seat in ("oop", "ip"):
             mine = own.get(seat, {})
             if not isinstance(mine, dict) or set(mine) - set(SIZE_KEYS):
                 raise SpotError(f"tree.{street}.{seat}: a table of bets and raises, e.g. {{ bets = \"50%, a\", "
                                 "raises = \"2.5x\" }")
-            texts = {k: str(mine.get(k, both[k])) for k in SIZE_KEYS}
+            texts = {k: _sizes_text(mine.get(k, both[k])) for k in SIZE_KEYS}
             try:
                 pair.append(StreetSizes.parse(texts["bets"], texts["raises"]))
             except SpotError as exc:
@@ -314,7 +327,8 @@ class CardSpot:
             try:
                 ranges.append(parse_range(str(text), spec))
             except (RangeError, ValueError) as exc:
-                seat = SEATS[p] if p < len(SEATS) else f"player {p}"
+                names = seat_names(len(self.spot.hands))
+                seat = names[p] if p < len(names) else f"player {p}"
                 raise SpotError(f"range of {seat} {str(text)!r}: {exc}") from None
         ranges = tuple(ranges)
         object.__setattr__(self, "board", board)
@@ -454,6 +468,8 @@ class CardSpot:
                 data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
                 raise SpotError(f"cannot read spot file {path}: {exc}") from None
+        file_data = bool(data)
+        options = any(v not in (None, (), []) for v in given.values())
         tree = data.pop("tree", {}) or {}
         if not isinstance(tree, dict):
             raise SpotError(f"spot file {path}: tree = {tree!r}: a table ([tree])")
@@ -476,7 +492,8 @@ class CardSpot:
         try:
             return cls.build(data, tree)
         except SpotError as exc:
-            raise SpotError(f"spot file {path}: {exc}") from None
+            where = "the options" if not file_data else f"spot file {path}" + (" and the options" if options else "")
+            raise SpotError(f"{where}: {exc}") from None
 
     @classmethod
     def build(cls, data: dict, tree: dict) -> CardSpot:

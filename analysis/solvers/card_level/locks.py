@@ -35,14 +35,14 @@ from analysis.core.strategy import Decision
 from analysis.studies.fold_vs_check.models import OpponentModel, load_model
 from evaluator.strength import holding_strengths
 
-from .card_spot import SpotError
+from .card_spot import SEATS, SEATS3, SpotError
 from .tree import A_ALLIN, A_BET, A_CALL, A_CHECK, A_FOLD, AMOUNT, DEALT0, DEALT1, PLAYER
 
 STREET_OF_BOARD = {3: 1, 4: 2, 5: 3}
 """Model street index (1 flop, 2 turn, 3 river) of a board of 3, 4 or 5 cards."""
 
-PLAYERS = {"oop": 0, "ip": 1}
-PLAYERS3 = {"first": 0, "second": 1, "third": 2}
+PLAYERS = {name: p for p, name in enumerate(SEATS)}
+PLAYERS3 = {name: p for p, name in enumerate(SEATS3)}
 """Three-handed players by name (:data:`.multiway.SEATS`: the order of action)."""
 
 
@@ -138,5 +138,18 @@ def parse_locks(text: str | Sequence[str] | None, players: int | None = None) ->
             if not sep or player not in names or not model.strip():
                 example = "second=threshold" if players == 3 else "ip=threshold"
                 raise SpotError(f"--lock {item.strip()!r}: write PLAYER=MODEL, PLAYER {said}, e.g. {example}")
+            if player in out:
+                raise SpotError(f"--lock {player}: locked twice ({out[player]} and {model.strip()}); lock a player once")
             out[player] = model.strip()
     return out
+
+
+def apply_locks(solver, locks: dict, node_of) -> None:  # type: ignore[no-untyped-def]
+    """``solve_spot``'s ``locks`` on any card-level solver: ``{player: model}`` (a seat's name, the
+    model's name or path: :func:`lock_to_model`) or ``{line: table}`` (a line of action labels,
+    ``node_of(line)`` its node, and the table as the solver's ``lock`` takes it)."""
+    for key, strategy in locks.items():
+        if isinstance(key, str):
+            lock_to_model(solver, key, strategy)  # (a name not the spot's seats: one SpotError listing them)
+        else:
+            solver.lock(node_of(tuple(key)), strategy)

@@ -46,11 +46,11 @@ from ._kernels import (
 from ._layout import HD_CLASS, HD_N, pack_hands, pack_tree3
 from ._payoffs import N_INTS, SP_BANK1, SP_BANK3, SP_LEVEL, SP_POT, SP_STACK
 from ._payoffs3 import settle_situations3
-from .card_spot import CardSpot, SpotError
+from .card_spot import SEATS3, CardSpot, SpotError
 from .dilemma_terminals import holding_classes
 from .solution import DEFAULT_TOLERANCE_PCT, FORMAT3, decision_frame, fold_or_check_frame
-from .solver import CHECK_EVERY, Progress
-from .summary import SUMMARY_KEYS, check_by, group_order, holding_groups, summary_frame
+from .solver import CHECK_EVERY, Progress, lock_table
+from .summary import GroupsAt, check_by, group_order, summary_frame
 from .tree import DECISION, action_label
 from .tree3 import (
     CARD,
@@ -73,7 +73,7 @@ __all__ = ["FORMAT3", "MultiwaySolution", "MultiwaySolver", "load_multiway", "so
 METHODS = {"dcfr": METHOD_DCFR, "cfr+": METHOD_CFR_PLUS}
 EMPTY_ROWS = np.zeros((N_PLAYERS, 0))
 """The root-value rows :func:`._kernels3.run` leaves alone (iterations, single traversals)."""
-SEATS = ("first", "second", "third")
+SEATS = SEATS3
 """Player names in outputs: the order of action (small blind's, big blind's, DEALER's seat)."""
 MEASURE = "NashConv (exact)"
 
@@ -178,8 +178,9 @@ def payoff_table3(spot: CardSpot, situations: np.ndarray, combos: list[np.ndarra
 
 class NodeTable3:
     """What a three-handed solver reads the same way on the river and the turn: a node by its line
-    (``_by_line``: labels, and river cards past the turn), the average strategy of a decision and
-    node locking."""
+    (``_by_line``: labels, and river cards past the turn), the average strategy of a decision, node
+    locking, and each action's EV and each holding's weight at a decision from the solver's ``_mass``
+    (its exact EV walk)."""
 
     tree: Tree3
     hands: tuple
@@ -200,10 +201,7 @@ class NodeTable3:
             raise SpotError(f"node {node} is not a decision")
         p, k = int(nodes[node, PLAYER]), int(nodes[node, COUNT])
         n = int(self.hands[HD_N][p])
-        table = np.asarray(strategy, dtype=np.float64)
-        if table.shape != (k, n) or (table < 0).any() or not np.allclose(table.sum(axis=0), 1.0, atol=1e-6):
-            raise SpotError(f"a locked strategy at node {node} is {k} actions x {n} holdings, each holding's "
-                            "frequencies non-negative and summing to 1")
+        table = lock_table(node, strategy, k, n)
         slot = int(nodes[node, SLOT])
         self.sums[p][slot : slot + k * n] = table.reshape(-1)
         self.regrets[p][slot : slot + k * n] = 0.0
@@ -220,6 +218,29 @@ class NodeTable3:
             if nodes[v, PLAYER] == player:
                 self.lock(int(v), strategy_of(int(v)))
         self.lock_labels[player] = label
+
+    def action_values(self, v: int) -> np.ndarray:
+        """EV (chips, less the stack at the root) of each action per holding of the actor at ``v``
+        given that the holding reaches ``v`` (and, past the turn, that river card): float64[actions,
+        holdings]; NaN where unreached (the node values and the mass from the solver's ``_mass``)."""
+        nodes = self.tree.nodes
+        m = int(self.hands[HD_N][int(nodes[v, PLAYER])])
+        mass, vals = self._mass(v)
+        kids = self.tree.children[v, : int(nodes[v, COUNT])]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ev = self.spot.pot / N_PLAYERS + vals[kids, :m] / mass
+        ev[:, mass <= 0.0] = np.nan
+        return ev
+
+    def holding_weights(self, v: int) -> np.ndarray:
+        """How likely each of the actor's holdings is at decision ``v``: its own reach (range weight
+        times its average-strategy probabilities on the way) times the reach of the others' holdings
+        it can meet, over the weighted triples (sums to the share of deals reaching ``v``; past the turn,
+        among the deals with that river card)."""
+        p = int(self.tree.nodes[v, PLAYER])
+        m = int(self.hands[HD_N][p])
+        mass, _ = self._mass(v)
+        return self._ev_walks[p][0][v, p, :m] * mass
 
     @property
     def locked(self) -> list[int]:
@@ -252,9 +273,12 @@ class MultiwaySolver(NodeTable3):
         method = method_named(method, "card river three-handed", SpotError).name
         if spot.players != N_PLAYERS:
             raise SpotError(f"the three-handed solver needs three ranges, not {spot.players}")
-        if spot.street != 2:
+        if spot.street == 0:
             raise SpotError("three-handed spots are solved on the turn or the river (a 4- or 5-card board), "
                             "not on the flop")
+        if spot.street == 1:
+            raise SpotError("the three-handed river solver takes a 5-card board; a turn spot is solved by "
+                            "turn3.TurnSolver3 (solve_spot and dilemma solve spot pick it)")
         if spot.table is not None and spot.table.rules.kickers != "all":
             raise SpotError("three-handed spots compare every kicker (rule kickers=all)")
         self.spot = spot
@@ -351,18 +375,6 @@ class MultiwaySolver(NodeTable3):
                     progress(self.iterations, nc)
         return nc
 
-    def action_values(self, v: int) -> np.ndarray:
-        """EV (chips, less the stack at the root) of each action per holding of the actor at ``v``
-        given that the holding reaches ``v``: float64[actions, holdings]; NaN where unreached."""
-        nodes = self.tree.nodes
-        m = int(self.hands[HD_N][int(nodes[v, PLAYER])])
-        mass, vals = self._mass(v)
-        kids = self.tree.children[v, : int(nodes[v, COUNT])]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ev = self.spot.pot / N_PLAYERS + vals[kids, :m] / mass
-        ev[:, mass <= 0.0] = np.nan
-        return ev
-
     def _mass(self, v: int) -> tuple[np.ndarray, np.ndarray]:
         """Per holding of the actor at ``v``, the reach of the other two players' holdings it can
         meet (over the weighted triples), and the EV walk's node values of the actor."""
@@ -377,15 +389,6 @@ class MultiwaySolver(NodeTable3):
         K3._terminal(v, p, self._tree_args, self.hands, ones, reach, 1.0 / self.triples, mass)
         return mass, vals
 
-    def holding_weights(self, v: int) -> np.ndarray:
-        """How likely each of the actor's holdings is at decision ``v``: its own reach (range weight
-        times its average-strategy probabilities on the way) times the reach of the others' holdings
-        it can meet, over the weighted triples (sums to the share of deals reaching ``v``)."""
-        p = int(self.tree.nodes[v, PLAYER])
-        m = int(self.hands[HD_N][p])
-        mass, _ = self._mass(v)
-        return self._ev_walks[p][0][v, p, :m] * mass
-
     @property
     def memory_bytes(self) -> int:
         """Bytes held by the tree, the tables and the solver state."""
@@ -394,7 +397,7 @@ class MultiwaySolver(NodeTable3):
         return int(sum(a.nbytes for a in arrays))
 
 
-class MultiwaySolution:
+class MultiwaySolution(GroupsAt):
     """A :class:`MultiwaySolver` read as answers (as :class:`.solution.SpotSolution` heads-up)."""
 
     def __init__(self, solver: MultiwaySolver, tolerance: float | None = None) -> None:
@@ -468,14 +471,6 @@ class MultiwaySolution:
             board.append(int(self.solver.river_cards[i]))
         return board
 
-    def groups_at(self, player: int, v: int) -> dict[str, list[str]]:
-        """Each holding's starting class, made hand and draw on the board at node ``v`` (cached)."""
-        board = self.board_at(v)
-        key = (player, tuple(board))
-        if key not in self._group_cache:
-            self._group_cache[key] = {by: holding_groups(self.spot, player, board, by) for by in SUMMARY_KEYS}
-        return self._group_cache[key]
-
     def summary(self, line: Sequence[str] = (), by: str = "made_hand") -> pd.DataFrame:
         """The actor's range at the decision ``line`` leads to, grouped ``by`` ``made_hand``,
         ``draw`` or ``class``: per group and action, the share of the range reaching the decision,
@@ -543,10 +538,12 @@ class MultiwaySolution:
 
 def solve_multiway(spot: CardSpot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
                    progress: Progress | None = None, tolerance: float | None = None) -> MultiwaySolution:
-    """Solve a three-handed river ``spot`` until NashConv <= ``target_pct``% of the pot or ``max_iterations``."""
-    solver = MultiwaySolver(spot, method)
-    solver.run(target_pct=target_pct, max_iterations=max_iterations, progress=progress)
-    return MultiwaySolution(solver, tolerance)
+    """Solve a three-handed river ``spot`` until NashConv <= ``target_pct``% of the pot or ``max_iterations``
+    (:func:`.solution.solve_spot`, which also takes locks)."""
+    from .solution import solve_spot
+
+    return solve_spot(spot, target_pct=target_pct, max_iterations=max_iterations, method=method,  # type: ignore[return-value]
+                      progress=progress, tolerance=tolerance)
 
 
 def load_multiway(path: str | Path, info: dict, arrays: dict[str, np.ndarray]) -> MultiwaySolution:

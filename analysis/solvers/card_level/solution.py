@@ -56,9 +56,9 @@ from analysis.core.io import atomic_path
 from . import _kernels as K
 from ._layout import BF_VALS
 from ._precision import DEFAULT_PRECISION
-from .card_spot import CardSpot, SpotError
+from .card_spot import SEATS, CardSpot, SpotError
 from .solver import CardSolver, Progress
-from .summary import SUMMARY_KEYS, check_by, group_order, holding_groups, summary_frame
+from .summary import SUMMARY_KEYS, GroupsAt, check_by, group_order, summary_frame
 from .tree import (
     CARD,
     CHANCE,
@@ -77,15 +77,13 @@ from .tree import (
 FORMAT = "card-solver/1"
 FORMAT3 = "card-solver-3/1"
 """The three-handed solver's files (:mod:`.multiway`)."""
-SEATS = ("oop", "ip")
-"""The heads-up seats by player index (the names of ``--lock`` and of :meth:`SpotSolution.locks`)."""
 FORMAT3_TURN = "card-solver-3-turn/1"
 """The three-handed turn solver's files (:mod:`.turn3`: with its seed and the sampler's state)."""
 DEFAULT_TOLERANCE_PCT = 0.1
 """Default indifference tolerance: EVs closer than this % of the pot are a tie."""
 
 
-class SpotSolution:
+class SpotSolution(GroupsAt):
     """A :class:`CardSolver` read as answers (see the module doc)."""
 
     def __init__(self, solver: CardSolver, tolerance: float | None = None) -> None:
@@ -217,12 +215,9 @@ class SpotSolution:
 
         NaN where the holding meets no opponent holding at the node (it is blocked or never reached).
         """
-        v = self.node(line)
+        v = self._decision(line)
         s = self.solver
         nodes = s.tree.nodes
-        if nodes[v, KIND] != DECISION:
-            raise SpotError(f"the line {' / '.join(line) or '(root)'} does not end at a decision")
-        s.strategy(v)  # a decision below a mirrored card (suit isomorphism) has no strategy: a clear error
         actor = int(nodes[v, PLAYER])
         n = int(s.tables.n_hands[actor])
         reach = self._opponent_reach(v)
@@ -237,8 +232,9 @@ class SpotSolution:
             values[a] = bufs[BF_VALS][0, :n]
         return self._labels(v), self._chips(values, _compatible_mass(s, actor, reach))
 
-    def strategy(self, line: Sequence[str] = ()) -> pd.DataFrame:
-        """Per holding of the actor at the decision ``line`` leads to, the frequency of each action."""
+    def _decision(self, line: Sequence[str]) -> int:
+        """The decision node ``line`` leads to, one that holds a strategy (else a :class:`SpotError`
+        saying why: not a decision, or below a card suit isomorphism mirrors, with the line to ask)."""
         v = self.node(line)
         if self.solver.tree.nodes[v, KIND] != DECISION:
             raise SpotError(f"the line {' / '.join(line) or '(root)'} does not end at a decision")
@@ -246,6 +242,11 @@ class SpotSolution:
             raise SpotError(f"the line {' / '.join(line)} passes a card whose subtree mirrors another's (suit "
                             f"isomorphism keeps one of them): {self._mirror_hint(line)}, or solve with "
                             "CardSolver(spot, isomorphism=False)")
+        return v
+
+    def strategy(self, line: Sequence[str] = ()) -> pd.DataFrame:
+        """Per holding of the actor at the decision ``line`` leads to, the frequency of each action."""
+        v = self._decision(line)
         actor = int(self.solver.tree.nodes[v, PLAYER])
         return pd.DataFrame(self.solver.strategy(v).T, index=pd.Index(self.holding_names(actor), name="holding"),
                             columns=self._labels(v))
@@ -272,14 +273,6 @@ class SpotSolution:
         """``player``'s holdings by name (``AsKd``), in the solver's order."""
         spec = self.spot.spec
         return [spec.card_name(a) + spec.card_name(b) for a, b in self.spot.holdings(player)[0]]
-
-    def groups_at(self, player: int, v: int) -> dict[str, list[str]]:
-        """Each holding's starting class, made hand and draw on the board at node ``v`` (cached)."""
-        board = self.board_at(v)
-        key = (player, tuple(board))
-        if key not in self._group_cache:
-            self._group_cache[key] = {by: holding_groups(self.spot, player, board, by) for by in SUMMARY_KEYS}
-        return self._group_cache[key]
 
     def first_street_lines(self) -> list[tuple[str, ...]]:
         """The action lines of every decision on the first street (before any card is dealt)."""
@@ -461,11 +454,15 @@ def _compatible_mass(solver: CardSolver, player: int, reach: np.ndarray) -> np.n
     return reach[:no].sum() - minus[c[:, 0]] - minus[c[:, 1]] + back
 
 
-def solve_spot(spot: CardSpot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str = "dcfr",
+def solve_spot(spot: CardSpot, *, target_pct: float = 0.3, max_iterations: int = 1000, method: str | None = None,
                progress: Progress | None = None, tolerance: float | None = None,
-               locks: dict | None = None, precision: str = DEFAULT_PRECISION) -> SpotSolution:
-    """Solve ``spot`` until exploitability <= ``target_pct``% of the pot or ``max_iterations``
-    (a three-handed spot: :func:`.multiway.solve_multiway`, a :class:`.multiway.MultiwaySolution`).
+               locks: dict | None = None, precision: str = DEFAULT_PRECISION, seed: int = 0) -> SpotSolution:
+    """Solve ``spot`` until exploitability <= ``target_pct``% of the pot or ``max_iterations``.
+
+    Heads-up: :class:`.solver.CardSolver` (``method`` ``dcfr``, the default, or ``cfr+``). Three-handed,
+    a :class:`.multiway.MultiwaySolution` on the river (``dcfr`` or ``cfr+``) and a
+    :class:`.turn3.TurnSolution3` on the turn (``mccfr``, the default there, drawing river cards from
+    ``seed``, or ``dcfr`` / ``cfr+`` over every river card).
 
     ``locks``: node locking, ``{line: strategy}`` with a line of action labels and dealt cards
     from the root (as :meth:`SpotSolution.node`) and the strategy as :meth:`CardSolver.lock`
@@ -473,29 +470,24 @@ def solve_spot(spot: CardSpot, *, target_pct: float = 0.3, max_iterations: int =
     that player, :func:`.locks.lock_to_model`; three-handed ``first``, ``second`` or ``third``); the
     heads-up solver then runs without suit isomorphism.
     ``precision``: the heads-up solver's arithmetic, ``float64`` or ``float32`` (:class:`.solver.CardSolver`)."""
-    from .locks import PLAYERS, PLAYERS3, lock_to_model
+    from .locks import apply_locks
 
     if spot.players == 3:
         if precision != DEFAULT_PRECISION:
             raise SpotError("precision float32: the heads-up solver only")
-        from .multiway import MultiwaySolution, MultiwaySolver
+        if spot.street == 1:
+            from .turn3 import TurnSolution3, TurnSolver3
 
-        solver3 = MultiwaySolver(spot, method)
-        for key, strategy in (locks or {}).items():  # ({"second": "threshold"} or {line: table})
-            if isinstance(key, str) and key in PLAYERS3:
-                lock_to_model(solver3, key, strategy)
-            else:
-                solver3.lock(solver3.node(tuple(key)), strategy)
+            solver3, wrap = TurnSolver3(spot, method or "mccfr", seed), TurnSolution3
+        else:
+            from .multiway import MultiwaySolution, MultiwaySolver
+
+            solver3, wrap = MultiwaySolver(spot, method or "dcfr"), MultiwaySolution
+        apply_locks(solver3, locks or {}, solver3.node)
         solver3.run(target_pct=target_pct, max_iterations=max_iterations, progress=progress)
-        return MultiwaySolution(solver3, tolerance)  # type: ignore[return-value]
-    solver = CardSolver(spot, method, isomorphism=not locks, precision=precision)
-    if locks:
-        lines = SpotSolution(solver)
-        for key, strategy in locks.items():
-            if isinstance(key, str) and key in PLAYERS:
-                lock_to_model(solver, key, strategy)
-            else:
-                solver.lock(lines.node(tuple(key)), strategy)
+        return wrap(solver3, tolerance)  # type: ignore[return-value]
+    solver = CardSolver(spot, method or "dcfr", isomorphism=not locks, precision=precision)
+    apply_locks(solver, locks or {}, SpotSolution(solver).node)
     solver.run(target_pct=target_pct, max_iterations=max_iterations, progress=progress)
     return SpotSolution(solver, tolerance)
 

@@ -254,6 +254,17 @@ def isomorphic_tasks(spot: CardSpot, tree: ExpandedTree, tables: Tables, task_pa
     return work, iso_ref, iso_swap, perm
 
 
+def lock_table(node: int, strategy: np.ndarray, k: int, n: int) -> np.ndarray:
+    """``strategy`` as the table a lock of decision ``node`` stores (float64[k actions, n holdings],
+    each holding's column a distribution), or a :class:`SpotError` saying what it must be (the
+    heads-up and the three-handed solvers' ``lock``)."""
+    table = np.asarray(strategy, dtype=np.float64)
+    if table.shape != (k, n) or (table < 0).any() or not np.allclose(table.sum(axis=0), 1.0, atol=1e-6):
+        raise SpotError(f"a locked strategy at node {node} is {k} actions x {n} holdings, each holding's "
+                        "frequencies non-negative and summing to 1")
+    return table
+
+
 class CardSolver:
     """DCFR (postflop-solver's) or CFR+ on one heads-up spot, with exact exploitability."""
 
@@ -443,10 +454,7 @@ class CardSolver:
             raise SpotError("node locking needs a solver built with isomorphism=False")
         p, k = int(nodes[node, PLAYER]), int(nodes[node, COUNT])
         n = int(self.tables.n_hands[p])
-        table = np.asarray(strategy, dtype=np.float64)
-        if table.shape != (k, n) or (table < 0).any() or not np.allclose(table.sum(axis=0), 1.0, atol=1e-6):
-            raise SpotError(f"a locked strategy at node {node} is {k} actions x {n} holdings, each holding's "
-                            "frequencies non-negative and summing to 1")
+        table = lock_table(node, strategy, k, n)
         slot = int(nodes[node, SLOT])
         self.sums[p][slot : slot + k * n] = table.reshape(-1)
         self.regrets[p][slot : slot + k * n] = 0.0

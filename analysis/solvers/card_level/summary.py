@@ -33,6 +33,25 @@ def holding_groups(spot: CardSpot, player: int, board: list[int], by: str) -> li
             for a, b in combos]
 
 
+class GroupsAt:
+    """:meth:`groups_at` for a solution (heads-up or three-handed) that has a ``spot``, a
+    ``board_at(v)`` and a ``_group_cache`` dict."""
+
+    spot: CardSpot
+    _group_cache: dict
+
+    def board_at(self, v: int) -> list[int]:  # pragma: no cover - each solution has its own
+        raise NotImplementedError
+
+    def groups_at(self, player: int, v: int) -> dict[str, list[str]]:
+        """Each holding's starting class, made hand and draw on the board at node ``v`` (cached)."""
+        board = self.board_at(v)
+        key = (player, tuple(board))
+        if key not in self._group_cache:
+            self._group_cache[key] = {by: holding_groups(self.spot, player, board, by) for by in SUMMARY_KEYS}
+        return self._group_cache[key]
+
+
 def group_order(by: str, spot: CardSpot) -> tuple[str, ...]:
     """Every group name of ``by``, strongest first (starting classes in the deck's table order)."""
     if by == "made_hand":

@@ -57,7 +57,7 @@ from .multiway import EMPTY_ROWS, MultiwaySolution, NodeTable3, board_hands, pay
 from .solution import FORMAT3_TURN
 from .solver import CHECK_EVERY, Progress
 from .tree import CHANCE, DECISION
-from .tree3 import CARD, COUNT, KIND, N_PLAYERS, PLAYER, Tree3, action_tree3, expand3
+from .tree3 import CARD, KIND, N_PLAYERS, PLAYER, Tree3, action_tree3, expand3
 
 __all__ = ["FORMAT3_TURN", "METHODS", "TurnSolution3", "TurnSolver3", "load_turn3", "solve_turn3"]
 
@@ -278,19 +278,6 @@ class TurnSolver3(NodeTable3):
                     progress(self.iterations, nc)
         return nc
 
-    def action_values(self, v: int) -> np.ndarray:
-        """EV (chips, less the stack at the root) of each action per holding of the actor at ``v``
-        given that the holding reaches ``v`` (and, past the turn, that river card): float64[actions,
-        holdings]; NaN where unreached."""
-        nodes = self.tree.nodes
-        m = int(self.hands[HD_N][int(nodes[v, PLAYER])])
-        mass, vals = self._mass(v)
-        kids = self.tree.children[v, : int(nodes[v, COUNT])]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ev = self.spot.pot / N_PLAYERS + vals[kids, :m] / mass
-        ev[:, mass <= 0.0] = np.nan
-        return ev
-
     def _mass(self, v: int) -> tuple[np.ndarray, np.ndarray]:
         """Per holding of the actor at ``v``, the reach of the other two players' holdings it can
         meet (over the weighted triples, on the node's board), and the exact EV walk's node values."""
@@ -309,15 +296,6 @@ class TurnSolver3(NodeTable3):
         K3._terminal(v, p, pack_tree3(self.tree), M3._card_hands(self.hands, k), ones, reach, 1.0 / self.triples,
                      mass)
         return mass, vals
-
-    def holding_weights(self, v: int) -> np.ndarray:
-        """How likely each of the actor's holdings is at decision ``v`` (as
-        :meth:`.multiway.MultiwaySolver.holding_weights`; past the turn, among the deals with that
-        river card)."""
-        p = int(self.tree.nodes[v, PLAYER])
-        m = int(self.hands[HD_N][p])
-        mass, _ = self._mass(v)
-        return self._ev_walks[p][0][v, p, :m] * mass
 
     @property
     def memory_bytes(self) -> int:
@@ -374,7 +352,6 @@ def solve_turn3(spot: CardSpot, *, method: str = "mccfr", seed: int = 0, per_wal
     solver = TurnSolver3(spot, method, seed, per_walk, nash_conv)
     solver.run(target_pct=target_pct, max_iterations=max_iterations, check_every=check_every, progress=progress)
     return TurnSolution3(solver)
-
 
 
 def load_turn3(path: str | Path, info: dict, arrays: dict[str, np.ndarray]) -> TurnSolution3:
