@@ -49,7 +49,7 @@ from ._payoffs3 import settle_situations3
 from .card_spot import SEATS3, CardSpot, SpotError
 from .dilemma_terminals import holding_classes
 from .solution import DEFAULT_TOLERANCE_PCT, FORMAT3, decision_frame, fold_or_check_frame
-from .solver import CHECK_EVERY, Progress, lock_table
+from .solver import CHECK_EVERY, Progress, store_lock
 from .summary import GroupsAt, check_by, group_order, summary_frame
 from .tree import DECISION, action_label
 from .tree3 import (
@@ -201,12 +201,8 @@ class NodeTable3:
             raise SpotError(f"node {node} is not a decision")
         p, k = int(nodes[node, PLAYER]), int(nodes[node, COUNT])
         n = int(self.hands[HD_N][p])
-        table = lock_table(node, strategy, k, n)
-        slot = int(nodes[node, SLOT])
-        self.sums[p][slot : slot + k * n] = table.reshape(-1)
-        self.regrets[p][slot : slot + k * n] = 0.0
+        store_lock(self, node, strategy, (p, k, n, int(nodes[node, SLOT])))
         nodes[node, LOCK] = 1
-        self.lock_labels.setdefault(p, "table")
         self._nash_conv = None
         self._ev_walks.clear()
 
@@ -552,13 +548,7 @@ def load_multiway(path: str | Path, info: dict, arrays: dict[str, np.ndarray]) -
         solver = MultiwaySolver(CardSpot.from_dict(info["spot"]), info["method"])
     except (KeyError, TypeError, ValueError) as exc:
         raise SpotError(f"solution file {path}: unreadable spot ({exc})") from None
-    expected = [max(int(x), 1) for x in solver.tree.storage]
-    names = [f"regret{p}" for p in range(3)] + [f"sum{p}" for p in range(3)]
-    if [int(x) for x in info.get("storage", [])] != list(solver.tree.storage) or any(
-            k not in arrays or arrays[k].shape != (expected[i % 3],) for i, k in enumerate(names)):
-        raise SpotError(f"solution file {path} does not match the tree of its spot")
-    solver.regrets = tuple(arrays[f"regret{p}"].astype(np.float64) for p in range(3))
-    solver.sums = tuple(arrays[f"sum{p}"].astype(np.float64) for p in range(3))
+    restore3(path, solver, info, arrays)
     solver.iterations = int(info["iterations"])
     decisions = set(solver.tree.decisions.tolist())
     for v in info.get("locked", []):
@@ -568,5 +558,17 @@ def load_multiway(path: str | Path, info: dict, arrays: dict[str, np.ndarray]) -
         solver.lock_labels.setdefault(int(solver.tree.nodes[int(v), PLAYER]), "unrecorded")
     seats = {name: p for p, name in enumerate(SEATS)}
     solver.lock_labels.update({seats[k]: str(x) for k, x in info.get("locks", {}).items() if k in seats})
-    solver.history = [tuple(h) for h in info.get("history", [])]
     return MultiwaySolution(solver)
+
+
+def restore3(path: str | Path, solver: NodeTable3, info: dict, arrays: dict[str, np.ndarray]) -> None:
+    """A three-handed solution file's regrets, strategy sums and history into ``solver`` (river or
+    turn), checked against its tree (else a :class:`SpotError` naming the file)."""
+    expected = [max(int(x), 1) for x in solver.tree.storage]
+    names = [f"regret{p}" for p in range(3)] + [f"sum{p}" for p in range(3)]
+    if [int(x) for x in info.get("storage", [])] != list(solver.tree.storage) or any(
+            k not in arrays or arrays[k].shape != (expected[i % 3],) for i, k in enumerate(names)):
+        raise SpotError(f"solution file {path} does not match the tree of its spot")
+    solver.regrets = tuple(arrays[f"regret{p}"].astype(np.float64) for p in range(3))
+    solver.sums = tuple(arrays[f"sum{p}"].astype(np.float64) for p in range(3))
+    solver.history = [tuple(h) for h in info.get("history", [])]

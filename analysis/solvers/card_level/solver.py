@@ -254,15 +254,20 @@ def isomorphic_tasks(spot: CardSpot, tree: ExpandedTree, tables: Tables, task_pa
     return work, iso_ref, iso_swap, perm
 
 
-def lock_table(node: int, strategy: np.ndarray, k: int, n: int) -> np.ndarray:
-    """``strategy`` as the table a lock of decision ``node`` stores (float64[k actions, n holdings],
-    each holding's column a distribution), or a :class:`SpotError` saying what it must be (the
-    heads-up and the three-handed solvers' ``lock``)."""
+def store_lock(solver, node: int, strategy: np.ndarray, at: tuple[int, int, int, int]) -> None:  # type: ignore[no-untyped-def]
+    """The heads-up and the three-handed solvers' ``lock``, once the node is found: ``strategy``
+    checked (float[k actions, n holdings], each holding's column a distribution; else a
+    :class:`SpotError` saying so) and written as player ``p``'s strategy sums at ``slot``, its
+    regrets zeroed and the player labelled (``at`` = (p, k, n, slot)); the caller sets its tree's
+    lock column."""
+    p, k, n, slot = at
     table = np.asarray(strategy, dtype=np.float64)
     if table.shape != (k, n) or (table < 0).any() or not np.allclose(table.sum(axis=0), 1.0, atol=1e-6):
         raise SpotError(f"a locked strategy at node {node} is {k} actions x {n} holdings, each holding's "
                         "frequencies non-negative and summing to 1")
-    return table
+    solver.sums[p][slot : slot + k * n] = table.reshape(-1)
+    solver.regrets[p][slot : slot + k * n] = 0.0
+    solver.lock_labels.setdefault(p, "table")
 
 
 class CardSolver:
@@ -454,12 +459,8 @@ class CardSolver:
             raise SpotError("node locking needs a solver built with isomorphism=False")
         p, k = int(nodes[node, PLAYER]), int(nodes[node, COUNT])
         n = int(self.tables.n_hands[p])
-        table = lock_table(node, strategy, k, n)
-        slot = int(nodes[node, SLOT])
-        self.sums[p][slot : slot + k * n] = table.reshape(-1)
-        self.regrets[p][slot : slot + k * n] = 0.0
+        store_lock(self, node, strategy, (p, k, n, int(nodes[node, SLOT])))
         nodes[node, LOCK] = 1
-        self.lock_labels.setdefault(p, "table")
         self._exploitability = None
 
     def lock_everywhere(self, player: int, strategy_of: Callable[[int], np.ndarray],

@@ -53,7 +53,7 @@ from ._kernels import (
 )
 from ._layout import CH_KEEP, HD_CLASS, HD_N, pack_chance, pack_tree3
 from .card_spot import CardSpot, SpotError
-from .multiway import EMPTY_ROWS, MultiwaySolution, NodeTable3, board_hands, payoff_table3
+from .multiway import EMPTY_ROWS, MultiwaySolution, NodeTable3, board_hands, payoff_table3, restore3
 from .solution import FORMAT3_TURN
 from .solver import CHECK_EVERY, Progress
 from .tree import CHANCE, DECISION
@@ -368,13 +368,6 @@ def load_turn3(path: str | Path, info: dict, arrays: dict[str, np.ndarray]) -> T
         raise SpotError(f"solution file {path}: unreadable spot or solver settings ({exc})") from None
     if key != int(solver._key) or not follows:
         raise SpotError(f"solution file {path}: its sampler state does not follow from its seed and iterations")
-    expected = [max(int(x), 1) for x in solver.tree.storage]
-    names = [f"regret{p}" for p in range(3)] + [f"sum{p}" for p in range(3)]
-    if [int(x) for x in info.get("storage", [])] != list(solver.tree.storage) or any(
-            k not in arrays or arrays[k].shape != (expected[i % 3],) for i, k in enumerate(names)):
-        raise SpotError(f"solution file {path} does not match the tree of its spot")
-    solver.regrets = tuple(arrays[f"regret{p}"].astype(np.float64) for p in range(3))
-    solver.sums = tuple(arrays[f"sum{p}"].astype(np.float64) for p in range(3))
+    restore3(path, solver, info, arrays)
     solver.iterations = iterations
-    solver.history = [tuple(h) for h in info.get("history", [])]
     return TurnSolution3(solver)
