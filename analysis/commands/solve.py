@@ -396,7 +396,7 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
         game += f"; {precision} arithmetic"
     say(f"{game}; {spot.spec.summary}; board {spot.describe()['board']}; pot {spot.pot}, stack {spot.stack}; "
         f"{' vs '.join(str(len(spot.holdings(p)[0])) for p in range(spot.players))} holdings; "
-        f"{solver.tree.nodes.shape[0]:,} nodes, {solver.memory_bytes / 1e6:,.1f} MB")
+        f"{solver.tree.nodes.shape[0]:,} nodes, {solver.memory_bytes / 1e6:,.1f} MB in arrays")
     if turn3:
         say(f"{method}: " + (f"{solver.per_walk} of {len(solver.river_cards)} river cards drawn per walk, seed {seed}"
                              if solver.sampled else f"every one of the {len(solver.river_cards)} river cards each "
