@@ -1,6 +1,7 @@
 """Open the guide page in headless Chromium, screenshot it, and check that every image loads.
 
-Usage: ``python scripts/check_guide_browser.py results/guide.html [--screenshot shot.png]``.
+Usage: ``python scripts/check_guide_browser.py results/guide.html [--screenshot shot.png]
+[--click SPOT LINE CLASS ...]`` (``--click``: the strategy browser's speed, :func:`click_browser`).
 Exit code 0 when the page has images and all of them decoded; 1 otherwise; 2 when
 no Chromium is installed (``apt-get install chromium``).
 
@@ -113,8 +114,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("page", type=Path)
     parser.add_argument("--screenshot", type=Path)
+    parser.add_argument("--click", nargs=3, action="append", metavar=("SPOT", "LINE", "CLASS"), default=[],
+                        help="also time the strategy browser: choose spot SPOT and decision LINE (indices), "
+                             "click class CLASS; prints the first view, switch and click in ms (repeatable)")
     args = parser.parse_args()
     try:
+        for spot, line, cls in args.click:
+            shown = click_browser(args.page, int(spot), int(line), cls)
+            print(f"spot {spot}, decision {line}, class {cls}: first view {shown['ready_ms']:.0f} ms, switch "
+                  f"{shown['switch_ms']:.1f} ms, click {shown['click_ms']:.1f} ms, {len(shown['rows'])} holdings shown")
         result = check_page(args.page, args.screenshot)
     except FileNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)

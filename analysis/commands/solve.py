@@ -308,7 +308,7 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
         SpotSolution,
         load_solution,
     )
-    from analysis.solvers.card_level.locks import PLAYERS, PLAYERS3, lock_to_model, parse_locks
+    from analysis.solvers.card_level.locks import check_resumed_locks, lock_to_model, parse_locks
 
     fmt = options.pop("output_format") or "text"
     if fmt not in ("text", "json"):
@@ -324,6 +324,7 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
     spot = CardSpot.from_options(options.pop("spot_file"), **options)
     locks = parse_locks(lock_text, spot.players)
     turn3 = spot.players == 3 and spot.street == 1
+    resumed = state is not None and state.exists()
     method = method or ("mccfr" if turn3 else "dcfr")
     if precision != "float64" and spot.players == 3:
         raise SpotError(f"--precision {precision}: the heads-up solver only (three-handed spots run in float64)")
@@ -337,7 +338,7 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
         if locks and state is not None:
             raise SpotError("--lock with --state: a locked three-handed turn solve is not saved yet; give one or "
                             "the other")
-        if state is not None and state.exists():
+        if resumed:
             solution = load_solution(state)
             if (not isinstance(solution, TurnSolution3) or solution.spot.describe() != spot.describe()
                     or solution.solver.method != method or solution.solver.seed != seed):
@@ -348,12 +349,10 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
                 solver.nash_conv_estimate = nash_conv
         else:
             solver = TurnSolver3(spot, method, seed, nash_conv=nash_conv or "auto")
-            for player, model in locks.items():
-                lock_to_model(solver, player, model)
             solution = TurnSolution3(solver)
     elif nash_conv not in (None, "auto", "exact"):
         raise SpotError("--nash-conv sampled: three-handed turn spots only (elsewhere NashConv is exact)")
-    elif state is not None and state.exists():
+    elif resumed:
         solution = load_solution(state)
         if solution.spot.describe() != spot.describe() or solution.solver.method != method:
             raise SpotError(f"solution file {state} holds another spot or method; remove it or give another --state")
@@ -362,29 +361,18 @@ def solve_spot_cmd(options: dict, method: str | None, iterations: int, target: f
             raise SpotError(f"solution file {state} was solved in {held}; give --precision {held}, remove it or "
                             "give another --state")
         solver = solution.solver
-        held_locks = getattr(solution, "locks", {})
-        if held_locks.keys() == locks.keys() and all(m == "unrecorded" for m in held_locks.values()):
-            held_locks = locks  # a file from before the labels were saved: the same players locked, take its word
-            seats = PLAYERS3 if spot.players == 3 else PLAYERS
-            solver.lock_labels.update({seats[p]: m for p, m in locks.items()})
-        if held_locks != locks:
-            def said(d: dict[str, str]) -> str:
-                return ", ".join(f"{p}={m}" for p, m in sorted(d.items())) or "nothing"
-
-            raise SpotError(f"solution file {state} was solved with {said(held_locks)} locked, and this command "
-                            f"locks {said(locks)} (--lock); remove it or give another --state")
+        check_resumed_locks(solver, solution.locks, locks, state)
     elif spot.players == 3:
         from analysis.solvers.card_level.multiway import MultiwaySolution, MultiwaySolver
 
         solver = MultiwaySolver(spot, method)
-        for player, model in locks.items():
-            lock_to_model(solver, player, model)
         solution = MultiwaySolution(solver)
     else:
         solver = CardSolver(spot, method, isomorphism=not locks, precision=precision)
+        solution = SpotSolution(solver)
+    if not resumed:  # (a resumed solver has its locks, checked above)
         for player, model in locks.items():
             lock_to_model(solver, player, model)
-        solution = SpotSolution(solver)
     say = echo if fmt == "text" else (lambda *a, **k: None)
     game = ("Texas Hold'em rules" if spot.table is None else
             f"Dilemma Hold'em, {spot.table.deck.label} deck, rules {spot.table.rules.label}, bank "

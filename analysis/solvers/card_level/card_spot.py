@@ -50,13 +50,14 @@ SEATS = ("oop", "ip")
 """The heads-up seats by player index (order of action), as spot files, ``--lock`` and answers name them."""
 SEATS3 = ("first", "second", "third")
 """The three-handed seats by player index (order of action; the third is the DEALER's)."""
+BOARD_SIZES = {3: 0, 4: 1, 5: 2}
+"""Board length -> index of the street the spot starts on."""
 
 
 def seat_names(players: int) -> tuple[str, ...]:
     """The seats of a spot of ``players`` players (2 or 3)."""
     return SEATS3 if players == 3 else SEATS
-BOARD_SIZES = {3: 0, 4: 1, 5: 2}
-"""Board length -> index of the street the spot starts on."""
+
 
 POT, PREV, ALLIN = "pot", "prev", "allin"
 CHIP_UNIT = 10
@@ -487,11 +488,11 @@ class CardSpot:
         missing = [k for k in ("board", "oop", "ip", "pot", "stack") if k not in data]
         if missing:
             raise SpotError(f"a spot needs {', '.join(missing)} (options --{' --'.join(missing)} or a spot file)")
-        if path is None:
-            return cls.build(data, tree)
         try:
             return cls.build(data, tree)
         except SpotError as exc:
+            if path is None:
+                raise
             where = "the options" if not file_data else f"spot file {path}" + (" and the options" if options else "")
             raise SpotError(f"{where}: {exc}") from None
 

@@ -43,7 +43,9 @@ STREET_OF_BOARD = {3: 1, 4: 2, 5: 3}
 
 PLAYERS = {name: p for p, name in enumerate(SEATS)}
 PLAYERS3 = {name: p for p, name in enumerate(SEATS3)}
-"""Three-handed players by name (:data:`.multiway.SEATS`: the order of action)."""
+"""Three-handed players by name (:data:`.card_spot.SEATS3`: the order of action)."""
+_NAMED = {2: (PLAYERS, "oop or ip"), 3: (PLAYERS3, "first, second or third")}
+"""Per player count, the players by name and how a message lists them."""
 
 
 def _node_view(solver, node: int) -> tuple[int, list[int], list[tuple[int, int]], int]:
@@ -51,15 +53,10 @@ def _node_view(solver, node: int) -> tuple[int, list[int], list[tuple[int, int]]
     root's pot plus every chip put in since): heads-up or three-handed."""
     spot, nodes = solver.spot, solver.tree.nodes
     if spot.players == 3:
-        from .tree3 import CARD
         from .tree3 import PLAYER as PLAYER3
 
-        player = int(nodes[node, PLAYER3])
-        board = [int(c) for c in spot.board]
-        card = int(nodes[node, CARD])
-        if card >= 0:  # past the turn of a turn spot: the river card
-            board.append(int(solver.tree.river_cards[card]))
-        return player, board, list(solver.tree.actions[node]), spot.pot + int(solver.tree.puts[node].sum())
+        return (int(nodes[node, PLAYER3]), solver.board_at(node), list(solver.tree.actions[node]),
+                spot.pot + int(solver.tree.puts[node].sum()))
     player = int(nodes[node, PLAYER])
     board = [int(c) for c in spot.board] + [int(c) for c in nodes[node, [DEALT0, DEALT1]] if c >= 0]
     actions = solver.tree.actions[int(np.searchsorted(solver.tree.decision_nodes, node))]
@@ -103,7 +100,7 @@ def lock_to_model(solver, player: int | str, model: str | OpponentModel) -> Oppo
     or strategy, or loaded thresholds); returns the thresholds it plays."""
     spot = solver.spot
     label = model if isinstance(model, str) else model.name
-    names, said = (PLAYERS3, "first, second or third") if spot.players == 3 else (PLAYERS, "oop or ip")
+    names, said = _NAMED[spot.players]
     if isinstance(player, str):
         if player not in names:
             raise SpotError(f"lock {player!r}: the player is {said}")
@@ -126,9 +123,8 @@ def parse_locks(text: str | Sequence[str] | None, players: int | None = None) ->
     read as one. ``players`` (2 or 3) checks the names against the spot's (else either set)."""
     out: dict[str, str] = {}
     texts = [text] if text is None or isinstance(text, str) else list(text)
-    names = {2: PLAYERS, 3: PLAYERS3}.get(players or 0, PLAYERS | PLAYERS3)
-    said = {2: "oop or ip", 3: "first, second or third"}.get(
-        players or 0, "oop or ip (heads-up), first, second or third (three-handed)")
+    names, said = _NAMED.get(players or 0, (PLAYERS | PLAYERS3,
+                                             "oop or ip (heads-up), first, second or third (three-handed)"))
     for part in texts:
         for item in (part or "").replace(";", ",").split(","):
             if not item.strip():
@@ -153,3 +149,20 @@ def apply_locks(solver, locks: dict, node_of) -> None:  # type: ignore[no-untype
             lock_to_model(solver, key, strategy)  # (a name not the spot's seats: one SpotError listing them)
         else:
             solver.lock(node_of(tuple(key)), strategy)
+
+
+def check_resumed_locks(solver, held: dict[str, str], locks: dict[str, str], path: object) -> None:  # type: ignore[no-untyped-def]
+    """Refuse to resume a solution file (``path``) solved with other locks than ``locks``
+    (``{player: model}``): ``held`` is what the file records. A file from before the labels were
+    saved records ``unrecorded``: with the same players locked it takes ``locks``' word (its
+    labels are set in ``solver``, so the next save records them)."""
+    if held.keys() == locks.keys() and all(m == "unrecorded" for m in held.values()):
+        names = _NAMED[solver.spot.players][0]
+        solver.lock_labels.update({names[p]: m for p, m in locks.items()})
+        return
+    if held != locks:
+        def said(d: dict[str, str]) -> str:
+            return ", ".join(f"{p}={m}" for p, m in sorted(d.items())) or "nothing"
+
+        raise SpotError(f"solution file {path} was solved with {said(held)} locked, and this command locks "
+                        f"{said(locks)} (--lock); remove it or give another --state")

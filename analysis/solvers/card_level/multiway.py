@@ -182,6 +182,7 @@ class NodeTable3:
     locking, and each action's EV and each holding's weight at a decision from the solver's ``_mass``
     (its exact EV walk)."""
 
+    spot: CardSpot
     tree: Tree3
     hands: tuple
     sums: tuple
@@ -242,6 +243,15 @@ class NodeTable3:
     def locked(self) -> list[int]:
         """The locked decision nodes."""
         return [int(v) for v in np.flatnonzero(self.tree.nodes[:, LOCK])]
+
+    def board_at(self, v: int) -> list[int]:
+        """The board's card ids at node ``v``: the spot's board and, below a turn spot's river-card
+        node, the river card."""
+        board = [int(c) for c in self.spot.board]
+        i = int(self.tree.nodes[v, CARD])
+        if i >= 0:
+            board.append(int(self.tree.river_cards[i]))
+        return board
 
     def node(self, line: Sequence[str] = ()) -> int:
         """The node reached by a line of action labels (and, past the turn, the river card's name)."""
@@ -459,13 +469,8 @@ class MultiwaySolution(GroupsAt):
         return self.lines()
 
     def board_at(self, v: int) -> list[int]:
-        """The board's card ids at node ``v`` (the spot's board and, below a turn spot's river-card
-        node, the river card)."""
-        board = [int(c) for c in self.spot.board]
-        i = int(self.solver.tree.nodes[v, CARD])
-        if i >= 0:
-            board.append(int(self.solver.river_cards[i]))
-        return board
+        """The board's card ids at node ``v`` (:meth:`NodeTable3.board_at`)."""
+        return self.solver.board_at(v)
 
     def summary(self, line: Sequence[str] = (), by: str = "made_hand") -> pd.DataFrame:
         """The actor's range at the decision ``line`` leads to, grouped ``by`` ``made_hand``,
@@ -510,11 +515,7 @@ class MultiwaySolution(GroupsAt):
         if s.locked:  # (an unlocked solve's file stays byte for byte what it was)
             info["locked"] = s.locked
             info["locks"] = self.locks
-        path = Path(path)
-        arrays = {f"regret{p}": s.regrets[p] for p in range(3)} | {f"sum{p}": s.sums[p] for p in range(3)}
-        with atomic_path(path) as tmp, open(tmp, "wb") as fh:
-            np.savez(fh, info=np.array(json.dumps(info)), **arrays)
-        return path
+        return write3(path, info, s, np.savez)
 
     @property
     def locks(self) -> dict[str, str]:
@@ -559,6 +560,16 @@ def load_multiway(path: str | Path, info: dict, arrays: dict[str, np.ndarray]) -
     seats = {name: p for p, name in enumerate(SEATS)}
     solver.lock_labels.update({seats[k]: str(x) for k, x in info.get("locks", {}).items() if k in seats})
     return MultiwaySolution(solver)
+
+
+def write3(path: str | Path, info: dict, solver: NodeTable3, savez: Callable) -> Path:
+    """A three-handed solution file (whole or not at all): ``info`` and the solver's regrets and
+    strategy sums, written by ``savez`` (``np.savez`` or ``np.savez_compressed``)."""
+    path = Path(path)
+    arrays = {f"regret{p}": solver.regrets[p] for p in range(3)} | {f"sum{p}": solver.sums[p] for p in range(3)}
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+        savez(fh, info=np.array(json.dumps(info)), **arrays)
+    return path
 
 
 def restore3(path: str | Path, solver: NodeTable3, info: dict, arrays: dict[str, np.ndarray]) -> None:

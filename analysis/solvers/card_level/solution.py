@@ -299,7 +299,7 @@ class SpotSolution(GroupsAt):
                 continue
             actor = int(self.solver.tree.nodes[v, PLAYER])
             labels, ev = self.action_values(line)
-            yield (" / ".join(line) or "(root)", "oop" if actor == 0 else "ip", self.holding_names(actor),
+            yield (" / ".join(line) or "(root)", SEATS[actor], self.holding_names(actor),
                    self.spot.holdings(actor)[1], labels, self.solver.strategy(v), ev), self.groups_at(actor, v)
 
     def to_frame(self, lines: Sequence[Sequence[str]] | None = None) -> pd.DataFrame:
@@ -337,7 +337,7 @@ class SpotSolution(GroupsAt):
         labels, ev = self.action_values(line)
         v = self.node(line)
         actor = int(self.solver.tree.nodes[v, PLAYER])
-        return summary_frame(" / ".join(line) or "(root)", "oop" if actor == 0 else "ip", by,
+        return summary_frame(" / ".join(line) or "(root)", SEATS[actor], by,
                              group_order(by, self.spot), self.groups_at(actor, v)[by], labels,
                              self.solver.strategy(v), ev, self.holding_weights(v))
 

@@ -29,14 +29,12 @@ or starting class (on the turn, or past it on the river card's board).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from analysis.core.io import atomic_path
 from analysis.core.rng import derive_key
 
 from ..methods import method_named
@@ -53,7 +51,15 @@ from ._kernels import (
 )
 from ._layout import CH_KEEP, HD_CLASS, HD_N, pack_chance, pack_tree3
 from .card_spot import CardSpot, SpotError
-from .multiway import EMPTY_ROWS, MultiwaySolution, NodeTable3, board_hands, payoff_table3, restore3
+from .multiway import (
+    EMPTY_ROWS,
+    MultiwaySolution,
+    NodeTable3,
+    board_hands,
+    payoff_table3,
+    restore3,
+    write3,
+)
 from .solution import FORMAT3_TURN
 from .solver import CHECK_EVERY, Progress
 from .tree import CHANCE, DECISION
@@ -338,11 +344,7 @@ class TurnSolution3(MultiwaySolution):
                 "river_cards_per_walk": s.per_walk, "nash_conv": s.nash_conv_estimate, "iterations": s.iterations,
                 "storage": list(s.tree.storage), "history": s.history,
                 "rng": {"key": int(s._key), "next_iteration": s.iterations}}
-        path = Path(path)
-        arrays = {f"regret{p}": s.regrets[p] for p in range(3)} | {f"sum{p}": s.sums[p] for p in range(3)}
-        with atomic_path(path) as tmp, open(tmp, "wb") as fh:
-            np.savez_compressed(fh, info=np.array(json.dumps(info)), **arrays)
-        return path
+        return write3(path, info, s, np.savez_compressed)
 
 
 def solve_turn3(spot: CardSpot, *, method: str = "mccfr", seed: int = 0, per_walk: int = 1, target_pct: float = 1.0,
