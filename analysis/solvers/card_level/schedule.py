@@ -6,9 +6,9 @@ have fallen, and again while the last check lies above an earlier one (a bump, a
 after its restarts: two checks on a bump's slow way down once predicted a stall and doubled a
 Dilemma flop solve, results/benchmarks.md, issue 17, twenty-third session); otherwise it jumps
 part of the way to where the power law through the last two checks meets the target (rounded
-down to a multiple of ``every``, at most doubling the iterations done). It reads measured numbers only, so a run is as deterministic as the solver; a run
-stops at a check that met the target, possibly a few multiples of ``every`` later than the
-fixed schedule would have.
+down to a multiple of ``every``, at most doubling the iterations done). It reads measured
+numbers only, so a run is as deterministic as the solver; a run stops at a check that met the
+target, possibly a few multiples of ``every`` later than the fixed schedule would have.
 """
 
 from __future__ import annotations
