@@ -145,6 +145,7 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         FAMILIES,
         GAME_STATES,
         browser_data,
+        browser_spots,
         drop_large_solutions,
         sample_boards,
         solve_family,
@@ -191,7 +192,7 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
                                 manifest["versus_models"], manifest["versus_models_target_pct_pot"])}
     for name, frame in tables.items():
         write_table(frame, folder, name, manifest)
-    write_text(folder / "spots_browser.json", json.dumps(browser_data(paths), separators=(",", ":")))
+    write_text(folder / "spots_browser.json", json.dumps(browser_data(browser_spots(paths)), separators=(",", ":")))
     drop_large_solutions(paths)  # the turn's (about 7 MB a spot): its tables and browser data stay
     return {"manifest": manifest, "tables": _tables(folder), "charts": [], "browser": "spots_browser.json"}
 

@@ -298,42 +298,51 @@ meets no opponent holding there) as :data:`EV_MISSING`."""
 EV_MISSING = -32768
 
 
-def browser_data(paths: list[Path]) -> dict[str, Any]:
-    """The strategy browser's data: per spot and decision of the first street, each holding's
-    action frequencies (uint8, 0.5% steps), EVs (int16, tenths of a chip) and reach (uint8, of
-    the highest), in base64; holdings by name with their made-hand index."""
-    spots = []
-    for path, sol in _solutions(paths):
-        family, state = family_state(path)
-        if family.players != 2:
-            continue  # the browser shows heads-up spots
-        players = {}
-        lines = []
-        for line in sol.first_street_lines():
-            v = sol.node(line)
-            actor = int(sol.solver.tree.nodes[v, 1])
-            n = int(sol.solver.tables.n_hands[actor])
-            if actor not in players:
-                groups = sol.groups_at(actor, v)
-                players[actor] = {"holdings": sol.holding_names(actor),
-                                  "made": [MADE_HANDS.index(g) for g in groups["made_hand"]]}
-            labels, ev = sol.action_values(line)
-            freq = sol.solver.strategy(v)
-            reach = sol.reach(v, actor)[:n]
-            reach = reach / reach.max() if reach.max() > 0 else reach
-            lines.append({"line": " / ".join(line) or "(root)", "player": actor, "actions": labels,
-                          "freq": _pack(np.rint(freq * FREQ_SCALE), np.uint8),
-                          "ev": _pack(np.where(np.isnan(ev), EV_MISSING,
-                                               np.clip(np.rint(np.nan_to_num(ev) * EV_SCALE), -32767, 32767)),
-                                      np.int16),
-                          "reach": _pack(np.rint(reach * 255), np.uint8)})
-        spots.append({"family": family.name, "state": state.name, "board": sol.spot.describe()["board"],
-                      "exploitability_pct_pot": round(sol.exploitability_pct, 4), "iterations": sol.iterations,
-                      "players": {str(k): v for k, v in sorted(players.items())}, "lines": lines})
+def browser_spot(sol: SpotSolution, family: Family, state: GameState) -> dict[str, Any] | None:
+    """One spot of the strategy browser: per decision of the first street, each holding's action
+    frequencies (uint8, 0.5% steps), EVs (int16, tenths of a chip) and reach (uint8, of the
+    highest), in base64; holdings by name with their made-hand index (None: a spot the browser
+    does not show)."""
+    if family.players != 2:
+        return None  # the browser shows heads-up spots
+    players = {}
+    lines = []
+    for line in sol.first_street_lines():
+        v = sol.node(line)
+        actor = int(sol.solver.tree.nodes[v, 1])
+        n = int(sol.solver.tables.n_hands[actor])
+        if actor not in players:
+            groups = sol.groups_at(actor, v)
+            players[actor] = {"holdings": sol.holding_names(actor),
+                              "made": [MADE_HANDS.index(g) for g in groups["made_hand"]]}
+        labels, ev = sol.action_values(line)
+        freq = sol.solver.strategy(v)
+        reach = sol.reach(v, actor)[:n]
+        reach = reach / reach.max() if reach.max() > 0 else reach
+        lines.append({"line": " / ".join(line) or "(root)", "player": actor, "actions": labels,
+                      "freq": _pack(np.rint(freq * FREQ_SCALE), np.uint8),
+                      "ev": _pack(np.where(np.isnan(ev), EV_MISSING,
+                                           np.clip(np.rint(np.nan_to_num(ev) * EV_SCALE), -32767, 32767)),
+                                  np.int16),
+                      "reach": _pack(np.rint(reach * 255), np.uint8)})
+    return {"family": family.name, "state": state.name, "board": sol.spot.describe()["board"],
+            "exploitability_pct_pot": round(sol.exploitability_pct, 4), "iterations": sol.iterations,
+            "players": {str(k): v for k, v in sorted(players.items())}, "lines": lines}
+
+
+def browser_data(spots: list[dict[str, Any] | None]) -> dict[str, Any]:
+    """The strategy browser's data: the spots of :func:`browser_spot` (None left out), the made
+    hands, the scales of the packed arrays, the game states and the families."""
     return {"made_hands": list(MADE_HANDS), "freq_scale": FREQ_SCALE, "ev_scale": EV_SCALE,
             "ev_missing": EV_MISSING,
             "states": {s.name: s.description for s in GAME_STATES},
-            "families": {f.name: f.description for f in FAMILIES if f.players == 2}, "spots": spots}
+            "families": {f.name: f.description for f in FAMILIES if f.players == 2},
+            "spots": [s for s in spots if s is not None]}
+
+
+def browser_spots(paths: list[Path]) -> list[dict[str, Any] | None]:
+    """:func:`browser_spot` of every solution file."""
+    return [browser_spot(sol, *family_state(path)) for path, sol in _solutions(paths)]
 
 
 def drop_large_solutions(paths: list[Path]) -> list[Path]:

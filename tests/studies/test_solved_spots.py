@@ -190,6 +190,7 @@ def test_a_flop_family_tabulates_every_flop_decision_and_drops_its_file(tmp_path
     from analysis.studies.solved_spots import (
         Family,
         browser_data,
+        browser_spots,
         drop_large_solutions,
         heads_up_free_rows,
     )
@@ -212,7 +213,7 @@ def test_a_flop_family_tabulates_every_flop_decision_and_drops_its_file(tmp_path
     np.testing.assert_allclose(free[["folds_for_free", "checks", "indifferent"]].sum(axis=1), 1.0, atol=1e-9)
     facing = questions["spots_facing_bet"]
     assert len(facing) and set(facing["scale"]) == {"strength"}
-    data = browser_data(paths)
+    data = browser_data(browser_spots(paths))
     assert [x["line"] for x in data["spots"][0]["lines"]] == [" / ".join(ln) or "(root)"
                                                               for ln in sol.first_street_lines()]
     assert data["spots"][0]["family"] == "hu-flop" and "hu-flop" in data["families"]
