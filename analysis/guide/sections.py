@@ -962,9 +962,11 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
         "Where a row shows folding while the free-fold table says 'indifferent', those folds are ties the solver "
         "happens to mix, not a preference.")))
     out += _by_texture(study_table(folder, "spots_by_texture"))
+    out += _second_sample(study_table(folder, "spots_second_sample"), m.get("samples", {}))
     facing = study_table(folder, "spots_facing_bet")
     out += _facing_bet(facing if facing is None else facing[facing.family.isin(hu["family"].unique())])
-    out += _facing_bet_three(facing, three)
+    out += _facing_bet_three(facing, three[three.family == "3-river"])
+    out += _facing_bet_turn_three(facing, three[three.family == "3-turn"], families.get("3-turn", ""))
     out += _versus_models(study_table(folder, "spots_versus_models"), m.get("versus_models", []))
     out += _strength_translated(study_table(folder, "strength_translated"), m.get("strength_boards"), m.get("seed", 0))
     if info.get("browser"):
@@ -1096,6 +1098,96 @@ def _facing_bet_three(facing: pd.DataFrame | None, spots: pd.DataFrame) -> list:
     return [_block("p", text), _block("table", frame=table.rename(columns={
         "others_in": "others in", "reached": "reached %", "pot_odds": "pot odds %", "threshold": "threshold %",
         "calls": "calls %", "prefers_call": "prefers calling %", "fold_cost": "cost of folding $",
+        "weakest_call_cost": "weakest tenth's cost of calling $"}))]
+
+
+SECOND_NAMES = {"folds_for_free": "folds for free %", "indifferent": "indifferent %",
+                "regret_fold": "regret of folding $", "fold_cost": "cost of folding $"}
+"""The values of the second-sample check, as the chapter names them."""
+
+
+def _second_sample(table: pd.DataFrame | None, samples: dict[str, Any]) -> list:
+    """The first decision's aggregates over the sample of boards beside the same over a second,
+    independent sample, with their gap in combined standard errors."""
+    if table is None or not len(table):
+        return []
+
+    def boards(family: str, sample: int) -> list[str]:
+        return [b for part in samples.get(family, []) if part.get("sample", 1) == sample for b in part["boards"]]
+
+    scale = {v: (100.0 if v.endswith("%") else 1.0) for v in SECOND_NAMES.values()}
+    rows = []
+    for r in table.itertuples():
+        name = SECOND_NAMES[r.value]
+        k, digits = scale[name], 1 if scale[name] > 1 else 2
+        rows.append({"family": r.family, "state": r.state, "value": name,
+                     "sample": f"{k * r.mean:.{digits}f} ± {k * r.se:.{digits}f} ({r.boards})",
+                     "second sample": f"{k * r.mean_second:.{digits}f} ± {k * r.se_second:.{digits}f} "
+                                      f"({r.boards_second})",
+                     "gap in standard errors": f"{r.z:+.1f}" if np.isfinite(r.z) else "no spread"})
+    z = table["z"].abs()
+    worst = float(z.max()) if z.notna().any() else float("nan")
+    families = list(dict.fromkeys(table["family"]))
+    return [_block("p", (
+        "**A second sample of boards.** The heads-up families are solved again on other boards of the same "
+        "seeded uniform draw (" + "; ".join(
+            f"{f}: {len(boards(f, 2))} boards after the {len(set(boards(f, 1)))} of the sample" for f in families)
+        + "), and the first decision's averages computed on each (mean ± one standard error across the boards, "
+        "the number of boards in brackets). The gap between the two, in combined standard errors, is at most "
+        f"{worst:.1f}" + (": the samples agree within their stated errors, so the errors quoted in this chapter "
+                          "are the right size. " if worst <= 2 else
+                          ": more than chance would give in most runs; read the affected rows with care. ")
+        + "A sample of four boards has a wide error: the chapter's averages say how play changes, "
+        "not the last percent.")),
+        _block("table", frame=pd.DataFrame(rows))]
+
+
+def _facing_bet_turn_three(facing: pd.DataFrame | None, spots: pd.DataFrame, description: str) -> list:
+    """Three-handed turn facing a pot-sized bet: what folding and calling cost, beside the river."""
+    if facing is None or "others_in" not in facing or not len(spots):
+        return []
+    plain = facing[~facing.line.str.contains("allin") & (facing.state == "start")
+                   & np.isclose(facing.pot_odds, 1 / 3)]  # the pot-sized bet, nobody has called it yet
+    turn, river = plain[plain.family == "3-turn"], plain[plain.family == "3-river"]
+    first, alone = turn[turn.others_in == 2], turn[turn.others_in == 1]
+    if not len(first) or not len(alone):
+        return []
+
+    def pm(frame: pd.DataFrame, col: str, scale: float = 1.0, unit: str = "$") -> str:
+        per_board = scale * frame.groupby("board")[col].mean()
+        e = per_board.std(ddof=1) / np.sqrt(len(per_board)) if len(per_board) > 1 else float("nan")
+        value = f"{per_board.mean():.0f}%" if unit == "%" else f"${per_board.mean():.1f}"
+        return value + (f" ± {e:.0f}" if unit == "%" else f" ± {e:.1f}") * bool(np.isfinite(e))
+
+    worse = first["weakest_call_cost"].mean() - first["fold_cost"].mean()
+    river_first = river[river.others_in == 2]
+    cols = ["reached", "threshold", "calls", "prefers_call", "fold_cost", "weakest_call_cost"]
+    table = turn.groupby(["line", "player", "others_in"], sort=False)[cols].mean().reset_index()
+    table = _percent(table, ["reached", "threshold", "calls", "prefers_call"])
+    for col in ("fold_cost", "weakest_call_cost"):
+        table[col] = table[col].map(lambda v: f"{v:.1f}")
+    text = (
+        "**Facing a bet three-handed on the turn.** Someone bets the pot into a three-way turn pot "
+        f"({description}). With the third player still to act, folding costs {pm(first, 'fold_cost')} on "
+        "average: a turn folder is a loser only if the turn is the last betting round, that is when nobody calls "
+        "the bet; once another player calls, the river is played without the folder and it escapes the penalty "
+        "(RULES §1.4). Calling with the weakest tenth of the range costs "
+        f"{pm(first, 'weakest_call_cost')} (the call, the river still to play, and the penalty share when it "
+        f"loses), so calling and losing is worse than folding by about ${worse:.0f}. The equilibrium calls "
+        f"{pm(first, 'calls', 100, '%')} of the range there (holdings above {pm(first, 'threshold', 100, '%')} "
+        "strength prefer calling)" + (
+            f", against {100 * river_first['calls'].mean():.0f}% facing the same bet on the river"
+            if len(river_first) else "") + ". "
+        f"Once the other player has folded, folding costs {pm(alone, 'fold_cost')} (heads-up against the "
+        "bettor, a fold ends the hand on the turn: the folders split the turn board's penalty) and the "
+        f"equilibrium calls {pm(alone, 'calls', 100, '%')}. "
+        f"Sample: {_count(spots['board'].nunique(), 'board')} drawn uniformly (seed of the chapter), start state; "
+        f"NashConv (exact, over every river card) at most {spots['nash_conv_pct_pot'].max():.2f}% of the pot after "
+        f"{spots['iterations'].min():.0f}-{spots['iterations'].max():.0f} DCFR iterations. Means over the boards "
+        "± one standard error across them; every line facing the pot-sized bet:")
+    return [_block("p", text), _block("table", frame=table.rename(columns={
+        "others_in": "others in", "reached": "reached %", "threshold": "threshold %", "calls": "calls %",
+        "prefers_call": "prefers calling %", "fold_cost": "cost of folding $",
         "weakest_call_cost": "weakest tenth's cost of calling $"}))]
 
 

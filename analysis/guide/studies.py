@@ -136,64 +136,91 @@ def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- solved spots
 
 
+@dataclass(frozen=True)
+class SpotPart:
+    """A part of the solved-spots plan: ``family`` on boards ``start..stop`` of its seeded sample, in
+    ``states``, each to ``target`` % of the pot or ``most`` iterations; ``sample`` 2 is the second,
+    independent sample (other boards of the same stream) whose aggregates check the first's."""
+
+    family: str
+    start: int
+    stop: int
+    target: float
+    states: tuple[str, ...]
+    most: int
+    sample: int = 1
+
+
+# quick: a preview of each family (three-handed: one river spot, stopped after 10 iterations far from its target)
+SPOTS_QUICK = (SpotPart("hu-river", 0, 2, 2.0, ("start", "bank3-low"), 3000),
+               SpotPart("hu-turn", 0, 1, 3.0, ("start",), 3000), SpotPart("3-river", 0, 1, 5.0, ("start",), 10))
+SPOTS_FULL = (
+    SpotPart("hu-river", 0, 8, 0.3, ("start", "bank3-low", "level2"), 3000),
+    SpotPart("hu-river", 8, 16, 0.3, ("start",), 3000, sample=2),
+    SpotPart("hu-turn", 0, 4, 0.5, ("start", "bank3-low"), 3000),
+    SpotPart("hu-turn", 4, 8, 0.5, ("start",), 3000, sample=2),
+    # the flop: about 5 minutes a spot to 0.5% on 2 cores and 1.7 GB
+    SpotPart("hu-flop", 0, 4, 0.5, ("start",), 600), SpotPart("hu-flop", 0, 2, 0.5, ("bank3-low",), 600),
+    SpotPart("hu-flop", 4, 8, 0.5, ("start",), 600, sample=2),
+    # three-handed, bank3-low converges slowly (about 10 minutes a spot for 400 iterations): one board there
+    SpotPart("3-river", 0, 4, 0.4, ("start",), 400), SpotPart("3-river", 0, 1, 0.4, ("bank3-low",), 400),
+    SpotPart("3-turn", 0, 4, 1.5, ("start",), 250),
+)
+"""The solved-spots plan: the full guide's and the preview's."""
+
+
 def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
-    """Heads-up flop, turn and river spots and three-handed river spots solved card by card on a seeded
-    sample of boards in game states, their range summaries and fold-or-check answers, and the
-    strategy browser's data."""
+    """Heads-up flop, turn and river spots and three-handed turn and river spots solved card by card on
+    a seeded sample of boards in game states, a second sample of the heads-up ones, their range
+    summaries and fold-or-check answers, and the strategy browser's data. Each spot is kept as a
+    record (:mod:`analysis.studies.spot_records`): a spot the previous run recorded the same way is
+    not solved again."""
     from analysis.core.io import provenance, write_table, write_text
     from analysis.studies.solved_spots import (
         FAMILIES,
         GAME_STATES,
         browser_data,
-        browser_spots,
-        drop_large_solutions,
+        gather,
         sample_boards,
-        solve_family,
-        spot_tables,
+        second_sample,
     )
-    from analysis.studies.spot_questions import BR_MODELS, question_tables
+    from analysis.studies.spot_questions import BR_MODELS, strength_translated
+    from analysis.studies.spot_records import Derivation, solve_records
 
-    # (boards, target % of the pot, game states, most iterations) per family; quick: a preview of each
-    # (three-handed: one spot, stopped after 10 iterations far from its target)
-    states = {s.name: s for s in GAME_STATES}
-    start, ends = (states["start"],), (states["start"], states["bank3-low"])
-    # (the flop: full guide only, a spot takes about 5 minutes to 0.5% on 2 cores and 1.7 GB)
-    quick = {"hu-river": (2, 2.0, (states["start"], states["bank3-low"]), 3000), "hu-turn": (1, 3.0, start, 3000),
-             "3-river": (1, 5.0, start, 10)}
-    full = {"hu-river": (8, 0.3, GAME_STATES, 3000), "hu-turn": (4, 0.5, (states["start"], states["bank3-low"]), 3000),
-            "hu-flop": [(4, 0.5, ends[:1], 600), (2, 0.5, ends[1:], 600)],
-            # three-handed, bank3-low converges slowly (about 10 minutes a spot for 400 iterations on this
-            # machine): one board there, the first of the same sample
-            "3-river": [(4, 0.4, ends[:1], 400), (1, 0.4, ends[1:], 400)]}
-    plan = quick if options.quick else full
-    paths, samples = [], {}
-    for family in FAMILIES:
-        if family.name not in plan:
-            echo(f"  {family.name}: not in a preview (the full guide solves it)")
-            continue
-        parts = plan[family.name] if isinstance(plan[family.name], list) else [plan[family.name]]
-        for n_boards, target, states, most in parts:
-            boards = sample_boards(family, n_boards, options.seed, options.deck)
-            echo(f"  {family.name}: {n_boards} boards (uniform sample, seed {options.seed}) x {len(states)} game "
-                 f"states, each to an exploitability of {target}% of the pot (at most {most} iterations)")
-            paths += solve_family(folder, family, boards, states, options.deck, target, most,
-                                  progress=lambda i, n, what: options.progress and options.progress(i, n, what))
-            sample = {"boards": boards, "board_weights": "uniform", "target_exploitability_pct_pot": target,
-                      "max_iterations": most, "states": [s.name for s in states]}
-            samples[family.name] = sample if len(parts) == 1 else [*samples.get(family.name, []), sample]
+    states, families = {s.name: s for s in GAME_STATES}, {f.name: f for f in FAMILIES}
+    derivation = Derivation(options.deck, tuple(BR_MODELS[-1:] if options.quick else BR_MODELS),
+                            2.0 if options.quick else 0.3)  # quick: a preview
+    before = folder.parent / "solved_spots"  # a previous run: its records stand for the spots they hold
+    records: dict[int, list[dict[str, Any]]] = {1: [], 2: []}
+    samples: dict[str, list[dict[str, Any]]] = {}
+    for part in SPOTS_QUICK if options.quick else SPOTS_FULL:
+        family = families[part.family]
+        boards = sample_boards(family, part.stop, options.seed, options.deck)[part.start:]
+        echo(f"  {family.name}: {len(boards)} boards (uniform sample, seed {options.seed}"
+             f"{', the second sample' if part.sample == 2 else ''}) x {len(part.states)} game states, each to an "
+             f"exploitability of {part.target}% of the pot (at most {part.most} iterations)")
+        records[part.sample] += solve_records(
+            folder, family, boards, tuple(states[s] for s in part.states), derivation, part.target, part.most,
+            before if before.is_dir() else None,
+            progress=lambda i, n, what: options.progress and options.progress(i, n, what), backend=options.backend)
+        samples.setdefault(family.name, []).append(
+            {"boards": boards, "board_weights": "uniform", "target_exploitability_pct_pot": part.target,
+             "max_iterations": part.most, "states": list(part.states), "sample": part.sample})
     manifest = provenance(study="solved_spots", families={f.name: f.description for f in FAMILIES},
                           samples=samples, deck=options.deck, seed=options.seed,
                           method="dcfr, exact best responses (card-level, every holding)")
     manifest["strength_boards"] = 10 if options.quick else 60
-    manifest["versus_models"] = list(BR_MODELS[-1:] if options.quick else BR_MODELS)  # quick: a preview
-    manifest["versus_models_target_pct_pot"] = 2.0 if options.quick else 0.3
-    tables = {**spot_tables(paths, options.deck),
-              **question_tables(paths, options.deck, options.seed, manifest["strength_boards"],
-                                manifest["versus_models"], manifest["versus_models_target_pct_pot"])}
+    manifest["versus_models"] = list(derivation.models)
+    manifest["versus_models_target_pct_pot"] = derivation.versus_target_pct
+    tables = gather([r["tables"] for r in records[1]])
+    if records[2]:
+        second = gather([r["tables"] for r in records[2]])
+        tables["spots_second_sample"] = second_sample(tables["spots_fold_or_check"], second["spots_fold_or_check"])
+    tables["strength_translated"] = strength_translated(options.deck, options.seed, manifest["strength_boards"])
     for name, frame in tables.items():
         write_table(frame, folder, name, manifest)
-    write_text(folder / "spots_browser.json", json.dumps(browser_data(browser_spots(paths)), separators=(",", ":")))
-    drop_large_solutions(paths)  # the turn's (about 7 MB a spot): its tables and browser data stay
+    spots = [r["browser"] for r in records[1]]
+    write_text(folder / "spots_browser.json", json.dumps(browser_data(spots), separators=(",", ":")))
     return {"manifest": manifest, "tables": _tables(folder), "charts": [], "browser": "spots_browser.json"}
 
 
@@ -766,7 +793,7 @@ STUDIES: tuple[Study, ...] = (
           "the ranges the chart leaves there", run_consistent_chart, stored=True, version=2,
           depends=("postflop_value", "equilibrium")),
     Study("solved_spots", "Solved spots: flop, turn and river play at equilibrium, holding by holding, with "
-          "a strategy browser", run_solved_spots, version=5, stored=True),
+          "a strategy browser", run_solved_spots, version=6, stored=True),
     Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "
           "hand can see", run_end_game, stored=True),
     Study("whole_games", "Which way of playing wins whole games, and how games end", run_whole_games,

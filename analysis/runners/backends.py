@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -58,6 +58,13 @@ class Backend(ABC):
     def session(self, plan: Plan) -> Any:
         """A context manager yielding a :class:`Session` for ``plan``."""
 
+    def map(self, job: Callable[[Any], Any], items: Sequence[Any]) -> Iterator[tuple[int, Any]]:
+        """Run independent jobs, ``job(item)`` each (one spot's solve, say), yielding ``(index,
+        result)`` as each finishes: here one after another in this process. A job's result must
+        not depend on where it runs."""
+        for i, item in enumerate(items):
+            yield i, job(item)
+
     def __enter__(self) -> Backend:
         """Keep whatever the backend starts (a cluster) open until the block ends."""
         return self
@@ -96,3 +103,11 @@ class LocalBackend(Backend):
 
         with numba_threads(self.threads):
             yield _LocalSession(plan)
+
+    def map(self, job: Callable[[Any], Any], items: Sequence[Any]) -> Iterator[tuple[int, Any]]:
+        from analysis.core.threads import numba_threads
+
+        for i, item in enumerate(items):
+            with numba_threads(self.threads):
+                result = job(item)
+            yield i, result

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -35,18 +35,30 @@ class DaskError(LabError):
 def _worker_task(plan: Plan, cells: np.ndarray, streams: np.ndarray, trials: np.ndarray,
                  threads: int | None) -> tuple[np.ndarray, float]:
     """Run one task on a Dask worker, alone in its process, on ``threads`` numba threads."""
+    with _WORKER_LOCK:
+        _set_worker_threads(threads)
+        return run_task(plan, cells, streams, trials)
+
+
+def _set_worker_threads(threads: int | None) -> None:
+    """Give this worker's numba kernels ``threads`` threads (None: the worker's own count)."""
     import numba
 
-    with _WORKER_LOCK:
-        if threads is None:
-            try:
-                from distributed import get_worker
+    if threads is None:
+        try:
+            from distributed import get_worker
 
-                threads = get_worker().state.nthreads
-            except (ImportError, ValueError, AttributeError):
-                threads = numba.config.NUMBA_NUM_THREADS
-        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-        return run_task(plan, cells, streams, trials)
+            threads = get_worker().state.nthreads
+        except (ImportError, ValueError, AttributeError):
+            threads = numba.config.NUMBA_NUM_THREADS
+    numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+
+
+def _worker_job(job: Callable[[Any], Any], item: Any, threads: int | None) -> Any:
+    """Run one job of :meth:`DaskBackend.map` on a worker, alone in its process (as a task)."""
+    with _WORKER_LOCK:
+        _set_worker_threads(threads)
+        return job(item)
 
 
 class _DaskSession(Session):
@@ -165,6 +177,24 @@ class DaskBackend(Backend):
                 session.cancel()
                 session.plan_future.release()
         finally:
+            if not self._keep_open:
+                self.close()
+
+    def map(self, job: Callable[[Any], Any], items: Sequence[Any]) -> Iterator[tuple[int, Any]]:
+        """Run the jobs on the cluster's workers, one at a time a worker, yielding them as they
+        finish; the jobs still running are cancelled if the caller stops early (Ctrl-C)."""
+        from distributed import as_completed
+
+        client = self._connect()
+        futures: dict[str, int] = {}
+        try:
+            running = [client.submit(_worker_job, job, item, self._threads, pure=False) for item in items]
+            futures = {f.key: i for i, f in enumerate(running)}
+            for future in as_completed(running):
+                yield futures[future.key], future.result()
+        finally:
+            if futures:
+                client.cancel(running)
             if not self._keep_open:
                 self.close()
 

@@ -83,6 +83,9 @@ class Family:
     description: str = ""
     players: int = 2
     third: str = "random"
+    method: str | None = None
+    """The solver's method (None: :func:`.solve_spot`'s default; a three-handed turn family names
+    ``dcfr``, exact over every river card, rather than the default Monte Carlo CFR)."""
     keep_solutions: bool = True
     """Keep the solution files once the tables are written (a turn spot's file is about 7 MB:
     the study keeps only its tables and browser data, and ``dilemma solve spot`` re-solves it)."""
@@ -117,6 +120,11 @@ class Family:
                                      level=state.level, **ranges)
 
 
+TURN3_RANGE = "top 30%"
+"""The three-handed turn family's range for every player: random holdings make a three-handed turn
+spot several seconds an iteration and several GB (the solver's cost grows with the three ranges'
+product); the top 30% is about 6 minutes a spot to 1.5% of the pot on this machine."""
+
 FAMILIES: tuple[Family, ...] = (
     Family("hu-river", 5, 40, 980, per_big_blind=True,
            description="heads-up on the river, both in one big blind pre-flop ($20 at 10/20), random "
@@ -131,6 +139,11 @@ FAMILIES: tuple[Family, ...] = (
     Family("3-river", 5, 60, 980, players=3, per_big_blind=True,
            description="three-handed on the river, each in one big blind pre-flop ($20 at 10/20), random "
                        "holdings, bets of the pot or all-in, raises all-in", keep_solutions=False),  # 1.3 MB a spot
+    Family("3-turn", 4, 60, 980, players=3, per_big_blind=True, oop=TURN3_RANGE, ip=TURN3_RANGE, third=TURN3_RANGE,
+           bets="100%", method="dcfr", keep_solutions=False, versus_models=False,
+           description="three-handed on the turn (every river card dealt), each in one big blind pre-flop ($20 at "
+                       "10/20), each holding a hand of the top 30% (by equity against one random hand: the hands "
+                       "that stay in to a three-way turn, an abstraction), bets of the pot, raises all-in"),
 )
 """The families the guide solves."""
 
@@ -179,7 +192,7 @@ def solve_family(folder: Path, family: Family, boards: list[str], states: tuple[
                 paths.append(path)
                 continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        solve_spot(spot, target_pct=target_pct, max_iterations=max_iterations).save(path)
+        solve_spot(spot, target_pct=target_pct, max_iterations=max_iterations, method=family.method).save(path)
         paths.append(path)
     if progress:
         progress(len(todo), len(todo), family.name)
@@ -215,32 +228,43 @@ def family_state(path: Path) -> tuple[Family, GameState]:
     raise SpotFamilyError(f"{path.name}: not a solution file of a known family and game state")
 
 
+def spot_rows(sol: SpotSolution, family: Family, state: GameState, deck: str) -> dict[str, list[dict[str, Any]]]:
+    """One solution's rows of ``spots``, ``spots_summary`` and ``spots_fold_or_check`` (see
+    :func:`spot_tables`), each keyed by family, state and board."""
+    board = sol.spot.describe()["board"]
+    ev = list(sol.ev().values())  # heads-up oop, ip; three-handed first, second, third
+    key = {"family": family.name, "state": state.name, "board": board}
+    spot = {**key, "players": family.players, **texture(list(sol.spot.board), deck), "iterations": sol.iterations,
+            "exploitability_pct_pot": sol.exploitability_pct,
+            "nash_conv_pct_pot": 100.0 * sol.solver.nash_conv / sol.spot.pot,
+            "ev_oop": ev[0], "ev_ip": ev[1], "ev_third": ev[2] if len(ev) > 2 else float("nan")}
+    if family.players == 3:  # the range summaries are heads-up only
+        return {"spots": [spot], "spots_summary": [],
+                "spots_fold_or_check": [{**key, **row} for row in fold_or_check_rows(sol)]}
+    summaries = []
+    for line in sol.first_street_lines():
+        for by in ("made_hand", "class") if not line else ("made_hand",):  # classes at the root only
+            summaries += sol.summary(line, by).assign(**key).to_dict("records")
+    return {"spots": [spot], "spots_summary": summaries,
+            "spots_fold_or_check": [{**key, **row} for row in heads_up_free_rows(sol)]}
+
+
 def spot_tables(paths: list[Path], deck: str) -> dict[str, pd.DataFrame]:
     """``spots`` (one row per spot), ``spots_summary`` (by made hand at every decision of the first
     street, by starting class at the root; heads-up), ``spots_fold_or_check`` (the free-fold answer's
     shares, regrets and the cost of folding; three-handed with the seat and the others still in) and
     ``spots_by_texture`` (:func:`by_texture`)."""
-    index, summaries, free = [], [], []
-    for path, sol in _solutions(paths):
-        family, state = family_state(path)
-        board = sol.spot.describe()["board"]
-        ev = list(sol.ev().values())  # heads-up oop, ip; three-handed first, second, third
-        key = {"family": family.name, "state": state.name, "board": board}
-        index.append({**key, "players": family.players, **texture(list(sol.spot.board), deck),
-                      "iterations": sol.iterations,
-                      "exploitability_pct_pot": sol.exploitability_pct,
-                      "nash_conv_pct_pot": 100.0 * sol.solver.nash_conv / sol.spot.pot,
-                      "ev_oop": ev[0], "ev_ip": ev[1], "ev_third": ev[2] if len(ev) > 2 else float("nan")})
-        if family.players == 3:  # the range summaries and the browser are heads-up only
-            free += [{**key, **row} for row in fold_or_check_rows(sol)]
-            continue
-        for line in sol.first_street_lines():
-            for by in ("made_hand", "class") if not line else ("made_hand",):  # classes at the root only
-                summaries.append(sol.summary(line, by).assign(**key))
-        free += [{**key, **row} for row in heads_up_free_rows(sol)]
-    spots, free = pd.DataFrame(index), pd.DataFrame(free)
-    return {"spots": spots, "spots_summary": pd.concat(summaries, ignore_index=True) if summaries else pd.DataFrame(),
-            "spots_fold_or_check": free, "spots_by_texture": by_texture(spots, free)}
+    return gather([spot_rows(sol, *family_state(path), deck) for path, sol in _solutions(paths)])
+
+
+def gather(parts: list[dict[str, list[dict[str, Any]]]]) -> dict[str, pd.DataFrame]:
+    """The tables of many spots' rows (:func:`spot_rows`, and the question rows beside them), with
+    ``spots_by_texture`` computed from the gathered ``spots`` and ``spots_fold_or_check``."""
+    names = dict.fromkeys(name for part in parts for name in part)
+    tables = {name: pd.DataFrame([row for part in parts for row in part.get(name, [])]) for name in names}
+    if "spots" in tables:
+        tables["spots_by_texture"] = by_texture(tables["spots"], tables["spots_fold_or_check"])
+    return tables
 
 
 def heads_up_free_rows(sol: SpotSolution) -> list[dict[str, Any]]:
@@ -283,6 +307,31 @@ def by_texture(spots: pd.DataFrame, free: pd.DataFrame, line: str = "(root)") ->
                     row[col] = float(x.mean()) if len(x) else float("nan")
                     row[f"{col}_se"] = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
                 rows.append(row)
+    return pd.DataFrame(rows)
+
+
+SECOND_VALUES = ("folds_for_free", "indifferent", "regret_fold", "fold_cost")
+"""The first decision's values :func:`second_sample` compares."""
+
+
+def second_sample(first: pd.DataFrame, second: pd.DataFrame, line: str = "(root)") -> pd.DataFrame:
+    """Per family, game state and value of :data:`SECOND_VALUES` at the first decision (``line``):
+    the mean over the boards of each sample (``spots_fold_or_check`` rows), each with its standard
+    error across the boards, and their gap in combined standard errors (``z``; NaN with one board)."""
+    rows = []
+    a, b = first[first["line"] == line], second[second["line"] == line]
+    for (family, state), x in a.groupby(["family", "state"], sort=False):
+        y = b[(b["family"] == family) & (b["state"] == state)]
+        if not len(y):
+            continue
+        for col in SECOND_VALUES:
+            u, v = x[col].astype(float), y[col].astype(float)
+            se, se2 = u.std(ddof=1) / np.sqrt(len(u)), v.std(ddof=1) / np.sqrt(len(v))
+            both = float(np.hypot(se, se2))
+            rows.append({"family": family, "state": state, "line": line, "value": col, "boards": len(u),
+                         "boards_second": len(v), "mean": float(u.mean()), "se": float(se),
+                         "mean_second": float(v.mean()), "se_second": float(se2),
+                         "z": float(u.mean() - v.mean()) / both if both > 0 else float("nan")})
     return pd.DataFrame(rows)
 
 

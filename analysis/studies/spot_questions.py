@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -206,6 +207,20 @@ def strength_translated(deck: str, seed: int, boards: int = 60) -> pd.DataFrame:
     return result[["street", "by", "strength", "group", "holdings", "share"]].reset_index(drop=True)
 
 
+def question_rows(sol: SpotSolution, family: Any, state: Any, models: Sequence[str] = BR_MODELS,
+                  target_pct: float = 0.3) -> dict[str, list[dict]]:
+    """One solution's rows of ``spots_facing_bet`` and ``spots_versus_models`` (see
+    :func:`question_tables`), keyed by family, state and board."""
+    from .solved_spots3 import facing_bet_rows
+
+    key = {"family": family.name, "state": state.name, "board": sol.spot.describe()["board"]}
+    if family.players == 3:  # node locking against the models is heads-up only
+        return {"spots_facing_bet": [{**key, **row} for row in facing_bet_rows(sol)], "spots_versus_models": []}
+    versus = versus_models(sol.spot, sol, models, target_pct=target_pct) if family.versus_models else []
+    return {"spots_facing_bet": [{**key, **row} for row in facing_bet(sol)],
+            "spots_versus_models": [{**key, **row} for row in versus]}
+
+
 def question_tables(paths: Sequence[Path], deck: str, seed: int, boards: int = 60,
                     models: Sequence[str] = BR_MODELS, target_pct: float = 0.3) -> dict[str, pd.DataFrame]:
     """``spots_facing_bet`` and ``spots_versus_models`` (one block of rows per solution file, keyed
@@ -213,18 +228,8 @@ def question_tables(paths: Sequence[Path], deck: str, seed: int, boards: int = 6
     for the families that ask for it: :attr:`.solved_spots.Family.versus_models`)
     and ``strength_translated`` (``boards`` boards a street)."""
     from .solved_spots import family_state
-    from .solved_spots3 import facing_bet_rows
 
-    facing, versus = [], []
-    for path in paths:
-        family, state = family_state(path)
-        sol = load_solution(path)
-        key = {"family": family.name, "state": state.name, "board": sol.spot.describe()["board"]}
-        if family.players == 3:  # node locking is heads-up only: no models beside it
-            facing += [{**key, **row} for row in facing_bet_rows(sol)]
-            continue
-        facing += [{**key, **row} for row in facing_bet(sol)]
-        if family.versus_models:
-            versus += [{**key, **row} for row in versus_models(sol.spot, sol, models, target_pct=target_pct)]
-    return {"spots_facing_bet": pd.DataFrame(facing), "spots_versus_models": pd.DataFrame(versus),
-            "strength_translated": strength_translated(deck, seed, boards)}
+    parts = [question_rows(load_solution(path), *family_state(path), models, target_pct) for path in paths]
+    return {name: pd.DataFrame([row for part in parts for row in part[name]])
+            for name in ("spots_facing_bet", "spots_versus_models")} | {
+        "strength_translated": strength_translated(deck, seed, boards)}

@@ -89,6 +89,35 @@ def test_three_handed_tables_follow_the_rules_and_the_solution(tmp_path):
     assert "spots_by_texture" in tables
 
 
+def test_three_handed_turn_rows_are_the_turns_decisions_and_follow_the_rules(tmp_path):
+    """The 3-turn rows on a small three-handed turn spot (exact DCFR over every river card): one row
+    per turn decision (none past the river card), and the cost of folding where RULES §1.4 fixes it: a
+    turn folder is a loser only if the turn is the last betting round, so it escapes the penalty when
+    the other two play on to the river and two turn folders split the turn board's penalty (rounded
+    down to $10)."""
+    from analysis.solvers.card_level import load_solution
+    from analysis.studies.solved_spots import Family
+    from analysis.studies.spot_questions import question_tables
+
+    family = Family("3-turn", 4, 60, 200, oop=R_FIRST, ip=R_SECOND, third=R_THIRD, players=3, bets="100%",
+                    method="dcfr", keep_solutions=False, versus_models=False)
+    paths = solve_family(tmp_path, family, [BOARD3[:-3]], GAME_STATES[:1], "reference", 1.0, 300)
+    sol = load_solution(paths[0])
+    assert len(sol.spot.board) == 4 and sol.exploitability_pct <= 1.0 and sol.solver.method == "dcfr"
+    tables, questions = spot_tables(paths, "reference"), question_tables(paths, "reference", 0, 1, ())
+    free, facing = tables["spots_fold_or_check"].set_index("line"), questions["spots_facing_bet"].set_index("line")
+    turn = {" / ".join(ln) or "(root)" for ln in sol.lines()}
+    assert set(free.index) <= turn and set(facing.index) <= turn and len(facing)
+    np.testing.assert_allclose(free[["folds_for_free", "checks", "indifferent"]].sum(axis=1), 1.0, atol=1e-9)
+    penalty = int(tables["spots"].iloc[0]["corner_penalty"])
+    split = penalty // 2 // 10 * 10
+    assert abs(free.loc["check / check", "fold_cost"]) < 1e-9  # the other two play the river: it escapes
+    assert free.loc["fold / check", "fold_cost"] == pytest.approx(split)  # the hand ends on the turn
+    assert facing.loc["fold / bet 60", "fold_cost"] == pytest.approx(split)
+    bet = facing.loc["check / bet 60"]
+    assert (bet["player"], bet["others_in"], bet["to_call"], bet["pot"]) == ("third", 2, 60, 120)
+
+
 def test_street_state_and_the_weakest_tenth():
     from analysis.studies.solved_spots3 import street_state, weakest_mean
 
