@@ -134,7 +134,7 @@ def to_markdown(blocks: list[Block]) -> str:
         elif b.kind == "files":
             out.append("\n".join(f"- [{name}]({link})" for name, link in b.items))
         elif b.kind == "browser":
-            out.append(f"*The strategy browser (pick a spot and a line, click a class) is in `guide.html`; "
+            out.append(f"*The strategy browser (pick the player count, a spot and a line, click a class) is in `guide.html`; "
                        f"its data: [{b.path}]({b.path}).*")
     return "\n\n".join(out) + "\n"
 
@@ -206,7 +206,10 @@ def to_html(blocks: list[Block], out: Path) -> str:
 ASSETS = Path(__file__).parent / "assets"
 
 _BROWSER_HTML = """<div id="spot-browser" class="sb">
-<div class="sb-controls"><label>spot <select id="sb-spot"></select></label>
+<div class="sb-controls"><label>players <select id="sb-seats"></select></label>
+<label>family <select id="sb-family"></select></label>
+<label>game state <select id="sb-state"></select></label>
+<label>board <select id="sb-spot"></select></label>
 <label>decision <select id="sb-line"></select></label>
 <label>made hand <select id="sb-made"></select></label></div>
 <p id="sb-info"></p><div id="sb-legend" class="sb-legend"></div>
