@@ -149,7 +149,7 @@ table{border-collapse:collapse;margin:1em 0;font-size:.9em}td,th{border:1px soli
 text-align:right}th{background:#eef3f8}figure{margin:1.5em 0}figure img{max-width:100%;border:1px solid #ddd}
 figcaption{font-size:.85em;color:#444}.prov{color:#777;font-size:.8em;display:block}
 .note{background:#fff4d6;border-left:4px solid #e0a800;padding:.5em 1em;font-weight:bold}
-.sb{border:1px solid #ccc;padding:.5em 1em;margin:1em 0}.sb-controls label{margin-right:1em}
+.sb{border:1px solid #ccc;padding:.5em 1em;margin:1em 0}.sb-controls label{margin-right:1em;white-space:nowrap}
 .sb-main{display:flex;gap:1em;align-items:flex-start}.sb-grid{display:grid;grid-template-columns:repeat(10,52px);
 gap:2px}.sb-cell{position:relative;height:34px;background:#eee;cursor:pointer;font-size:11px;overflow:hidden}
 .sb-cell b{position:relative;padding:2px;color:#111;text-shadow:0 0 2px #fff}.sb-bar{position:absolute;top:0;
