@@ -70,11 +70,18 @@ CLICKS = """<script>
 window.addEventListener('load', () => {
   const root = document.getElementById('spot-browser');
   const out = {ready: root.dataset.ready === '1', ready_ms: +root.dataset.readyMs};
-  const pick = (id, value) => { const el = document.getElementById(id); el.value = String(value);
-                                el.dispatchEvent(new Event('change')); };
+  const pick = (id, value) => { const el = document.getElementById(id); if (!el) return;  // (a page before 3 players)
+                                el.value = String(value); el.dispatchEvent(new Event('change')); };
+  const spot = JSON.parse(document.getElementById('spot-data').textContent).spots[%(spot)d];
+  out.seats = spot.seats || 2;
   const t0 = performance.now();
+  pick('sb-seats', out.seats);
+  out.seats_ms = performance.now() - t0;
+  pick('sb-family', spot.family); pick('sb-state', spot.state);
   pick('sb-spot', %(spot)d); pick('sb-line', %(line)d); pick('sb-made', %(made)d);
   out.switch_ms = performance.now() - t0;
+  out.spot = +document.getElementById('sb-spot').value;
+  out.line = +document.getElementById('sb-line').value;
   const cell = root.querySelector('.sb-cell[data-cls="%(cls)s"]');
   const t1 = performance.now();
   cell.click();
@@ -90,9 +97,11 @@ window.addEventListener('load', () => {
 
 
 def click_browser(page: str | Path, spot: int, line: int, cls: str, made: int = -1, timeout: float = 120) -> dict:
-    """In the page's strategy browser: choose spot ``spot``, decision ``line`` and made-hand filter
-    ``made`` (-1 for all), click class ``cls``; return what it shows (info line, the holdings table's
-    header and rows) and the time to the first view, of the switch and of the click (ms)."""
+    """In the page's strategy browser: switch to the player count of spot ``spot`` (its index in the
+    browser data, heads-up or three-handed), choose its family, game state and board, decision
+    ``line`` and made-hand filter ``made`` (-1 for all), click class ``cls``; return what it shows
+    (the spot and decision chosen, info line, the holdings table's header and rows) and the time to
+    the first view, of the player-count switch, of the whole switch and of the click (ms)."""
     script = CLICKS % {"spot": spot, "line": line, "made": made, "cls": cls}
     return json.loads(run_in_page(page, script, "browser", timeout))
 
@@ -115,13 +124,16 @@ def main() -> int:
     parser.add_argument("page", type=Path)
     parser.add_argument("--screenshot", type=Path)
     parser.add_argument("--click", nargs=3, action="append", metavar=("SPOT", "LINE", "CLASS"), default=[],
-                        help="also time the strategy browser: choose spot SPOT and decision LINE (indices), "
-                             "click class CLASS; prints the first view, switch and click in ms (repeatable)")
+                        help="also time the strategy browser: switch to the player count of spot SPOT (its index in "
+                             "the browser data), choose it and decision LINE (indices), click class CLASS; "
+                             "prints the first view, player-count switch, whole switch and click in ms "
+                             "(repeatable)")
     args = parser.parse_args()
     try:
         for spot, line, cls in args.click:
             shown = click_browser(args.page, int(spot), int(line), cls)
-            print(f"spot {spot}, decision {line}, class {cls}: first view {shown['ready_ms']:.0f} ms, switch "
+            print(f"spot {spot} ({shown['seats']} players), decision {line}, class {cls}: first view "
+                  f"{shown['ready_ms']:.0f} ms, player-count switch {shown['seats_ms']:.1f} ms, switch "
                   f"{shown['switch_ms']:.1f} ms, click {shown['click_ms']:.1f} ms, {len(shown['rows'])} holdings shown")
         result = check_page(args.page, args.screenshot)
     except FileNotFoundError as exc:

@@ -134,7 +134,7 @@ def to_markdown(blocks: list[Block]) -> str:
         elif b.kind == "files":
             out.append("\n".join(f"- [{name}]({link})" for name, link in b.items))
         elif b.kind == "browser":
-            out.append(f"*The strategy browser (pick a spot and a line, click a class) is in `guide.html`; "
+            out.append(f"*The strategy browser (pick the player count, a spot and a line, click a class) is in `guide.html`; "
                        f"its data: [{b.path}]({b.path}).*")
     return "\n\n".join(out) + "\n"
 
@@ -149,7 +149,7 @@ table{border-collapse:collapse;margin:1em 0;font-size:.9em}td,th{border:1px soli
 text-align:right}th{background:#eef3f8}figure{margin:1.5em 0}figure img{max-width:100%;border:1px solid #ddd}
 figcaption{font-size:.85em;color:#444}.prov{color:#777;font-size:.8em;display:block}
 .note{background:#fff4d6;border-left:4px solid #e0a800;padding:.5em 1em;font-weight:bold}
-.sb{border:1px solid #ccc;padding:.5em 1em;margin:1em 0}.sb-controls label{margin-right:1em}
+.sb{border:1px solid #ccc;padding:.5em 1em;margin:1em 0}.sb-controls label{margin-right:1em;white-space:nowrap}
 .sb-main{display:flex;gap:1em;align-items:flex-start}.sb-grid{display:grid;grid-template-columns:repeat(10,52px);
 gap:2px}.sb-cell{position:relative;height:34px;background:#eee;cursor:pointer;font-size:11px;overflow:hidden}
 .sb-cell b{position:relative;padding:2px;color:#111;text-shadow:0 0 2px #fff}.sb-bar{position:absolute;top:0;
@@ -206,7 +206,10 @@ def to_html(blocks: list[Block], out: Path) -> str:
 ASSETS = Path(__file__).parent / "assets"
 
 _BROWSER_HTML = """<div id="spot-browser" class="sb">
-<div class="sb-controls"><label>spot <select id="sb-spot"></select></label>
+<div class="sb-controls"><label>players <select id="sb-seats"></select></label>
+<label>family <select id="sb-family"></select></label>
+<label>game state <select id="sb-state"></select></label>
+<label>board <select id="sb-spot"></select></label>
 <label>decision <select id="sb-line"></select></label>
 <label>made hand <select id="sb-made"></select></label></div>
 <p id="sb-info"></p><div id="sb-legend" class="sb-legend"></div>

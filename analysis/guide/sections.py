@@ -971,7 +971,8 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
     out += _strength_translated(study_table(folder, "strength_translated"), m.get("strength_boards"), m.get("seed", 0))
     if info.get("browser"):
         out.append(_block("p", (
-            "The strategy browser below reads the stored solutions: pick a spot and a decision; each of the "
+            "The strategy browser below reads the stored solutions: pick the number of players (heads-up or "
+            "three-handed), a family, a game state, a board and a decision; each of the "
             "100 starting classes is coloured by how often its holdings take each action (weighted by how "
             "often they reach the decision); click a class for its holdings with every action's frequency "
             "and EV; filter by made hand.")))

@@ -35,6 +35,7 @@ from analysis.solvers.card_level.dilemma_terminals import DilemmaTable
 from analysis.solvers.card_level.solution import fold_or_check_shares
 from evaluator.errors import LabError
 
+from .browser_views import AnySolution, decisions, seat_names
 from .fold_vs_check.results import classify_board
 from .made_hands import MADE_HANDS
 from .solved_spots3 import fold_or_check_rows
@@ -347,45 +348,44 @@ meets no opponent holding there) as :data:`EV_MISSING`."""
 EV_MISSING = -32768
 
 
-def browser_spot(sol: SpotSolution, family: Family, state: GameState) -> dict[str, Any] | None:
-    """One spot of the strategy browser: per decision of the first street, each holding's action
-    frequencies (uint8, 0.5% steps), EVs (int16, tenths of a chip) and reach (uint8, of the
-    highest), in base64; holdings by name with their made-hand index (None: a spot the browser
-    does not show)."""
-    if family.players != 2:
-        return None  # the browser shows heads-up spots
-    players = {}
+def browser_spot(sol: AnySolution, family: Family, state: GameState) -> dict[str, Any] | None:
+    """One spot of the strategy browser, heads-up or three-handed: per decision of the first street,
+    each holding's action frequencies (uint8, 0.5% steps), EVs (int16, tenths of a chip) and reach
+    (uint8, of the highest), in base64; per actor its holdings by name with their made-hand index;
+    the number of players (``seats``) and their names (``seat_names``, by actor index). None: a spot
+    the browser does not show (none today)."""
+    players: dict[int, dict[str, list]] = {}
     lines = []
-    for line in sol.first_street_lines():
-        v = sol.node(line)
-        actor = int(sol.solver.tree.nodes[v, 1])
-        n = int(sol.solver.tables.n_hands[actor])
-        if actor not in players:
-            groups = sol.groups_at(actor, v)
-            players[actor] = {"holdings": sol.holding_names(actor),
-                              "made": [MADE_HANDS.index(g) for g in groups["made_hand"]]}
-        labels, ev = sol.action_values(line)
-        freq = sol.solver.strategy(v)
-        reach = sol.reach(v, actor)[:n]
-        reach = reach / reach.max() if reach.max() > 0 else reach
-        lines.append({"line": " / ".join(line) or "(root)", "player": actor, "actions": labels,
-                      "freq": _pack(np.rint(freq * FREQ_SCALE), np.uint8),
-                      "ev": _pack(np.where(np.isnan(ev), EV_MISSING,
-                                           np.clip(np.rint(np.nan_to_num(ev) * EV_SCALE), -32767, 32767)),
-                                  np.int16),
-                      "reach": _pack(np.rint(reach * 255), np.uint8)})
+    for d in decisions(sol):
+        if d.actor not in players:
+            players[d.actor] = {"holdings": sol.holding_names(d.actor),
+                                "made": [MADE_HANDS.index(g) for g in sol.groups_at(d.actor, d.node)["made_hand"]]}
+        lines.append({"line": " / ".join(d.line) or "(root)", "player": d.actor, "actions": d.actions,
+                      **_packed(d.freq, d.ev, d.reach)})
+    names = seat_names(sol)
     return {"family": family.name, "state": state.name, "board": sol.spot.describe()["board"],
             "exploitability_pct_pot": round(sol.exploitability_pct, 4), "iterations": sol.iterations,
+            "seats": len(names), "seat_names": list(names),
             "players": {str(k): v for k, v in sorted(players.items())}, "lines": lines}
+
+
+def _packed(freq: np.ndarray, ev: np.ndarray, reach: np.ndarray) -> dict[str, str]:
+    """A decision's arrays packed at the browser's scales (reach as a share of its highest)."""
+    top = reach.max() if reach.size else 0.0
+    reach = reach / top if top > 0 else reach
+    ev_int = np.where(np.isnan(ev), EV_MISSING, np.clip(np.rint(np.nan_to_num(ev) * EV_SCALE), -32767, 32767))
+    return {"freq": _pack(np.rint(freq * FREQ_SCALE), np.uint8), "ev": _pack(ev_int, np.int16),
+            "reach": _pack(np.rint(reach * 255), np.uint8)}
 
 
 def browser_data(spots: list[dict[str, Any] | None]) -> dict[str, Any]:
     """The strategy browser's data: the spots of :func:`browser_spot` (None left out), the made
-    hands, the scales of the packed arrays, the game states and the families."""
+    hands, the scales of the packed arrays, the game states and every family (heads-up and
+    three-handed) with its description and number of players."""
     return {"made_hands": list(MADE_HANDS), "freq_scale": FREQ_SCALE, "ev_scale": EV_SCALE,
             "ev_missing": EV_MISSING,
             "states": {s.name: s.description for s in GAME_STATES},
-            "families": {f.name: f.description for f in FAMILIES if f.players == 2},
+            "families": {f.name: {"description": f.description, "players": f.players} for f in FAMILIES},
             "spots": [s for s in spots if s is not None]}
 
 

@@ -233,34 +233,81 @@ def test_the_browser_shows_the_stored_solution(quick_guide, spot, line, cls, mad
     data = json.loads((study / "solved_spots" / "spots_browser.json").read_text())
     entry = data["spots"][spot]
     shown = click_browser(study / "guide.html", spot, line, cls, made)
-    assert shown["ready"] and shown["selected"] == [cls]
+    assert shown["ready"] and shown["selected"] == [cls] and shown["seats"] == 2
+    assert (shown["spot"], shown["line"]) == (spot, line)
     assert entry["board"] in shown["info"] and entry["lines"][line]["line"] in shown["info"]
     path = next((study / "solved_spots" / "solutions").glob(f"{entry['family']}-{entry['state']}-"
                                                             f"{entry['board'].replace(' ', '')}.npz"))
-    sol = load_solution(path)
-    text = entry["lines"][line]["line"]
-    steps = () if text == "(root)" else tuple(text.split(" / "))
-    table = sol.strategy(steps)
-    labels, ev = sol.action_values(steps)
-    names = list(table.index)
-    assert shown["header"] == ["holding", "made hand", "reach", *[f"{a} {k}" for a in labels for k in ("%", "EV")]]
-    expected = [h for h in names if _class(h) == cls
-                and (made < 0 or made_hand(_ids(sol, h), sol.board_at(sol.node(steps)), sol.spot.spec)
-                     == data["made_hands"][made])]
-    assert [r[0] for r in shown["rows"]] == expected and expected
-    for row in shown["rows"]:
-        h = names.index(row[0])
-        assert row[1] == made_hand(_ids(sol, row[0]), sol.board_at(sol.node(steps)), sol.spot.spec)
-        for a in range(len(labels)):
-            assert float(row[3 + 2 * a]) == pytest.approx(100 * table.iloc[h, a], abs=0.36)  # 0.5% steps, 1 decimal
-            if np.isfinite(ev[a, h]):
-                assert float(row[4 + 2 * a]) == pytest.approx(ev[a, h], abs=0.11)  # tenths, 1 decimal
+    _check_shown(shown, load_solution(path), entry["lines"][line]["line"], cls, made, data["made_hands"])
     # speed in Chromium on this machine (recorded, not asserted: no timing assertions in unit tests)
     print(f"first view {shown['ready_ms']:.0f} ms, switch {shown['switch_ms']:.1f} ms, click {shown['click_ms']:.1f} ms")
 
 
+@pytest.fixture(scope="module")
+def three_handed_spot(quick_guide):
+    """The quick guide's three-handed river spot: its index in the browser data, its entry and its
+    solution (the file is dropped, large: solved again, the same deterministic 10 iterations)."""
+    from analysis.solvers.card_level import solve_spot
+    from analysis.studies.solved_spots import FAMILIES, GAME_STATES
+
+    study, _ = quick_guide
+    data = json.loads((study / "solved_spots" / "spots_browser.json").read_text())
+    index = next(i for i, s in enumerate(data["spots"]) if s.get("seats") == 3)
+    entry = data["spots"][index]
+    family = next(f for f in FAMILIES if f.name == entry["family"])
+    state = next(s for s in GAME_STATES if s.name == entry["state"])
+    sol = solve_spot(family.spot(entry["board"], state, "reference"), target_pct=5.0, max_iterations=10)
+    assert entry["family"] == "3-river" and sol.iterations == entry["iterations"]
+    return index, entry, sol, data["made_hands"]
+
+
+@needs_chromium
+@pytest.mark.parametrize("seat, cls, filtered", [(0, "AA", False), (2, "A9o", False), (1, "99", True)])
+def test_the_browser_shows_a_three_handed_spot(quick_guide, three_handed_spot, seat, cls, filtered):
+    """Switched to 3 players, the browser shows the three-handed spot's decisions by seat (the first
+    decision of ``seat``), and a class's holdings with the solution's frequencies and EVs (``filtered``:
+    only the made hand of the class's first holding)."""
+    study, _ = quick_guide
+    index, entry, sol, made_hands = three_handed_spot
+    line = next(i for i, x in enumerate(entry["lines"]) if x["player"] == seat)
+    player = entry["players"][str(seat)]
+    made = next(m for h, m in zip(player["holdings"], player["made"], strict=True) if _class(h) == cls) \
+        if filtered else -1
+    shown = click_browser(study / "guide.html", index, line, cls, made)
+    assert shown["ready"] and shown["seats"] == 3 and (shown["spot"], shown["line"]) == (index, line)
+    assert shown["selected"] == [cls] and entry["board"] in shown["info"]
+    text = entry["lines"][line]["line"]
+    assert f"{('first', 'second', 'third')[seat]} to act after {text}" in shown["info"]
+    _check_shown(shown, sol, text, cls, made, made_hands)
+    print(f"3 players: first view {shown['ready_ms']:.0f} ms, player-count switch {shown['seats_ms']:.1f} ms, "
+          f"switch {shown['switch_ms']:.1f} ms, click {shown['click_ms']:.1f} ms")
+
+
+def _check_shown(shown: dict, sol, text: str, cls: str, made: int, made_hands: list[str]) -> None:
+    """The holdings table the browser shows for class ``cls`` (made-hand filter ``made``) at the
+    decision ``text`` is the solution's: its holdings in order, made hands, frequencies and EVs."""
+    steps = () if text == "(root)" else tuple(text.split(" / "))
+    table = sol.strategy(steps)
+    labels, ev = sol.action_values(steps)
+    names = list(table.index)
+    board = sol.board_at(sol.solver.node(steps) if sol.spot.players == 3 else sol.node(steps))
+    assert shown["header"] == ["holding", "made hand", "reach", *[f"{a} {k}" for a in labels for k in ("%", "EV")]]
+    expected = [h for h in names if _class(h) == cls
+                and (made < 0 or made_hand(_ids(sol, h), board, sol.spot.spec) == made_hands[made])]
+    assert [r[0] for r in shown["rows"]] == expected and expected
+    for row in shown["rows"]:
+        h = names.index(row[0])
+        assert row[1] == made_hand(_ids(sol, row[0]), board, sol.spot.spec)
+        for a in range(len(labels)):
+            assert float(row[3 + 2 * a]) == pytest.approx(100 * table.iloc[h, a], abs=0.36)  # 0.5% steps, 1 decimal
+            if np.isfinite(ev[a, h]):
+                assert float(row[4 + 2 * a]) == pytest.approx(ev[a, h], abs=0.11)  # tenths, 1 decimal
+            else:
+                assert row[4 + 2 * a] == ""
+
+
 def _ids(sol, name: str) -> tuple[int, int]:
-    for player in (0, 1):
+    for player in range(sol.spot.players):
         for (a, b), n in zip(sol.spot.holdings(player)[0], sol.holding_names(player), strict=True):
             if n == name:
                 return int(a), int(b)

@@ -15,6 +15,7 @@ from analysis.solvers.card_level import CardSolver, load_solution
 from analysis.studies.solved_spots import (
     FAMILIES,
     GAME_STATES,
+    Family,
     sample_boards,
     solve_family,
     spot_tables,
@@ -116,6 +117,77 @@ def test_three_handed_turn_rows_are_the_turns_decisions_and_follow_the_rules(tmp
     assert facing.loc["fold / bet 60", "fold_cost"] == pytest.approx(split)
     bet = facing.loc["check / bet 60"]
     assert (bet["player"], bet["others_in"], bet["to_call"], bet["pot"]) == ("third", 2, 60, 120)
+
+
+def _unpack(line: dict, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A browser decision's frequencies and EVs (float[actions, holdings], EV NaN where missing) and reach."""
+    import base64
+
+    from analysis.studies.solved_spots import EV_MISSING, EV_SCALE, FREQ_SCALE
+
+    k = len(line["actions"])
+    raw = {key: base64.b64decode(line[key]) for key in ("freq", "ev", "reach")}
+    freq = np.frombuffer(raw["freq"], np.uint8).reshape(k, n) / FREQ_SCALE
+    ev = np.frombuffer(raw["ev"], np.int16).reshape(k, n).astype(float)
+    ev = np.where(ev == EV_MISSING, np.nan, ev / EV_SCALE)
+    return freq, ev, np.frombuffer(raw["reach"], np.uint8) / 255
+
+
+def _check_three_handed_browser_entry(sol, entry: dict) -> None:
+    """Every decision of a three-handed browser entry unpacks to the solution's frequencies, action
+    EVs and weights (within the packing's steps), with seat names and each actor's holdings."""
+    from analysis.studies.made_hands import MADE_HANDS
+
+    assert entry["seats"] == 3 and entry["seat_names"] == ["first", "second", "third"]
+    lines = [tuple(ln) for ln in sol.first_street_lines()]
+    assert [x["line"] for x in entry["lines"]] == [" / ".join(ln) or "(root)" for ln in lines]
+    assert {x["player"] for x in entry["lines"]} == {0, 1, 2}
+    for steps, line in zip(lines, entry["lines"], strict=True):
+        v = sol.solver.node(steps)
+        actor = int(sol.solver.tree.nodes[v, 1])
+        names = sol.holding_names(actor)
+        player = entry["players"][str(actor)]
+        assert line["player"] == actor and player["holdings"] == names
+        assert [MADE_HANDS[i] for i in player["made"]] == sol.groups_at(actor, v)["made_hand"]
+        labels, ev = sol.action_values(steps)
+        freq, shown_ev, reach = _unpack(line, len(names))
+        assert line["actions"] == labels == list(sol.strategy(steps).columns)
+        np.testing.assert_allclose(freq, sol.strategy(steps).to_numpy().T, atol=0.5 / 200 + 1e-12)
+        np.testing.assert_array_equal(np.isnan(shown_ev), np.isnan(ev))
+        np.testing.assert_allclose(shown_ev[~np.isnan(ev)], ev[~np.isnan(ev)], atol=0.05 + 1e-9)
+        weights = sol.solver.holding_weights(v)
+        top = weights.max()  # 0 at a decision the strategies never reach
+        np.testing.assert_allclose(reach, weights / top if top > 0 else weights, atol=0.5 / 255 + 1e-12)
+
+
+def test_three_handed_river_browser_data_is_the_solution(tmp_path):
+    """The browser's entry for a three-handed river spot unpacks to the stored solution at every
+    decision; the browser data lists every family with its number of players."""
+    from analysis.studies.solved_spots import browser_data, browser_spots
+
+    family = Family("3-river", 5, 60, 200, oop=R_FIRST, ip=R_SECOND, third=R_THIRD, players=3)
+    paths = solve_family(tmp_path, family, [BOARD3], GAME_STATES[:1], "reference", 1.0, 60)
+    data = browser_data(browser_spots(paths))
+    assert len(data["spots"]) == 1 and data["spots"][0]["family"] == "3-river"
+    _check_three_handed_browser_entry(load_solution(paths[0]), data["spots"][0])
+    assert {name: f["players"] for name, f in data["families"].items()} == {f.name: f.players for f in FAMILIES}
+    assert data["families"]["3-river"]["players"] == 3 and data["families"]["hu-river"]["players"] == 2
+
+
+def test_three_handed_turn_browser_data_is_the_solution():
+    """A three-handed turn spot (:class:`TurnSolution3`): the browser shows the turn's decisions,
+    unpacked to the solution's frequencies, EVs and weights."""
+    from analysis.solvers.card_level import solve_spot
+    from analysis.solvers.card_level.turn3 import TurnSolution3
+    from analysis.studies.solved_spots import browser_spot
+
+    family = Family("3-turn", 4, 60, 200, oop=R_FIRST, ip=R_SECOND, third=R_THIRD, players=3, bets="100%",
+                    raises="")
+    sol = solve_spot(family.spot(BOARD3[:-3], GAME_STATES[0], "reference"), target_pct=1.0, max_iterations=30)
+    assert isinstance(sol, TurnSolution3)
+    entry = browser_spot(sol, family, GAME_STATES[0])
+    assert entry["board"] == BOARD3[:-3] and len(entry["lines"]) == len(sol.lines())
+    _check_three_handed_browser_entry(sol, entry)
 
 
 def test_street_state_and_the_weakest_tenth():

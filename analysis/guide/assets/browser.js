@@ -8,7 +8,8 @@
   const RANKS = ["A", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
   const COLOURS = {fold: "#6c8ebf", check: "#7fb77e", call: "#7fb77e", bet: "#e07b67", raise: "#c0392b", allin: "#7b241c"};
   const $ = (sel) => root.querySelector(sel);
-  const state = {spot: 0, line: 0, cls: null, made: -1};
+  const HEADS_UP = ["oop", "ip"];  // seat names of data written before three-handed spots
+  const state = {seats: 0, family: "", gstate: "", spot: 0, line: 0, cls: null, made: -1};
 
   function unpack(b64, Type) {
     const bin = atob(b64);
@@ -28,6 +29,41 @@
   function cellClass(i, j) {  // row i, column j of the 10 x 10 grid: pairs on the diagonal, suited above
     const a = RANKS[Math.min(i, j)], b = RANKS[Math.max(i, j)];
     return i === j ? a + b : a + b + (i < j ? "s" : "o");
+  }
+  function seatsOf(spot) { return spot.seats || 2; }
+  function seatName(spot, player) { return (spot.seat_names || HEADS_UP)[player]; }
+  function distinct(values) { return values.filter((v, i) => values.indexOf(v) === i); }
+  function matching() {  // indices of the spots of the chosen player count, family and game state
+    return data.spots.map((s, i) => i).filter((i) => {
+      const s = data.spots[i];
+      return seatsOf(s) === state.seats && s.family === state.family && s.state === state.gstate;
+    });
+  }
+  function options(id, items, value) {  // items: [value, text] pairs; keeps value if offered, else the first
+    const el = $(id);
+    el.innerHTML = items.map(([v, t]) => `<option value="${v}">${t}</option>`).join("");
+    const keep = items.some(([v]) => String(v) === String(value));
+    el.value = String(keep ? value : items[0][0]);
+    return keep ? value : items[0][0];
+  }
+  function fillSpots(from) {  // refill the pickers below ``from`` (seats > family > state > spot > line)
+    const spots = data.spots;
+    const order = ["seats", "family", "gstate", "spot"];
+    const level = order.indexOf(from);
+    if (level < 1) {
+      const families = distinct(spots.filter((s) => seatsOf(s) === state.seats).map((s) => s.family));
+      state.family = options("#sb-family", families.map((f) => [f, f]), state.family);
+    }
+    if (level < 2) {
+      const states = distinct(spots.filter((s) => seatsOf(s) === state.seats && s.family === state.family)
+        .map((s) => s.state));
+      state.gstate = options("#sb-state", states.map((g) => [g, g]), state.gstate);
+    }
+    if (level < 3) {
+      state.spot = +options("#sb-spot", matching().map((i) => [i, spots[i].board]), state.spot);
+      state.line = 0;
+    }
+    fillLines();
   }
   function current() {
     const spot = data.spots[state.spot];
@@ -62,7 +98,7 @@
     const {spot, line} = current();
     $("#sb-info").textContent = `${spot.family}, ${spot.state} (${data.states[spot.state]}); board ${spot.board}; ` +
       `exploitability ${spot.exploitability_pct_pot.toFixed(2)}% of the pot after ${spot.iterations} iterations; ` +
-      `${line.player === 0 ? "oop" : "ip"} to act after ${line.line}`;
+      `${seatName(spot, line.player)} to act after ${line.line}`;
     const all = rows();
     const byClass = {};
     for (const r of all) {
@@ -120,17 +156,22 @@
   function fillLines() {
     const {spot} = current();
     $("#sb-line").innerHTML = spot.lines.map((l, i) =>
-      `<option value="${i}">${l.line} (${l.player === 0 ? "oop" : "ip"} acts)</option>`).join("");
+      `<option value="${i}">${l.line} (${seatName(spot, l.player)} acts)</option>`).join("");
     $("#sb-line").value = String(state.line);
   }
-  $("#sb-spot").innerHTML = data.spots.map((s, i) =>
-    `<option value="${i}">${s.family} | ${s.state} | ${s.board}</option>`).join("");
+  const counts = distinct(data.spots.map(seatsOf)).sort();
+  state.seats = seatsOf(data.spots[0]);
+  options("#sb-seats", counts.map((n) => [n, `${n} players`]), state.seats);
   $("#sb-made").innerHTML = `<option value="-1">every made hand</option>` +
     data.made_hands.map((m, i) => `<option value="${i}">${m}</option>`).join("");
-  $("#sb-spot").addEventListener("change", (e) => { state.spot = +e.target.value; state.line = 0; fillLines(); render(); });
-  $("#sb-line").addEventListener("change", (e) => { state.line = +e.target.value; render(); });
-  $("#sb-made").addEventListener("change", (e) => { state.made = +e.target.value; render(); });
-  fillLines();
+  const on = (id, handler) => $(id).addEventListener("change", (e) => { handler(e.target.value); render(); });
+  on("#sb-seats", (v) => { state.seats = +v; fillSpots("seats"); });
+  on("#sb-family", (v) => { state.family = v; fillSpots("family"); });
+  on("#sb-state", (v) => { state.gstate = v; fillSpots("gstate"); });
+  on("#sb-spot", (v) => { state.spot = +v; state.line = 0; fillSpots("spot"); });
+  on("#sb-line", (v) => { state.line = +v; });
+  on("#sb-made", (v) => { state.made = +v; });
+  fillSpots("seats");
   render();
   root.dataset.readyMs = performance.now().toFixed(1);  // ms since navigation: the first view
   root.dataset.ready = "1";
