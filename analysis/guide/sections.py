@@ -963,6 +963,7 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
         "happens to mix, not a preference.")))
     out += _by_texture(study_table(folder, "spots_by_texture"))
     out += _second_sample(study_table(folder, "spots_second_sample"), m.get("samples", {}))
+    out += _turn_effects(study_table(folder, "spots_effects"), m.get("samples", {}).get("hu-turn", []))
     facing = study_table(folder, "spots_facing_bet")
     out += _facing_bet(facing if facing is None else facing[facing.family.isin(hu["family"].unique())])
     out += _facing_bet_three(facing, three[three.family == "3-river"])
@@ -1033,7 +1034,28 @@ def _free_fold_three(free: pd.DataFrame, spots: pd.DataFrame) -> list:
         "them loses, so three-way the folder escapes the penalty whenever nobody folds after it; it pays (its share) "
         "only when the hand ends without a showdown. Heads-up the free fold pays the full penalty (cost of "
         f"folding ${hu['fold_cost'].mean():.1f}).")),
-    ]
+    ] + _free_fold_turn_three(free)
+
+
+def _free_fold_turn_three(free: pd.DataFrame) -> list:
+    """Three-handed turn: the free fold by seat while both others are in, and what it costs."""
+    turn = free[(free.family == "3-turn") & (free.state == "start") & (free.others_in == 2)]
+    if not len(turn):
+        return []
+    by = turn.groupby(["line", "player"], sort=False)[["folds_for_free", "indifferent", "fold_cost",
+                                                       "regret_fold"]].mean()
+    return [_block("p", (
+        f"**Three-handed on the turn** (start state, {_count(turn['board'].nunique(), 'board')}, each player's range "
+        "the top 30%): with both others still in, the equilibrium folds for free "
+        + ", ".join(f"{100 * r.folds_for_free:.0f}% ({p}, {ln})" for (ln, p), r in by.iterrows())
+        + " of the range (indifferent: " + ", ".join(f"{100 * r.indifferent:.0f}%" for r in by.itertuples())
+        + "). Folding costs " + ", ".join(f"${r.fold_cost:.1f}" for r in by.itertuples())
+        + ": a turn folder is a loser only if the hand ends on the turn (both others fold behind it, or the bet "
+        "that follows is not called); when two players go on to the river the turn folder escapes the penalty, "
+        "so three-handed the free fold is a real option on the turn, unlike heads-up. The regret of folding, "
+        "averaged over the whole range, is " + ", ".join(f"${r.regret_fold:.1f}" for r in by.itertuples())
+        + ": folding the wrong holdings is expensive, folding the weakest costs little.")
+    )]
 
 
 def _facing_bet_three(facing: pd.DataFrame | None, spots: pd.DataFrame) -> list:
@@ -1102,6 +1124,61 @@ def _facing_bet_three(facing: pd.DataFrame | None, spots: pd.DataFrame) -> list:
         "weakest_call_cost": "weakest tenth's cost of calling $"}))]
 
 
+EFFECT_WHY = {"none": "no active effect card", "crash": "every participant of the last round, winners included, pays the bank",
+              "slump": "the penalty doubled", "rebate": "the penalty paid to the winner",
+              "bubble": "the bonus tripled", "other": "boom, levy, subsidy or windfall"}
+"""A few words on each effect class, for the chapter's tables."""
+
+
+def _turn_effects(table: pd.DataFrame | None, parts: list[dict[str, Any]]) -> list:
+    """Heads-up on the turn, by active effect class: the free fold of both players and the answer to
+    a pot-sized bet, each ± one standard error across the class's boards."""
+    if table is None or not len(table):
+        return []
+    start = table[(table.family == "hu-turn") & (table.state == "start")]
+    if not len(start):
+        return []
+    per_class = next((p["board_weights"] for p in parts if p.get("sample") == "effects"), "per effect class")
+
+    def cell(frame: pd.DataFrame, line: str, col: str, scale: float = 100.0) -> pd.Series:
+        rows = frame[frame.line == line].set_index("effect")
+        return pd.Series({e: (f"{scale * r[col]:.1f} ± {scale * r[col + '_se']:.1f}" if np.isfinite(r[col + "_se"])
+                              else f"{scale * r[col]:.1f}") for e, r in rows.iterrows()}, dtype=object)
+
+    free, bet = start[start.decision == "free fold"], start[start.decision == "facing a bet"]
+    first_bet = next((ln for ln in dict.fromkeys(bet.line) if "/" not in ln), None)
+    effects = list(dict.fromkeys(start.effect))
+    frame = pd.DataFrame({"effect card": [f"{e} ({EFFECT_WHY.get(e, '')})" for e in effects]})
+    columns = {"first player folds for free %": (free, "(root)", "folds_for_free", 100.0),
+               "its cost of folding $": (free, "(root)", "fold_cost", 1.0),
+               "second player, checked to, folds for free %": (free, "check", "folds_for_free", 100.0)}
+    if first_bet:
+        columns.update({f"facing {first_bet}: calls %": (bet, first_bet, "calls", 100.0),
+                        "prefers calling from strength %": (bet, first_bet, "threshold", 100.0)})
+    for name, (part, line, col, scale) in columns.items():
+        frame[name] = cell(part, line, col, scale).reindex(effects).fillna("").values
+    boards = int(start["boards"].max())
+    root = free[free.line == "(root)"].set_index("effect")
+    if not len(root):
+        return []
+    cheap, dear = root["fold_cost"].idxmin(), root["fold_cost"].idxmax()
+    calls = bet[bet.line == first_bet].set_index("effect")["calls"] if first_bet else pd.Series(dtype=float)
+    return [_block("p", (
+        "**Effect cards in play, on the turn.** The heads-up turn family solved again on boards drawn per active "
+        f"effect card ({per_class}; {boards} boards a class, start state): how the card that acts on the turn "
+        "board moves the free fold and the answer to a pot-sized bet (means over the class's boards ± one standard "
+        "error across them; a difference under two combined standard errors is not told apart from none). "
+        f"With every effect the first player folds for free at most {100 * root['folds_for_free'].max():.1f}% of "
+        f"its range, while what a fold costs runs from ${root.loc[cheap, 'fold_cost']:.1f} (`{cheap}`) to "
+        f"${root.loc[dear, 'fold_cost']:.1f} (`{dear}`)"
+        + (f", and a pot-sized bet is called by {100 * calls.min():.0f}-{100 * calls.max():.0f}% of the range"
+           if len(calls) else "")
+        + ". Heads-up on the turn a fold ends the hand and pays the turn board's penalty (and, on a `crash` "
+        "board, the crash), so the effect moves what folding costs more than whether to fold: checking keeps the "
+        "chance to win the pot and moves the risk to the river's board.")),
+        _block("table", frame=frame)]
+
+
 SECOND_NAMES = {"folds_for_free": "folds for free %", "indifferent": "indifferent %",
                 "regret_fold": "regret of folding $", "fold_cost": "cost of folding $"}
 """The values of the second-sample check, as the chapter names them."""
@@ -1113,8 +1190,8 @@ def _second_sample(table: pd.DataFrame | None, samples: dict[str, Any]) -> list:
     if table is None or not len(table):
         return []
 
-    def boards(family: str, sample: int) -> list[str]:
-        return [b for part in samples.get(family, []) if part.get("sample", 1) == sample for b in part["boards"]]
+    def boards(family: str, sample: str) -> set[str]:
+        return {b for part in samples.get(family, []) if part.get("sample", "first") == sample for b in part["boards"]}
 
     scale = {v: (100.0 if v.endswith("%") else 1.0) for v in SECOND_NAMES.values()}
     rows = []
@@ -1126,20 +1203,20 @@ def _second_sample(table: pd.DataFrame | None, samples: dict[str, Any]) -> list:
                      "second sample": f"{k * r.mean_second:.{digits}f} ± {k * r.se_second:.{digits}f} "
                                       f"({r.boards_second})",
                      "gap in standard errors": f"{r.z:+.1f}" if np.isfinite(r.z) else "no spread"})
-    z = table["z"].abs()
-    worst = float(z.max()) if z.notna().any() else float("nan")
+    z = table["z"].abs().dropna()
     families = list(dict.fromkeys(table["family"]))
     return [_block("p", (
         "**A second sample of boards.** The heads-up families are solved again on other boards of the same "
         "seeded uniform draw (" + "; ".join(
-            f"{f}: {len(boards(f, 2))} boards after the {len(set(boards(f, 1)))} of the sample" for f in families)
+            f"{f}: {len(boards(f, 'second'))} boards after the {len(boards(f, 'first'))} of the sample"
+            for f in families)
         + "), and the first decision's averages computed on each (mean ± one standard error across the boards, "
-        "the number of boards in brackets). The gap between the two, in combined standard errors, is at most "
-        f"{worst:.1f}" + (": the samples agree within their stated errors, so the errors quoted in this chapter "
-                          "are the right size. " if worst <= 2 else
-                          ": more than chance would give in most runs; read the affected rows with care. ")
-        + "A sample of four boards has a wide error: the chapter's averages say how play changes, "
-        "not the last percent.")),
+        f"the number of boards in brackets). {(z <= 2).sum()} of the {len(z)} gaps between the two are within two "
+        f"combined standard errors (about 95% would be by chance alone) and the largest is {z.max():.1f}"
+        + (": the samples agree as the standard errors quoted in this chapter say they should. " if z.max() <= 3
+           else ": more than chance explains; the errors quoted understate the spread between boards. ")
+        + "A sample of four boards has a wide error: the chapter's averages say how play changes, not the last "
+        "percent.")),
         _block("table", frame=pd.DataFrame(rows))]
 
 
@@ -1321,9 +1398,9 @@ def _versus_models(versus: pd.DataFrame | None, models: list[str]) -> list:
             "gains less against them but loses at most the exploitability stated above against any opponent. "
             "Use the best response against an opponent you have read as one of "
             "these styles, the equilibrium otherwise. The guide's two answers part three-handed, where folding "
-            "for free escapes the penalty while the other two play on: there the abstracted equilibrium above "
-            "folds weak turn holdings for free and the fold-vs-check grid, against models that never bluff, "
-            "checks.")))
+            "for free escapes the penalty while the other two play on: there the equilibrium (the three-handed "
+            "turn spots above, card by card, and the abstracted equilibrium) folds weak turn holdings for free "
+            "and the fold-vs-check grid, against models that never bluff, checks.")))
     return out
 
 

@@ -138,9 +138,11 @@ def run_fold_vs_check(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class SpotPart:
-    """A part of the solved-spots plan: ``family`` on boards ``start..stop`` of its seeded sample, in
-    ``states``, each to ``target`` % of the pot or ``most`` iterations; ``sample`` 2 is the second,
-    independent sample (other boards of the same stream) whose aggregates check the first's."""
+    """A part of the solved-spots plan: ``family`` on boards ``start..stop`` of its seeded uniform sample
+    (or, with ``per_class``, that many boards of each active effect class:
+    :func:`.solved_spots.class_boards`), in ``states``, each to ``target`` % of the pot or ``most``
+    iterations. ``sample``: ``first`` (the chapter's sample), ``second`` (other boards of the same
+    stream, whose aggregates check the first's) or ``effects`` (the effect-card sample)."""
 
     family: str
     start: int
@@ -148,7 +150,8 @@ class SpotPart:
     target: float
     states: tuple[str, ...]
     most: int
-    sample: int = 1
+    sample: str = "first"
+    per_class: int = 0
 
 
 # quick: a preview of each family (three-handed: one river spot, stopped after 10 iterations far from its target)
@@ -156,17 +159,28 @@ SPOTS_QUICK = (SpotPart("hu-river", 0, 2, 2.0, ("start", "bank3-low"), 3000),
                SpotPart("hu-turn", 0, 1, 3.0, ("start",), 3000), SpotPart("3-river", 0, 1, 5.0, ("start",), 10))
 SPOTS_FULL = (
     SpotPart("hu-river", 0, 8, 0.3, ("start", "bank3-low", "level2"), 3000),
-    SpotPart("hu-river", 8, 16, 0.3, ("start",), 3000, sample=2),
+    SpotPart("hu-river", 8, 16, 0.3, ("start",), 3000, sample="second"),
     SpotPart("hu-turn", 0, 4, 0.5, ("start", "bank3-low"), 3000),
-    SpotPart("hu-turn", 4, 8, 0.5, ("start",), 3000, sample=2),
+    SpotPart("hu-turn", 4, 8, 0.5, ("start",), 3000, sample="second"),
+    SpotPart("hu-turn", 0, 0, 0.5, ("start",), 3000, sample="effects", per_class=4),
     # the flop: about 5 minutes a spot to 0.5% on 2 cores and 1.7 GB
     SpotPart("hu-flop", 0, 4, 0.5, ("start",), 600), SpotPart("hu-flop", 0, 2, 0.5, ("bank3-low",), 600),
-    SpotPart("hu-flop", 4, 8, 0.5, ("start",), 600, sample=2),
+    SpotPart("hu-flop", 4, 8, 0.5, ("start",), 600, sample="second"),
     # three-handed, bank3-low converges slowly (about 10 minutes a spot for 400 iterations): one board there
     SpotPart("3-river", 0, 4, 0.4, ("start",), 400), SpotPart("3-river", 0, 1, 0.4, ("bank3-low",), 400),
     SpotPart("3-turn", 0, 4, 1.5, ("start",), 250),
 )
 """The solved-spots plan: the full guide's and the preview's."""
+
+
+def part_boards(part: SpotPart, family: Any, seed: int, deck: str) -> list[str]:
+    """The boards of ``part``: a slice of the family's seeded uniform sample, or per effect class."""
+    from analysis.studies.solved_spots import class_boards, sample_boards
+
+    if part.per_class:
+        return [b for boards in class_boards(part.per_class, seed, deck, cards=family.board_cards).values()
+                for b in boards]
+    return sample_boards(family, part.stop, seed, deck)[part.start:]
 
 
 def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
@@ -180,8 +194,8 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
         FAMILIES,
         GAME_STATES,
         browser_data,
+        by_effect,
         gather,
-        sample_boards,
         second_sample,
     )
     from analysis.studies.spot_questions import BR_MODELS, strength_translated
@@ -191,20 +205,22 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     derivation = Derivation(options.deck, tuple(BR_MODELS[-1:] if options.quick else BR_MODELS),
                             2.0 if options.quick else 0.3)  # quick: a preview
     before = folder.parent / "solved_spots"  # a previous run: its records stand for the spots they hold
-    records: dict[int, list[dict[str, Any]]] = {1: [], 2: []}
+    records: dict[str, list[dict[str, Any]]] = {"first": [], "second": [], "effects": []}
     samples: dict[str, list[dict[str, Any]]] = {}
     for part in SPOTS_QUICK if options.quick else SPOTS_FULL:
         family = families[part.family]
-        boards = sample_boards(family, part.stop, options.seed, options.deck)[part.start:]
-        echo(f"  {family.name}: {len(boards)} boards (uniform sample, seed {options.seed}"
-             f"{', the second sample' if part.sample == 2 else ''}) x {len(part.states)} game states, each to an "
-             f"exploitability of {part.target}% of the pot (at most {part.most} iterations)")
+        boards = part_boards(part, family, options.seed, options.deck)
+        drawn = (f"{part.per_class} of each active effect class" if part.per_class else "uniform sample")
+        echo(f"  {family.name}: {len(boards)} boards ({drawn}, seed {options.seed}"
+             f"{'' if part.sample == 'first' else f', the {part.sample} sample'}) x {len(part.states)} game states, "
+             f"each to an exploitability of {part.target}% of the pot (at most {part.most} iterations)")
         records[part.sample] += solve_records(
             folder, family, boards, tuple(states[s] for s in part.states), derivation, part.target, part.most,
             before if before.is_dir() else None,
             progress=lambda i, n, what: options.progress and options.progress(i, n, what), backend=options.backend)
         samples.setdefault(family.name, []).append(
-            {"boards": boards, "board_weights": "uniform", "target_exploitability_pct_pot": part.target,
+            {"boards": boards, "board_weights": f"uniform within each effect class ({part.per_class} a class)"
+             if part.per_class else "uniform", "target_exploitability_pct_pot": part.target,
              "max_iterations": part.most, "states": list(part.states), "sample": part.sample})
     manifest = provenance(study="solved_spots", families={f.name: f.description for f in FAMILIES},
                           samples=samples, deck=options.deck, seed=options.seed,
@@ -212,14 +228,16 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     manifest["strength_boards"] = 10 if options.quick else 60
     manifest["versus_models"] = list(derivation.models)
     manifest["versus_models_target_pct_pot"] = derivation.versus_target_pct
-    tables = gather([r["tables"] for r in records[1]])
-    if records[2]:
-        second = gather([r["tables"] for r in records[2]])
+    tables = gather([r["tables"] for r in records["first"]])
+    if records["second"]:
+        second = gather([r["tables"] for r in records["second"]])
         tables["spots_second_sample"] = second_sample(tables["spots_fold_or_check"], second["spots_fold_or_check"])
+    if records["effects"]:
+        tables["spots_effects"] = by_effect(gather([r["tables"] for r in records["effects"]]))
     tables["strength_translated"] = strength_translated(options.deck, options.seed, manifest["strength_boards"])
     for name, frame in tables.items():
         write_table(frame, folder, name, manifest)
-    spots = [r["browser"] for r in records[1]]
+    spots = [r["browser"] for r in records["first"]]
     write_text(folder / "spots_browser.json", json.dumps(browser_data(spots), separators=(",", ":")))
     return {"manifest": manifest, "tables": _tables(folder), "charts": [], "browser": "spots_browser.json"}
 

@@ -33,15 +33,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.dilemma.decks import load_deck
 from analysis.solvers.card_level import load_solution
 
-from .fold_vs_check.layout import BOARD_CLASSES
-from .fold_vs_check.results import classify_board
 from .solved_spots import (
     Family,
     GameState,
-    SpotFamilyError,
+    class_boards,
     heads_up_free_rows,
     sample_boards,
     solve_family,
@@ -90,28 +87,6 @@ def sweep_families() -> list[Family]:
                    description=f"heads-up on the river, each in {b} big blind{'s' if b > 1 else ''} "
                                f"from ${chips:,}")
             for chips in SWEEP_CHIPS for b in SWEEP_BLINDS]
-
-
-def class_boards(n: int, seed: int, deck: str, classes: Sequence[str] = BOARD_CLASSES) -> dict[str, list[str]]:
-    """``n`` distinct river boards of each active effect class (:func:`classify_board`, which reads
-    the deal order: a red card acts only as the turn or the river), drawn uniformly from the deck
-    (seeded) and kept until each class has ``n``: uniform within each class."""
-    d = load_deck(deck)
-    spec = d.spec
-    rng = np.random.default_rng([seed, 0xEFFEC7, 5])
-    out: dict[str, list[str]] = {c: [] for c in classes}
-    draws = 0
-    while any(len(v) < n for v in out.values()):
-        draws += 1
-        if draws > 1_000_000:
-            raise SpotFamilyError(f"the {deck} deck has too few boards of classes "
-                             f"{[c for c, v in out.items() if len(v) < n]}")
-        cards = [int(c) for c in rng.choice(spec.n_cards, 5, replace=False)]
-        cls = classify_board(cards, d)
-        name = " ".join(spec.card_name(c) for c in cards)
-        if cls in out and len(out[cls]) < n and name not in out[cls]:
-            out[cls].append(name)
-    return out
 
 
 @dataclass(frozen=True)

@@ -8,20 +8,20 @@ bank, the second blind level, bank 3 nearly empty at the third), each spot to a 
 their sum, is reported beside it).
 Solutions are written one file per spot (``solutions/<family>-<state>-<board>.npz``,
 whole or not at all) as they finish, so an interrupted batch resumes where it
-stopped; a file that no longer matches its spot is solved again. Families whose files
-are large (the turn's, the three-handed river's) drop them once their tables are written
-(:func:`drop_large_solutions`).
+stopped; a file that no longer matches its spot is solved again. The guide keeps, per spot, a
+*record* of what it reads (:mod:`.spot_records`), so families whose files are large (the flop's,
+the turns', the three-handed river's: ``keep_solutions=False``) drop them once recorded.
 
-:func:`spot_tables` reads the solutions as tables: one row per spot with its board
-texture, convergence and values; the range summaries (by made hand and starting
-class) at every decision of the first street; the fold-or-check answers; and the
-compact per-holding data of the guide's strategy browser (:func:`browser_data`).
+:func:`spot_rows` reads one solution as rows of the tables (:func:`spot_tables` for many): one row
+per spot with its board texture, convergence and values; the range summaries (by made hand and
+starting class) at every decision of the first street; the fold-or-check answers; and
+:func:`browser_spot`, the compact per-holding data of the guide's strategy browser.
 """
 
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from analysis.solvers.card_level.solution import fold_or_check_shares
 from evaluator.errors import LabError
 
 from .browser_views import AnySolution, decisions, seat_names
+from .fold_vs_check.layout import BOARD_CLASSES
 from .fold_vs_check.results import classify_board
 from .made_hands import MADE_HANDS
 from .solved_spots3 import fold_or_check_rows
@@ -88,8 +89,9 @@ class Family:
     """The solver's method (None: :func:`.solve_spot`'s default; a three-handed turn family names
     ``dcfr``, exact over every river card, rather than the default Monte Carlo CFR)."""
     keep_solutions: bool = True
-    """Keep the solution files once the tables are written (a turn spot's file is about 7 MB:
-    the study keeps only its tables and browser data, and ``dilemma solve spot`` re-solves it)."""
+    """Keep the solution files once the spot is recorded (a turn spot's file is about 7 MB, a three-handed
+    turn's 37 MB, a flop's 1 GB: the study keeps only their records, and ``dilemma solve spot`` re-solves
+    one)."""
     versus_models: bool = True
     """Also solve each player's best response to the lab's opponent models (heads-up; a solve per
     model and seat: affordable on the river and turn, not on the flop, where one solve takes minutes)."""
@@ -160,6 +162,30 @@ def sample_boards(family: Family, n: int, seed: int, deck: str) -> list[str]:
         if name not in seen:
             seen.append(name)
     return seen
+
+
+def class_boards(n: int, seed: int, deck: str, classes: Sequence[str] = BOARD_CLASSES,
+                 cards: int = 5) -> dict[str, list[str]]:
+    """``n`` distinct boards of ``cards`` cards (5: river boards, 4: turn boards) of each active effect
+    class (:func:`classify_board`, which reads the deal order: a red card acts only as the turn or the
+    river), drawn uniformly from the deck (seeded) and kept until each class has ``n``: uniform
+    within each class."""
+    d = load_deck(deck)
+    spec = d.spec
+    rng = np.random.default_rng([seed, 0xEFFEC7, cards])
+    out: dict[str, list[str]] = {c: [] for c in classes}
+    draws = 0
+    while any(len(v) < n for v in out.values()):
+        draws += 1
+        if draws > 1_000_000:
+            raise SpotFamilyError(f"the {deck} deck has too few boards of classes "
+                                  f"{[c for c, v in out.items() if len(v) < n]}")
+        dealt = [int(c) for c in rng.choice(spec.n_cards, cards, replace=False)]
+        cls = classify_board(dealt, d)
+        name = " ".join(spec.card_name(c) for c in dealt)
+        if cls in out and len(out[cls]) < n and name not in out[cls]:
+            out[cls].append(name)
+    return out
 
 
 def _file(folder: Path, family: Family, state: GameState, board: str) -> Path:
@@ -311,6 +337,40 @@ def by_texture(spots: pd.DataFrame, free: pd.DataFrame, line: str = "(root)") ->
     return pd.DataFrame(rows)
 
 
+EFFECT_VALUES = {"free fold": ("folds_for_free", "indifferent", "fold_cost", "regret_fold"),
+                 "facing a bet": ("calls", "threshold", "fold_cost", "weakest_call_cost")}
+"""The values :func:`by_effect` gives for each kind of decision."""
+
+
+def by_effect(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per active effect class of the board (``spots.effect``) and first-street decision of a heads-up
+    family (the free fold where fold and check are offered, facing the first pot-sized bet of each
+    player): the number of boards and the mean of each value of :data:`EFFECT_VALUES` with its
+    standard error across the boards (NaN with one board)."""
+    spots = tables["spots"][["family", "state", "board", "effect"]]
+    facing = tables["spots_facing_bet"]
+    first_bets = facing[~facing["line"].str.contains("allin|/ .* /", regex=True)
+                        & np.isclose(facing["pot_odds"], 1 / 3)]  # a pot bet at once or after a check
+    parts = {"free fold": tables["spots_fold_or_check"], "facing a bet": first_bets}
+    rows = []
+    for kind, frame in parts.items():
+        frame = frame.merge(spots, on=["family", "state", "board"])
+        for (family, state, effect, line, player), group in frame.groupby(
+                ["family", "state", "effect", "line", "player"], sort=False):
+            row = {"family": family, "state": state, "effect": effect, "decision": kind, "line": line,
+                   "player": player, "boards": group["board"].nunique()}
+            for col in EFFECT_VALUES[kind]:
+                x = group[col].astype(float)
+                x = x[np.isfinite(x)]
+                row[col] = float(x.mean()) if len(x) else float("nan")
+                row[f"{col}_se"] = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+            rows.append(row)
+    order = {c: i for i, c in enumerate(BOARD_CLASSES)}
+    out = pd.DataFrame(rows)
+    return out.sort_values(["family", "state", "decision", "line", "effect"], key=lambda c: c.map(order).fillna(0)
+                           if c.name == "effect" else c, kind="stable").reset_index(drop=True)
+
+
 SECOND_VALUES = ("folds_for_free", "indifferent", "regret_fold", "fold_cost")
 """The first decision's values :func:`second_sample` compares."""
 
@@ -392,14 +452,3 @@ def browser_data(spots: list[dict[str, Any] | None]) -> dict[str, Any]:
 def browser_spots(paths: list[Path]) -> list[dict[str, Any] | None]:
     """:func:`browser_spot` of every solution file."""
     return [browser_spot(sol, *family_state(path)) for path, sol in _solutions(paths)]
-
-
-def drop_large_solutions(paths: list[Path]) -> list[Path]:
-    """Remove the solution files of families that do not keep them; returns the files kept."""
-    kept = []
-    for path in paths:
-        if family_state(path)[0].keep_solutions:
-            kept.append(path)
-        else:
-            path.unlink(missing_ok=True)
-    return kept

@@ -97,7 +97,7 @@ def test_three_handed_turn_rows_are_the_turns_decisions_and_follow_the_rules(tmp
     the other two play on to the river and two turn folders split the turn board's penalty (rounded
     down to $10)."""
     from analysis.solvers.card_level import load_solution
-    from analysis.studies.solved_spots import Family
+    from analysis.studies.solved_spots import Family, browser_spot
     from analysis.studies.spot_questions import question_tables
 
     family = Family("3-turn", 4, 60, 200, oop=R_FIRST, ip=R_SECOND, third=R_THIRD, players=3, bets="100%",
@@ -117,6 +117,9 @@ def test_three_handed_turn_rows_are_the_turns_decisions_and_follow_the_rules(tmp
     assert facing.loc["fold / bet 60", "fold_cost"] == pytest.approx(split)
     bet = facing.loc["check / bet 60"]
     assert (bet["player"], bet["others_in"], bet["to_call"], bet["pot"]) == ("third", 2, 60, 120)
+    entry = browser_spot(sol, family, GAME_STATES[0])  # the browser shows the turn's decisions
+    assert entry["board"] == BOARD3[:-3] and len(entry["lines"]) == len(sol.lines()) and entry["seats"] == 3
+    _check_three_handed_browser_entry(sol, entry)
 
 
 def _unpack(line: dict, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -172,22 +175,6 @@ def test_three_handed_river_browser_data_is_the_solution(tmp_path):
     _check_three_handed_browser_entry(load_solution(paths[0]), data["spots"][0])
     assert {name: f["players"] for name, f in data["families"].items()} == {f.name: f.players for f in FAMILIES}
     assert data["families"]["3-river"]["players"] == 3 and data["families"]["hu-river"]["players"] == 2
-
-
-def test_three_handed_turn_browser_data_is_the_solution():
-    """A three-handed turn spot (:class:`TurnSolution3`): the browser shows the turn's decisions,
-    unpacked to the solution's frequencies, EVs and weights."""
-    from analysis.solvers.card_level import solve_spot
-    from analysis.solvers.card_level.turn3 import TurnSolution3
-    from analysis.studies.solved_spots import browser_spot
-
-    family = Family("3-turn", 4, 60, 200, oop=R_FIRST, ip=R_SECOND, third=R_THIRD, players=3, bets="100%",
-                    raises="")
-    sol = solve_spot(family.spot(BOARD3[:-3], GAME_STATES[0], "reference"), target_pct=1.0, max_iterations=30)
-    assert isinstance(sol, TurnSolution3)
-    entry = browser_spot(sol, family, GAME_STATES[0])
-    assert entry["board"] == BOARD3[:-3] and len(entry["lines"]) == len(sol.lines())
-    _check_three_handed_browser_entry(sol, entry)
 
 
 def test_street_state_and_the_weakest_tenth():
@@ -283,16 +270,15 @@ def test_an_interrupted_batch_resumes_without_solving_again(tmp_path):
 # ----------------------------------------------------------------------------- the flop (small case)
 
 
-def test_a_flop_family_tabulates_every_flop_decision_and_drops_its_file(tmp_path):
+def test_a_flop_family_tabulates_every_flop_decision(tmp_path):
     """A heads-up flop family on small ranges: a free-fold row for every flop decision offering fold and
     check (shares summing to one, computed from the solution), facing-bet rows on strength, no solves
-    against the models when the family asks for none, browser data per flop decision, the file dropped."""
+    against the models when the family asks for none, browser data per flop decision."""
     from analysis.solvers.card_level import load_solution
     from analysis.studies.solved_spots import (
         Family,
         browser_data,
         browser_spots,
-        drop_large_solutions,
         heads_up_free_rows,
     )
     from analysis.studies.spot_questions import question_tables
@@ -318,7 +304,6 @@ def test_a_flop_family_tabulates_every_flop_decision_and_drops_its_file(tmp_path
     assert [x["line"] for x in data["spots"][0]["lines"]] == [" / ".join(ln) or "(root)"
                                                               for ln in sol.first_street_lines()]
     assert data["spots"][0]["family"] == "hu-flop" and "hu-flop" in data["families"]
-    assert drop_large_solutions(paths) == [] and not paths[0].exists()
 
 
 # ----------------------------------------------------------------------------- the stated exploitability, node-locked

@@ -5,6 +5,7 @@ from its solution file, is the same bytes when written again, and stands for its
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -112,3 +113,56 @@ def test_records_solved_on_a_dask_cluster_are_the_local_ones(tmp_path):
         a, b = (load_solution(tmp_path / w / "solutions" / name) for w in ("local", "dask"))
         assert a.iterations == b.iterations  # the file came back from the worker
         np.testing.assert_array_equal(a.solver.sums[0], b.solver.sums[0])
+
+
+def test_by_effect_means_per_class_and_first_pot_bets_only():
+    from analysis.studies.solved_spots import by_effect
+
+    key = {"family": "hu-turn", "state": "start"}
+    spots = pd.DataFrame([{**key, "board": b, "effect": e} for b, e in (("a", "none"), ("b", "none"), ("c", "slump"))])
+    free = pd.DataFrame([{**key, "board": b, "line": "(root)", "player": "oop", "folds_for_free": f, "indifferent": 0.0,
+                          "fold_cost": c, "regret_fold": 1.0} for b, f, c in (("a", 0.1, 20), ("b", 0.3, 20),
+                                                                              ("c", 0.0, 40))])
+    facing = pd.DataFrame([{**key, "board": b, "line": ln, "player": "ip", "pot_odds": odds, "calls": x,
+                            "threshold": 0.5, "fold_cost": 20.0, "weakest_call_cost": 30.0}
+                           for b, ln, odds, x in (("a", "bet 40", 1 / 3, 0.6), ("b", "bet 40", 1 / 3, 0.4),
+                                                  ("a", "allin 980", 980 / 2000, 0.1),
+                                                  ("a", "check / bet 40 / raise 160", 1 / 3, 0.9))])
+    table = by_effect({"spots": spots, "spots_fold_or_check": free, "spots_facing_bet": facing})
+    none = table[(table.effect == "none") & (table.decision == "free fold")].iloc[0]
+    assert none["boards"] == 2 and none["folds_for_free"] == pytest.approx(0.2)
+    assert none["folds_for_free_se"] == pytest.approx(np.std([0.1, 0.3], ddof=1) / np.sqrt(2))
+    slump = table[(table.effect == "slump") & (table.decision == "free fold")].iloc[0]
+    assert slump["fold_cost"] == 40 and np.isnan(slump["fold_cost_se"])  # one board: no spread to state
+    bets = table[table.decision == "facing a bet"]
+    assert list(bets["line"]) == ["bet 40"] and bets.iloc[0]["calls"] == pytest.approx(0.5)  # no all-in, no raise
+
+
+STORED = Path(__file__).resolve().parents[2] / "results" / "solved_spots"
+
+
+def test_the_committed_tables_and_browser_are_the_committed_records_gathered():
+    """The guide's solved-spots tables and browser data, recomputed from the committed per-spot
+    records in the order of the full plan (the chapter's sample, the second sample, the effects)."""
+    from analysis.guide.studies import SPOTS_FULL, part_boards
+    from analysis.studies.solved_spots import FAMILIES, GAME_STATES, browser_data, by_effect
+
+    families, states = {f.name: f for f in FAMILIES}, {s.name: s for s in GAME_STATES}
+    records: dict[str, list] = {}
+    for part in SPOTS_FULL:
+        family = families[part.family]
+        for state in part.states:
+            for board in part_boards(part, family, 0, "reference"):
+                record = read_record(record_file(STORED, family, states[state], board))
+                assert record is not None, (family.name, state, board)
+                records.setdefault(part.sample, []).append(record)
+    tables = gather([r["tables"] for r in records["first"]])
+    second = gather([r["tables"] for r in records["second"]])
+    tables["spots_second_sample"] = second_sample(tables["spots_fold_or_check"], second["spots_fold_or_check"])
+    tables["spots_effects"] = by_effect(gather([r["tables"] for r in records["effects"]]))
+    for name, frame in tables.items():
+        stored = pd.read_parquet(STORED / f"{name}.parquet")
+        pd.testing.assert_frame_equal(stored, frame, check_dtype=False, obj=name)
+    data = json.loads((STORED / "spots_browser.json").read_text())
+    assert data == json.loads(json.dumps(browser_data([r["browser"] for r in records["first"]])))
+    assert {s["seats"] for s in data["spots"]} == {2, 3}
