@@ -967,7 +967,7 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
     facing = study_table(folder, "spots_facing_bet")
     out += _facing_bet(facing if facing is None else facing[facing.family.isin(hu["family"].unique())])
     out += _facing_bet_three(facing, three[three.family == "3-river"])
-    out += _facing_bet_turn_three(facing, three[three.family == "3-turn"], families.get("3-turn", ""))
+    out += _facing_bet_turn_three(facing, three[three.family == "3-turn"], families.get("3-turn", ""), m.get("seed", 0))
     out += _versus_models(study_table(folder, "spots_versus_models"), m.get("versus_models", []))
     out += _strength_translated(study_table(folder, "strength_translated"), m.get("strength_boards"), m.get("seed", 0))
     if info.get("browser"):
@@ -1049,12 +1049,12 @@ def _free_fold_turn_three(free: pd.DataFrame) -> list:
         "the top 30%): with both others still in, the equilibrium folds for free "
         + ", ".join(f"{100 * r.folds_for_free:.0f}% ({p}, {ln})" for (ln, p), r in by.iterrows())
         + " of the range (indifferent: " + ", ".join(f"{100 * r.indifferent:.0f}%" for r in by.itertuples())
-        + "). Folding costs " + ", ".join(f"${r.fold_cost:.1f}" for r in by.itertuples())
+        + "). Folding costs " + ", ".join(f"${round(r.fold_cost, 1) + 0.0:.1f}" for r in by.itertuples())
         + ": a turn folder is a loser only if the hand ends on the turn (both others fold behind it, or the bet "
         "that follows is not called); when two players go on to the river the turn folder escapes the penalty, "
         "so three-handed the free fold is a real option on the turn, unlike heads-up. The regret of folding, "
         "averaged over the whole range, is " + ", ".join(f"${r.regret_fold:.1f}" for r in by.itertuples())
-        + ": folding the wrong holdings is expensive, folding the weakest costs little.")
+        + ": the free fold is for the holdings the solver folds, not a default.")
     )]
 
 
@@ -1220,7 +1220,7 @@ def _second_sample(table: pd.DataFrame | None, samples: dict[str, Any]) -> list:
         _block("table", frame=pd.DataFrame(rows))]
 
 
-def _facing_bet_turn_three(facing: pd.DataFrame | None, spots: pd.DataFrame, description: str) -> list:
+def _facing_bet_turn_three(facing: pd.DataFrame | None, spots: pd.DataFrame, description: str, seed: int) -> list:
     """Three-handed turn facing a pot-sized bet: what folding and calling cost, beside the river."""
     if facing is None or "others_in" not in facing or not len(spots):
         return []
@@ -1231,11 +1231,12 @@ def _facing_bet_turn_three(facing: pd.DataFrame | None, spots: pd.DataFrame, des
     if not len(first) or not len(alone):
         return []
 
-    def pm(frame: pd.DataFrame, col: str, scale: float = 1.0, unit: str = "$") -> str:
-        per_board = scale * frame.groupby("board")[col].mean()
+    def pm(frame: pd.DataFrame, col: str, share: bool = False) -> str:
+        """The mean over the boards ± its standard error: in $, or in % for a ``share``."""
+        per_board = (100.0 if share else 1.0) * frame.groupby("board")[col].mean()
         e = per_board.std(ddof=1) / np.sqrt(len(per_board)) if len(per_board) > 1 else float("nan")
-        value = f"{per_board.mean():.0f}%" if unit == "%" else f"${per_board.mean():.1f}"
-        return value + (f" ± {e:.0f}" if unit == "%" else f" ± {e:.1f}") * bool(np.isfinite(e))
+        value, error = (f"{per_board.mean():.0f}%", f"{e:.0f}") if share else (f"${per_board.mean():.1f}", f"{e:.1f}")
+        return value + (f" ± {error}" if np.isfinite(e) else "")
 
     worse = first["weakest_call_cost"].mean() - first["fold_cost"].mean()
     river_first = river[river.others_in == 2]
@@ -1245,21 +1246,21 @@ def _facing_bet_turn_three(facing: pd.DataFrame | None, spots: pd.DataFrame, des
     for col in ("fold_cost", "weakest_call_cost"):
         table[col] = table[col].map(lambda v: f"{v:.1f}")
     text = (
-        "**Facing a bet three-handed on the turn.** Someone bets the pot into a three-way turn pot "
-        f"({description}). With the third player still to act, folding costs {pm(first, 'fold_cost')} on "
+        "**Facing a bet three-handed on the turn.** Someone bets the pot into a three-way turn pot (the "
+        f"family `3-turn`: {description}). With the third player still to act, folding costs {pm(first, 'fold_cost')} on "
         "average: a turn folder is a loser only if the turn is the last betting round, that is when nobody calls "
         "the bet; once another player calls, the river is played without the folder and it escapes the penalty "
         "(RULES §1.4). Calling with the weakest tenth of the range costs "
         f"{pm(first, 'weakest_call_cost')} (the call, the river still to play, and the penalty share when it "
         f"loses), so calling and losing is worse than folding by about ${worse:.0f}. The equilibrium calls "
-        f"{pm(first, 'calls', 100, '%')} of the range there (holdings above {pm(first, 'threshold', 100, '%')} "
+        f"{pm(first, 'calls', True)} of the range there (holdings above {pm(first, 'threshold', True)} "
         "strength prefer calling)" + (
             f", against {100 * river_first['calls'].mean():.0f}% facing the same bet on the river"
             if len(river_first) else "") + ". "
         f"Once the other player has folded, folding costs {pm(alone, 'fold_cost')} (heads-up against the "
         "bettor, a fold ends the hand on the turn: the folders split the turn board's penalty) and the "
-        f"equilibrium calls {pm(alone, 'calls', 100, '%')}. "
-        f"Sample: {_count(spots['board'].nunique(), 'board')} drawn uniformly (seed of the chapter), start state; "
+        f"equilibrium calls {pm(alone, 'calls', True)}. "
+        f"Sample: {_count(spots['board'].nunique(), 'board')} drawn uniformly (seed {seed}), start state; "
         f"NashConv (exact, over every river card) at most {spots['nash_conv_pct_pot'].max():.2f}% of the pot after "
         f"{spots['iterations'].min():.0f}-{spots['iterations'].max():.0f} DCFR iterations. Means over the boards "
         "± one standard error across them; every line facing the pot-sized bet:")
