@@ -922,6 +922,7 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
             "weighted by how likely each holding is at the decision), i.e. the penalty share the folder still "
             "pays.")))
     out += _free_fold_three(free, spots)
+    out += _free_fold_turn_three(free, families.get("3-turn", ""))
     river = free[(free.family == "hu-river") & (free.state == "start")]
     if len(river):
         out.append(_block("p", (
@@ -963,11 +964,12 @@ def solved_spots(folder: Path, info: dict[str, Any]) -> list:
         "happens to mix, not a preference.")))
     out += _by_texture(study_table(folder, "spots_by_texture"))
     out += _second_sample(study_table(folder, "spots_second_sample"), m.get("samples", {}))
-    out += _turn_effects(study_table(folder, "spots_effects"), m.get("samples", {}).get("hu-turn", []))
+    out += _turn_effects(study_table(folder, "spots_effects"), m.get("seed", 0))
     facing = study_table(folder, "spots_facing_bet")
     out += _facing_bet(facing if facing is None else facing[facing.family.isin(hu["family"].unique())])
     out += _facing_bet_three(facing, three[three.family == "3-river"])
-    out += _facing_bet_turn_three(facing, three[three.family == "3-turn"], families.get("3-turn", ""), m.get("seed", 0))
+    out += _facing_bet_turn_three(facing, three[(three.family == "3-turn") & (three.state == "start")],
+                                  families.get("3-turn", ""), m.get("seed", 0))
     out += _versus_models(study_table(folder, "spots_versus_models"), m.get("versus_models", []))
     out += _strength_translated(study_table(folder, "strength_translated"), m.get("strength_boards"), m.get("seed", 0))
     if info.get("browser"):
@@ -1034,19 +1036,21 @@ def _free_fold_three(free: pd.DataFrame, spots: pd.DataFrame) -> list:
         "them loses, so three-way the folder escapes the penalty whenever nobody folds after it; it pays (its share) "
         "only when the hand ends without a showdown. Heads-up the free fold pays the full penalty (cost of "
         f"folding ${hu['fold_cost'].mean():.1f}).")),
-    ] + _free_fold_turn_three(free)
+    ]
 
 
-def _free_fold_turn_three(free: pd.DataFrame) -> list:
+def _free_fold_turn_three(free: pd.DataFrame, description: str) -> list:
     """Three-handed turn: the free fold by seat while both others are in, and what it costs."""
+    if "others_in" not in free:
+        return []
     turn = free[(free.family == "3-turn") & (free.state == "start") & (free.others_in == 2)]
     if not len(turn):
         return []
     by = turn.groupby(["line", "player"], sort=False)[["folds_for_free", "indifferent", "fold_cost",
                                                        "regret_fold"]].mean()
     return [_block("p", (
-        f"**Three-handed on the turn** (start state, {_count(turn['board'].nunique(), 'board')}, each player's range "
-        "the top 30%): with both others still in, the equilibrium folds for free "
+        f"**Three-handed on the turn** (start state, {_count(turn['board'].nunique(), 'board')}; {description}): with "
+        "both others still in, the equilibrium folds for free "
         + ", ".join(f"{100 * r.folds_for_free:.0f}% ({p}, {ln})" for (ln, p), r in by.iterrows())
         + " of the range (indifferent: " + ", ".join(f"{100 * r.indifferent:.0f}%" for r in by.itertuples())
         + "). Folding costs " + ", ".join(f"${round(r.fold_cost, 1) + 0.0:.1f}" for r in by.itertuples())
@@ -1130,7 +1134,7 @@ EFFECT_WHY = {"none": "no active effect card", "crash": "every participant of th
 """A few words on each effect class, for the chapter's tables."""
 
 
-def _turn_effects(table: pd.DataFrame | None, parts: list[dict[str, Any]]) -> list:
+def _turn_effects(table: pd.DataFrame | None, seed: int) -> list:
     """Heads-up on the turn, by active effect class: the free fold of both players and the answer to
     a pot-sized bet, each ± one standard error across the class's boards."""
     if table is None or not len(table):
@@ -1138,7 +1142,6 @@ def _turn_effects(table: pd.DataFrame | None, parts: list[dict[str, Any]]) -> li
     start = table[(table.family == "hu-turn") & (table.state == "start")]
     if not len(start):
         return []
-    per_class = next((p["board_weights"] for p in parts if p.get("sample") == "effects"), "per effect class")
 
     def cell(frame: pd.DataFrame, line: str, col: str, scale: float = 100.0) -> pd.Series:
         rows = frame[frame.line == line].set_index("effect")
@@ -1165,7 +1168,8 @@ def _turn_effects(table: pd.DataFrame | None, parts: list[dict[str, Any]]) -> li
     calls = bet[bet.line == first_bet].set_index("effect")["calls"] if first_bet else pd.Series(dtype=float)
     return [_block("p", (
         "**Effect cards in play, on the turn.** The heads-up turn family solved again on boards drawn per active "
-        f"effect card ({per_class}; {boards} boards a class, start state): how the card that acts on the turn "
+        f"effect card ({boards} boards a class, uniform within the class, seed {seed}, start state): how the card "
+        "that acts on the turn "
         "board moves the free fold and the answer to a pot-sized bet (means over the class's boards ± one standard "
         "error across them; a difference under two combined standard errors is not told apart from none). "
         f"With every effect the first player folds for free at most {100 * root['folds_for_free'].max():.1f}% of "
@@ -1187,11 +1191,15 @@ SECOND_NAMES = {"folds_for_free": "folds for free %", "indifferent": "indifferen
 def _second_sample(table: pd.DataFrame | None, samples: dict[str, Any]) -> list:
     """The first decision's aggregates over the sample of boards beside the same over a second,
     independent sample, with their gap in combined standard errors."""
-    if table is None or not len(table):
-        return []
+    z = table["z"].abs().dropna() if table is not None and len(table) else pd.Series(dtype=float)
+    if not len(z):
+        return []  # no gap to state: one board, or no spread, in every comparison
 
     def boards(family: str, sample: str) -> set[str]:
         return {b for part in samples.get(family, []) if part.get("sample", "first") == sample for b in part["boards"]}
+
+    def pm(mean: float, se: float, k: float, digits: int, n: int) -> str:
+        return f"{k * mean:.{digits}f}" + (f" ± {k * se:.{digits}f}" if np.isfinite(se) else "") + f" ({n})"
 
     scale = {v: (100.0 if v.endswith("%") else 1.0) for v in SECOND_NAMES.values()}
     rows = []
@@ -1199,14 +1207,12 @@ def _second_sample(table: pd.DataFrame | None, samples: dict[str, Any]) -> list:
         name = SECOND_NAMES[r.value]
         k, digits = scale[name], 1 if scale[name] > 1 else 2
         rows.append({"family": r.family, "state": r.state, "value": name,
-                     "sample": f"{k * r.mean:.{digits}f} ± {k * r.se:.{digits}f} ({r.boards})",
-                     "second sample": f"{k * r.mean_second:.{digits}f} ± {k * r.se_second:.{digits}f} "
-                                      f"({r.boards_second})",
+                     "sample": pm(r.mean, r.se, k, digits, r.boards),
+                     "second sample": pm(r.mean_second, r.se_second, k, digits, r.boards_second),
                      "gap in standard errors": f"{r.z:+.1f}" if np.isfinite(r.z) else "no spread"})
-    z = table["z"].abs().dropna()
     families = list(dict.fromkeys(table["family"]))
     return [_block("p", (
-        "**A second sample of boards.** The heads-up families are solved again on other boards of the same "
+        "**A second sample of boards.** Families are solved again on other boards of the same "
         "seeded uniform draw (" + "; ".join(
             f"{f}: {len(boards(f, 'second'))} boards after the {len(boards(f, 'first'))} of the sample"
             for f in families)
@@ -1215,8 +1221,8 @@ def _second_sample(table: pd.DataFrame | None, samples: dict[str, Any]) -> list:
         f"combined standard errors (about 95% would be by chance alone) and the largest is {z.max():.1f}"
         + (": the samples agree as the standard errors quoted in this chapter say they should. " if z.max() <= 3
            else ": more than chance explains; the errors quoted understate the spread between boards. ")
-        + "A sample of four boards has a wide error: the chapter's averages say how play changes, not the last "
-        "percent.")),
+        + f"A sample of {table['boards'].min()}-{table['boards'].max()} boards has a wide error: the chapter's "
+        "averages say how play changes, not the last percent.")),
         _block("table", frame=pd.DataFrame(rows))]
 
 

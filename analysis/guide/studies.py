@@ -160,7 +160,7 @@ SPOTS_QUICK = (SpotPart("hu-river", 0, 2, 2.0, ("start", "bank3-low"), 3000),
 SPOTS_FULL = (
     SpotPart("hu-river", 0, 8, 0.3, ("start", "bank3-low", "level2"), 3000),
     SpotPart("hu-river", 8, 16, 0.3, ("start",), 3000, sample="second"),
-    SpotPart("hu-turn", 0, 4, 0.5, ("start", "bank3-low"), 3000),
+    SpotPart("hu-turn", 0, 4, 0.5, ("start", "bank3-low", "level2"), 3000),
     SpotPart("hu-turn", 4, 8, 0.5, ("start",), 3000, sample="second"),
     SpotPart("hu-turn", 0, 0, 0.5, ("start",), 3000, sample="effects", per_class=4),
     # the flop: about 5 minutes a spot to 0.5% on 2 cores and 1.7 GB
@@ -168,7 +168,9 @@ SPOTS_FULL = (
     SpotPart("hu-flop", 4, 8, 0.5, ("start",), 600, sample="second"),
     # three-handed, bank3-low converges slowly (about 10 minutes a spot for 400 iterations): one board there
     SpotPart("3-river", 0, 4, 0.4, ("start",), 400), SpotPart("3-river", 0, 1, 0.4, ("bank3-low",), 400),
-    SpotPart("3-turn", 0, 4, 1.5, ("start",), 250),
+    SpotPart("3-river", 4, 8, 0.4, ("start",), 400, sample="second"),
+    # three-handed turn: 6-10 minutes a spot to 1.5% of the pot at the start, 11 and more at bank3-low
+    SpotPart("3-turn", 0, 4, 1.5, ("start",), 250), SpotPart("3-turn", 0, 1, 1.5, ("bank3-low",), 250),
 )
 """The solved-spots plan: the full guide's and the preview's."""
 
@@ -204,7 +206,8 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     states, families = {s.name: s for s in GAME_STATES}, {f.name: f for f in FAMILIES}
     derivation = Derivation(options.deck, tuple(BR_MODELS[-1:] if options.quick else BR_MODELS),
                             2.0 if options.quick else 0.3)  # quick: a preview
-    before = folder.parent / "solved_spots"  # a previous run: its records stand for the spots they hold
+    # a previous run: its records stand for the spots they hold (--fresh: every spot is solved again)
+    before = None if options.fresh else folder.parent / "solved_spots"
     records: dict[str, list[dict[str, Any]]] = {"first": [], "second": [], "effects": []}
     samples: dict[str, list[dict[str, Any]]] = {}
     for part in SPOTS_QUICK if options.quick else SPOTS_FULL:
@@ -216,7 +219,7 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
              f"each to an exploitability of {part.target}% of the pot (at most {part.most} iterations)")
         records[part.sample] += solve_records(
             folder, family, boards, tuple(states[s] for s in part.states), derivation, part.target, part.most,
-            before if before.is_dir() else None,
+            before if before is not None and before.is_dir() else None,
             progress=lambda i, n, what: options.progress and options.progress(i, n, what), backend=options.backend)
         samples.setdefault(family.name, []).append(
             {"boards": boards, "board_weights": f"uniform within each effect class ({part.per_class} a class)"
@@ -811,7 +814,7 @@ STUDIES: tuple[Study, ...] = (
           "the ranges the chart leaves there", run_consistent_chart, stored=True, version=2,
           depends=("postflop_value", "equilibrium")),
     Study("solved_spots", "Solved spots: flop, turn and river play at equilibrium, holding by holding, with "
-          "a strategy browser", run_solved_spots, version=6, stored=True),
+          "a strategy browser", run_solved_spots, version=7, stored=True),
     Study("end_game", "The end of the game, pot and stack, effect cards: river spots solved in the states a "
           "hand can see", run_end_game, stored=True),
     Study("whole_games", "Which way of playing wins whole games, and how games end", run_whole_games,

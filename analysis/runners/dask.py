@@ -183,18 +183,25 @@ class DaskBackend(Backend):
     def map(self, job: Callable[[Any], Any], items: Sequence[Any]) -> Iterator[tuple[int, Any]]:
         """Run the jobs on the cluster's workers, one at a time a worker, yielding them as they
         finish; the jobs still running are cancelled if the caller stops early (Ctrl-C)."""
+        if not items:
+            return
         from distributed import as_completed
 
         client = self._connect()
-        futures: dict[str, int] = {}
+        running: dict[str, Any] = {}
         try:
-            running = [client.submit(_worker_job, job, item, self._threads, pure=False) for item in items]
-            futures = {f.key: i for i, f in enumerate(running)}
-            for future in as_completed(running):
-                yield futures[future.key], future.result()
+            futures = [client.submit(_worker_job, job, item, self._threads, pure=False) for item in items]
+            running = {f.key: f for f in futures}
+            index = {f.key: i for i, f in enumerate(futures)}
+            del futures
+            for future in as_completed(list(running.values())):
+                result = future.result()
+                del running[future.key]  # its result is the caller's now: the cluster may drop it
+                future.release()
+                yield index[future.key], result
         finally:
-            if futures:
-                client.cancel(running)
+            if running:
+                client.cancel(list(running.values()))
             if not self._keep_open:
                 self.close()
 

@@ -386,7 +386,8 @@ def second_sample(first: pd.DataFrame, second: pd.DataFrame, line: str = "(root)
         if not len(y):
             continue
         for col in SECOND_VALUES:
-            u, v = x[col].astype(float), y[col].astype(float)
+            u, v = (part[col].astype(float) for part in (x, y))
+            u, v = u[np.isfinite(u)], v[np.isfinite(v)]
             se, se2 = u.std(ddof=1) / np.sqrt(len(u)), v.std(ddof=1) / np.sqrt(len(v))
             both = float(np.hypot(se, se2))
             rows.append({"family": family, "state": state, "line": line, "value": col, "boards": len(u),

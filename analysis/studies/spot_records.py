@@ -31,8 +31,9 @@ from .solved_spots import Family, GameState, browser_spot, solve_family, spot_ro
 from .spot_questions import question_rows
 
 RECORD_VERSION = 1
-"""Bump when the rows a record holds would change for the same solution (new columns, another
-reading): every record is then derived again (its spot solved again where the file is gone)."""
+"""Bump when a record would change for the same spot (new columns, another reading of a solution, a
+change to the solver or the models that moves its numbers): every record is then made again (its spot
+solved again where the solution file is gone)."""
 
 
 @dataclass(frozen=True)
@@ -60,12 +61,19 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"not JSON data: {type(value).__name__}")
 
 
+def solved_with(family: Family) -> dict[str, Any]:
+    """What else decides a family's record beside its spot: the solver's method and whether best
+    responses to the models are solved."""
+    return {"method": family.method, "versus_models": family.versus_models}
+
+
 def make_record(path: Path, family: Family, state: GameState, derivation: Derivation) -> dict[str, Any]:
     """The record of the solution file ``path``, a spot of ``family`` in ``state``."""
     sol = load_solution(path)
     tables = spot_rows(sol, family, state, derivation.deck)
     tables.update(question_rows(sol, family, state, derivation.models, derivation.versus_target_pct))
-    return {"record_version": RECORD_VERSION, "spot": sol.spot.describe(), "derivation": asdict(derivation),
+    return {"record_version": RECORD_VERSION, "spot": sol.spot.describe(), "solved": solved_with(family),
+            "derivation": asdict(derivation),
             "exploitability_pct_pot": float(sol.exploitability_pct), "iterations": int(sol.iterations),
             "tables": tables, "browser": browser_spot(sol, family, state)}
 
@@ -88,14 +96,18 @@ def read_record(path: Path) -> dict[str, Any] | None:
     return record if isinstance(record, dict) else None
 
 
-def stands_for(record: dict[str, Any] | None, spot: dict[str, Any], derivation: Derivation,
+def stands_for(record: dict[str, Any] | None, family: Family, spot: dict[str, Any], derivation: Derivation,
                target_pct: float, max_iterations: int) -> bool:
-    """Whether ``record`` holds the spot described by ``spot``, derived as ``derivation`` asks and
-    solved to ``target_pct`` (or for ``max_iterations``)."""
-    return (record is not None and record.get("record_version") == RECORD_VERSION
-            and record.get("spot") == json.loads(json.dumps(spot, default=_plain))
-            and record.get("derivation") == json.loads(json.dumps(asdict(derivation)))
-            and (record["exploitability_pct_pot"] <= target_pct or record["iterations"] >= max_iterations))
+    """Whether ``record`` holds the spot of ``family`` described by ``spot``, solved the family's way
+    and derived as ``derivation`` asks, to ``target_pct`` (or for ``max_iterations``)."""
+    if record is None or record.get("record_version") != RECORD_VERSION:
+        return False
+    same = (record.get("spot") == json.loads(json.dumps(spot, default=_plain))
+            and record.get("solved") == solved_with(family)
+            and record.get("derivation") == json.loads(json.dumps(asdict(derivation))))
+    reached, iterations = record.get("exploitability_pct_pot"), record.get("iterations")
+    return same and isinstance(reached, int | float) and isinstance(iterations, int) and (
+        reached <= target_pct or iterations >= max_iterations)
 
 
 @dataclass(frozen=True)
@@ -128,26 +140,30 @@ def solve_job(job: SpotJob) -> tuple[dict[str, Any], bytes | None]:
 
 def _stored(folder: Path, before: Path | None, family: Family, state: GameState, board: str,
             derivation: Derivation, target_pct: float, max_iterations: int) -> dict[str, Any] | None:
-    """The record in ``folder``, or else in ``before`` (copied, with a kept solution file), that
-    stands for the spot; None when neither does."""
+    """The record in ``folder``, or else in ``before`` (copied, after the kept solution file that goes
+    with it), that stands for the spot; None when neither does."""
     spot = family.spot(board, state, derivation.deck).describe()
     path = record_file(folder, family, state, board)
     record = read_record(path)
-    if stands_for(record, spot, derivation, target_pct, max_iterations):
+    if stands_for(record, family, spot, derivation, target_pct, max_iterations):
         return record
     if before is None:
         return None
     old = record_file(before, family, state, board)
     record = read_record(old)
-    if not stands_for(record, spot, derivation, target_pct, max_iterations):
+    if not stands_for(record, family, spot, derivation, target_pct, max_iterations):
         return None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(old, path)
     kept = _solution_file(before, path)
-    if family.keep_solutions and kept.exists():  # the solution file goes with its record
-        _solution_file(folder, path).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(kept, _solution_file(folder, path))
+    if family.keep_solutions and kept.exists():  # first the solution file, then the record that vouches for it
+        _copy(kept, _solution_file(folder, path))
+    _copy(old, path)
     return record
+
+
+def _copy(source: Path, target: Path) -> None:
+    """Copy ``source`` to ``target`` whole or not at all."""
+    with atomic_path(target) as tmp:
+        shutil.copyfile(source, tmp)
 
 
 def _solution_file(folder: Path, record: Path) -> Path:
@@ -162,7 +178,8 @@ def solve_records(folder: Path, family: Family, boards: list[str], states: tuple
     in ``before`` (a previous run's folder) that stands for the spot is kept (copied); every other
     spot is solved and recorded, its solution file removed unless the family keeps them. Spots are
     solved in this process (resuming from a solution file in ``folder``, or one in ``before``) or,
-    on a Dask ``backend``, one a worker (:func:`solve_job`); the records are the same."""
+    on a Dask ``backend``, one a worker from nothing (:func:`solve_job`): the same records for a spot
+    solved from nothing."""
     todo = [(s, b) for s in states for b in boards]
     records = [_stored(folder, before, family, s, b, derivation, target_pct, max_iterations) for s, b in todo]
     missing = [i for i, r in enumerate(records) if r is None]
@@ -171,20 +188,19 @@ def solve_records(folder: Path, family: Family, boards: list[str], states: tuple
         path = record_file(folder, family, *todo[i])
         earlier, mine = _solution_file(before, path), _solution_file(folder, path)
         if earlier.exists() and not mine.exists():  # solved on from there
-            mine.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(earlier, mine)
+            _copy(earlier, mine)
     jobs = [SpotJob(family, *todo[i], derivation, target_pct, max_iterations, str(folder) if here else None)
             for i in missing]
     done = len(todo) - len(missing)
     if progress:
         progress(done, len(todo), f"{family.name}: {len(jobs)} spots to solve")
-    for k, (record, kept) in (backend or LocalBackend()).map(solve_job, jobs):
+    for k, (record, kept) in (backend or LocalBackend()).map(solve_job, jobs) if jobs else ():
         i = missing[k]
-        path = write_record(record_file(folder, family, *todo[i]), record)
-        if kept is not None:
+        path = record_file(folder, family, *todo[i])
+        if kept is not None:  # first the solution file, then the record that vouches for it
             with atomic_path(_solution_file(folder, path)) as tmp:
                 tmp.write_bytes(kept)
-        records[i] = read_record(path)
+        records[i] = read_record(write_record(path, record))
         done += 1
         if progress:
             progress(done, len(todo), f"{family.name} {todo[i][0].name} {todo[i][1]}")

@@ -45,10 +45,10 @@ def test_the_three_handed_turn_paragraphs_state_the_stored_means(chapter):
     calls, se = _mean_se(first, "calls")
     assert f"The equilibrium calls {100 * calls:.0f}% ± {100 * se:.0f} of the range there" in text
     free = _table("spots_fold_or_check")
-    root = free[(free.family == "3-turn") & (free.line == "(root)")]
+    root = free[(free.family == "3-turn") & (free.state == "start") & (free.line == "(root)")]
     assert f"{100 * root['folds_for_free'].mean():.0f}% (first, (root))" in text
     spots = _table("spots")
-    turn_spots = spots[spots.family == "3-turn"]
+    turn_spots = spots[(spots.family == "3-turn") & (spots.state == "start")]
     assert f"at most {turn_spots['nash_conv_pct_pot'].max():.2f}% of the pot after" in text
     assert ((turn_spots["nash_conv_pct_pot"] <= 1.5) | (turn_spots["iterations"] >= 250)).all()  # the plan's stop
 

@@ -75,6 +75,9 @@ def test_a_rerun_keeps_the_records_that_stand_for_their_spots(tmp_path, monkeypa
     other = Family("hu-river", 5, 40, 300, oop=R_FIRST, ip=R_SECOND, keep_solutions=False)  # another stack
     solve_records(tmp_path / "two", other, BOARDS[:1], states, DERIVED, 2.0, 500)
     assert solved[-1] == BOARDS[:1]
+    cfr = Family("hu-river", 5, 40, 300, oop=R_FIRST, ip=R_SECOND, keep_solutions=False, method="cfr+")
+    solve_records(tmp_path / "two", cfr, BOARDS[:1], states, DERIVED, 2.0, 500)
+    assert len(solved) == 5  # the same spot solved another way
     monkeypatch.setattr(spot_records, "RECORD_VERSION", spot_records.RECORD_VERSION + 1)
     solve_records(tmp_path / "one", RIVER, BOARDS[1:], states, DERIVED, 2.0, 500)
     assert solved[-1] == BOARDS[1:]  # rows read another way: derived again
