@@ -187,8 +187,9 @@ def part_boards(part: SpotPart, family: Any, seed: int, deck: str) -> list[str]:
 
 def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     """Heads-up flop, turn and river spots and three-handed turn and river spots solved card by card on
-    a seeded sample of boards in game states, a second sample of the heads-up ones, their range
-    summaries and fold-or-check answers, and the strategy browser's data. Each spot is kept as a
+    a seeded sample of boards in game states (:data:`SPOTS_FULL`), a second sample of boards for four
+    families, the heads-up turn per effect class; their range summaries, fold-or-check and facing-bet
+    answers, and the strategy browser's data. Each spot is kept as a
     record (:mod:`analysis.studies.spot_records`): a spot the previous run recorded the same way is
     not solved again."""
     from analysis.core.io import provenance, write_table, write_text
