@@ -11,14 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .blocks import Block, study_table
-
-
-def ms(v: float, e: float, scale: float = 1.0, digits: int = 1) -> str:
-    """A mean with its standard error (the mean alone with one board, blank without)."""
-    if not np.isfinite(v):
-        return ""
-    return f"{scale * v:.{digits}f} ± {scale * e:.{digits}f}" if np.isfinite(e) else f"{scale * v:.{digits}f}"
+from .blocks import Block, ms, study_table
 
 
 def trend(values: pd.Series, up: str, down: str, mixed: str = "changes without one direction") -> str:

@@ -17,9 +17,9 @@ import pandas as pd
 
 from analysis.studies.fold_vs_check.layout import BOARD_CLASS_TEXT, BOARD_CLASSES
 from analysis.studies.made_hands import MADE_HANDS
-from analysis.studies.solved_spots import GAME_STATES
+from analysis.studies.solved_spots import GAME_STATES, mean_se
 
-from .blocks import Block, study_table
+from .blocks import Block, ms, study_table
 from .chapter_consistent_chart import consistent_chart  # noqa: F401  (the consistent_chart study's section)
 from .chapter_end_game import end_game  # noqa: F401  (the end_game study's chapter: page.py finds it here)
 from .chapter_postflop_value import postflop_value  # noqa: F401  (the postflop_value study's section)
@@ -1145,8 +1145,7 @@ def _turn_effects(table: pd.DataFrame | None, seed: int) -> list:
 
     def cell(frame: pd.DataFrame, line: str, col: str, scale: float = 100.0) -> pd.Series:
         rows = frame[frame.line == line].set_index("effect")
-        return pd.Series({e: (f"{scale * r[col]:.1f} ± {scale * r[col + '_se']:.1f}" if np.isfinite(r[col + "_se"])
-                              else f"{scale * r[col]:.1f}") for e, r in rows.iterrows()}, dtype=object)
+        return pd.Series({e: ms(r[col], r[col + "_se"], scale) for e, r in rows.iterrows()}, dtype=object)
 
     free, bet = start[start.decision == "free fold"], start[start.decision == "facing a bet"]
     first_bet = next((ln for ln in dict.fromkeys(bet.line) if "/" not in ln), None)
@@ -1198,8 +1197,6 @@ def _second_sample(table: pd.DataFrame | None, samples: dict[str, Any]) -> list:
     def boards(family: str, sample: str) -> set[str]:
         return {b for part in samples.get(family, []) if part.get("sample", "first") == sample for b in part["boards"]}
 
-    def pm(mean: float, se: float, k: float, digits: int, n: int) -> str:
-        return f"{k * mean:.{digits}f}" + (f" ± {k * se:.{digits}f}" if np.isfinite(se) else "") + f" ({n})"
 
     scale = {v: (100.0 if v.endswith("%") else 1.0) for v in SECOND_NAMES.values()}
     rows = []
@@ -1207,8 +1204,8 @@ def _second_sample(table: pd.DataFrame | None, samples: dict[str, Any]) -> list:
         name = SECOND_NAMES[r.value]
         k, digits = scale[name], 1 if scale[name] > 1 else 2
         rows.append({"family": r.family, "state": r.state, "value": name,
-                     "sample": pm(r.mean, r.se, k, digits, r.boards),
-                     "second sample": pm(r.mean_second, r.se_second, k, digits, r.boards_second),
+                     "sample": f"{ms(r.mean, r.se, k, digits)} ({r.boards})",
+                     "second sample": f"{ms(r.mean_second, r.se_second, k, digits)} ({r.boards_second})",
                      "gap in standard errors": f"{r.z:+.1f}" if np.isfinite(r.z) else "no spread"})
     families = list(dict.fromkeys(table["family"]))
     return [_block("p", (
@@ -1239,9 +1236,8 @@ def _facing_bet_turn_three(facing: pd.DataFrame | None, spots: pd.DataFrame, des
 
     def pm(frame: pd.DataFrame, col: str, share: bool = False) -> str:
         """The mean over the boards ± its standard error: in $, or in % for a ``share``."""
-        per_board = (100.0 if share else 1.0) * frame.groupby("board")[col].mean()
-        e = per_board.std(ddof=1) / np.sqrt(len(per_board)) if len(per_board) > 1 else float("nan")
-        value, error = (f"{per_board.mean():.0f}%", f"{e:.0f}") if share else (f"${per_board.mean():.1f}", f"{e:.1f}")
+        mean, e = mean_se((100.0 if share else 1.0) * frame.groupby("board")[col].mean())
+        value, error = (f"{mean:.0f}%", f"{e:.0f}") if share else (f"${mean:.1f}", f"{e:.1f}")
         return value + (f" ± {error}" if np.isfinite(e) else "")
 
     worse = first["weakest_call_cost"].mean() - first["fold_cost"].mean()
@@ -1282,19 +1278,15 @@ def _by_texture(table: pd.DataFrame | None) -> list:
         return []
     start = table[table.state == "start"].copy()
 
-    def fmt(v: float, e: float, scale: float = 1.0, digits: int = 1) -> str:
-        return f"{scale * v:.{digits}f} ± {scale * e:.{digits}f}" if np.isfinite(e) else (
-            f"{scale * v:.{digits}f}" if np.isfinite(v) else "")
-
     shown = pd.DataFrame({
         "family": start["family"], "texture": start["texture"], "board has it": start["has"].map({True: "yes",
                                                                                                    False: "no"}),
         "boards": start["boards"],
-        "folds for free %": [fmt(v, e, 100) for v, e in zip(start.folds_for_free, start.folds_for_free_se,
-                                                             strict=True)],
-        "regret of folding $": [fmt(v, e, 1, 2) for v, e in zip(start.regret_fold, start.regret_fold_se,
-                                                                strict=True)],
-        "cost of folding $": [fmt(v, e, 1, 1) for v, e in zip(start.fold_cost, start.fold_cost_se, strict=True)]})
+        "folds for free %": [ms(v, e, 100) for v, e in zip(start.folds_for_free, start.folds_for_free_se,
+                                                            strict=True)],
+        "regret of folding $": [ms(v, e, 1, 2) for v, e in zip(start.regret_fold, start.regret_fold_se,
+                                                               strict=True)],
+        "cost of folding $": [ms(v, e, 1, 1) for v, e in zip(start.fold_cost, start.fold_cost_se, strict=True)]})
     out = [_block("p", (
         "**By board texture.** The first player's free fold (the decision before anyone acts), start state, by "
         "texture: the number of boards with and without it, and the mean ± one standard error across those "

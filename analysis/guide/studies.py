@@ -193,22 +193,16 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     record (:mod:`analysis.studies.spot_records`): a spot the previous run recorded the same way is
     not solved again."""
     from analysis.core.io import provenance, write_table, write_text
-    from analysis.studies.solved_spots import (
-        FAMILIES,
-        GAME_STATES,
-        browser_data,
-        by_effect,
-        gather,
-        second_sample,
-    )
+    from analysis.studies.solved_spots import FAMILIES, GAME_STATES, browser_data
     from analysis.studies.spot_questions import BR_MODELS, strength_translated
-    from analysis.studies.spot_records import Derivation, solve_records
+    from analysis.studies.spot_records import Derivation, record_tables, solve_records
 
     states, families = {s.name: s for s in GAME_STATES}, {f.name: f for f in FAMILIES}
     derivation = Derivation(options.deck, tuple(BR_MODELS[-1:] if options.quick else BR_MODELS),
                             2.0 if options.quick else 0.3)  # quick: a preview
     # a previous run: its records stand for the spots they hold (--fresh: every spot is solved again)
-    before = None if options.fresh else folder.parent / "solved_spots"
+    before = folder.parent / "solved_spots"
+    before = None if options.fresh or not before.is_dir() else before
     records: dict[str, list[dict[str, Any]]] = {"first": [], "second": [], "effects": []}
     samples: dict[str, list[dict[str, Any]]] = {}
     for part in SPOTS_QUICK if options.quick else SPOTS_FULL:
@@ -220,7 +214,7 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
              f"each to an exploitability of {part.target}% of the pot (at most {part.most} iterations)")
         records[part.sample] += solve_records(
             folder, family, boards, tuple(states[s] for s in part.states), derivation, part.target, part.most,
-            before if before is not None and before.is_dir() else None,
+            before,
             progress=lambda i, n, what: options.progress and options.progress(i, n, what), backend=options.backend)
         samples.setdefault(family.name, []).append(
             {"boards": boards, "board_weights": f"uniform within each effect class ({part.per_class} a class)"
@@ -232,12 +226,7 @@ def run_solved_spots(folder: Path, options: Any, echo: Echo) -> dict[str, Any]:
     manifest["strength_boards"] = 10 if options.quick else 60
     manifest["versus_models"] = list(derivation.models)
     manifest["versus_models_target_pct_pot"] = derivation.versus_target_pct
-    tables = gather([r["tables"] for r in records["first"]])
-    if records["second"]:
-        second = gather([r["tables"] for r in records["second"]])
-        tables["spots_second_sample"] = second_sample(tables["spots_fold_or_check"], second["spots_fold_or_check"])
-    if records["effects"]:
-        tables["spots_effects"] = by_effect(gather([r["tables"] for r in records["effects"]]))
+    tables = record_tables(records)
     tables["strength_translated"] = strength_translated(options.deck, options.seed, manifest["strength_boards"])
     for name, frame in tables.items():
         write_table(frame, folder, name, manifest)

@@ -107,7 +107,5 @@ class LocalBackend(Backend):
     def map(self, job: Callable[[Any], Any], items: Sequence[Any]) -> Iterator[tuple[int, Any]]:
         from analysis.core.threads import numba_threads
 
-        for i, item in enumerate(items):
-            with numba_threads(self.threads):
-                result = job(item)
-            yield i, result
+        with numba_threads(self.threads):
+            yield from super().map(job, items)

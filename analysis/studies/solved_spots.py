@@ -126,7 +126,7 @@ class Family:
 TURN3_RANGE = "top 30%"
 """The three-handed turn family's range for every player: random holdings make a three-handed turn
 spot several seconds an iteration and several GB (the solver's cost grows with the three ranges'
-product); the top 30% is about 6 minutes a spot to 1.5% of the pot on this machine."""
+product); the top 30% takes 7-11 minutes a spot to 1.5% of the pot on this machine."""
 
 FAMILIES: tuple[Family, ...] = (
     Family("hu-river", 5, 40, 980, per_big_blind=True,
@@ -145,7 +145,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("3-turn", 4, 60, 980, players=3, per_big_blind=True, oop=TURN3_RANGE, ip=TURN3_RANGE, third=TURN3_RANGE,
            bets="100%", method="dcfr", keep_solutions=False, versus_models=False,
            description="three-handed on the turn (every river card dealt), each in one big blind pre-flop ($20 at "
-                       "10/20), each holding a hand of the top 30% (by equity against one random hand: the hands "
+                       f"10/20), each holding a hand of the {TURN3_RANGE} (by equity against one random hand: the hands "
                        "that stay in to a three-way turn, an abstraction), bets of the pot, raises all-in"),
 )
 """The families the guide solves."""
@@ -307,6 +307,15 @@ def heads_up_free_rows(sol: SpotSolution) -> list[dict[str, Any]]:
             for line, row in fold_or_check_shares(table).items()]
 
 
+def mean_se(values: pd.Series) -> tuple[float, float]:
+    """The mean of the finite ``values`` (one per board) and its standard error (NaN with fewer than
+    two; the mean NaN with none)."""
+    x = values.astype(float)
+    x = x[np.isfinite(x)]
+    mean = float(x.mean()) if len(x) else float("nan")
+    return mean, float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+
+
 TEXTURES: dict[str, Callable[[pd.DataFrame], pd.Series]] = {
     "paired": lambda s: s["paired"].astype(bool),
     "flush possible": lambda s: s["flush_possible"].astype(bool),
@@ -330,9 +339,7 @@ def by_texture(spots: pd.DataFrame, free: pd.DataFrame, line: str = "(root)") ->
                 part = group[mask == value]
                 row = {"family": family, "state": state, "texture": name, "has": value, "boards": len(part)}
                 for col in ("folds_for_free", "regret_fold", "fold_cost"):
-                    x = part[col].astype(float)
-                    row[col] = float(x.mean()) if len(x) else float("nan")
-                    row[f"{col}_se"] = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+                    row[col], row[f"{col}_se"] = mean_se(part[col])
                 rows.append(row)
     return pd.DataFrame(rows)
 
@@ -360,10 +367,7 @@ def by_effect(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
             row = {"family": family, "state": state, "effect": effect, "decision": kind, "line": line,
                    "player": player, "boards": group["board"].nunique()}
             for col in EFFECT_VALUES[kind]:
-                x = group[col].astype(float)
-                x = x[np.isfinite(x)]
-                row[col] = float(x.mean()) if len(x) else float("nan")
-                row[f"{col}_se"] = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+                row[col], row[f"{col}_se"] = mean_se(group[col])
             rows.append(row)
     order = {c: i for i, c in enumerate(BOARD_CLASSES)}
     out = pd.DataFrame(rows)
@@ -386,14 +390,13 @@ def second_sample(first: pd.DataFrame, second: pd.DataFrame, line: str = "(root)
         if not len(y):
             continue
         for col in SECOND_VALUES:
-            u, v = (part[col].astype(float) for part in (x, y))
-            u, v = u[np.isfinite(u)], v[np.isfinite(v)]
-            se, se2 = u.std(ddof=1) / np.sqrt(len(u)), v.std(ddof=1) / np.sqrt(len(v))
+            (mean, se), (mean2, se2) = mean_se(x[col]), mean_se(y[col])
             both = float(np.hypot(se, se2))
-            rows.append({"family": family, "state": state, "line": line, "value": col, "boards": len(u),
-                         "boards_second": len(v), "mean": float(u.mean()), "se": float(se),
-                         "mean_second": float(v.mean()), "se_second": float(se2),
-                         "z": float(u.mean() - v.mean()) / both if both > 0 else float("nan")})
+            rows.append({"family": family, "state": state, "line": line, "value": col,
+                         "boards": int(np.isfinite(x[col].astype(float)).sum()),
+                         "boards_second": int(np.isfinite(y[col].astype(float)).sum()), "mean": mean, "se": se,
+                         "mean_second": mean2, "se_second": se2,
+                         "z": (mean - mean2) / both if both > 0 else float("nan")})
     return pd.DataFrame(rows)
 
 
@@ -409,12 +412,11 @@ meets no opponent holding there) as :data:`EV_MISSING`."""
 EV_MISSING = -32768
 
 
-def browser_spot(sol: AnySolution, family: Family, state: GameState) -> dict[str, Any] | None:
+def browser_spot(sol: AnySolution, family: Family, state: GameState) -> dict[str, Any]:
     """One spot of the strategy browser, heads-up or three-handed: per decision of the first street,
     each holding's action frequencies (uint8, 0.5% steps), EVs (int16, tenths of a chip) and reach
     (uint8, of the highest), in base64; per actor its holdings by name with their made-hand index;
-    the number of players (``seats``) and their names (``seat_names``, by actor index). None: a spot
-    the browser does not show (none today)."""
+    the number of players (``seats``) and their names (``seat_names``, by actor index)."""
     players: dict[int, dict[str, list]] = {}
     lines = []
     for d in decisions(sol):
@@ -439,17 +441,17 @@ def _packed(freq: np.ndarray, ev: np.ndarray, reach: np.ndarray) -> dict[str, st
             "reach": _pack(np.rint(reach * 255), np.uint8)}
 
 
-def browser_data(spots: list[dict[str, Any] | None]) -> dict[str, Any]:
-    """The strategy browser's data: the spots of :func:`browser_spot` (None left out), the made
+def browser_data(spots: list[dict[str, Any]]) -> dict[str, Any]:
+    """The strategy browser's data: the spots of :func:`browser_spot`, the made
     hands, the scales of the packed arrays, the game states and every family (heads-up and
     three-handed) with its description and number of players."""
     return {"made_hands": list(MADE_HANDS), "freq_scale": FREQ_SCALE, "ev_scale": EV_SCALE,
             "ev_missing": EV_MISSING,
             "states": {s.name: s.description for s in GAME_STATES},
             "families": {f.name: {"description": f.description, "players": f.players} for f in FAMILIES},
-            "spots": [s for s in spots if s is not None]}
+            "spots": spots}
 
 
-def browser_spots(paths: list[Path]) -> list[dict[str, Any] | None]:
+def browser_spots(paths: list[Path]) -> list[dict[str, Any]]:
     """:func:`browser_spot` of every solution file."""
     return [browser_spot(sol, *family_state(path)) for path, sol in _solutions(paths)]

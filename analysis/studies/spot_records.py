@@ -22,12 +22,22 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from analysis.core.atomic import atomic_path
 from analysis.runners.backends import Backend, LocalBackend
 from analysis.solvers.card_level import load_solution
 
-from .solved_spots import Family, GameState, browser_spot, solve_family, spot_rows
+from .solved_spots import (
+    Family,
+    GameState,
+    browser_spot,
+    by_effect,
+    gather,
+    second_sample,
+    solve_family,
+    spot_rows,
+)
 from .spot_questions import question_rows
 
 RECORD_VERSION = 1
@@ -205,3 +215,16 @@ def solve_records(folder: Path, family: Family, boards: list[str], states: tuple
         if progress:
             progress(done, len(todo), f"{family.name} {todo[i][0].name} {todo[i][1]}")
     return records
+
+
+def record_tables(records: dict[str, list[dict[str, Any]]]) -> dict[str, pd.DataFrame]:
+    """The study's tables from its records by sample: the ``first`` sample's rows gathered
+    (:func:`.solved_spots.gather`), ``spots_second_sample`` against the ``second`` sample and
+    ``spots_effects`` from the ``effects`` sample (each when it has records)."""
+    tables = gather([r["tables"] for r in records.get("first", [])])
+    if records.get("second"):
+        second = gather([r["tables"] for r in records["second"]])
+        tables["spots_second_sample"] = second_sample(tables["spots_fold_or_check"], second["spots_fold_or_check"])
+    if records.get("effects"):
+        tables["spots_effects"] = by_effect(gather([r["tables"] for r in records["effects"]]))
+    return tables

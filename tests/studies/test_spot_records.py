@@ -148,7 +148,8 @@ def test_the_committed_tables_and_browser_are_the_committed_records_gathered():
     """The guide's solved-spots tables and browser data, recomputed from the committed per-spot
     records in the order of the full plan (the chapter's sample, the second sample, the effects)."""
     from analysis.guide.studies import SPOTS_FULL, part_boards
-    from analysis.studies.solved_spots import FAMILIES, GAME_STATES, browser_data, by_effect
+    from analysis.studies.solved_spots import FAMILIES, GAME_STATES, browser_data
+    from analysis.studies.spot_records import record_tables
 
     families, states = {f.name: f for f in FAMILIES}, {s.name: s for s in GAME_STATES}
     records: dict[str, list] = {}
@@ -159,10 +160,8 @@ def test_the_committed_tables_and_browser_are_the_committed_records_gathered():
                 record = read_record(record_file(STORED, family, states[state], board))
                 assert record is not None, (family.name, state, board)
                 records.setdefault(part.sample, []).append(record)
-    tables = gather([r["tables"] for r in records["first"]])
-    second = gather([r["tables"] for r in records["second"]])
-    tables["spots_second_sample"] = second_sample(tables["spots_fold_or_check"], second["spots_fold_or_check"])
-    tables["spots_effects"] = by_effect(gather([r["tables"] for r in records["effects"]]))
+    tables = record_tables(records)
+    assert {"spots_second_sample", "spots_effects"} <= set(tables)
     for name, frame in tables.items():
         stored = pd.read_parquet(STORED / f"{name}.parquet")
         pd.testing.assert_frame_equal(stored, frame, check_dtype=False, obj=name)
